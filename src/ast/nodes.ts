@@ -1,0 +1,137 @@
+/**
+ * The syntax tree of filters and sorts. Nodes are plain readonly objects
+ * tagged by `kind`; every node carries the source range it was parsed from
+ * (UTF-16 offsets, `end` exclusive). Trees built by code rather than parsed
+ * (the builder, tests) use `{ start: 0, end: 0 }`.
+ *
+ * Nothing here depends on any other module of wepql.
+ */
+import type {
+  GroupOperator,
+  InFieldsOperator,
+  ListOperator,
+  NoValueOperator,
+  SingleValueOperator,
+  SortDirection,
+} from './operators.js';
+
+/** A half-open range of UTF-16 offsets into the source text. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A literal value. Values are lexically untyped (SPEC §5): the field's type
+ * decides how `value` is read.
+ */
+export interface ValueNode {
+  readonly kind: 'value';
+  /** The value itself: quotes removed, `''` unescaped, bare values trimmed. */
+  readonly value: string;
+  /** Whether the source wrote it in single quotes. */
+  readonly quoted: boolean;
+  /** The exact source text, quotes included (equal to `value` for a bare value). */
+  readonly raw: string;
+  readonly span: Span;
+}
+
+/** A field path such as `Address.Zip`. */
+export interface FieldNode {
+  readonly kind: 'field';
+  /** The path segments as written: `['Address', 'Zip']`. */
+  readonly path: readonly string[];
+  /** The segments joined with `.`. */
+  readonly name: string;
+  readonly span: Span;
+}
+
+/** `Field.Op(value)` for the twelve single-value operators. */
+export interface ComparisonNode {
+  readonly kind: 'comparison';
+  readonly field: FieldNode;
+  readonly operator: SingleValueOperator;
+  readonly operatorSpan: Span;
+  readonly value: ValueNode;
+  readonly span: Span;
+}
+
+/** `Field.IsNull()` / `Field.IsNotNull()`. */
+export interface NullCheckNode {
+  readonly kind: 'null-check';
+  readonly field: FieldNode;
+  readonly operator: NoValueOperator;
+  readonly operatorSpan: Span;
+  readonly span: Span;
+}
+
+/** `Field.InArray(v1,v2,…)` and the other list operators. */
+export interface ListNode {
+  readonly kind: 'list';
+  readonly field: FieldNode;
+  readonly operator: ListOperator;
+  readonly operatorSpan: Span;
+  /** One or more values. */
+  readonly values: readonly ValueNode[];
+  readonly span: Span;
+}
+
+/** `value.OpInFields(F1,F2,…)`. */
+export interface InFieldsNode {
+  readonly kind: 'in-fields';
+  readonly value: ValueNode;
+  readonly operator: InFieldsOperator;
+  readonly operatorSpan: Span;
+  /** One or more fields. */
+  readonly fields: readonly FieldNode[];
+  readonly span: Span;
+}
+
+/** `And(…)` / `Or(…)`. */
+export interface GroupNode {
+  readonly kind: 'group';
+  readonly operator: GroupOperator;
+  readonly operatorSpan: Span;
+  /** One or more children (an empty group is an error and is not built). */
+  readonly children: readonly FilterNode[];
+  readonly span: Span;
+}
+
+/** A condition: anything that tests fields of one record. */
+export type ConditionNode = ComparisonNode | NullCheckNode | ListNode | InFieldsNode;
+
+/** A clause of a filter or of a group. */
+export type FilterNode = GroupNode | ConditionNode;
+
+/**
+ * A whole filter: its top-level clauses, ANDed (SPEC §3). An empty filter
+ * has no clauses and matches every record.
+ */
+export interface FilterAst {
+  readonly kind: 'filter';
+  readonly clauses: readonly FilterNode[];
+  readonly span: Span;
+}
+
+/** One `Field=Asc` item of a sort. */
+export interface SortItemNode {
+  readonly kind: 'sort-item';
+  readonly field: FieldNode;
+  readonly direction: SortDirection;
+  /** False when the source omitted `=Asc`/`=Desc` (SPEC §4: implicit `Asc`). */
+  readonly explicitDirection: boolean;
+  readonly span: Span;
+}
+
+/** A whole sort: keys in priority order. */
+export interface SortAst {
+  readonly kind: 'sort';
+  readonly items: readonly SortItemNode[];
+  readonly span: Span;
+}
+
+/** Any node of either tree. */
+export type Node = FilterAst | FilterNode | ValueNode | FieldNode | SortAst | SortItemNode;
+
+/** The span used for nodes built by code rather than parsed from text. */
+export const NO_SPAN: Span = Object.freeze({ start: 0, end: 0 });

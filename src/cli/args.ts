@@ -1,0 +1,97 @@
+/**
+ * A small, strict argument parser for the `wepql` subcommands: unknown
+ * flags and missing flag values are usage errors (exit 2), never ignored.
+ */
+
+/** A problem with the command line itself; the CLI exits 2 with its message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** What a subcommand accepts: flags that take a value, and boolean switches. */
+export interface ArgSpec {
+  /** Flags that take a value, such as `--schema FILE` (also `--schema=FILE`). */
+  readonly values?: readonly string[];
+  /** Flags that are on or off, such as `--fix`. */
+  readonly switches?: readonly string[];
+  /** Flags that take a value and may repeat; collected in order. */
+  readonly repeatable?: readonly string[];
+}
+
+/** The parsed command line. */
+export interface ParsedArgs {
+  readonly values: ReadonlyMap<string, string>;
+  readonly switches: ReadonlySet<string>;
+  readonly repeated: ReadonlyMap<string, readonly string[]>;
+  /** Everything that is not a flag, in order; `-` stays a positional (stdin). */
+  readonly positionals: readonly string[];
+}
+
+/**
+ * Parses `argv` (without the subcommand name) against a spec. `--` ends the
+ * flags. Throws `UsageError` for an unknown flag or a flag without its value.
+ *
+ * @example
+ * parseArgs(['--schema', 's.json', '--fix', 'a.txt'], { values: ['--schema'], switches: ['--fix'] });
+ */
+export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
+  const valueFlags = new Set(spec.values ?? []);
+  const switchFlags = new Set(spec.switches ?? []);
+  const repeatFlags = new Set(spec.repeatable ?? []);
+  const values = new Map<string, string>();
+  const switches = new Set<string>();
+  const repeated = new Map<string, string[]>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('-') && arg !== '-') {
+      const eq = arg.indexOf('=');
+      const flag = eq > 0 ? arg.slice(0, eq) : arg;
+      if (switchFlags.has(flag)) {
+        if (eq > 0) throw new UsageError(`${flag} takes no value`);
+        switches.add(flag);
+        continue;
+      }
+      if (valueFlags.has(flag) || repeatFlags.has(flag)) {
+        let value: string;
+        if (eq > 0) value = arg.slice(eq + 1);
+        else {
+          if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
+          value = argv[++i]!;
+        }
+        if (repeatFlags.has(flag)) {
+          const list = repeated.get(flag) ?? [];
+          list.push(value);
+          repeated.set(flag, list);
+        } else values.set(flag, value);
+        continue;
+      }
+      const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort().join(', ');
+      throw new UsageError(`unknown option ${flag}${known ? ` (this command accepts: ${known})` : ''}`);
+    }
+    positionals.push(arg);
+  }
+  return { values, switches, repeated, positionals };
+}
+
+/**
+ * Reads a flag as a non-negative integer, or throws `UsageError`.
+ *
+ * @example
+ * integerFlag(args, '--limit'); // 10, or undefined when absent
+ */
+export function integerFlag(args: ParsedArgs, flag: string, min = 0): number | undefined {
+  const raw = args.values.get(flag);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}

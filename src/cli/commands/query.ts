@@ -1,0 +1,7 @@
+// Placeholder until this command lands; replaced by its owner.
+import { UsageError } from '../args.js';
+
+/** Runs `wepql query`. */
+export async function run(_argv: readonly string[]): Promise<number> {
+  throw new UsageError('"query" is not available in this build yet');
+}

@@ -1,0 +1,43 @@
+/**
+ * The limits of SPEC §10. Every recursive pass (parse, validate, print,
+ * evaluate, SQL) honours the same `maxDepth`.
+ */
+
+/** Configurable bounds on input size. Every field is optional when passed in. */
+export interface Limits {
+  /** Filter or sort text length, checked before lexing. */
+  readonly maxLength: number;
+  /** Group nesting depth. */
+  readonly maxDepth: number;
+  /** Conditions in one filter. */
+  readonly maxConditions: number;
+  /** Values in one list operator. */
+  readonly maxListValues: number;
+  /** Fields in one InFields operator. */
+  readonly maxInFields: number;
+  /** Sort keys. */
+  readonly maxSortKeys: number;
+  /** Diagnostics reported before `too-many-errors` stops reporting. */
+  readonly maxErrors: number;
+}
+
+/** SPEC §10's defaults. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxLength: 8192,
+  maxDepth: 32,
+  maxConditions: 256,
+  maxListValues: 500,
+  maxInFields: 32,
+  maxSortKeys: 8,
+  maxErrors: 100,
+});
+
+/**
+ * Fills the unset fields of partial limits with the defaults.
+ *
+ * @example
+ * resolveLimits({ maxDepth: 8 }).maxLength; // 8192
+ */
+export function resolveLimits(partial?: Partial<Limits>): Limits {
+  return partial === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...partial };
+}

@@ -1,0 +1,164 @@
+/**
+ * Schemas: which fields exist, their types, and whether they may be
+ * filtered, sorted or be null. A schema is defined once (`defineSchema`, a
+ * JSON file, or `inferSchema`) and resolves field names as written in a
+ * filter to the schema's own spelling.
+ */
+import type { ScalarType } from './values.js';
+
+/** A field holding a scalar value. */
+export interface ScalarFieldDefinition {
+  readonly type: ScalarType;
+  /** Whether the field may be null or missing (default false). */
+  readonly nullable?: boolean;
+  /** Whether filters may test the field (default true). */
+  readonly filterable?: boolean;
+  /** Whether sorts may use the field (default true). */
+  readonly sortable?: boolean;
+  /** Free text for documentation and completions. */
+  readonly description?: string;
+}
+
+/** A nested object whose fields are reached by dotted paths (`Address.Zip`). */
+export interface ObjectFieldDefinition {
+  readonly type: 'object';
+  readonly fields: Readonly<Record<string, FieldDefinition>>;
+  readonly nullable?: boolean;
+  readonly description?: string;
+}
+
+/** A field of a schema. */
+export type FieldDefinition = ScalarFieldDefinition | ObjectFieldDefinition;
+
+/** The shape of `defineSchema`'s argument and of a schema JSON file. */
+export interface SchemaDefinition {
+  readonly fields: Readonly<Record<string, FieldDefinition>>;
+}
+
+/** A scalar field with its full path and every flag resolved. */
+export interface ResolvedField {
+  /** The schema's spelling of the path, joined with `.`. */
+  readonly name: string;
+  /** The schema's spelling of each segment. */
+  readonly path: readonly string[];
+  readonly type: ScalarType;
+  readonly nullable: boolean;
+  readonly filterable: boolean;
+  readonly sortable: boolean;
+  readonly description?: string;
+}
+
+/** The result of looking up a name as written. */
+export type FieldLookup =
+  | { readonly found: 'field'; readonly field: ResolvedField; readonly exactCase: boolean }
+  | { readonly found: 'object'; readonly name: string; readonly exactCase: boolean }
+  | { readonly found: 'none' };
+
+/** A checked, ready-to-use schema. */
+export interface Schema {
+  readonly definition: SchemaDefinition;
+  /** Every scalar field, depth-first in definition order. */
+  readonly fields: readonly ResolvedField[];
+  /**
+   * Looks up a dotted name: exact spelling first, then case-insensitively
+   * (SPEC: field names resolve case-insensitively to the schema's spelling).
+   */
+  lookup(name: string): FieldLookup;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'datetime', 'boolean']);
+
+/** Thrown by `defineSchema` for a definition that cannot be a schema. */
+export class SchemaDefinitionError extends Error {
+  /** Where in the definition the problem is, such as `fields.Address.fields.Zip.type`. */
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = 'SchemaDefinitionError';
+    this.path = path;
+  }
+}
+
+/**
+ * Checks a schema definition and builds its lookup tables. Throws
+ * `SchemaDefinitionError` naming the offending path for a definition that is
+ * not valid (unknown type, field name that is not an identifier, names that
+ * differ only in case).
+ *
+ * @example
+ * const schema = defineSchema({ fields: {
+ *   LastName: { type: 'string' },
+ *   Gender: { type: 'integer', nullable: true },
+ *   Address: { type: 'object', fields: { Zip: { type: 'string' } } },
+ * } });
+ * schema.lookup('lastname'); // { found: 'field', field: { name: 'LastName', … }, exactCase: false }
+ */
+export function defineSchema<const D extends SchemaDefinition>(definition: D): Schema {
+  const fields: ResolvedField[] = [];
+  const exact = new Map<string, FieldLookup>();
+  const folded = new Map<string, FieldLookup>();
+
+  const add = (name: string, entry: FieldLookup, where: string): void => {
+    const key = name.toLowerCase();
+    if (folded.has(key)) {
+      throw new SchemaDefinitionError(where, `field "${name}" differs only in case from another field`);
+    }
+    exact.set(name, entry);
+    folded.set(key, entry);
+  };
+
+  const walk = (defs: unknown, prefix: readonly string[], where: string, depth: number): void => {
+    if (depth > 32) throw new SchemaDefinitionError(where, 'objects nest deeper than 32 levels');
+    if (typeof defs !== 'object' || defs === null || Array.isArray(defs)) {
+      throw new SchemaDefinitionError(where, 'must be an object mapping field names to definitions');
+    }
+    for (const key of Object.keys(defs)) {
+      const at = `${where}.${key}`;
+      if (!IDENTIFIER.test(key)) {
+        throw new SchemaDefinitionError(at, 'a field name must match [A-Za-z_][A-Za-z0-9_]*');
+      }
+      const def = (defs as Record<string, unknown>)[key] as FieldDefinition | undefined;
+      if (typeof def !== 'object' || def === null) {
+        throw new SchemaDefinitionError(at, 'must be an object with a "type"');
+      }
+      const path = [...prefix, key];
+      const name = path.join('.');
+      if (def.type === 'object') {
+        add(name, { found: 'object', name, exactCase: true }, at);
+        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1);
+        continue;
+      }
+      if (!SCALARS.has(def.type as string)) {
+        throw new SchemaDefinitionError(
+          `${at}.type`,
+          `unknown type ${JSON.stringify(def.type)}; expected one of string, number, integer, datetime, boolean, object`,
+        );
+      }
+      const field: ResolvedField = Object.freeze({
+        name,
+        path: Object.freeze(path),
+        type: def.type,
+        nullable: def.nullable === true,
+        filterable: def.filterable !== false,
+        sortable: def.sortable !== false,
+        ...(def.description === undefined ? {} : { description: def.description }),
+      });
+      fields.push(field);
+      add(name, { found: 'field', field, exactCase: true }, at);
+    }
+  };
+  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0);
+
+  return Object.freeze({
+    definition,
+    fields: Object.freeze(fields),
+    lookup(name: string): FieldLookup {
+      const hit = exact.get(name);
+      if (hit !== undefined) return hit;
+      const ci = folded.get(name.toLowerCase());
+      if (ci === undefined || ci.found === 'none') return { found: 'none' };
+      return { ...ci, exactCase: false };
+    },
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * How text values and record values are read as a field's type (SPEC §5–6).
+ * One module so that the validator, the evaluator, the SQL compiler and the
+ * tests all read `1e3`, `2024-02-30` or `"TRUE"` the same way.
+ *
+ * Depends on nothing.
+ */
+
+/** The scalar types a field may have. */
+export type ScalarType = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
+
+/** Every scalar type, in documentation order. */
+export const SCALAR_TYPES: readonly ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean'];
+
+/** The largest integer magnitude an `integer` field accepts: 2^53−1. */
+export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
+
+const NUMBER_PATTERN = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const DATETIME_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Reads `[+-]?digits[.digits][(e|E)[+-]digits]` as a finite number.
+ *
+ * @example
+ * parseNumberText('1e3'); // 1000
+ * parseNumberText('.5');  // undefined (a digit must precede the point)
+ */
+export function parseNumberText(text: string): number | undefined {
+  if (!NUMBER_PATTERN.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Why an integer text was refused. */
+export type IntegerProblem = 'not-a-number' | 'fraction' | 'out-of-range';
+
+/**
+ * Reads an integer: a number whose value has no fraction (`3`, `3.0`, `1e3`),
+ * within ±(2^53−1).
+ *
+ * @example
+ * parseIntegerText('42');   // { ok: true, value: 42 }
+ * parseIntegerText('4.5');  // { ok: false, problem: 'fraction' }
+ */
+export function parseIntegerText(
+  text: string,
+): { ok: true; value: number } | { ok: false; problem: IntegerProblem } {
+  const n = parseNumberText(text);
+  if (n === undefined) return { ok: false, problem: 'not-a-number' };
+  if (!Number.isInteger(n)) return { ok: false, problem: 'fraction' };
+  if (Math.abs(n) > MAX_INTEGER) return { ok: false, problem: 'out-of-range' };
+  return { ok: true, value: n === 0 ? 0 : n };
+}
+
+/**
+ * Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|±HH:MM]` as epoch
+ * milliseconds. No zone means UTC; the fraction is truncated to milliseconds;
+ * impossible dates (`2023-02-30`) and times (`24:00`) are refused.
+ *
+ * @example
+ * parseDatetimeText('2024-01-01T02:00+02:00'); // 1704067200000
+ * parseDatetimeText('2023-02-30');             // undefined
+ */
+export function parseDatetimeText(text: string): number | undefined {
+  const m = DATETIME_PATTERN.exec(text);
+  if (m === null) return undefined;
+  const year = +m[1]!;
+  const month = +m[2]!;
+  const day = +m[3]!;
+  if (month < 1 || month > 12 || day < 1) return undefined;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const maxDay = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+  if (day > maxDay) return undefined;
+  const hour = m[4] === undefined ? 0 : +m[4];
+  const minute = m[5] === undefined ? 0 : +m[5];
+  const second = m[6] === undefined ? 0 : +m[6];
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const millis = m[7] === undefined ? 0 : +(m[7] + '00').slice(0, 3);
+  let offsetMinutes = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone !== 'Z') {
+    const oh = +zone.slice(1, 3);
+    const om = +zone.slice(4, 6);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, millis);
+  return d.getTime() - offsetMinutes * 60_000;
+}
+
+/**
+ * Reads `true` / `false` in any case.
+ *
+ * @example
+ * parseBooleanText('TRUE'); // true
+ * parseBooleanText('1');    // undefined
+ */
+export function parseBooleanText(text: string): boolean | undefined {
+  const lower = text.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  return undefined;
+}
+
+/**
+ * Reads a value found in a record as the field's type, or `null` when it is
+ * missing, null or does not convert (SPEC §6: such values count as null).
+ * Datetimes come back as epoch milliseconds; a record may hold them as ISO
+ * text in any form `parseDatetimeText` accepts, or as `Date` objects.
+ * Numbers must be JavaScript numbers (no numeric strings); integers must be
+ * whole and within ±(2^53−1); booleans must be booleans; strings, strings.
+ *
+ * @example
+ * recordValueAs('2024-01-01', 'datetime'); // 1704067200000
+ * recordValueAs('12', 'number');           // null
+ */
+export function recordValueAs(value: unknown, type: ScalarType): string | number | boolean | null {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? value : null;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : null;
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'datetime': {
+      if (typeof value === 'string') return parseDatetimeText(value) ?? null;
+      if (value instanceof Date) {
+        const t = value.getTime();
+        return Number.isNaN(t) ? null : t;
+      }
+      return null;
+    }
+  }
+}
+
+/**
+ * True when a string holds U+0000 or an unpaired surrogate (SPEC §10:
+ * `invalid-character`, since databases reject such text).
+ *
+ * @example
+ * hasInvalidCharacter('a\u0000b'); // true
+ */
+export function hasInvalidCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      return true;
+    }
+  }
+  return false;
+}
