@@ -1,0 +1,76 @@
+// Shared timing helpers for `npm run bench`. Machines are noisy, so every
+// figure is the median of several samples, and every subject is measured in
+// the same run as its reference so that ratios compare like with like.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Times `fn` in `samples` samples of about `sampleMs` each and returns the
+ * median operations per second. `fn` may return a value; it is kept alive so
+ * the engine cannot drop the work.
+ */
+export function opsPerSecond(fn, { samples = 9, sampleMs = 150, warmupMs = 200 } = {}) {
+  let sink;
+  const warmEnd = performance.now() + warmupMs;
+  while (performance.now() < warmEnd) sink = fn();
+  // Calibrate a batch size that takes roughly 1 ms.
+  let batch = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) sink = fn();
+    if (performance.now() - t0 >= 1 || batch >= 1 << 24) break;
+    batch *= 2;
+  }
+  const rates = [];
+  for (let s = 0; s < samples; s++) {
+    let ops = 0;
+    const t0 = performance.now();
+    let t = t0;
+    while (t - t0 < sampleMs) {
+      for (let i = 0; i < batch; i++) sink = fn();
+      ops += batch;
+      t = performance.now();
+    }
+    rates.push((ops * 1000) / (t - t0));
+  }
+  globalThis.__benchSink = sink;
+  return median(rates);
+}
+
+/** Median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Times one call of an expensive `fn` `samples` times; returns the median in ms. */
+export function medianMs(fn, samples = 7) {
+  const times = [];
+  let sink;
+  for (let s = 0; s < samples; s++) {
+    const t0 = performance.now();
+    sink = fn();
+    times.push(performance.now() - t0);
+  }
+  globalThis.__benchSink = sink;
+  return median(times);
+}
+
+/** Formats a number with thousands separators and `digits` decimals. */
+export function fmt(n, digits = 0) {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** One line describing the machine, for the results file. */
+export function machineLine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+}
+
+/** Saves one benchmark's markdown section; `bench/run.mjs` assembles RESULTS.md. */
+export function writeSection(name, markdown) {
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL(`${name}.md`, dir), markdown.trimEnd() + '\n');
+}
