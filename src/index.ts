@@ -13,6 +13,7 @@ export * from './diagnostics/codes.js';
 export * from './diagnostics/limits.js';
 export * from './diagnostics/error.js';
 export * from './diagnostics/code-frame.js';
+export * from './diagnostics/suggest.js';
 export * from './schema/values.js';
 export * from './schema/schema.js';
 export type * from './validate/typed-tree.js';

@@ -1,0 +1,58 @@
+/**
+ * "Did you mean …?" for misspelled operator and field names: the candidate
+ * with the smallest edit distance, compared case-insensitively.
+ */
+
+/**
+ * Levenshtein distance, giving up (returning `limit + 1`) once it exceeds
+ * `limit` so that hostile long names cost bounded time.
+ *
+ * @example
+ * editDistance('Equals', 'Equal'); // 1
+ */
+export function editDistance(a: string, b: string, limit = 64): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  if (a.length > 256 || b.length > 256) return limit + 1;
+  let prev = new Array<number>(b.length + 1);
+  let curr = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    curr[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + cost);
+      curr[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev, curr] = [curr, prev];
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The candidate nearest to `name` (case-insensitive), or undefined when none
+ * is close enough: within a third of the name's length, at least 2 edits,
+ * or a candidate that starts with the name / that the name starts with.
+ *
+ * @example
+ * nearestName('Equals', ['Equal', 'NotEqual']); // 'Equal'
+ * nearestName('Zzz', ['Equal']);                // undefined
+ */
+export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
+  const lower = name.toLowerCase();
+  const budget = Math.max(2, Math.floor(lower.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const c = candidate.toLowerCase();
+    let d = editDistance(lower, c, budget);
+    if (d > budget && lower.length >= 3 && (c.startsWith(lower) || lower.startsWith(c))) d = budget;
+    if (d <= budget && d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
