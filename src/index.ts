@@ -17,3 +17,4 @@ export * from './diagnostics/suggest.js';
 export * from './schema/values.js';
 export * from './schema/schema.js';
 export type * from './validate/typed-tree.js';
+export * from './print/format.js';

@@ -1,0 +1,250 @@
+/**
+ * Files of saved filters and sorts, as `wepql lint` and `wepql fmt --check`
+ * read them, and how to write fixed values back without touching anything
+ * else in the file.
+ *
+ * - `.txt` (and any other extension): one filter per line; blank lines and
+ *   lines starting with `#` are skipped.
+ * - `.json`: an array of objects (or one object) with `filter` and/or `sort`
+ *   string fields and an optional `name`.
+ * - `.ndjson` / `.jsonl`: one such object per line.
+ * - `-` (stdin): JSON when the text starts with `[` or `{`, else text lines.
+ */
+
+/** One saved filter or sort found in a file. */
+export interface SavedEntry {
+  readonly kind: 'filter' | 'sort';
+  /** The filter or sort text itself. */
+  readonly text: string;
+  /** 1-based line of the file where the text starts. */
+  readonly line: number;
+  /** 1-based column of the file where the text starts (after an opening JSON quote). */
+  readonly column: number;
+  /** The entry's `name`, when the file gives one. */
+  readonly name?: string;
+  /** The file range holding the text as written (for JSON, the string literal with its quotes). */
+  readonly range: { readonly start: number; readonly end: number };
+  /** How a replacement text is written into `range`. */
+  readonly encoding: 'raw' | 'json-string';
+}
+
+/** A parsed saved-filter file. */
+export interface SavedFile {
+  readonly path: string;
+  readonly content: string;
+  readonly format: 'txt' | 'json' | 'ndjson';
+  readonly entries: readonly SavedEntry[];
+}
+
+/** Why a file could not be read as saved filters. */
+export class SavedFileError extends Error {
+  constructor(path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = 'SavedFileError';
+  }
+}
+
+function formatOf(path: string, content: string): SavedFile['format'] {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson';
+  if (path === '-') {
+    const first = content.trimStart()[0];
+    if (first === '[') return 'json';
+    if (first === '{') {
+      // One object per line is NDJSON; a single (possibly multi-line) object is JSON.
+      const lines = content.split('\n').filter((l) => l.trim() !== '');
+      return lines.length > 1 && lines.every((l) => l.trim().startsWith('{')) ? 'ndjson' : 'json';
+    }
+  }
+  return 'txt';
+}
+
+/** Line starts of a text, for offset → line/column. */
+function lineStarts(content: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < content.length; i++) if (content.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function positionOf(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+interface StringSlot {
+  readonly key: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Finds, for each object at `objectDepth` (1 = top-level object, 2 = objects
+ * inside a top-level array), the positions of its string-valued members.
+ * The text must already be known to be valid JSON.
+ */
+function scanObjects(json: string, base: number): StringSlot[][] {
+  const objects: StringSlot[][] = [];
+  const stack: ('{' | '[')[] = [];
+  let current: StringSlot[] | undefined;
+  let pendingKey: string | undefined;
+  let expectKey = false;
+  let i = 0;
+  const readString = (): { value: string; end: number } => {
+    let j = i + 1;
+    while (j < json.length) {
+      const c = json.charCodeAt(j);
+      if (c === 92) j += 2;
+      else if (c === 34) break;
+      else j++;
+    }
+    return { value: JSON.parse(json.slice(i, j + 1)) as string, end: j + 1 };
+  };
+  while (i < json.length) {
+    const ch = json[i]!;
+    if (ch === '{' || ch === '[') {
+      stack.push(ch);
+      const isEntry = ch === '{' && (stack.length === 1 || (stack.length === 2 && stack[0] === '['));
+      if (isEntry) {
+        current = [];
+        objects.push(current);
+      }
+      expectKey = ch === '{';
+      pendingKey = undefined;
+      i++;
+    } else if (ch === '}' || ch === ']') {
+      stack.pop();
+      if (ch === '}' && (stack.length === 0 || (stack.length === 1 && stack[0] === '['))) current = undefined;
+      pendingKey = undefined;
+      i++;
+    } else if (ch === '"') {
+      const { value, end } = readString();
+      const inEntry = current !== undefined && (stack.length === 1 ? stack[0] === '{' : stack.length === 2 && stack[1] === '{');
+      if (expectKey) {
+        pendingKey = value;
+        expectKey = false;
+      } else if (inEntry && pendingKey !== undefined) {
+        current!.push({ key: pendingKey, start: base + i, end: base + end });
+        pendingKey = undefined;
+      } else pendingKey = undefined;
+      i = end;
+    } else if (ch === ',') {
+      expectKey = stack[stack.length - 1] === '{';
+      pendingKey = undefined;
+      i++;
+    } else i++;
+  }
+  return objects;
+}
+
+function entriesFromObject(
+  path: string,
+  value: unknown,
+  slots: readonly StringSlot[],
+  content: string,
+  starts: readonly number[],
+  where: string,
+): SavedEntry[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SavedFileError(path, `${where}: expected an object with "filter" and/or "sort" fields`);
+  }
+  const record = value as Record<string, unknown>;
+  const out: SavedEntry[] = [];
+  const name = Object.hasOwn(record, 'name') && typeof record.name === 'string' ? record.name : undefined;
+  for (const kind of ['filter', 'sort'] as const) {
+    if (!Object.hasOwn(record, kind) || record[kind] === null || record[kind] === undefined) continue;
+    const text = record[kind];
+    if (typeof text !== 'string') throw new SavedFileError(path, `${where}: "${kind}" must be a string`);
+    const slot = slots.find((s) => s.key === kind);
+    const range = slot === undefined ? { start: 0, end: 0 } : { start: slot.start, end: slot.end };
+    const pos = positionOf(starts, range.start);
+    out.push({
+      kind,
+      text,
+      line: pos.line,
+      column: pos.column + 1,
+      ...(name === undefined ? {} : { name }),
+      range,
+      encoding: 'json-string',
+    });
+  }
+  if (out.length === 0) throw new SavedFileError(path, `${where}: has neither a "filter" nor a "sort" string`);
+  void content;
+  return out;
+}
+
+/**
+ * Reads the saved filters and sorts of one file's content. Throws
+ * `SavedFileError` with the file and position for content that is not of the
+ * file's format (invalid JSON, an entry that is not an object, a non-string
+ * filter).
+ *
+ * @example
+ * readSavedFilters('saved.txt', 'Gender.Equal(1)\n# comment\n').entries[0].text; // 'Gender.Equal(1)'
+ */
+export function readSavedFilters(path: string, content: string): SavedFile {
+  const format = formatOf(path, content);
+  const starts = lineStarts(content);
+  const entries: SavedEntry[] = [];
+  if (format === 'txt') {
+    for (let n = 0; n < starts.length; n++) {
+      const start = starts[n]!;
+      let end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
+      if (end > start && content.charCodeAt(end - 1) === 13) end--;
+      const text = content.slice(start, end);
+      const trimmed = text.trim();
+      if (trimmed === '' || trimmed.startsWith('#')) continue;
+      entries.push({ kind: 'filter', text, line: n + 1, column: 1, range: { start, end }, encoding: 'raw' });
+    }
+  } else if (format === 'json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content);
+    } catch (e) {
+      throw new SavedFileError(path, `not valid JSON (${(e as Error).message})`);
+    }
+    const objects = scanObjects(content, 0);
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    list.forEach((item, k) => {
+      entries.push(...entriesFromObject(path, item, objects[k] ?? [], content, starts, Array.isArray(parsed) ? `entry ${k}` : 'the object'));
+    });
+  } else {
+    for (let n = 0; n < starts.length; n++) {
+      const start = starts[n]!;
+      const end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
+      const line = content.slice(start, end);
+      if (line.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch (e) {
+        throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
+      }
+      entries.push(...entriesFromObject(path, parsed, scanObjects(line, start)[0] ?? [], content, starts, `line ${n + 1}`));
+    }
+  }
+  return { path, content, format, entries };
+}
+
+/**
+ * The file content with some entries' texts replaced; everything else stays
+ * byte-identical. Returns the original string when nothing changes.
+ *
+ * @example
+ * rewriteSavedFile(file, new Map([[file.entries[0], 'Gender.Equal(1)']]));
+ */
+export function rewriteSavedFile(file: SavedFile, replacements: ReadonlyMap<SavedEntry, string>): string {
+  const edits = [...replacements]
+    .filter(([entry, text]) => text !== entry.text)
+    .map(([entry, text]) => ({ ...entry.range, newText: entry.encoding === 'raw' ? text : JSON.stringify(text) }))
+    .sort((a, b) => b.start - a.start);
+  let out = file.content;
+  for (const e of edits) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  return out;
+}

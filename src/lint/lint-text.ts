@@ -1,0 +1,130 @@
+/**
+ * Linting one saved filter or sort: syntax, typing (with a schema) and the
+ * semantic rules in one list, and the safe rewrite `--fix` applies.
+ */
+import type { FilterAst, FilterNode } from '../ast/nodes.js';
+import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
+import { hasErrors } from '../diagnostics/diagnostic.js';
+import type { Limits } from '../diagnostics/limits.js';
+import { formatFilter, formatSort } from '../print/format.js';
+import type { Schema } from '../schema/schema.js';
+import { parseFilter } from '../syntax/parse-filter.js';
+import { parseSort } from '../syntax/parse-sort.js';
+import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import { lintFilter } from './semantic-rules.js';
+
+/** Options for linting one text. */
+export interface LintTextOptions {
+  /** Without a schema only syntax is checked (no typing, no semantic rules). */
+  readonly schema?: Schema;
+  readonly caseSensitive?: boolean;
+  readonly limits?: Partial<Limits>;
+}
+
+/** Whether a text is a filter or a sort. */
+export type LintKind = 'filter' | 'sort';
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return a.start - b.start || a.end - b.end;
+}
+
+/** Gives `single-child-group` findings an unwrapping fix when the parser left it out. */
+function withGroupFixes(text: string, ast: FilterAst, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const singles: FilterNode[] = [];
+  const stack: FilterNode[] = [...ast.clauses];
+  let budget = 10_000;
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!;
+    if (node.kind !== 'group') continue;
+    if (node.children.length === 1) singles.push(node);
+    stack.push(...node.children);
+  }
+  return diagnostics.map((d) => {
+    if (d.code !== 'single-child-group' || d.fix !== undefined) return d;
+    const group = singles.find((g) => g.span.start <= d.start && d.end <= g.span.end && g.kind === 'group');
+    if (group === undefined || group.kind !== 'group') return d;
+    const child = group.children[0]!;
+    const fix: TextEdit[] = [{ start: group.span.start, end: group.span.end, newText: text.slice(child.span.start, child.span.end) }];
+    return { ...d, fix };
+  });
+}
+
+/**
+ * Every finding for one filter or sort text, sorted by position.
+ *
+ * @example
+ * lintText('Gender.Equal(1);Gender.Equal(1)', 'filter', { schema: employeeSchema }).map((d) => d.code);
+ * // ['duplicate-condition']
+ */
+export function lintText(text: string, kind: LintKind, options: LintTextOptions = {}): Diagnostic[] {
+  const limits = options.limits;
+  if (kind === 'sort') {
+    const result =
+      options.schema === undefined
+        ? parseSort(text, limits === undefined ? {} : { limits })
+        : analyzeSort(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
+    return [...result.diagnostics].sort(byPosition);
+  }
+  if (options.schema === undefined) {
+    const parsed = parseFilter(text, limits === undefined ? {} : { limits });
+    return withGroupFixes(text, parsed.ast, parsed.diagnostics).sort(byPosition);
+  }
+  const analyzed = analyzeFilter(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
+  const diagnostics = withGroupFixes(text, analyzed.ast, analyzed.diagnostics);
+  if (analyzed.value !== undefined) {
+    diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
+  }
+  return diagnostics.sort(byPosition);
+}
+
+/** Applies non-overlapping edits (later ones that overlap an earlier one are skipped). */
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = '';
+  let at = 0;
+  for (const e of sorted) {
+    if (e.start < at) continue;
+    out += text.slice(at, e.start) + e.newText;
+    at = e.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * The text `--fix` writes: every finding's safe fix applied, then the
+ * canonical form. Returns undefined — leave the text as it is — when some
+ * finding has no safe fix or the result would still have errors.
+ *
+ * @example
+ * fixText('gender.equal(1);;', 'filter', { schema: employeeSchema }); // 'Gender.Equal(1)'
+ */
+export function fixText(text: string, kind: LintKind, options: LintTextOptions = {}): string | undefined {
+  let current = text;
+  for (let round = 0; round < 4; round++) {
+    const findings = lintText(current, kind, options);
+    if (findings.length === 0) break;
+    if (findings.some((d) => d.fix === undefined || d.fix.length === 0)) return round === 0 ? undefined : settle(current, kind, options);
+    const next = applyEdits(
+      current,
+      findings.flatMap((d) => d.fix ?? []),
+    );
+    if (next === current) break;
+    current = next;
+  }
+  return settle(current, kind, options);
+}
+
+/** The canonical form of a text whose findings are all fixed, or undefined if it still has any. */
+function settle(text: string, kind: LintKind, options: LintTextOptions): string | undefined {
+  const findings = lintText(text, kind, options);
+  if (findings.length > 0 || hasErrors(findings)) return undefined;
+  const printOptions = {
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+  try {
+    return kind === 'filter' ? formatFilter(text, printOptions) : formatSort(text, printOptions);
+  } catch {
+    return undefined;
+  }
+}

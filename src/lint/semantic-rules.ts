@@ -1,0 +1,291 @@
+/**
+ * Semantic lint rules: problems a filter can have even when it is well
+ * typed — contradictions, duplicates, redundant `Or` branches, repeated list
+ * values and filters that can match nothing. They run on the validated tree
+ * and report warnings; a filter with such findings still runs.
+ */
+import type { Span } from '../ast/nodes.js';
+import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
+import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
+import { implies, normalizeValue, satisfiable, toAtom, type Atom, type SingleFieldCondition } from './atoms.js';
+
+/** Options for `lintFilter`. */
+export interface LintOptions {
+  /** The filter's source text, used to quote conditions in messages and to build fixes. */
+  readonly text?: string;
+  /** Whether string comparisons are case-sensitive (default false, as in evaluation). */
+  readonly caseSensitive?: boolean;
+}
+
+interface Context {
+  readonly text: string | undefined;
+  readonly caseSensitive: boolean;
+  readonly out: Diagnostic[];
+}
+
+type NodeSpan = Span;
+
+function spanOf(node: TypedFilterNode): NodeSpan {
+  return node.source.span;
+}
+
+function quote(ctx: Context, node: TypedFilterNode): string {
+  const s = spanOf(node);
+  if (ctx.text !== undefined && s.end > s.start) return ctx.text.slice(s.start, s.end);
+  if (node.kind === 'group') return `${node.operator}(…)`;
+  if (node.kind === 'in-fields') return `….${node.operator}(${node.fields.map((f) => f.name).join(',')})`;
+  return `${node.field.name}.${node.operator}(…)`;
+}
+
+function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
+  return node.kind === 'comparison' || node.kind === 'list' || node.kind === 'null-check';
+}
+
+/** A structural key: equal keys mean equivalent conditions. */
+function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
+  const norm = (v: Parameters<typeof normalizeValue>[0]): string => JSON.stringify(normalizeValue(v, caseSensitive));
+  switch (node.kind) {
+    case 'comparison':
+      return `c|${node.field.name}|${node.operator}|${norm(node.value)}`;
+    case 'null-check':
+      return `n|${node.field.name}|${node.operator}`;
+    case 'list':
+      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map(norm))].sort().join(',')}`;
+    case 'in-fields':
+      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!)}`).join(',')}`;
+    case 'group':
+      return `g|${node.operator}(${node.children.map((c) => conditionKey(c, caseSensitive)).join(';')})`;
+  }
+}
+
+/**
+ * An edit removing clause `index` of a list of sibling clauses together with
+ * one adjacent `;` separator, or undefined without source text.
+ */
+function removeClauseEdit(ctx: Context, siblings: readonly TypedFilterNode[], index: number): TextEdit[] | undefined {
+  if (ctx.text === undefined) return undefined;
+  const span = spanOf(siblings[index]!);
+  if (index > 0) return [{ start: spanOf(siblings[index - 1]!).end, end: span.end, newText: '' }];
+  if (siblings.length > 1) return [{ start: span.start, end: spanOf(siblings[1]!).start, newText: '' }];
+  return undefined;
+}
+
+/** The clauses ANDed at one level: nested `And` groups are looked through. */
+function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
+  const out: TypedFilterNode[] = [];
+  for (const c of clauses) {
+    if (c.kind === 'group' && c.operator === 'And') out.push(...andLevel(c.children));
+    else out.push(c);
+  }
+  return out;
+}
+
+/** Duplicate conditions among direct siblings (same level, same group). */
+function checkDuplicates(ctx: Context, siblings: readonly TypedFilterNode[]): void {
+  const seen = new Map<string, TypedFilterNode>();
+  siblings.forEach((node, i) => {
+    const key = conditionKey(node, ctx.caseSensitive);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, node);
+      return;
+    }
+    const fix = removeClauseEdit(ctx, siblings, i);
+    ctx.out.push({
+      code: 'duplicate-condition',
+      severity: 'warning',
+      message: `${quote(ctx, node)} repeats ${quote(ctx, first)} at the same level; remove one of them.`,
+      start: spanOf(node).start,
+      end: spanOf(node).end,
+      ...(fix === undefined ? {} : { fix }),
+    });
+  });
+}
+
+/** Repeated values inside one list operator. */
+function checkListValues(ctx: Context, node: TypedFilterNode): void {
+  if (node.kind !== 'list') return;
+  const seen = new Set<string>();
+  node.values.forEach((v, i) => {
+    const key = JSON.stringify(normalizeValue(v, ctx.caseSensitive));
+    if (!seen.has(key)) {
+      seen.add(key);
+      return;
+    }
+    const valueNode = node.source.values[i]!;
+    const prev = node.source.values[i - 1]!;
+    ctx.out.push({
+      code: 'duplicate-list-value',
+      severity: 'warning',
+      message: `${node.operator} lists the value ${valueNode.raw} more than once; remove the repeat.`,
+      start: valueNode.span.start,
+      end: valueNode.span.end,
+      ...(ctx.text === undefined ? {} : { fix: [{ start: prev.span.end, end: valueNode.span.end, newText: '' }] }),
+    });
+  });
+}
+
+/**
+ * Contradictions at one AND level: per field, whether the single-field
+ * conditions can hold together. Reports the smallest conflicting pair when
+ * there is one. Returns whether the level is satisfiable by this test.
+ */
+function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): boolean {
+  let ok = true;
+  const byField = new Map<string, { node: SingleFieldCondition; atom: Atom }[]>();
+  for (const node of level) {
+    if (!isSingleField(node)) continue;
+    const atom = toAtom(node, ctx.caseSensitive);
+    if (!satisfiable([atom])) {
+      ok = false;
+      ctx.out.push({
+        code: 'contradiction',
+        severity: 'warning',
+        message: `${quote(ctx, node)} can never be true: every string contains, starts and ends with the empty string.`,
+        start: spanOf(node).start,
+        end: spanOf(node).end,
+      });
+      continue;
+    }
+    const list = byField.get(atom.field) ?? [];
+    list.push({ node, atom });
+    byField.set(atom.field, list);
+  }
+  for (const [field, entries] of byField) {
+    if (entries.length < 2 || satisfiable(entries.map((e) => e.atom))) continue;
+    ok = false;
+    let reported = false;
+    for (let j = 1; j < entries.length && !reported; j++) {
+      for (let i = 0; i < j && !reported; i++) {
+        if (satisfiable([entries[i]!.atom, entries[j]!.atom])) continue;
+        reported = true;
+        const later = entries[j]!.node;
+        ctx.out.push({
+          code: 'contradiction',
+          severity: 'warning',
+          message: `${quote(ctx, later)} contradicts ${quote(ctx, entries[i]!.node)}: no value of ${field} satisfies both.`,
+          start: spanOf(later).start,
+          end: spanOf(later).end,
+        });
+      }
+    }
+    if (!reported) {
+      const last = entries[entries.length - 1]!.node;
+      ctx.out.push({
+        code: 'contradiction',
+        severity: 'warning',
+        message: `The conditions on ${field} (${entries.map((e) => quote(ctx, e.node)).join(', ')}) cannot all be true together.`,
+        start: spanOf(entries[0]!.node).start,
+        end: spanOf(last).end,
+      });
+    }
+  }
+  return ok;
+}
+
+/** Whether branch `a` implies condition `b`: `a` is `b`-implying, or an And containing such a child. */
+function branchImplies(a: TypedFilterNode, b: Atom, caseSensitive: boolean): boolean {
+  if (isSingleField(a)) return implies(toAtom(a, caseSensitive), b);
+  if (a.kind === 'group' && a.operator === 'And') return andLevel(a.children).some((c) => branchImplies(c, b, caseSensitive));
+  return false;
+}
+
+/** `Or` branches made redundant by a more general sibling condition. */
+function checkRedundantBranches(ctx: Context, group: TypedGroup): void {
+  const children = group.children;
+  const keys = children.map((c) => conditionKey(c, ctx.caseSensitive));
+  children.forEach((branch, i) => {
+    for (let j = 0; j < children.length; j++) {
+      if (i === j || keys[i] === keys[j]) continue; // exact duplicates are duplicate-condition
+      const other = children[j]!;
+      if (!isSingleField(other)) continue;
+      const atom = toAtom(other, ctx.caseSensitive);
+      if (!branchImplies(branch, atom, ctx.caseSensitive)) continue;
+      // When two branches imply each other, report only the later one.
+      if (isSingleField(branch) && implies(atom, toAtom(branch, ctx.caseSensitive)) && i < j) continue;
+      const fix = removeClauseEdit(ctx, children, i);
+      ctx.out.push({
+        code: 'redundant-or-branch',
+        severity: 'warning',
+        message: `${quote(ctx, branch)} adds nothing to this Or: every record it matches is already matched by ${quote(ctx, other)}.`,
+        start: spanOf(branch).start,
+        end: spanOf(branch).end,
+        ...(fix === undefined ? {} : { fix }),
+      });
+      return;
+    }
+  });
+}
+
+/** Walks a list of ANDed clauses; returns whether they can be satisfied. */
+function walkAnd(ctx: Context, clauses: readonly TypedFilterNode[], depth: number): boolean {
+  checkDuplicates(ctx, clauses);
+  const level = andLevel(clauses);
+  let ok = checkContradictions(ctx, level);
+  for (const node of clauses) ok = walkNode(ctx, node, depth) && ok;
+  return ok;
+}
+
+function walkNode(ctx: Context, node: TypedFilterNode, depth: number): boolean {
+  checkListValues(ctx, node);
+  if (node.kind !== 'group') return true;
+  if (depth > 64) return true; // validated trees are far shallower; never recurse without bound
+  if (node.operator === 'And') {
+    // Contradictions of this level were checked by the enclosing AND level
+    // (And groups are looked through); check only what is new here.
+    checkDuplicates(ctx, node.children);
+    let ok = true;
+    for (const c of node.children) ok = walkNode(ctx, c, depth + 1) && ok;
+    return ok && levelSatisfiable(ctx, node.children);
+  }
+  checkDuplicates(ctx, node.children);
+  checkRedundantBranches(ctx, node);
+  let any = false;
+  for (const child of node.children) {
+    const ok = child.kind === 'group' && child.operator === 'And' ? walkAnd(ctx, child.children, depth + 1) : walkChild(ctx, child, depth + 1);
+    any = ok || any;
+  }
+  return any;
+}
+
+/** A single Or branch that is not an And group: its own level. */
+function walkChild(ctx: Context, node: TypedFilterNode, depth: number): boolean {
+  if (node.kind === 'group') return walkNode(ctx, node, depth);
+  return checkContradictions(ctx, [node]) && walkNode(ctx, node, depth);
+}
+
+/** Satisfiability of an AND level without reporting (used for nested And groups). */
+function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
+  const silent: Context = { ...ctx, out: [] };
+  return checkContradictions(silent, andLevel(clauses));
+}
+
+/**
+ * Runs the semantic rules on a validated filter: `contradiction`,
+ * `duplicate-condition`, `redundant-or-branch`, `duplicate-list-value` and
+ * `unsatisfiable-filter`. All findings are warnings; where removing text
+ * fixes one safely (a duplicate clause, a repeated list value, a redundant
+ * branch), the diagnostic carries the edit.
+ *
+ * @example
+ * const typed = analyzeFilterOrThrow('Gender.GreaterThan(5);Gender.LessThan(3)', { schema: employeeSchema });
+ * lintFilter(typed, { text: 'Gender.GreaterThan(5);Gender.LessThan(3)' }).map((d) => d.code);
+ * // ['contradiction', 'unsatisfiable-filter']
+ */
+export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diagnostic[] {
+  const ctx: Context = { text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
+  const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
+  if (!ok) {
+    const span = filter.source.span;
+    const start = filter.clauses.length > 0 ? spanOf(filter.clauses[0]!).start : span.start;
+    const end = filter.clauses.length > 0 ? spanOf(filter.clauses[filter.clauses.length - 1]!).end : span.end;
+    ctx.out.push({
+      code: 'unsatisfiable-filter',
+      severity: 'warning',
+      message: 'This filter can match no record; see the contradictions reported in it.',
+      start,
+      end,
+    });
+  }
+  return ctx.out.sort((a, b) => a.start - b.start || a.end - b.end);
+}

@@ -1,0 +1,185 @@
+/**
+ * The PascalCase envelopes of the `/api/public/...` family (SPEC §11, seed
+ * "List envelope" and "Errors"): one builder for success, one for every
+ * error the list contract produces. Responses are plain data
+ * (`{ status, headers, body }`) so any HTTP framework can send them.
+ */
+
+/** The validation error codes of the seed (first element of each `ValidationErrors` pair). */
+export type ValidationErrorCode =
+  | 'requiredError'
+  | 'tooLongError'
+  | 'tooShortError'
+  | 'outOfRangeError'
+  | 'stringLengthError'
+  | 'positiveValueError'
+  | 'intValueError'
+  | 'regularExpressionError';
+
+/** One problem with one request parameter. */
+export interface ParameterError {
+  /** The parameter's name without `x-api-`: `limit`, `filter`, `data-token`… */
+  readonly param: string;
+  readonly code: ValidationErrorCode;
+  readonly message: string;
+}
+
+/** Why the token-paging move was refused, when it was the token's fault. */
+export interface TokenProblem {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** Every error of the list contract, as data. */
+export type ListError =
+  | { readonly kind: 'validation'; readonly errors: readonly ParameterError[] }
+  | {
+      readonly kind: 'page-out-of-range';
+      readonly first: number;
+      readonly last: number;
+      /** Set when the move failed because the token was missing or refused; sent as a header, never in the body. */
+      readonly token?: TokenProblem;
+    }
+  | { readonly kind: 'unsupported-version'; readonly address: string; readonly version: string }
+  | { readonly kind: 'not-found'; readonly message: string }
+  | { readonly kind: 'internal'; readonly message: string };
+
+/** An HTTP response as data. */
+export interface ListResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+}
+
+/** The `Pagination` object, in camelCase on the way in. */
+export interface PaginationInput {
+  readonly pageNo: number;
+  readonly pageSize: number;
+  readonly totalRecords: number;
+  readonly totalPages: number;
+  readonly dataToken: string;
+}
+
+/** The success envelope as sent. */
+export interface ListEnvelope<T = unknown> {
+  readonly Data: readonly T[];
+  readonly Status: 1;
+  readonly Code: '200';
+  readonly ErrorCode: '';
+  readonly Message: 'OK';
+  readonly StackTrace: '';
+  readonly Pagination?: {
+    readonly PageNo: number;
+    readonly PageSize: number;
+    readonly TotalRecords: number;
+    readonly TotalPages: number;
+    readonly DataToken: string;
+  };
+}
+
+/** The header that says why a data token was refused (the seed's body has no room for it). */
+export const TOKEN_ERROR_HEADER = 'x-wepql-token-error';
+
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+
+/**
+ * The 200 response of a list call. Without `pagination` (skip paging) the
+ * envelope has no `Pagination` key at all.
+ *
+ * @example
+ * listResponse({ data: [{ Id: 1 }], pagination: { pageNo: 1, pageSize: 25, totalRecords: 1, totalPages: 1, dataToken: 't' } }).body;
+ * // { Data: [{ Id: 1 }], Status: 1, Code: '200', ErrorCode: '', Message: 'OK', StackTrace: '',
+ * //   Pagination: { PageNo: 1, PageSize: 25, TotalRecords: 1, TotalPages: 1, DataToken: 't' } }
+ */
+export function listResponse<T>(input: { data: readonly T[]; pagination?: PaginationInput }): ListResponse & { body: ListEnvelope<T> } {
+  const p = input.pagination;
+  const body: ListEnvelope<T> = {
+    Data: input.data,
+    Status: 1,
+    Code: '200',
+    ErrorCode: '',
+    Message: 'OK',
+    StackTrace: '',
+    ...(p === undefined
+      ? {}
+      : {
+          Pagination: {
+            PageNo: p.pageNo,
+            PageSize: p.pageSize,
+            TotalRecords: p.totalRecords,
+            TotalPages: p.totalPages,
+            DataToken: p.dataToken,
+          },
+        }),
+  };
+  return { status: 200, headers: { ...JSON_HEADERS }, body };
+}
+
+/**
+ * The response for a list error: 400 with the seed's bodies for validation,
+ * page range and version errors, 404 and 500 with `Status` 0 and a null
+ * `ErrorCode`.
+ *
+ * @example
+ * errorResponse({ kind: 'validation', errors: [{ param: 'limit', code: 'requiredError', message: 'limit is required on the first page' }] }).body;
+ * // { Status: 3, Code: 'DataValidationError', ErrorCode: '', Message: 'limit: [limit is required on the first page]',
+ * //   StackTrace: '', ValidationErrors: { limit: [['requiredError', 'limit is required on the first page']] } }
+ */
+export function errorResponse(error: ListError): ListResponse {
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  switch (error.kind) {
+    case 'validation': {
+      const grouped: Record<string, [string, string][]> = {};
+      for (const e of error.errors) {
+        const list = Object.hasOwn(grouped, e.param) ? grouped[e.param]! : (grouped[e.param] = []);
+        list.push([e.code, e.message]);
+      }
+      return {
+        status: 400,
+        headers,
+        body: {
+          Status: 3,
+          Code: 'DataValidationError',
+          ErrorCode: '',
+          Message: error.errors.map((e) => `${e.param}: [${e.message}]`).join('\n'),
+          StackTrace: '',
+          ValidationErrors: grouped,
+        },
+      };
+    }
+    case 'page-out-of-range':
+      if (error.token !== undefined) headers[TOKEN_ERROR_HEADER] = `${error.token.reason}: ${headerSafe(error.token.message)}`;
+      return {
+        status: 400,
+        headers,
+        body: {
+          Status: 3,
+          Code: 'BadRequest',
+          ErrorCode: 'InternalServerError',
+          Message: `Page Number out of range. [${error.first}-${error.last}]`,
+          StackTrace: '',
+        },
+      };
+    case 'unsupported-version':
+      return {
+        status: 400,
+        headers,
+        body: {
+          Status: 3,
+          Code: 'UnsupportedApiVersion',
+          ErrorCode: '',
+          Message: `The HTTP resource that matches the request URI '${error.address}' does not support the API version '${error.version}'.`,
+          StackTrace: '',
+        },
+      };
+    case 'not-found':
+      return { status: 404, headers, body: { Status: 0, Code: '404', ErrorCode: null, Message: error.message, StackTrace: '' } };
+    case 'internal':
+      return { status: 500, headers, body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } };
+  }
+}
+
+// Header values may not hold control characters or non-Latin-1 text.
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?');
+}

@@ -1,0 +1,288 @@
+/**
+ * `parseListRequest`: turns the parameters of a list call into a checked
+ * `ListRequest` (one of three paging modes) or a `ListError` that renders to
+ * the seed's envelopes. It never throws on what a client sends.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Limits } from '../diagnostics/limits.js';
+import type { Schema } from '../schema/schema.js';
+import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
+import type { HeaderInput, ListParameter, QueryInput } from './params.js';
+import { readParameter } from './params.js';
+
+/** Where the parameters of a list call come from: query and headers, or a fetch `Request`. */
+export type ListRequestInput =
+  | {
+      readonly query?: QueryInput;
+      readonly headers?: HeaderInput;
+      /** The request address, for messages that name it (unsupported version). */
+      readonly url?: string;
+    }
+  | Request;
+
+/** Filter, sort and soft-delete choice of a first page or a skip page. */
+export interface ListQuery {
+  /** The validated filter; undefined when none was sent. */
+  readonly filter: TypedFilter | undefined;
+  /** The validated sort; undefined when none was sent. */
+  readonly sort: TypedSort | undefined;
+  /** The filter text as sent (`''` for none); token paging carries it forward. */
+  readonly filterText: string;
+  /** The sort text as sent (`''` for none). */
+  readonly sortText: string;
+  readonly includeDeleted: boolean;
+}
+
+/** A move of token paging. */
+export type PageMove = { readonly kind: 'next' } | { readonly kind: 'prev' } | { readonly kind: 'page'; readonly page: number };
+
+/** A checked list request. */
+export type ListRequest =
+  | ({ readonly mode: 'first'; readonly limit: number } & ListQuery)
+  | ({ readonly mode: 'skip'; readonly limit: number; readonly skip: number } & ListQuery)
+  | {
+      readonly mode: 'token';
+      readonly dataToken: string;
+      readonly move: PageMove;
+      /**
+       * Parameters that come from the token but were sent again, as raw text.
+       * The handler accepts them only when they equal the token's.
+       */
+      readonly resent: {
+        readonly filter?: string;
+        readonly sort?: string;
+        readonly limit?: string;
+        readonly includeDeleted?: string;
+      };
+    };
+
+/** Options of `parseListRequest`. */
+export interface ListRequestOptions {
+  readonly schema: Schema;
+  /** Largest page size; default 1,000 (SPEC §10). */
+  readonly maxLimit?: number;
+  /** Limits for the filter and sort analysis. */
+  readonly limits?: Partial<Limits>;
+}
+
+/** The outcome of `parseListRequest`. */
+export type ParsedListRequest = { readonly ok: true; readonly request: ListRequest } | { readonly ok: false; readonly error: ListError };
+
+/** The range reported by a paging move that has no valid token to take a range from. */
+export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
+
+/**
+ * Reads and checks the list parameters of SPEC §1 and §11. Every problem of
+ * every parameter is reported at once as a `validation` error; a paging move
+ * without a data token is the seed's page-out-of-range error with the range
+ * `[0-0]` (no page is reachable without a token).
+ *
+ * @example
+ * const parsed = parseListRequest({ query: { limit: '25', filter: 'Gender.Equal(1)' } }, { schema: employeeSchema });
+ * if (parsed.ok && parsed.request.mode === 'first') parsed.request.limit; // 25
+ * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the seed's envelope
+ */
+export function parseListRequest(input: ListRequestInput, options: ListRequestOptions): ParsedListRequest {
+  const { query, headers } = requestParts(input);
+  const maxLimit = options.maxLimit ?? 1000;
+  const errors: ParameterError[] = [];
+  const fail = (param: string, code: ValidationErrorCode, message: string): void => {
+    errors.push({ param, code, message });
+  };
+
+  const raw = (name: ListParameter): string | undefined => {
+    const p = readParameter(name, query, headers);
+    if (p === undefined) return undefined;
+    if ('repeated' in p) {
+      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header x-api-${name}` : 'query'}); send it once`);
+      return undefined;
+    }
+    // An empty value counts as not sent, so `?filter=` means no filter. Flags are read separately.
+    return p.value === '' ? undefined : p.value;
+  };
+  const flag = (name: 'next-page' | 'prev-page'): boolean => {
+    const p = readParameter(name, query, headers);
+    if (p === undefined) return false;
+    if ('repeated' in p) {
+      fail(name, 'outOfRangeError', `${name} was sent more than once with different values; send it once`);
+      return false;
+    }
+    const v = p.value.trim().toLowerCase();
+    if (v === '' || v === 'true') return true;
+    if (v === 'false') return false;
+    fail(name, 'regularExpressionError', `${name} is a flag: send true (or leave it out), not ${JSON.stringify(clip(p.value))}`);
+    return false;
+  };
+
+  const dataToken = raw('data-token');
+  const next = flag('next-page');
+  const prev = flag('prev-page');
+  const pageText = raw('page');
+  const skipText = raw('skip');
+  const limitText = raw('limit');
+  const filterText = raw('filter');
+  const sortText = raw('sort');
+  const deletedText = raw('include-deleted');
+
+  let page: number | undefined;
+  if (pageText !== undefined) {
+    const t = pageText.trim();
+    if (/^[+-]?\d+$/.test(t)) page = Number(t);
+    else fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
+  }
+  const moves = (next ? 1 : 0) + (prev ? 1 : 0) + (pageText !== undefined ? 1 : 0);
+
+  if (dataToken !== undefined) {
+    if (skipText !== undefined) {
+      fail('skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed');
+    }
+    if (moves === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
+    if (moves > 1) {
+      const sent = [next && 'next-page', prev && 'prev-page', pageText !== undefined && 'page'].filter(Boolean).join(', ');
+      fail('data-token', 'outOfRangeError', `send exactly one of next-page, prev-page or page with data-token, not ${sent}`);
+    }
+    if (errors.length > 0) return invalid(errors);
+    const move: PageMove = next ? { kind: 'next' } : prev ? { kind: 'prev' } : { kind: 'page', page: page! };
+    return {
+      ok: true,
+      request: {
+        mode: 'token',
+        dataToken,
+        move,
+        resent: {
+          ...(filterText === undefined ? {} : { filter: filterText }),
+          ...(sortText === undefined ? {} : { sort: sortText }),
+          ...(limitText === undefined ? {} : { limit: limitText }),
+          ...(deletedText === undefined ? {} : { includeDeleted: deletedText }),
+        },
+      },
+    };
+  }
+
+  if (moves > 0 && errors.length === 0) {
+    // The seed's observed answer to next-page without a data token.
+    return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
+  }
+
+  let limit: number | undefined;
+  if (limitText === undefined) {
+    fail('limit', 'requiredError', 'limit is required unless data-token is sent');
+  } else {
+    limit = readCount('limit', limitText, 1, maxLimit, fail);
+  }
+  let skip: number | undefined;
+  if (skipText !== undefined) skip = readCount('skip', skipText, 0, Number.MAX_SAFE_INTEGER, fail);
+
+  let includeDeleted = false;
+  if (deletedText !== undefined) {
+    const v = deletedText.trim().toLowerCase();
+    if (v === 'true') includeDeleted = true;
+    else if (v !== 'false') fail('include-deleted', 'regularExpressionError', `include-deleted must be true or false, got ${JSON.stringify(clip(deletedText))}`);
+  }
+
+  let filter: TypedFilter | undefined;
+  if (filterText !== undefined) {
+    const analyzed = analyzeFilter(filterText, { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) });
+    reportDiagnostics('filter', analyzed.diagnostics, fail);
+    filter = analyzed.value;
+  }
+  let sort: TypedSort | undefined;
+  if (sortText !== undefined) {
+    const analyzed = analyzeSort(sortText, { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) });
+    reportDiagnostics('sort', analyzed.diagnostics, fail);
+    sort = analyzed.value;
+  }
+
+  if (errors.length > 0) return invalid(errors);
+  const common: ListQuery = { filter, sort, filterText: filterText ?? '', sortText: sortText ?? '', includeDeleted };
+  if (skipText !== undefined) return { ok: true, request: { mode: 'skip', limit: limit!, skip: skip!, ...common } };
+  return { ok: true, request: { mode: 'first', limit: limit!, ...common } };
+}
+
+/**
+ * The seed's validation code for a filter or sort diagnostic: text too long
+ * → `tooLongError`, other limits and out-of-range integers →
+ * `outOfRangeError`, everything else (syntax, unknown field, wrong type) →
+ * `regularExpressionError`.
+ *
+ * @example
+ * validationCodeFor({ code: 'text-too-long', … }); // 'tooLongError'
+ */
+export function validationCodeFor(d: Pick<Diagnostic, 'code'>): ValidationErrorCode {
+  switch (d.code) {
+    case 'text-too-long':
+      return 'tooLongError';
+    case 'nesting-too-deep':
+    case 'too-many-conditions':
+    case 'too-many-list-values':
+    case 'too-many-in-fields':
+    case 'too-many-sort-keys':
+    case 'integer-out-of-range':
+      return 'outOfRangeError';
+    default:
+      return 'regularExpressionError';
+  }
+}
+
+function reportDiagnostics(
+  param: string,
+  diagnostics: readonly Diagnostic[],
+  fail: (param: string, code: ValidationErrorCode, message: string) => void,
+): void {
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    fail(param, validationCodeFor(d), `${d.message} (${d.code} at ${d.start}-${d.end})`);
+  }
+}
+
+function readCount(
+  name: string,
+  text: string,
+  min: number,
+  max: number,
+  fail: (param: string, code: ValidationErrorCode, message: string) => void,
+): number | undefined {
+  const t = text.trim();
+  if (!/^[+-]?\d+$/.test(t)) {
+    fail(name, 'intValueError', `${name} must be a whole number, got ${JSON.stringify(clip(text))}`);
+    return undefined;
+  }
+  const n = Number(t);
+  if (!(n >= min && n <= max)) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+    fail(name, 'outOfRangeError', `${name} must be ${range}, got ${clip(t)}`);
+    return undefined;
+  }
+  return n;
+}
+
+function invalid(errors: readonly ParameterError[]): ParsedListRequest {
+  return { ok: false, error: { kind: 'validation', errors } };
+}
+
+// Echoing a hostile 8 KB value back in every message helps nobody.
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * Splits a `ListRequestInput` into query, headers and address.
+ *
+ * @example
+ * requestParts(new Request('http://x/list?limit=5')).query?.toString(); // 'limit=5'
+ */
+export function requestParts(input: ListRequestInput): { query?: QueryInput; headers?: HeaderInput; url?: string } {
+  if (typeof Request !== 'undefined' && input instanceof Request) {
+    let query: URLSearchParams | undefined;
+    try {
+      query = new URL(input.url).searchParams;
+    } catch {
+      query = undefined;
+    }
+    return { ...(query ? { query } : {}), headers: input.headers, url: input.url };
+  }
+  const plain = input as Exclude<ListRequestInput, Request>;
+  return plain ?? {};
+}

@@ -1,0 +1,238 @@
+/**
+ * The canonical printer (SPEC §8): a tree in, the one canonical text out.
+ * Structure is printed exactly as it is (never reordered or flattened) and
+ * values keep their text; only spelling, spacing and quoting are decided here.
+ *
+ * Both layouts walk the tree with an explicit stack, so a tree nested as
+ * deep as a caller's `maxDepth` allows cannot overflow the call stack.
+ */
+import type { FieldNode, FilterAst, FilterNode, GroupNode, SortAst, Span } from '../ast/nodes.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { WepqlError } from '../diagnostics/error.js';
+import type { Limits } from '../diagnostics/limits.js';
+import { resolveLimits } from '../diagnostics/limits.js';
+import type { Schema } from '../schema/schema.js';
+import type { ValuePosition } from './quote.js';
+import { needsQuoting, quoteValue } from './quote.js';
+
+/** How to print a filter or sort. Every field is optional. */
+export interface PrintOptions {
+  /** Break groups that do not fit `width` onto indented lines (filters only; a sort is always one line). */
+  readonly pretty?: boolean;
+  /** Line width for `pretty`, in UTF-16 code units. Default 80. */
+  readonly width?: number;
+  /** Spaces per nesting level for `pretty`. Default 2. */
+  readonly indent?: number;
+  /**
+   * Quote every value; with a `schema`, every value compared with a string
+   * field (for an InFields operator: when any listed field is a string).
+   */
+  readonly quoteAllStrings?: boolean;
+  /** Print field names in the schema's spelling (names it does not know stay as written). */
+  readonly schema?: Schema;
+  /** Only `maxDepth` matters here: the group nesting bound shared by every recursive pass. */
+  readonly limits?: Partial<Limits>;
+}
+
+interface Settings {
+  readonly pretty: boolean;
+  readonly width: number;
+  readonly indent: number;
+  readonly quoteAll: boolean;
+  readonly schema: Schema | undefined;
+  readonly maxDepth: number;
+}
+
+function settingsOf(options: PrintOptions): Settings {
+  const width = options.width ?? 80;
+  const indent = options.indent ?? 2;
+  if (!(width >= 1)) throw new WepqlError(`print option "width" must be at least 1, got ${String(width)}`, []);
+  if (!Number.isInteger(indent) || indent < 0 || indent > 64) {
+    throw new WepqlError(`print option "indent" must be a whole number from 0 to 64, got ${String(indent)}`, []);
+  }
+  return {
+    pretty: options.pretty === true,
+    width,
+    indent,
+    quoteAll: options.quoteAllStrings === true,
+    schema: options.schema,
+    maxDepth: resolveLimits(options.limits).maxDepth,
+  };
+}
+
+function fail(what: string, code: DiagnosticCode, message: string, span: Span): never {
+  const diagnostic: Diagnostic = { code, severity: 'error', message, start: span.start, end: span.end };
+  throw WepqlError.from(what, [diagnostic]);
+}
+
+function fieldText(field: FieldNode, schema: Schema | undefined): string {
+  if (schema === undefined) return field.name;
+  const hit = schema.lookup(field.name);
+  if (hit.found === 'field') return hit.field.name;
+  if (hit.found === 'object') return hit.name;
+  return field.name;
+}
+
+function isStringField(field: FieldNode, schema: Schema): boolean {
+  const hit = schema.lookup(field.name);
+  return hit.found === 'field' && hit.field.type === 'string';
+}
+
+function valueText(value: string, position: ValuePosition, forceQuotes: boolean): string {
+  return forceQuotes || needsQuoting(value, position) ? quoteValue(value) : value;
+}
+
+/** The canonical one-line text of a condition (anything but a group). */
+function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): string {
+  switch (node.kind) {
+    case 'comparison': {
+      const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
+      return `${fieldText(node.field, s.schema)}.${node.operator}(${valueText(node.value.value, 'argument', quote)})`;
+    }
+    case 'null-check':
+      return `${fieldText(node.field, s.schema)}.${node.operator}()`;
+    case 'list': {
+      if (node.values.length === 0) {
+        fail('filter', 'missing-value', `${node.operator} needs at least one value`, node.span);
+      }
+      const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
+      const values = node.values.map((v) => valueText(v.value, 'argument', quote)).join(',');
+      return `${fieldText(node.field, s.schema)}.${node.operator}(${values})`;
+    }
+    case 'in-fields': {
+      if (node.fields.length === 0) {
+        fail('filter', 'missing-value', `${node.operator} needs at least one field`, node.span);
+      }
+      const schema = s.schema;
+      const quote = s.quoteAll && (schema === undefined || node.fields.some((f) => isStringField(f, schema)));
+      const fields = node.fields.map((f) => fieldText(f, schema)).join(',');
+      return `${valueText(node.value.value, 'in-fields-head', quote)}.${node.operator}(${fields})`;
+    }
+  }
+}
+
+type CompactWork =
+  | { readonly node: FilterNode; readonly depth: number }
+  | { readonly text: string }
+  | { readonly close: GroupNode; readonly start: number };
+
+/**
+ * Prints clauses on one line. When `offsets` is given, records where each
+ * node's text starts and ends in the result, so the pretty layout can reuse
+ * the flat text of any subtree.
+ */
+function printCompact(
+  clauses: readonly FilterNode[],
+  s: Settings,
+  offsets?: Map<FilterNode, readonly [number, number]>,
+): string {
+  let out = '';
+  const stack: CompactWork[] = [];
+  const pushClauses = (nodes: readonly FilterNode[], depth: number): void => {
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      stack.push({ node: nodes[i]!, depth });
+      if (i > 0) stack.push({ text: ';' });
+    }
+  };
+  pushClauses(clauses, 1);
+  while (stack.length > 0) {
+    const work = stack.pop()!;
+    if ('text' in work) {
+      out += work.text;
+    } else if ('close' in work) {
+      out += ')';
+      offsets?.set(work.close, [work.start, out.length]);
+    } else if (work.node.kind === 'group') {
+      const group = work.node;
+      if (work.depth > s.maxDepth) {
+        fail('filter', 'nesting-too-deep', `groups nest deeper than the limit of ${s.maxDepth}`, group.span);
+      }
+      if (group.children.length === 0) {
+        fail('filter', 'empty-group', `${group.operator}() must contain at least one clause`, group.span);
+      }
+      stack.push({ close: group, start: out.length });
+      out += `${group.operator}(`;
+      pushClauses(group.children, work.depth + 1);
+    } else {
+      const start = out.length;
+      out += conditionText(work.node, s);
+      offsets?.set(work.node, [start, out.length]);
+    }
+  }
+  return out;
+}
+
+type PrettyWork =
+  | { readonly node: FilterNode; readonly level: number; readonly last: boolean }
+  | { readonly closeLevel: number; readonly last: boolean };
+
+/**
+ * Lays clauses out one per line at `level`, breaking every group whose flat
+ * text (plus the `;` that follows it) would pass the width. A clause that is
+ * followed by a sibling ends with `;`; the last one ends its line bare so the
+ * parent's `)` can start the next line.
+ */
+function printPretty(clauses: readonly FilterNode[], s: Settings): string {
+  const offsets = new Map<FilterNode, readonly [number, number]>();
+  const flat = printCompact(clauses, s, offsets);
+  if (flat.length <= s.width) return flat;
+  const lines: string[] = [];
+  const stack: PrettyWork[] = [];
+  const pushClauses = (nodes: readonly FilterNode[], level: number): void => {
+    for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i]!, level, last: i === nodes.length - 1 });
+  };
+  pushClauses(clauses, 0);
+  while (stack.length > 0) {
+    const work = stack.pop()!;
+    const separator = work.last ? '' : ';';
+    if ('closeLevel' in work) {
+      lines.push(' '.repeat(work.closeLevel * s.indent) + ')' + separator);
+      continue;
+    }
+    const pad = ' '.repeat(work.level * s.indent);
+    const [start, end] = offsets.get(work.node)!;
+    if (work.node.kind !== 'group' || pad.length + (end - start) + separator.length <= s.width) {
+      lines.push(pad + flat.slice(start, end) + separator);
+      continue;
+    }
+    lines.push(`${pad}${work.node.operator}(`);
+    stack.push({ closeLevel: work.level, last: work.last });
+    pushClauses(work.node.children, work.level + 1);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Prints a filter tree in canonical form (SPEC §8): no whitespace outside
+ * values, `;` between clauses, PascalCase names, values quoted only when
+ * they must be. With `pretty`, groups that do not fit `width` are broken onto
+ * indented lines; the result parses back to the same tree. Throws
+ * `WepqlError` (`nesting-too-deep`) for groups nested past `limits.maxDepth`,
+ * and for trees no text can express (an empty group or list).
+ *
+ * @example
+ * const { ast } = parseFilter("lastname.startswith( Sm ) ; or(Gender.Equal('1');Salary.GreaterThan(1e3))");
+ * printFilter(ast); // 'lastname.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1e3))'
+ */
+export function printFilter(ast: FilterAst, options: PrintOptions = {}): string {
+  const s = settingsOf(options);
+  return s.pretty ? printPretty(ast.clauses, s) : printCompact(ast.clauses, s);
+}
+
+/**
+ * Prints a sort tree in canonical form: `Field=Asc;Other=Desc`, every item
+ * with its direction spelled out.
+ *
+ * @example
+ * printSort(parseSort('LastName; createdon = desc').ast); // 'LastName=Asc;createdon=Desc'
+ */
+export function printSort(ast: SortAst, options: PrintOptions = {}): string {
+  const s = settingsOf(options);
+  let out = '';
+  for (const item of ast.items) {
+    if (out.length > 0) out += ';';
+    out += `${fieldText(item.field, s.schema)}=${item.direction}`;
+  }
+  return out;
+}

@@ -1,0 +1,366 @@
+/**
+ * Completions for an editor: what may be typed at a cursor in a filter or a
+ * sort, given a schema.
+ *
+ * Why a hand-written scan and not Chevrotain's `computeContentAssist`: the
+ * language's lexing depends on context (a head segment, a bare value and an
+ * operator name are the same characters; SPEC §2), so content assist would
+ * answer in token types ("a Text token may follow") that still have to be
+ * mapped back to "a field", "an operator of this field's type" or "a field
+ * that accepts this InFields operator". Those answers need the schema and
+ * the head of the clause, which only a scan of the text before the cursor
+ * gives. The scan is one linear pass over that text, it tolerates every
+ * incomplete or broken input (it recovers at `;` and `)` like the parser),
+ * and it needs only the operator list, the schema and the validator's
+ * applicability table (so completions never offer what validation refuses).
+ */
+import type { FilterOperator, InFieldsOperator } from '../ast/operators.js';
+import {
+  GROUP_OPERATORS,
+  IN_FIELDS_OPERATORS,
+  SORT_DIRECTIONS,
+  baseOperatorOfInFields,
+  canonicalOperator,
+  operatorKind,
+} from '../ast/operators.js';
+import type { ResolvedField, Schema } from '../schema/schema.js';
+import { isOperatorApplicable, operatorsForType } from '../validate/applicability.js';
+import { convertValueText } from '../validate/convert-value.js';
+
+/** What a completion inserts. */
+export type CompletionKind = 'field' | 'operator' | 'keyword' | 'value' | 'direction';
+
+/** One suggestion at the cursor. */
+export interface CompletionItem {
+  /** What a menu shows: `LastName`, `StartsWith`, `Or`, `true`, `Desc`. */
+  readonly label: string;
+  readonly kind: CompletionKind;
+  /** A short note: a field's type, an operator's shape. */
+  readonly detail?: string;
+  /** The text that replaces `replace` when the item is chosen (`StartsWith(`, `Address.`). */
+  readonly insertText: string;
+}
+
+/** The suggestions at a cursor and the range of text they replace. */
+export interface CompletionResult {
+  readonly items: readonly CompletionItem[];
+  /** The partly typed word around the cursor (empty at a fresh position). */
+  readonly replace: { readonly start: number; readonly end: number };
+}
+
+/** Options for `complete`. */
+export interface CompleteOptions {
+  /** Which language the text is in. Default `'filter'`. */
+  readonly kind?: 'filter' | 'sort';
+}
+
+interface Segment {
+  readonly text: string;
+  readonly quoted: boolean;
+}
+
+interface ArgsFrame {
+  readonly type: 'args';
+  readonly op: FilterOperator | undefined;
+  readonly head: readonly Segment[];
+  argStart: number;
+  readonly args: string[];
+}
+
+type Frame = { readonly type: 'group' } | ArgsFrame;
+
+/** Where the cursor stands, as found by `scan`. */
+type Context =
+  | { readonly where: 'none' }
+  | { readonly where: 'head'; readonly segments: readonly Segment[]; readonly partialStart: number }
+  | { readonly where: 'direction'; readonly segments: readonly Segment[]; readonly partialStart: number }
+  | { readonly where: 'arg'; readonly frame: ArgsFrame; readonly partialStart: number };
+
+const NONE: Context = { where: 'none' };
+const WORD_CHAR = /[A-Za-z0-9_]/;
+
+/**
+ * Suggestions at `offset` in a filter (or, with `kind: 'sort'`, a sort):
+ * field names with their types at the start of a clause, nested fields after
+ * `Address.`, the operators that apply to a field's type after `Field.`
+ * (filtered by the typed prefix, case-insensitively), `And(`/`Or(`, the
+ * InFields operators after a value head, `true`/`false` inside a boolean
+ * field's operator, the fields that accept an InFields operator inside its
+ * list, and `Asc`/`Desc` after `Field=` in a sort. Works on incomplete and
+ * broken text; never throws.
+ *
+ * @example
+ * complete('LastName.Sta', 12, employeeSchema).items.map((i) => i.label); // ['StartsWith']
+ * complete('LastName=', 9, employeeSchema, { kind: 'sort' }).items.map((i) => i.label); // ['Asc', 'Desc']
+ */
+export function complete(
+  text: string,
+  offset: number,
+  schema: Schema,
+  options: CompleteOptions = {},
+): CompletionResult {
+  const at = Math.max(0, Math.min(Number.isFinite(offset) ? Math.trunc(offset) : text.length, text.length));
+  const sort = options.kind === 'sort';
+  const context = scan(text, at, sort);
+  let end = at;
+  while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
+  if (context.where === 'none') return { items: [], replace: { start: at, end: at } };
+  const partial = text.slice(context.partialStart, at);
+  const replace = { start: context.partialStart, end };
+  // A word that already continues with `(` must not get a second one.
+  const parenFollows = text[end] === '(';
+  const items = suggest(context, partial, schema, sort, parenFollows);
+  return { items, replace };
+}
+
+/** Walks `text[0, at)` and reports where the cursor stands. */
+function scan(text: string, at: number, sort: boolean): Context {
+  const frames: Frame[] = [];
+  let segments: Segment[] = [];
+  let segStart = 0;
+  let quotedSegment: Segment | undefined;
+  let afterArgs = false;
+  let directionStart = -1;
+
+  const resetClause = (next: number): void => {
+    segments = [];
+    segStart = next;
+    quotedSegment = undefined;
+    afterArgs = false;
+    directionStart = -1;
+  };
+
+  for (let i = 0; i < at; i++) {
+    const c = text[i]!;
+    const top = frames[frames.length - 1];
+
+    if (c === "'") {
+      // A quoted value or head segment: skip to its closing quote (`''` is an escaped quote).
+      let j = i + 1;
+      let value = '';
+      let closed = false;
+      while (j < at) {
+        if (text[j] === "'") {
+          if (text[j + 1] === "'" && j + 1 < at) {
+            value += "'";
+            j += 2;
+            continue;
+          }
+          closed = true;
+          break;
+        }
+        value += text[j];
+        j++;
+      }
+      if (!closed) return NONE;
+      if (top?.type !== 'args' && !afterArgs && directionStart < 0) quotedSegment = { text: value, quoted: true };
+      i = j;
+      continue;
+    }
+
+    if (top?.type === 'args' && !afterArgs) {
+      if (c === ',') {
+        top.args.push(text.slice(top.argStart, i).trim());
+        top.argStart = i + 1;
+      } else if (c === ')') {
+        frames.pop();
+        afterArgs = true;
+      } else if (c === ';') {
+        // A `;` inside an operator's parentheses means its `)` is missing; recover like the parser.
+        frames.pop();
+        resetClause(i + 1);
+      }
+      continue;
+    }
+
+    if (c === ';' || (c === ',' && !afterArgs)) {
+      // `,` between clauses or sort items is an error; treating it as a separator keeps completing.
+      resetClause(i + 1);
+    } else if (c === ')') {
+      if (top?.type === 'group') frames.pop();
+      resetClause(i + 1);
+      afterArgs = true;
+    } else if (afterArgs) {
+      continue;
+    } else if (sort) {
+      if (c === '=') directionStart = i + 1;
+      else if (c === '.' && directionStart < 0) {
+        segments.push(currentSegment(text, segStart, i, quotedSegment));
+        segStart = i + 1;
+        quotedSegment = undefined;
+      }
+    } else if (c === '.') {
+      segments.push(currentSegment(text, segStart, i, quotedSegment));
+      segStart = i + 1;
+      quotedSegment = undefined;
+    } else if (c === '(') {
+      const last = currentSegment(text, segStart, i, quotedSegment);
+      const isGroup =
+        segments.length === 0 && !last.quoted && GROUP_OPERATORS.some((g) => g.toLowerCase() === last.text.toLowerCase());
+      if (isGroup) {
+        frames.push({ type: 'group' });
+      } else {
+        frames.push({
+          type: 'args',
+          op: last.quoted ? undefined : canonicalOperator(last.text),
+          head: segments,
+          argStart: i + 1,
+          args: [],
+        });
+      }
+      resetClause(i + 1);
+    }
+  }
+
+  const top = frames[frames.length - 1];
+  if (afterArgs) return NONE;
+  if (top?.type === 'args') return { where: 'arg', frame: top, partialStart: skipSpace(text, top.argStart, at) };
+  if (sort && directionStart >= 0) {
+    return { where: 'direction', segments, partialStart: skipSpace(text, directionStart, at) };
+  }
+  if (quotedSegment !== undefined) return NONE;
+  return { where: 'head', segments, partialStart: skipSpace(text, segStart, at) };
+}
+
+function currentSegment(text: string, start: number, end: number, quoted: Segment | undefined): Segment {
+  return quoted ?? { text: text.slice(start, end).trim(), quoted: false };
+}
+
+function skipSpace(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+function suggest(
+  context: Exclude<Context, { where: 'none' }>,
+  partial: string,
+  schema: Schema,
+  sort: boolean,
+  parenFollows: boolean,
+): CompletionItem[] {
+  switch (context.where) {
+    case 'direction':
+      return byPrefix(
+        SORT_DIRECTIONS.map((d) => ({
+          label: d,
+          kind: 'direction' as const,
+          detail: d === 'Asc' ? 'ascending' : 'descending',
+          insertText: d,
+        })),
+        partial,
+      );
+    case 'head':
+      return suggestInHead(context.segments, partial, schema, sort, parenFollows);
+    case 'arg':
+      return suggestInArgs(context.frame, partial, schema);
+  }
+}
+
+function suggestInHead(
+  segments: readonly Segment[],
+  partial: string,
+  schema: Schema,
+  sort: boolean,
+  parenFollows: boolean,
+): CompletionItem[] {
+  const usable = (f: ResolvedField): boolean => (sort ? f.sortable : f.filterable);
+  if (segments.length === 0) {
+    const fields = fieldsUnder(schema, [], usable);
+    const groups: CompletionItem[] = sort
+      ? []
+      : GROUP_OPERATORS.map((g) => ({
+          label: g,
+          kind: 'keyword' as const,
+          detail: g === 'And' ? 'all of the clauses inside match' : 'any of the clauses inside matches',
+          insertText: parenFollows ? g : `${g}(`,
+        }));
+    return byPrefix([...fields, ...groups], partial);
+  }
+  const inFields = (): CompletionItem[] =>
+    sort ? [] : byPrefix(IN_FIELDS_OPERATORS.map((op) => operatorItem(op, parenFollows)), partial);
+  if (segments.some((s) => s.quoted)) return inFields();
+  const found = schema.lookup(segments.map((s) => s.text).join('.'));
+  if (found.found === 'object') return byPrefix(fieldsUnder(schema, found.name.split('.'), usable), partial);
+  if (found.found === 'field') {
+    if (sort || !found.field.filterable) return [];
+    return byPrefix(
+      operatorsForType(found.field.type)
+        .filter((op) => operatorKind(op) !== 'in-fields')
+        .map((op) => operatorItem(op, parenFollows)),
+      partial,
+    );
+  }
+  // The head is not a field, so it can only be the value of an InFields operator (`5.5.`, `'D'.`).
+  return inFields();
+}
+
+function suggestInArgs(frame: ArgsFrame, partial: string, schema: Schema): CompletionItem[] {
+  const op = frame.op;
+  if (op === undefined) return [];
+  const kind = operatorKind(op);
+  if (kind === 'in-fields') {
+    const head = frame.head.map((s) => s.text).join('.');
+    const base = baseOperatorOfInFields(op as InFieldsOperator);
+    const listed = new Set(frame.args.map((a) => a.toLowerCase()));
+    const accepts = (f: ResolvedField): boolean =>
+      f.filterable &&
+      isOperatorApplicable(base, f.type) &&
+      (frame.head.length === 0 || convertValueText(head, f.type).ok) &&
+      !listed.has(f.name.toLowerCase());
+    const dot = partial.lastIndexOf('.');
+    if (dot < 0) return byPrefix(fieldsUnder(schema, [], accepts), partial);
+    const found = schema.lookup(partial.slice(0, dot).trim());
+    if (found.found !== 'object') return [];
+    return byPrefix(fieldsUnder(schema, found.name.split('.'), accepts), partial.slice(dot + 1));
+  }
+  if (kind === 'no-value') return [];
+  const found = schema.lookup(frame.head.map((s) => s.text).join('.'));
+  if (found.found !== 'field' || found.field.type !== 'boolean' || frame.head.some((s) => s.quoted)) return [];
+  return byPrefix(
+    ['true', 'false'].map((v) => ({ label: v, kind: 'value' as const, detail: 'boolean', insertText: v })),
+    partial,
+  );
+}
+
+/** The fields and objects directly under `prefix` (schema spelling) that lead to a usable field. */
+function fieldsUnder(
+  schema: Schema,
+  prefix: readonly string[],
+  usable: (f: ResolvedField) => boolean,
+): CompletionItem[] {
+  const items = new Map<string, CompletionItem>();
+  for (const f of schema.fields) {
+    if (f.path.length <= prefix.length || !usable(f)) continue;
+    if (!prefix.every((p, i) => f.path[i] === p)) continue;
+    const name = f.path[prefix.length]!;
+    if (items.has(name)) continue;
+    const leaf = f.path.length === prefix.length + 1;
+    items.set(
+      name,
+      leaf
+        ? { label: name, kind: 'field', detail: f.nullable ? `${f.type}, nullable` : f.type, insertText: name }
+        : { label: name, kind: 'field', detail: 'object', insertText: `${name}.` },
+    );
+  }
+  return [...items.values()];
+}
+
+function operatorItem(op: FilterOperator, parenFollows: boolean): CompletionItem {
+  const kind = operatorKind(op);
+  const shape =
+    kind === 'single-value'
+      ? `${op}(value)`
+      : kind === 'no-value'
+        ? `${op}()`
+        : kind === 'list'
+          ? `${op}(value, …)`
+          : `value.${op}(Field, …)`;
+  const insertText = parenFollows ? op : kind === 'no-value' ? `${op}()` : `${op}(`;
+  return { label: op, kind: 'operator', detail: shape, insertText };
+}
+
+function byPrefix(items: readonly CompletionItem[], partial: string): CompletionItem[] {
+  const p = partial.toLowerCase();
+  return items.filter((i) => i.label.toLowerCase().startsWith(p));
+}
