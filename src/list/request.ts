@@ -138,7 +138,8 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     if (skipText !== undefined) {
       fail('skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed');
     }
-    if (moves === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
+    // A flag with a bad value was already reported; "needs one of" would only repeat it.
+    if (moves === 0 && errors.length === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
     if (moves > 1) {
       const sent = [next && 'next-page', prev && 'prev-page', pageText !== undefined && 'page'].filter(Boolean).join(', ');
       fail('data-token', 'outOfRangeError', `send exactly one of next-page, prev-page or page with data-token, not ${sent}`);
@@ -161,7 +162,8 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     };
   }
 
-  if (moves > 0 && errors.length === 0) {
+  if (errors.length > 0) return invalid(errors);
+  if (moves > 0) {
     // The seed's observed answer to next-page without a data token.
     return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
   }
@@ -182,23 +184,48 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     else if (v !== 'false') fail('include-deleted', 'regularExpressionError', `include-deleted must be true or false, got ${JSON.stringify(clip(deletedText))}`);
   }
 
-  let filter: TypedFilter | undefined;
-  if (filterText !== undefined) {
-    const analyzed = analyzeFilter(filterText, { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) });
-    reportDiagnostics('filter', analyzed.diagnostics, fail);
-    filter = analyzed.value;
-  }
-  let sort: TypedSort | undefined;
-  if (sortText !== undefined) {
-    const analyzed = analyzeSort(sortText, { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) });
-    reportDiagnostics('sort', analyzed.diagnostics, fail);
-    sort = analyzed.value;
-  }
+  const analyzed = analyzeListQuery(filterText ?? '', sortText ?? '', options);
+  errors.push(...analyzed.errors);
+  const { filter, sort } = analyzed;
 
   if (errors.length > 0) return invalid(errors);
   const common: ListQuery = { filter, sort, filterText: filterText ?? '', sortText: sortText ?? '', includeDeleted };
   if (skipText !== undefined) return { ok: true, request: { mode: 'skip', limit: limit!, skip: skip!, ...common } };
   return { ok: true, request: { mode: 'first', limit: limit!, ...common } };
+}
+
+/**
+ * Validates a filter text and a sort text against a schema; `''` means
+ * none. Errors come back as parameter errors for the `filter` and `sort`
+ * parameters. Used for first pages and again on every token page, since a
+ * token carries the texts, not the trees.
+ *
+ * @example
+ * analyzeListQuery('Gender.Equal(1)', 'LastName=Asc', { schema: employeeSchema }).errors; // []
+ */
+export function analyzeListQuery(
+  filterText: string,
+  sortText: string,
+  options: Pick<ListRequestOptions, 'schema' | 'limits'>,
+): { filter: TypedFilter | undefined; sort: TypedSort | undefined; errors: readonly ParameterError[] } {
+  const errors: ParameterError[] = [];
+  const fail = (param: string, code: ValidationErrorCode, message: string): void => {
+    errors.push({ param, code, message });
+  };
+  const analysis = { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) };
+  let filter: TypedFilter | undefined;
+  if (filterText !== '') {
+    const analyzed = analyzeFilter(filterText, analysis);
+    reportDiagnostics('filter', analyzed.diagnostics, fail);
+    filter = analyzed.value;
+  }
+  let sort: TypedSort | undefined;
+  if (sortText !== '') {
+    const analyzed = analyzeSort(sortText, analysis);
+    reportDiagnostics('sort', analyzed.diagnostics, fail);
+    sort = analyzed.value;
+  }
+  return errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors };
 }
 
 /**

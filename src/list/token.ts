@@ -147,10 +147,11 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
       if (dot <= 0 || macText.length !== MAC_TEXT_LENGTH || !isBase64Url(payloadText) || !isBase64Url(macText)) {
         return refuse('malformed', 'the data token is not in the form this server issues; send the DataToken of the last response unchanged');
       }
-      const given = decodeBase64Url(macText)!;
       let signed = false;
       for (const key of await getKeys()) {
-        if (constantTimeEqual(given, await mac(key, payloadText))) {
+        // Compared as text: the last base64url character has two spare bits, so
+        // comparing decoded bytes would accept four spellings of one MAC.
+        if (constantTimeEqual(macText, encodeBase64Url(await mac(key, payloadText)))) {
           signed = true;
           break;
         }
@@ -221,21 +222,22 @@ function decodeWire(payloadText: string): WirePayload | undefined {
   return v as unknown as WirePayload;
 }
 
-function secretBytes(secret: TokenSecret, index: number): Uint8Array {
+function secretBytes(secret: TokenSecret, index: number): Uint8Array<ArrayBuffer> {
   const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? secret : undefined;
   const which = index === 0 ? 'secret' : `previousSecrets[${index - 1}]`;
   if (bytes === undefined) throw new WepqlError(`${which} must be a string or a Uint8Array`, []);
   if (bytes.length < MIN_SECRET_BYTES) {
     throw new WepqlError(`${which} is ${bytes.length} bytes long; a data token secret needs at least ${MIN_SECRET_BYTES}`, []);
   }
-  return bytes;
+  // A copy: a caller reusing its buffer must not change the key later.
+  return new Uint8Array(bytes);
 }
 
-/** Compares two byte arrays in time that depends only on their lengths. */
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+/** Compares two strings in time that depends only on their lengths. */
+function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }
 

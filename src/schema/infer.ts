@@ -14,7 +14,7 @@ export interface InferSchemaOptions {
 
 /** The most records `inferSchema` looks at, whatever `sampleSize` says. */
 export const MAX_INFER_SAMPLE = 10_000;
-/** Objects nested deeper than this are left out (the schema's own bound). */
+/** Objects nested deeper than this are left out (`defineSchema`'s own bound). */
 const MAX_INFER_DEPTH = 32;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -66,7 +66,8 @@ function newStats(): KeyStats {
  * - A nested plain object becomes an `object` field with its own fields.
  * - A field missing, `undefined` or `null` in some sampled record is
  *   `nullable` (for a nested field, also when its parent object is absent).
- * - Left out: fields holding arrays, fields whose samples mix types (other
+ * - Left out: fields holding arrays, objects that contain themselves
+ *   (cycles), fields whose samples mix types (other
  *   than integers with fractions, or datetime strings with `Date`s),
  *   fields that are null in every sample, objects with no usable field,
  *   and any other JavaScript value (bigint, function, class instance).
@@ -95,7 +96,7 @@ export function inferSchema(records: readonly unknown[], options: InferSchemaOpt
     const record = records[i];
     if (!isPlainObject(record)) continue;
     sampled++;
-    observeObject(root, record, 0);
+    observeObject(root, record, 0, new Set([record]));
   }
   const fields = sampled === 0 ? {} : buildFields(root);
   const definition: SchemaDefinition = { fields };
@@ -114,7 +115,7 @@ function ownValue(object: object, key: string): unknown {
   return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
 }
 
-function observeObject(stats: KeyStats, object: object, depth: number): void {
+function observeObject(stats: KeyStats, object: object, depth: number, ancestors: Set<object>): void {
   stats.objects++;
   const children = (stats.children ??= new Map());
   const folded = (stats.folded ??= new Map());
@@ -131,12 +132,12 @@ function observeObject(stats: KeyStats, object: object, depth: number): void {
       children.set(key, child);
     }
     present.add(key);
-    observeValue(children.get(key)!, ownValue(object, key), depth + 1);
+    observeValue(children.get(key)!, ownValue(object, key), depth + 1, ancestors);
   }
   for (const [key, child] of children) if (!present.has(key)) child.nulls++;
 }
 
-function observeValue(stats: KeyStats, value: unknown, depth: number): void {
+function observeValue(stats: KeyStats, value: unknown, depth: number, ancestors: Set<object>): void {
   if (value === null || value === undefined) stats.nulls++;
   else if (typeof value === 'string') {
     stats.strings++;
@@ -152,8 +153,11 @@ function observeValue(stats: KeyStats, value: unknown, depth: number): void {
   else if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) stats.nulls++;
     else stats.dates++;
-  } else if (isPlainObject(value) && depth < MAX_INFER_DEPTH) observeObject(stats, value, depth);
-  else stats.others++;
+  } else if (isPlainObject(value) && depth <= MAX_INFER_DEPTH && !ancestors.has(value)) {
+    ancestors.add(value);
+    observeObject(stats, value, depth, ancestors);
+    ancestors.delete(value);
+  } else stats.others++;
 }
 
 function buildFields(stats: KeyStats): Record<string, FieldDefinition> {

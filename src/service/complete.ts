@@ -106,7 +106,9 @@ export function complete(
   while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
   if (context.where === 'none') return { items: [], replace: { start: at, end: at } };
   const partial = text.slice(context.partialStart, at);
-  const replace = { start: context.partialStart, end };
+  // Inside an InFields list only the last segment of a path is replaced (`Address.Zi` → `Zip`).
+  const dot = context.where === 'arg' ? partial.lastIndexOf('.') : -1;
+  const replace = { start: context.partialStart + dot + 1, end };
   // A word that already continues with `(` must not get a second one.
   const parenFollows = text[end] === '(';
   const items = suggest(context, partial, schema, sort, parenFollows);

@@ -1,7 +1,45 @@
-// Placeholder until this command lands; replaced by its owner.
-import { UsageError } from '../args.js';
+/**
+ * `wepql explain [--sort] [--schema FILE] TEXT`: prints what a filter (or,
+ * with `--sort`, a sort) means in plain English. With a schema the input is
+ * validated too and the wording follows each field's type. `TEXT` may be
+ * `-` to read standard input.
+ *
+ * Exit codes: 0 explained (warnings go to stderr), 1 the input has errors
+ * (each printed as a code frame on stderr), 2 usage error.
+ */
+import { renderCodeFrame } from '../../diagnostics/code-frame.js';
+import { explain } from '../../service/explain.js';
+import { UsageError, parseArgs } from '../args.js';
+import { loadSchemaFile, readInput } from '../io.js';
 
-/** Runs `wepql explain`. */
-export async function run(_argv: readonly string[]): Promise<number> {
-  throw new UsageError('"explain" is not available in this build yet');
+/**
+ * Runs `wepql explain` and resolves to the exit code.
+ *
+ * @example
+ * await run(['--sort', 'LastName=Asc;CreatedOn=Desc']); // prints "by last name (ascending), then by created on (descending)"
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['--schema'], switches: ['--sort'] });
+  if (args.positionals.length !== 1) {
+    throw new UsageError(
+      args.positionals.length === 0
+        ? 'missing the filter (or sort) TEXT to explain'
+        : `expected one TEXT, got ${args.positionals.length}; quote the filter so the shell passes it as one argument`,
+    );
+  }
+  const schemaPath = args.values.get('--schema');
+  const schema = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
+  const positional = args.positionals[0]!;
+  // A trailing newline from a file or a pipe is not part of the filter.
+  const text = positional === '-' ? (await readInput('-')).replace(/\r?\n$/, '') : positional;
+  const kind = args.switches.has('--sort') ? 'sort' : 'filter';
+  const result = explain(text, { kind, ...(schema === undefined ? {} : { schema }) });
+  const order = { error: 0, warning: 1, info: 2 } as const;
+  const shown = [...result.diagnostics]
+    .filter((d) => d.severity !== 'info')
+    .sort((a, b) => order[a.severity] - order[b.severity] || a.start - b.start);
+  for (const d of shown) process.stderr.write(renderCodeFrame(text, d) + '\n');
+  if (result.value === undefined) return 1;
+  process.stdout.write(result.value + '\n');
+  return 0;
 }

@@ -1,7 +1,114 @@
-// Placeholder until this command lands; replaced by its owner.
-import { UsageError } from '../args.js';
+/**
+ * `wepql query --data FILE [--schema FILE] [--filter TEXT] [--sort TEXT] [--skip N] [--limit N] [--case-sensitive]`
+ *
+ * Runs a filter and a sort over a JSON array or NDJSON file of records (`-`
+ * reads standard input) and prints the matching records, in sort order, as
+ * a JSON array. Exit 0 on success; 1 when the filter or sort has errors
+ * (shown on standard error with the offending range underlined); 2 on a
+ * usage error (unknown flag, missing --data, unreadable or invalid data or
+ * schema file).
+ */
+import { renderCodeFrame } from '../../diagnostics/code-frame.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { query } from '../../evaluate/query.js';
+import { inferSchema } from '../../schema/infer.js';
+import type { Schema } from '../../schema/schema.js';
+import { analyzeFilter, analyzeSort } from '../../validate/analyze.js';
+import type { TypedFilter, TypedSort } from '../../validate/typed-tree.js';
+import { integerFlag, parseArgs, UsageError } from '../args.js';
+import { loadSchemaFile, readInput } from '../io.js';
+
+/**
+ * Reads records from a JSON array, a single JSON object, or NDJSON (one
+ * JSON value a line, blank lines ignored). Throws `UsageError` naming the
+ * file (and line, for NDJSON) when the text is none of these.
+ *
+ * @example
+ * parseRecords('{"a":1}\n{"a":2}\n', 'data.ndjson'); // [{ a: 1 }, { a: 2 }]
+ */
+export function parseRecords(text: string, path: string): unknown[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return [];
+  let whole: unknown;
+  let wholeError: Error | undefined;
+  try {
+    whole = JSON.parse(body);
+  } catch (e) {
+    wholeError = e as Error;
+  }
+  if (wholeError === undefined) {
+    if (Array.isArray(whole)) return whole;
+    if (typeof whole === 'object' && whole !== null) return [whole];
+    throw new UsageError(`invalid data file ${path}: expected a JSON array of records or NDJSON, got ${JSON.stringify(whole)}`);
+  }
+  if (body.trimStart().startsWith('[')) {
+    throw new UsageError(`invalid data file ${path}: not valid JSON (${wholeError.message})`);
+  }
+  const records: unknown[] = [];
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch (e) {
+      throw new UsageError(`invalid data file ${path}: line ${i + 1} is not JSON (${(e as Error).message}); expected a JSON array or NDJSON`);
+    }
+  }
+  return records;
+}
+
+function report(text: string, diagnostics: readonly Diagnostic[], flag: string): void {
+  for (const d of diagnostics) process.stderr.write(renderCodeFrame(text, d, { location: flag }) + '\n');
+}
 
 /** Runs `wepql query`. */
-export async function run(_argv: readonly string[]): Promise<number> {
-  throw new UsageError('"query" is not available in this build yet');
+export async function run(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    values: ['--data', '--schema', '--filter', '--sort', '--skip', '--limit'],
+    switches: ['--case-sensitive'],
+  });
+  if (args.positionals.length > 0) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; pass the filter with --filter and the records with --data`);
+  }
+  const dataPath = args.values.get('--data');
+  if (dataPath === undefined) throw new UsageError('--data FILE is required (a JSON array or NDJSON of records; - reads standard input)');
+  const skip = integerFlag(args, '--skip');
+  const limit = integerFlag(args, '--limit');
+  const schemaPath = args.values.get('--schema');
+  if (schemaPath === '-' && dataPath === '-') throw new UsageError('--schema and --data cannot both read standard input');
+
+  const schemaFromFile: Schema | undefined = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
+  const records = parseRecords(await readInput(dataPath), dataPath === '-' ? 'standard input' : dataPath);
+  const schema = schemaFromFile ?? inferSchema(records);
+
+  const filterText = args.values.get('--filter');
+  const sortText = args.values.get('--sort');
+  let failed = false;
+  let filter: TypedFilter | undefined;
+  let sort: TypedSort | undefined;
+  if (filterText !== undefined) {
+    const result = analyzeFilter(filterText, { schema });
+    report(filterText, result.diagnostics, '--filter');
+    if (result.value === undefined) failed = true;
+    else filter = result.value;
+  }
+  if (sortText !== undefined) {
+    const result = analyzeSort(sortText, { schema });
+    report(sortText, result.diagnostics, '--sort');
+    if (result.value === undefined) failed = true;
+    else sort = result.value;
+  }
+  if (failed) return 1;
+
+  const rows = query(records, {
+    schema,
+    caseSensitive: args.switches.has('--case-sensitive'),
+    ...(filter === undefined ? {} : { filter }),
+    ...(sort === undefined ? {} : { sort }),
+    ...(skip === undefined ? {} : { skip }),
+    ...(limit === undefined ? {} : { limit }),
+  });
+  process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+  return 0;
 }

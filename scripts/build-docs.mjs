@@ -1,0 +1,470 @@
+// `npm run docs` (after `npm run build`): builds the documentation site into
+// docs-site/ — the guides in docs/*.md as HTML, the language reference with
+// railroad diagrams drawn from the parser's own grammar, the TypeDoc API
+// reference of src/index.ts, and the playground. Each part is an exported
+// function so tests can build one part into a temporary directory.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+// ---------------------------------------------------------------------------
+// Markdown → HTML: the subset the guides use (headings, paragraphs, lists,
+// fenced code, tables, block quotes, rules, links, emphasis, code spans and
+// raw HTML blocks). Small on purpose: no new dependency for the docs.
+// ---------------------------------------------------------------------------
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A heading's anchor: lower-case words joined by `-`, as GitHub makes them. */
+export function slugify(text) {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s+/g, '-');
+}
+
+/** Rewrites a link to another guide (`schema.md#types`) to its page (`schema.html#types`). */
+function rewriteHref(href) {
+  if (/^[a-z]+:/i.test(href) || href.startsWith('#') || href.startsWith('/')) return href;
+  return href.replace(/\.md(?=$|#)/, '.html');
+}
+
+/** Inline markdown of one line or paragraph to HTML. */
+export function renderInline(text) {
+  const codes = [];
+  // Code spans first, so nothing inside them is read as markdown.
+  let out = text.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_, __, code) => {
+    codes.push(`<code>${escapeHtml(code.trim() === '' ? code : code.replace(/^ (.*) $/s, '$1'))}</code>`);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  const escapes = [];
+  out = out.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, (_, ch) => {
+    escapes.push(escapeHtml(ch));
+    return `\u0001${escapes.length - 1}\u0001`;
+  });
+  out = escapeHtml(out);
+  out = out.replace(/&lt;(https?:\/\/[^\s&]+)&gt;/g, (_, url) => `<a href="${url}">${url}</a>`);
+  out = out.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, src) => `<img src="${src}" alt="${alt}">`);
+  out = out.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, href) => `<a href="${rewriteHref(href)}">${label}</a>`);
+  out = out.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+  out = out.replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, '$1<em>$2</em>');
+  out = out.replace(/(^|[^\w])_([^_\s][^_]*)_(?!\w)/g, '$1<em>$2</em>');
+  out = out.replace(/\u0001(\d+)\u0001/g, (_, i) => escapes[+i]);
+  return out.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[+i]);
+}
+
+/** Splits a table row into cells at `|`s that are not escaped or inside a code span. */
+function tableCells(line) {
+  let body = line.trim();
+  if (body.startsWith('|')) body = body.slice(1);
+  if (body.endsWith('|') && !body.endsWith('\\|')) body = body.slice(0, -1);
+  const cells = [];
+  let cell = '';
+  let inCode = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && body[i + 1] === '|') {
+      cell += inCode ? '|' : '\\|';
+      i++;
+    } else if (c === '`') {
+      inCode = !inCode;
+      cell += c;
+    } else if (c === '|' && !inCode) {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/;
+
+/**
+ * Markdown to HTML. Returns the HTML and the headings (for a page's title
+ * and table of contents).
+ */
+export function markdownToHtml(markdown) {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const headings = [];
+  const usedSlugs = new Map();
+  const html = renderBlocks(lines, headings, usedSlugs);
+  return { html, headings };
+}
+
+function renderBlocks(lines, headings, usedSlugs) {
+  const out = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (line.trim() === '') {
+      i++;
+      continue;
+    }
+    const fence = /^(\s*)(```+|~~~+)\s*([\w-]*)/.exec(line);
+    if (fence) {
+      const [, indent, marker, lang] = fence;
+      const body = [];
+      i++;
+      while (i < lines.length && !lines[i].trimStart().startsWith(marker)) {
+        body.push(lines[i].startsWith(indent) ? lines[i].slice(indent.length) : lines[i]);
+        i++;
+      }
+      i++;
+      const cls = lang ? ` class="language-${escapeHtml(lang)}"` : '';
+      out.push(`<pre><code${cls}>${escapeHtml(body.join('\n'))}</code></pre>`);
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      const level = heading[1].length;
+      const inner = renderInline(heading[2]);
+      let slug = slugify(inner) || 'section';
+      const seen = usedSlugs.get(slug) ?? 0;
+      usedSlugs.set(slug, seen + 1);
+      if (seen > 0) slug = `${slug}-${seen}`;
+      headings.push({ level, text: inner.replace(/<[^>]*>/g, ''), id: slug });
+      out.push(`<h${level} id="${slug}">${inner}</h${level}>`);
+      i++;
+      continue;
+    }
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      out.push('<hr>');
+      i++;
+      continue;
+    }
+    if (/^\s*<[!/a-zA-Z]/.test(line)) {
+      // A raw HTML block: passed through up to the next blank line.
+      const block = [];
+      while (i < lines.length && lines[i].trim() !== '') block.push(lines[i++]);
+      out.push(block.join('\n'));
+      continue;
+    }
+    if (line.includes('|') && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]) && lines[i + 1].includes('-')) {
+      const head = tableCells(line);
+      const aligns = tableCells(lines[i + 1]).map((c) =>
+        c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : '',
+      );
+      const style = (k) => (aligns[k] ? ` style="text-align:${aligns[k]}"` : '');
+      i += 2;
+      const rows = [];
+      while (i < lines.length && lines[i].includes('|') && lines[i].trim() !== '') rows.push(tableCells(lines[i++]));
+      out.push(
+        '<table>\n<thead><tr>' +
+          head.map((c, k) => `<th${style(k)}>${renderInline(c)}</th>`).join('') +
+          '</tr></thead>\n<tbody>\n' +
+          rows.map((r) => '<tr>' + head.map((_, k) => `<td${style(k)}>${renderInline(r[k] ?? '')}</td>`).join('') + '</tr>').join('\n') +
+          '\n</tbody>\n</table>',
+      );
+      continue;
+    }
+    if (/^\s*>/.test(line)) {
+      const quoted = [];
+      while (i < lines.length && /^\s*>/.test(lines[i])) quoted.push(lines[i++].replace(/^\s*>\s?/, ''));
+      out.push(`<blockquote>\n${renderBlocks(quoted, headings, usedSlugs)}\n</blockquote>`);
+      continue;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (item) {
+      const baseIndent = item[1].length;
+      const ordered = /\d/.test(item[2]);
+      const items = [];
+      while (i < lines.length) {
+        const m = LIST_ITEM.exec(lines[i]);
+        if (m && m[1].length === baseIndent && /\d/.test(m[2]) === ordered) {
+          items.push([m[3]]);
+          i++;
+          continue;
+        }
+        // Continuation: an indented line, or a blank line followed by one.
+        const indented = (l) => l.trim() !== '' && l.length - l.trimStart().length > baseIndent;
+        if (indented(lines[i])) {
+          items[items.length - 1].push(lines[i].slice(Math.min(baseIndent + 2, lines[i].length - lines[i].trimStart().length)));
+          i++;
+          continue;
+        }
+        if (lines[i].trim() === '' && i + 1 < lines.length && indented(lines[i + 1])) {
+          items[items.length - 1].push('');
+          i++;
+          continue;
+        }
+        break;
+      }
+      const tag = ordered ? 'ol' : 'ul';
+      const rendered = items.map((body) => {
+        const [first, ...rest] = body;
+        // Lazy continuation lines belong to the item's first paragraph.
+        const para = [first];
+        while (rest.length > 0 && rest[0].trim() !== '' && !LIST_ITEM.test(rest[0]) && !/^\s*(```|~~~)/.test(rest[0])) {
+          para.push(rest.shift().trim());
+        }
+        const tail = rest.length > 0 ? '\n' + renderBlocks(rest, headings, usedSlugs) : '';
+        return `<li>${renderInline(para.join(' '))}${tail}</li>`;
+      });
+      out.push(`<${tag}>\n${rendered.join('\n')}\n</${tag}>`);
+      continue;
+    }
+    const para = [];
+    while (
+      i < lines.length &&
+      lines[i].trim() !== '' &&
+      !/^(#{1,6}\s|\s*(```|~~~)|\s*>|\s*<[!/a-zA-Z])/.test(lines[i]) &&
+      !LIST_ITEM.test(lines[i])
+    ) {
+      para.push(lines[i++].trim());
+    }
+    if (para.length === 0) {
+      out.push(`<p>${renderInline(lines[i++].trim())}</p>`);
+      continue;
+    }
+    out.push(`<p>${renderInline(para.join('\n'))}</p>`);
+  }
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// Pages
+// ---------------------------------------------------------------------------
+
+const STYLE = `
+:root { --fg: #1d2330; --muted: #5b6475; --accent: #1f5fbf; --bg: #ffffff; --code: #f3f5f8; --rule: #dde2ea; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+header.site { background: #14213d; color: #fff; padding: .6rem 1.5rem; display: flex; gap: 1.5rem; align-items: baseline; flex-wrap: wrap; }
+header.site a { color: #fff; text-decoration: none; }
+header.site .brand { font-weight: 700; font-size: 1.2rem; }
+header.site nav a { margin-right: 1rem; opacity: .85; }
+header.site nav a:hover, header.site nav a.current { opacity: 1; text-decoration: underline; }
+main { max-width: 60rem; margin: 0 auto; padding: 1rem 1.5rem 4rem; }
+h1, h2, h3 { line-height: 1.25; }
+h2 { border-bottom: 1px solid var(--rule); padding-bottom: .2rem; margin-top: 2.2rem; }
+a { color: var(--accent); }
+code { background: var(--code); padding: .1em .3em; border-radius: 3px; font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+pre { background: var(--code); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; }
+pre code { background: none; padding: 0; }
+table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
+th, td { border: 1px solid var(--rule); padding: .35rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f7f9fc; }
+blockquote { margin: 1rem 0; padding: .2rem 1rem; border-left: 4px solid var(--rule); color: var(--muted); }
+nav.toc { font-size: .92rem; background: #f7f9fc; border: 1px solid var(--rule); border-radius: 6px; padding: .5rem 1rem; margin: 1rem 0 2rem; }
+nav.toc ul { margin: .2rem 0; padding-left: 1.2rem; }
+iframe.railroad { width: 100%; border: 1px solid var(--rule); border-radius: 6px; min-height: 24rem; background: hsl(30, 20%, 95%); }
+footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--rule); margin-top: 3rem; padding-top: 1rem; }
+`;
+
+/** Wraps a page body in the site's layout; `base` is the path back to the site root. */
+export function layout({ title, body, current = '', base = '', guides = [] }) {
+  const links = [
+    ['index.html', 'Guides'],
+    ['language.html', 'Language'],
+    ['api/index.html', 'API'],
+    ['playground/index.html', 'Playground'],
+  ]
+    .filter(([href]) => href !== 'language.html' || guides.includes('language'))
+    .map(([href, label]) => `<a href="${base}${href}"${href === current ? ' class="current"' : ''}>${label}</a>`)
+    .join('');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} — wepql</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="site"><a class="brand" href="${base}index.html">wepql</a><nav>${links}</nav></header>
+<main>
+${body}
+<footer>wepql — filter and sort language toolkit. Generated by <code>npm run docs</code>.</footer>
+</main>
+</body>
+</html>
+`;
+}
+
+function tableOfContents(headings) {
+  const entries = headings.filter((h) => h.level === 2 || h.level === 3);
+  if (entries.length < 3) return '';
+  const items = entries
+    .map((h) => `<li${h.level === 3 ? ' style="margin-left:1rem"' : ''}><a href="#${h.id}">${escapeHtml(h.text)}</a></li>`)
+    .join('\n');
+  return `<nav class="toc"><strong>On this page</strong><ul>\n${items}\n</ul></nav>`;
+}
+
+const RAILROAD_MARKER = /<!--\s*railroad:(filter|sort)\s*-->/g;
+
+/**
+ * Renders every docs/*.md guide into `outDir` as `<name>.html`. A
+ * `<!-- railroad:filter -->` / `<!-- railroad:sort -->` comment in a guide
+ * becomes the diagram of that grammar (built by `buildDiagrams`). Returns
+ * the pages written and the links to guides that do not exist.
+ */
+export function buildGuides(outDir, { docsDir = join(ROOT, 'docs') } = {}) {
+  mkdirSync(outDir, { recursive: true });
+  const names = readdirSync(docsDir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => basename(f, '.md'))
+    .sort();
+  const pages = [];
+  const brokenLinks = [];
+  for (const name of names) {
+    const markdown = readFileSync(join(docsDir, `${name}.md`), 'utf8');
+    const { html, headings } = markdownToHtml(markdown);
+    for (const m of markdown.matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
+      if (!/^[a-z]+:/i.test(m[1]) && !existsSync(join(docsDir, m[1]))) brokenLinks.push(`${name}.md → ${m[1]}`);
+    }
+    const title = headings.find((h) => h.level === 1)?.text ?? name;
+    const h1End = html.indexOf('</h1>');
+    const toc = tableOfContents(headings);
+    const withToc = h1End >= 0 ? html.slice(0, h1End + 5) + '\n' + toc + html.slice(h1End + 5) : toc + html;
+    const body = withToc.replace(
+      RAILROAD_MARKER,
+      (_, grammar) =>
+        `<iframe class="railroad" title="${grammar} grammar railroad diagram" src="diagrams/${grammar}.html" ` +
+        `onload="try{this.style.height=(this.contentDocument.documentElement.scrollHeight+24)+'px'}catch(e){}"></iframe>` +
+        `<p><a href="diagrams/${grammar}.html">Open the ${grammar} diagram on its own page</a></p>`,
+    );
+    const current = name === 'index' ? 'index.html' : name === 'language' ? 'language.html' : '';
+    writeFileSync(join(outDir, `${name}.html`), layout({ title, body, current, guides: names }));
+    pages.push(`${name}.html`);
+  }
+  return { pages, brokenLinks };
+}
+
+// ---------------------------------------------------------------------------
+// Railroad diagrams, drawn from the parser's grammar (Chevrotain's GAST)
+// ---------------------------------------------------------------------------
+
+/**
+ * Writes `diagrams/filter.html` and `diagrams/sort.html` into `outDir` with
+ * Chevrotain's `createSyntaxDiagramsCode`, from the serialized grammar the
+ * built parser exports. Chevrotain's drawing scripts are copied next to
+ * them so the pages work offline.
+ */
+export async function buildDiagrams(outDir, { distDir = join(ROOT, 'dist') } = {}) {
+  const { createSyntaxDiagramsCode } = await import('chevrotain');
+  const productionsModule = join(distDir, 'syntax', 'grammar-productions.js');
+  const { filterGrammarProductions, sortGrammarProductions } = await import(pathToFileURL(productionsModule).href);
+  const target = join(outDir, 'diagrams');
+  const chevrotainDiagrams = join(ROOT, 'node_modules', 'chevrotain', 'diagrams');
+  for (const file of ['diagrams.css', 'vendor/railroad-diagrams.js', 'src/diagrams_builder.js', 'src/diagrams_behavior.js', 'src/main.js']) {
+    mkdirSync(dirname(join(target, 'resources', file)), { recursive: true });
+    copyFileSync(join(chevrotainDiagrams, file), join(target, 'resources', file));
+  }
+  const written = [];
+  for (const [name, productions] of [
+    ['filter', filterGrammarProductions()],
+    ['sort', sortGrammarProductions()],
+  ]) {
+    const html = createSyntaxDiagramsCode(productions, { resourceBase: 'resources/', css: 'resources/diagrams.css' });
+    writeFileSync(join(target, `${name}.html`), html.replace('<!DOCTYPE html>', `<!DOCTYPE html>\n<title>wepql ${name} grammar</title>`));
+    written.push(`diagrams/${name}.html`);
+  }
+  return written;
+}
+
+// ---------------------------------------------------------------------------
+// API reference (TypeDoc)
+// ---------------------------------------------------------------------------
+
+/**
+ * Runs TypeDoc on src/index.ts (options in typedoc.json) into `outDir`.
+ * Counts the exports TypeDoc reports as undocumented and, separately, the
+ * top-level exports whose comment has no `@example`.
+ */
+export async function buildApiDocs(outDir) {
+  const { Application, TypeDocReader, TSConfigReader, LogLevel } = await import('typedoc');
+  const app = await Application.bootstrapWithPlugins(
+    { options: join(ROOT, 'typedoc.json'), out: outDir, logLevel: 'Warn' },
+    [new TypeDocReader(), new TSConfigReader()],
+  );
+  const undocumented = [];
+  const log = app.logger.log.bind(app.logger);
+  app.logger.log = (message, level) => {
+    if (level === LogLevel.Warn && /does not have any documentation/.test(message)) {
+      undocumented.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
+      return;
+    }
+    log(message, level);
+  };
+  const project = await app.convert();
+  if (project === undefined) throw new Error('typedoc could not convert src/index.ts');
+  app.validate(project);
+  await app.generateDocs(project, outDir);
+  const withoutExample = [];
+  for (const child of project.children ?? []) {
+    const comments = [child.comment, ...(child.signatures ?? []).map((s) => s.comment)].filter(Boolean);
+    const hasExample = comments.some((c) => c.blockTags.some((t) => t.tag === '@example'));
+    if (!hasExample) withoutExample.push(child.name);
+  }
+  return { exports: (project.children ?? []).length, undocumented, withoutExample };
+}
+
+// ---------------------------------------------------------------------------
+// Playground
+// ---------------------------------------------------------------------------
+
+/**
+ * Bundles docs/playground/main.ts (which imports the library from
+ * src/index.ts and the sample employees) with esbuild for the browser and
+ * copies its page into `outDir`. Returns the bundle's size in bytes.
+ */
+export async function buildPlayground(outDir) {
+  const esbuild = await import('esbuild');
+  mkdirSync(outDir, { recursive: true });
+  const result = await esbuild.build({
+    entryPoints: [join(ROOT, 'docs', 'playground', 'main.ts')],
+    outfile: join(outDir, 'main.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  copyFileSync(join(ROOT, 'docs', 'playground', 'index.html'), join(outDir, 'index.html'));
+  const bytes = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('main.js'))?.[1].bytes ?? 0;
+  return { bytes };
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  const out = join(ROOT, 'docs-site');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  const guides = buildGuides(out);
+  console.log(`docs: ${guides.pages.length} guides → docs-site/ (${guides.pages.join(', ')})`);
+  for (const link of guides.brokenLinks) console.warn(`docs: warning: broken link ${link}`);
+
+  const diagrams = await buildDiagrams(out);
+  console.log(`docs: railroad diagrams → ${diagrams.join(', ')}`);
+
+  const playground = await buildPlayground(join(out, 'playground'));
+  console.log(`docs: playground → docs-site/playground/ (bundle ${(playground.bytes / 1024).toFixed(1)} KiB minified)`);
+
+  const api = await buildApiDocs(join(out, 'api'));
+  console.log(`docs: API reference → docs-site/api/ (${api.exports} exports)`);
+  console.log(`docs: ${api.undocumented.length} undocumented API items`);
+  for (const m of api.undocumented) console.warn(`  ${m}`);
+  console.log(`docs: ${api.withoutExample.length} exports without an @example`);
+  if (api.withoutExample.length > 0) console.warn(`  ${api.withoutExample.join(', ')}`);
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * The closure back end: composes one small specialised closure per plan
+ * node. Slower than generated code but needs no `new Function`, so it runs
+ * under a Content-Security-Policy without `unsafe-eval`.
+ */
+import type { ScalarType } from '../schema/values.js';
+import { recordDatetime } from './datetime.js';
+import type { RecordPredicate } from './options.js';
+import type { PlanNode, PlanTest, PlanValue } from './plan.js';
+import { fieldReader, isFieldHolder } from './read-field.js';
+
+type Getter = (record: unknown) => PlanValue | null;
+
+/** Reads a field as its type's comparison form, or null (SPEC §6: unconvertible values are null). */
+function typedGetter(path: readonly string[], type: ScalarType, fold: boolean): Getter {
+  const read = fieldReader(path);
+  switch (type) {
+    case 'string':
+      return fold
+        ? (r) => {
+            const v = read(r);
+            return typeof v === 'string' ? v.toLowerCase() : null;
+          }
+        : (r) => {
+            const v = read(r);
+            return typeof v === 'string' ? v : null;
+          };
+    case 'number':
+      return (r) => {
+        const v = read(r);
+        return Number.isFinite(v) ? (v as number) : null;
+      };
+    case 'integer':
+      return (r) => {
+        const v = read(r);
+        return Number.isSafeInteger(v) ? (v as number) : null;
+      };
+    case 'boolean':
+      return (r) => {
+        const v = read(r);
+        return typeof v === 'boolean' ? v : null;
+      };
+    case 'datetime':
+      return (r) => {
+        const t = recordDatetime(read(r));
+        return t === t ? t : null;
+      };
+  }
+}
+
+function compileTest(test: PlanTest): RecordPredicate {
+  const get = typedGetter(test.path, test.type, test.fold);
+  const k = test.value as PlanValue;
+  const s = k as string;
+  const set = new Set<PlanValue>(test.values);
+  switch (test.operator) {
+    case 'Equal':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x === k;
+      };
+    case 'NotEqual':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x !== k;
+      };
+    case 'LessThan':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x < k;
+      };
+    case 'LessThanOrEqual':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x <= k;
+      };
+    case 'GreaterThan':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x > k;
+      };
+    case 'GreaterThanOrEqual':
+      return (r) => {
+        const x = get(r);
+        return x !== null && x >= k;
+      };
+    case 'Contains':
+      return (r) => {
+        const x = get(r);
+        return x !== null && (x as string).includes(s);
+      };
+    case 'StartsWith':
+      return (r) => {
+        const x = get(r);
+        return x !== null && (x as string).startsWith(s);
+      };
+    case 'EndsWith':
+      return (r) => {
+        const x = get(r);
+        return x !== null && (x as string).endsWith(s);
+      };
+    case 'NotContains':
+      return (r) => {
+        const x = get(r);
+        return x !== null && !(x as string).includes(s);
+      };
+    case 'NotStartsWith':
+      return (r) => {
+        const x = get(r);
+        return x !== null && !(x as string).startsWith(s);
+      };
+    case 'NotEndsWith':
+      return (r) => {
+        const x = get(r);
+        return x !== null && !(x as string).endsWith(s);
+      };
+    case 'IsNull':
+      return (r) => get(r) === null;
+    case 'IsNotNull':
+      return (r) => get(r) !== null;
+    case 'InArray':
+      return (r) => {
+        const x = get(r);
+        return x !== null && set.has(x);
+      };
+    case 'InArrayOrNull':
+      return (r) => {
+        const x = get(r);
+        return x === null || set.has(x);
+      };
+    case 'NotInArray':
+      return (r) => {
+        const x = get(r);
+        return x !== null && !set.has(x);
+      };
+    case 'NotInArrayOrNull':
+      return (r) => {
+        const x = get(r);
+        return x === null || !set.has(x);
+      };
+  }
+}
+
+function compileNode(node: PlanNode): RecordPredicate {
+  if (node.kind === 'test') return compileTest(node);
+  const parts = node.children.map(compileNode);
+  if (node.kind === 'all') {
+    if (parts.length === 0) return () => true;
+    if (parts.length === 1) return parts[0]!;
+    if (parts.length === 2) {
+      const [a, b] = parts as [RecordPredicate, RecordPredicate];
+      return (r) => a(r) && b(r);
+    }
+    return (r) => {
+      for (let i = 0; i < parts.length; i++) if (!parts[i]!(r)) return false;
+      return true;
+    };
+  }
+  if (parts.length === 0) return () => false;
+  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 2) {
+    const [a, b] = parts as [RecordPredicate, RecordPredicate];
+    return (r) => a(r) || b(r);
+  }
+  return (r) => {
+    for (let i = 0; i < parts.length; i++) if (parts[i]!(r)) return true;
+    return false;
+  };
+}
+
+const EMPTY_RECORD: object = Object.freeze(Object.create(null) as object);
+
+/**
+ * Builds a predicate from a plan out of closures.
+ *
+ * @example
+ * const matches = closurePredicate(planFilter(typed, { caseSensitive: false, limits: DEFAULT_LIMITS }));
+ * matches({ LastName: 'Smith' });
+ */
+export function closurePredicate(plan: PlanNode): RecordPredicate {
+  const test = compileNode(plan);
+  // A record that is not an object has no fields: every field reads as null.
+  return (record) => test(isFieldHolder(record) ? record : EMPTY_RECORD);
+}

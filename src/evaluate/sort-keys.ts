@@ -1,0 +1,108 @@
+/**
+ * Sort keys (SPEC §7): how a record's value is read as a key, and how two
+ * keys compare. Null is the smallest key, so it sorts first under `Asc` and
+ * last under `Desc`; strings compare by code point of their (by default
+ * lower-cased) text; `false < true`; numbers and datetimes by value.
+ */
+import { codeInfo } from '../diagnostics/codes.js';
+import { WepqlError } from '../diagnostics/error.js';
+import type { Limits } from '../diagnostics/limits.js';
+import type { ScalarType } from '../schema/values.js';
+import type { TypedSort } from '../validate/typed-tree.js';
+import { recordDatetime } from './datetime.js';
+import { fieldReader } from './read-field.js';
+import { compareCodePoints } from './string-order.js';
+
+/** A key value: folded text for strings, a number for every other type (`false`/`true` as 0/1), or null. */
+export type SortKeyValue = string | number | null;
+
+/** One key of a sort, ready to read records. */
+export interface SortKeyReader {
+  /** Reads a record's key. */
+  readonly get: (record: unknown) => SortKeyValue;
+  /** Whether keys are strings (compared by code point) rather than numbers. */
+  readonly text: boolean;
+  /** 1 for `Asc`, -1 for `Desc`. */
+  readonly direction: 1 | -1;
+}
+
+function keyGetter(path: readonly string[], type: ScalarType, fold: boolean): (record: unknown) => SortKeyValue {
+  const read = fieldReader(path);
+  switch (type) {
+    case 'string':
+      return fold
+        ? (r) => {
+            const v = read(r);
+            return typeof v === 'string' ? v.toLowerCase() : null;
+          }
+        : (r) => {
+            const v = read(r);
+            return typeof v === 'string' ? v : null;
+          };
+    case 'number':
+      return (r) => {
+        const v = read(r);
+        return Number.isFinite(v) ? (v as number) : null;
+      };
+    case 'integer':
+      return (r) => {
+        const v = read(r);
+        return Number.isSafeInteger(v) ? (v as number) : null;
+      };
+    case 'boolean':
+      return (r) => {
+        const v = read(r);
+        return v === true ? 1 : v === false ? 0 : null;
+      };
+    case 'datetime':
+      return (r) => {
+        const t = recordDatetime(read(r));
+        return t === t ? t : null;
+      };
+  }
+}
+
+/**
+ * Compares two key values of one key, ascending: null first.
+ *
+ * @example
+ * compareKeyValues(null, 'a', true); // negative
+ * compareKeyValues(2, 10, false);    // negative
+ */
+export function compareKeyValues(a: SortKeyValue, b: SortKeyValue, text: boolean): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (text) return compareCodePoints(a as string, b as string);
+  return (a as number) < (b as number) ? -1 : 1;
+}
+
+/**
+ * Turns a typed sort into key readers. Throws `WepqlError` for more keys
+ * than `limits.maxSortKeys`.
+ *
+ * @example
+ * sortKeyReaders(typedSort, { caseSensitive: false, limits: DEFAULT_LIMITS })[0].direction; // 1
+ */
+export function sortKeyReaders(
+  sort: TypedSort,
+  options: { readonly caseSensitive: boolean; readonly limits: Limits },
+): readonly SortKeyReader[] {
+  if (sort.keys.length > options.limits.maxSortKeys) {
+    const span = sort.source?.span ?? { start: 0, end: 0 };
+    throw WepqlError.from('sort', [
+      {
+        code: 'too-many-sort-keys',
+        severity: codeInfo('too-many-sort-keys').severity,
+        message: `the sort has ${sort.keys.length} keys; the limit is ${options.limits.maxSortKeys} (limit maxSortKeys)`,
+        start: span.start,
+        end: span.end,
+      },
+    ]);
+  }
+  return sort.keys.map((key) => ({
+    get: keyGetter(key.field.path, key.field.type, !options.caseSensitive),
+    text: key.field.type === 'string',
+    direction: key.direction === 'Desc' ? -1 : 1,
+  }));
+}

@@ -1,0 +1,162 @@
+/**
+ * The data-source port of the list contract: the handler asks a source for
+ * a count (once per browsing session) and for windows of rows, and the
+ * source answers from memory, PostgreSQL, or whatever a user plugs in.
+ */
+import type { ListNode, ComparisonNode, FilterAst, SortAst, SortItemNode } from '../ast/nodes.js';
+import { NO_SPAN } from '../ast/nodes.js';
+import { WepqlError } from '../diagnostics/error.js';
+import type { ResolvedField, Schema } from '../schema/schema.js';
+import { convertValueText } from '../validate/convert-value.js';
+import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
+
+/** What a data source is asked for. */
+export interface DataQuery {
+  /** The validated filter; undefined for none. */
+  readonly filter: TypedFilter | undefined;
+  /** The validated sort; undefined for none (the source's own order, then its tie-breaker). */
+  readonly sort: TypedSort | undefined;
+  /** Whether soft-deleted rows are included. */
+  readonly includeDeleted: boolean;
+  /** The client (company) the list belongs to, from the route; undefined for a list that is not per client. */
+  readonly clientId?: string | number;
+}
+
+/** A window of the ordered result. */
+export interface PageWindow {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** Where a list's records come from. */
+export interface DataSource {
+  /** How many records match. */
+  count(q: DataQuery): Promise<number>;
+  /** The records of one window, in the query's order. */
+  page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]>;
+}
+
+/** How a source limits rows to one client and hides soft-deleted ones. */
+export interface ScopeOptions {
+  /** The field that must equal `DataQuery.clientId` (for employees, `ClientId`). Required to serve a query with a client id. */
+  readonly clientField?: string;
+  /** The field and value that mark a soft-deleted row (for the sample employees, `RowStatus` = 3). */
+  readonly deleted?: { readonly field: string; readonly value: string | number | boolean };
+}
+
+/**
+ * The conditions a source adds to every query, as typed clauses: the client
+ * id must equal `clientField`, and unless `includeDeleted`, the deleted
+ * marker must differ (null counts as not deleted). Built as a typed tree so
+ * that the evaluator and the SQL compiler apply them exactly like user
+ * filters. `none: true` means no row can match (a client id that does not
+ * read as the field's type).
+ *
+ * @example
+ * const scope = scopeClauses(employeeSchema, { clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 } },
+ *   { filter: undefined, sort: undefined, includeDeleted: false, clientId: 1 });
+ * scope.clauses.length; // 2
+ */
+export function scopeClauses(
+  schema: Schema,
+  options: ScopeOptions,
+  q: DataQuery,
+): { readonly clauses: readonly TypedFilterNode[]; readonly none: boolean } {
+  const clauses: TypedFilterNode[] = [];
+  if (q.clientId !== undefined) {
+    if (options.clientField === undefined) {
+      throw new WepqlError('the query has a clientId but the data source was created without clientField', []);
+    }
+    const field = scalarField(schema, options.clientField, 'clientField');
+    const converted = convertValueText(String(q.clientId), field.type);
+    if (!converted.ok) return { clauses: [], none: true };
+    clauses.push(comparison(field, 'Equal', converted.value));
+  }
+  if (!q.includeDeleted && options.deleted !== undefined) {
+    const field = scalarField(schema, options.deleted.field, 'deleted.field');
+    const converted = convertValueText(String(options.deleted.value), field.type);
+    if (!converted.ok) {
+      throw new WepqlError(`deleted.value ${JSON.stringify(options.deleted.value)} does not read as ${field.name}'s type ${field.type}`, []);
+    }
+    clauses.push(notDeleted(field, converted.value));
+  }
+  return { clauses, none: false };
+}
+
+/**
+ * A filter that is the user's filter ANDed with extra clauses (which come first).
+ *
+ * @example
+ * withClauses(userFilter, scope.clauses).clauses.length; // scope + user clauses
+ */
+export function withClauses(filter: TypedFilter | undefined, extra: readonly TypedFilterNode[]): TypedFilter | undefined {
+  if (extra.length === 0) return filter;
+  return {
+    kind: 'typed-filter',
+    clauses: [...extra, ...(filter?.clauses ?? [])],
+    source: filter?.source ?? EMPTY_FILTER,
+  };
+}
+
+/**
+ * A one-key ascending sort on a field, for tie-breakers.
+ *
+ * @example
+ * ascendingSort(employeeSchema, 'Id').keys[0].field.name; // 'Id'
+ */
+export function ascendingSort(schema: Schema, name: string): TypedSort {
+  const field = scalarField(schema, name, 'tieBreaker');
+  const fieldNode = { kind: 'field', path: field.path, name: field.name, span: NO_SPAN } as const;
+  const item: SortItemNode = { kind: 'sort-item', field: fieldNode, direction: 'Asc', explicitDirection: true, span: NO_SPAN };
+  const source: SortAst = { kind: 'sort', items: [item], span: NO_SPAN };
+  return { kind: 'typed-sort', keys: [{ field, direction: 'Asc', source: item }], source };
+}
+
+/**
+ * Looks up a scalar field for a source option; throws `WepqlError` naming
+ * the option when the schema has no such field.
+ *
+ * @example
+ * scalarField(employeeSchema, 'ClientId', 'clientField').type; // 'integer'
+ */
+export function scalarField(schema: Schema, name: string, option: string): ResolvedField {
+  const hit = schema.lookup(name);
+  if (hit.found !== 'field') throw new WepqlError(`${option}: the schema has no scalar field ${JSON.stringify(name)}`, []);
+  return hit.field;
+}
+
+const EMPTY_FILTER: FilterAst = { kind: 'filter', clauses: [], span: NO_SPAN };
+
+function fieldNode(field: ResolvedField) {
+  return { kind: 'field', path: field.path, name: field.name, span: NO_SPAN } as const;
+}
+
+function valueNode(value: TypedScalar) {
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return { kind: 'value', value: text, quoted: false, raw: text, span: NO_SPAN } as const;
+}
+
+function comparison(field: ResolvedField, operator: 'Equal', value: TypedScalar): TypedFilterNode {
+  const source: ComparisonNode = {
+    kind: 'comparison',
+    field: fieldNode(field),
+    operator,
+    operatorSpan: NO_SPAN,
+    value: valueNode(value),
+    span: NO_SPAN,
+  };
+  return { kind: 'comparison', operator, field, value, source };
+}
+
+function notDeleted(field: ResolvedField, value: TypedScalar): TypedFilterNode {
+  // NotInArrayOrNull: a row whose marker is null is not deleted.
+  const source: ListNode = {
+    kind: 'list',
+    field: fieldNode(field),
+    operator: 'NotInArrayOrNull',
+    operatorSpan: NO_SPAN,
+    values: [valueNode(value)],
+    span: NO_SPAN,
+  };
+  return { kind: 'list', operator: 'NotInArrayOrNull', field, values: [value], source };
+}

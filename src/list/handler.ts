@@ -1,0 +1,179 @@
+/**
+ * `handleListRequest`: the whole list contract of SPEC §11 behind one
+ * framework-neutral function. Give it the request's query and headers (or a
+ * fetch `Request`), a data source, a schema and a token codec; send back the
+ * `{ status, headers, body }` it returns.
+ */
+import type { Limits } from '../diagnostics/limits.js';
+import type { Schema } from '../schema/schema.js';
+import type { DataQuery, DataSource } from './data-source.js';
+import type { ListError, ListResponse, ParameterError } from './envelope.js';
+import { errorResponse, listResponse } from './envelope.js';
+import type { ListRequest, ListRequestInput } from './request.js';
+import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, requestParts } from './request.js';
+import type { TokenCodec, VerifiedDataToken } from './token.js';
+import { checkApiVersion } from './version.js';
+
+/** Options of `handleListRequest`. */
+export interface ListHandlerOptions {
+  readonly source: DataSource;
+  readonly schema: Schema;
+  readonly codec: TokenCodec;
+  /** The list's identity tokens are bound to: endpoint and client, such as `/api/public/clients/1/employees`. */
+  readonly route: string;
+  /** The client id passed to the data source (from the route). */
+  readonly clientId?: string | number;
+  /** Largest page size; default 1,000. */
+  readonly maxLimit?: number;
+  /** Limits for filter and sort analysis. */
+  readonly limits?: Partial<Limits>;
+  /** Accepted `api-version` / `x-api-version` values (default `['1.0']`); `false` skips the check. */
+  readonly apiVersions?: readonly string[] | false;
+  /** Called with an error the data source threw; the client gets a bare 500 envelope. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Serves one list request: version check, parameter checks, then the first
+ * page (counting once and issuing a token), a token move (next, previous or
+ * a page number, with filter, sort and totals from the token) or a skip
+ * page (no `Pagination`). Never throws: a failing data source becomes a 500
+ * envelope and is reported to `onError`.
+ *
+ * @example
+ * const response = await handleListRequest({ query: req.query, headers: req.headers, url: req.url }, {
+ *   source, schema: employeeSchema, codec, route: `/api/public/clients/${id}/employees`, clientId: id,
+ * });
+ * res.status(response.status).set(response.headers).send(JSON.stringify(response.body));
+ */
+export async function handleListRequest(input: ListRequestInput, options: ListHandlerOptions): Promise<ListResponse> {
+  const parts = requestParts(input);
+  if (options.apiVersions !== false) {
+    const versionError = checkApiVersion(parts.headers, {
+      address: parts.url ?? options.route,
+      ...(options.apiVersions ? { supported: options.apiVersions } : {}),
+    });
+    if (versionError !== undefined) return errorResponse(versionError);
+  }
+  const parsed = parseListRequest(parts, {
+    schema: options.schema,
+    ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  if (!parsed.ok) return errorResponse(parsed.error);
+  try {
+    return await serve(parsed.request, options);
+  } catch (error) {
+    options.onError?.(error);
+    return errorResponse({ kind: 'internal', message: 'The list could not be read.' });
+  }
+}
+
+async function serve(request: ListRequest, options: ListHandlerOptions): Promise<ListResponse> {
+  const { source, codec, route } = options;
+  const scope = options.clientId === undefined ? {} : { clientId: options.clientId };
+
+  if (request.mode === 'skip') {
+    const q: DataQuery = { filter: request.filter, sort: request.sort, includeDeleted: request.includeDeleted, ...scope };
+    const rows = await source.page(q, { offset: request.skip, limit: request.limit });
+    return listResponse({ data: rows });
+  }
+
+  if (request.mode === 'first') {
+    const q: DataQuery = { filter: request.filter, sort: request.sort, includeDeleted: request.includeDeleted, ...scope };
+    const totalRecords = await source.count(q);
+    const totalPages = Math.ceil(totalRecords / request.limit);
+    const dataToken = await codec.issue({
+      route,
+      filter: request.filterText,
+      sort: request.sortText,
+      includeDeleted: request.includeDeleted,
+      limit: request.limit,
+      page: 1,
+      totalRecords,
+      totalPages,
+    });
+    if (dataToken.length > codec.maxLength) return errorResponse(tokenTooLong(dataToken.length, codec.maxLength));
+    const rows = await source.page(q, { offset: 0, limit: request.limit });
+    return listResponse({
+      data: rows,
+      pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
+    });
+  }
+
+  const checked = await codec.verify(request.dataToken, route);
+  if (!checked.ok) {
+    return errorResponse({ kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: checked.reason, message: checked.message } });
+  }
+  const state = checked.payload;
+  const conflicts = resentConflicts(request.resent, state);
+  if (conflicts.length > 0) return errorResponse({ kind: 'validation', errors: conflicts });
+
+  const move = request.move;
+  const target = move.kind === 'next' ? state.page + 1 : move.kind === 'prev' ? state.page - 1 : move.page;
+  // Page 1 of an empty list is still a page (with no rows), so the range never ends below 1.
+  const last = Math.max(1, state.totalPages);
+  if (!(Number.isSafeInteger(target) && target >= 1 && target <= last)) {
+    return errorResponse({ kind: 'page-out-of-range', first: 1, last });
+  }
+  const analyzed = analyzeListQuery(state.filter, state.sort, options);
+  if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
+  const q: DataQuery = { filter: analyzed.filter, sort: analyzed.sort, includeDeleted: state.includeDeleted, ...scope };
+  const rows = await source.page(q, { offset: (target - 1) * state.limit, limit: state.limit });
+  const dataToken = await codec.issue({
+    route,
+    filter: state.filter,
+    sort: state.sort,
+    includeDeleted: state.includeDeleted,
+    limit: state.limit,
+    page: target,
+    totalRecords: state.totalRecords,
+    totalPages: state.totalPages,
+  });
+  return listResponse({
+    data: rows,
+    pagination: {
+      pageNo: target,
+      pageSize: state.limit,
+      totalRecords: state.totalRecords,
+      totalPages: state.totalPages,
+      dataToken,
+    },
+  });
+}
+
+/** Parameters sent again with a token must repeat the token's values, or the client would believe it changed them. */
+function resentConflicts(resent: Extract<ListRequest, { mode: 'token' }>['resent'], state: VerifiedDataToken): ParameterError[] {
+  const errors: ParameterError[] = [];
+  const why = 'filter, sort, limit and include-deleted come from data-token; start again from page one (without data-token) to change them';
+  if (resent.filter !== undefined && resent.filter !== state.filter) {
+    errors.push({ param: 'filter', code: 'outOfRangeError', message: `filter differs from the one in data-token; ${why}` });
+  }
+  if (resent.sort !== undefined && resent.sort !== state.sort) {
+    errors.push({ param: 'sort', code: 'outOfRangeError', message: `sort differs from the one in data-token; ${why}` });
+  }
+  if (resent.limit !== undefined && Number(resent.limit.trim()) !== state.limit) {
+    errors.push({ param: 'limit', code: 'outOfRangeError', message: `limit differs from the one in data-token (${state.limit}); ${why}` });
+  }
+  if (resent.includeDeleted !== undefined && resent.includeDeleted.trim().toLowerCase() !== String(state.includeDeleted)) {
+    errors.push({
+      param: 'include-deleted',
+      code: 'outOfRangeError',
+      message: `include-deleted differs from the one in data-token (${state.includeDeleted}); ${why}`,
+    });
+  }
+  return errors;
+}
+
+function tokenTooLong(length: number, max: number): ListError {
+  return {
+    kind: 'validation',
+    errors: [
+      {
+        param: 'filter',
+        code: 'tooLongError',
+        message: `filter and sort are too long for token paging (the data token would be ${length} characters; at most ${max} are accepted); shorten them or use skip paging`,
+      },
+    ],
+  };
+}

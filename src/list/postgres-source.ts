@@ -1,0 +1,122 @@
+/**
+ * A data source over a PostgreSQL table through `toSql`: `COUNT(*)` for the
+ * first page, `LIMIT/OFFSET` for each page, every user value a bound
+ * parameter. It needs only a `query(sql, params)` function, so it works
+ * with a `pg` Pool or Client and with PGlite alike, and imports neither.
+ */
+import type { Schema } from '../schema/schema.js';
+import type { ColumnMap } from '../sql/to-sql.js';
+import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
+import { quoteIdentifier } from '../sql/dialect.js';
+import { toSql } from '../sql/to-sql.js';
+import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
+import { scopeClauses, withClauses } from './data-source.js';
+
+/** Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit. */
+export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly rows: readonly unknown[] }>;
+
+/** Options of `createPostgresDataSource`. */
+export interface PostgresDataSourceOptions extends ScopeOptions {
+  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. */
+  readonly query: SqlRunner;
+  /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
+  readonly table: string | readonly string[];
+  readonly schema: Schema;
+  /** Where fields are stored when not in same-named columns (see `toSql`). */
+  readonly columns?: ColumnMap;
+  /** A unique column appended to every ORDER BY so that pages never overlap or skip rows (for employees, `Id`). */
+  readonly tieBreaker: string;
+  /**
+   * A `json` column holding each whole record, returned as the row. Without
+   * it, rows are rebuilt from the schema's fields: nulls omitted, datetimes
+   * as ISO text, 64-bit integers as numbers.
+   */
+  readonly recordColumn?: string;
+  /** Compare strings exactly instead of case-insensitively. */
+  readonly caseSensitive?: boolean;
+}
+
+/**
+ * Serves a list from PostgreSQL (or PGlite). The table follows `toSql`'s
+ * storage convention (docs/sql.md); `wepql db-seed` creates one for the
+ * sample employees.
+ *
+ * @example
+ * import pg from 'pg';
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const source = createPostgresDataSource({
+ *   query: (sql, params) => pool.query(sql, params), table: 'employees', schema: employeeSchema,
+ *   tieBreaker: 'Id', clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, recordColumn: 'Record',
+ * });
+ */
+export function createPostgresDataSource(options: PostgresDataSourceOptions): DataSource {
+  const { schema } = options;
+  const table = (typeof options.table === 'string' ? [options.table] : options.table).map((p) => quoteIdentifier(p, 'postgres')).join('.');
+  const columns = resolveColumnMap(schema, options.columns);
+  const select =
+    options.recordColumn !== undefined
+      ? `${quoteIdentifier(options.recordColumn, 'postgres')} AS "record"`
+      : schema.fields.map((f, i) => `${fieldExpression(f, columns, 'postgres')} AS "f${i}"`).join(', ');
+  // Checked once here so a bad option fails at start-up, not on the first request.
+  quoteIdentifier(options.tieBreaker, 'postgres');
+
+  const compile = (q: DataQuery, withSort: boolean) => {
+    const scope = scopeClauses(schema, options, q);
+    const filter = withClauses(q.filter, scope.clauses);
+    const sql = toSql(
+      { ...(filter === undefined ? {} : { filter }), ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}) },
+      {
+        dialect: 'postgres',
+        schema,
+        tieBreaker: options.tieBreaker,
+        ...(options.columns === undefined ? {} : { columns: options.columns }),
+        ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
+      },
+    );
+    return { ...sql, none: scope.none };
+  };
+
+  const rebuild = (row: unknown): unknown => {
+    const r = row as Record<string, unknown>;
+    if (options.recordColumn !== undefined) return typeof r.record === 'string' ? JSON.parse(r.record) : r.record;
+    const out: Record<string, unknown> = {};
+    schema.fields.forEach((field, i) => {
+      const value = fromDatabase(r[`f${i}`], field.type);
+      if (value === null) return;
+      let target = out;
+      for (const segment of field.path.slice(0, -1)) {
+        const next = Object.hasOwn(target, segment) ? target[segment] : undefined;
+        target = (typeof next === 'object' && next !== null ? next : (target[segment] = {})) as Record<string, unknown>;
+      }
+      target[field.path[field.path.length - 1]!] = value;
+    });
+    return out;
+  };
+
+  return Object.freeze({
+    async count(q: DataQuery): Promise<number> {
+      const { where, params, none } = compile(q, false);
+      if (none) return 0;
+      const result = await options.query(`SELECT COUNT(*) AS "n" FROM ${table}${where ? ` WHERE ${where}` : ''}`, [...params]);
+      return Number((result.rows[0] as { n: unknown } | undefined)?.n ?? 0);
+    },
+    async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
+      const { where, orderBy, params, none } = compile(q, true);
+      if (none) return [];
+      const n = params.length;
+      const sql =
+        `SELECT ${select} FROM ${table}${where ? ` WHERE ${where}` : ''}` +
+        `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT $${n + 1} OFFSET $${n + 2}`;
+      const result = await options.query(sql, [...params, window.limit, window.offset]);
+      return result.rows.map(rebuild);
+    },
+  });
+}
+
+function fromDatabase(value: unknown, type: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  // `pg` returns bigint and numeric as text, PGlite may return bigint as BigInt.
+  if ((type === 'integer' || type === 'number') && (typeof value === 'string' || typeof value === 'bigint')) return Number(value);
+  return value;
+}

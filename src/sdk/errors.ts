@@ -1,0 +1,80 @@
+/**
+ * The errors the SDK client throws. Both extend `WepqlError`, so one
+ * `instanceof` catches every wepql failure; `status` and the envelope
+ * fields let callers branch as the seed's "Errors" part advises (HTTP status
+ * first, then `Code`, `ErrorCode`, `ValidationErrors`).
+ */
+import { WepqlError } from '../diagnostics/error.js';
+
+/** What a failed list call answered. */
+export interface ListRequestErrorDetails {
+  /** The request address (query included). */
+  readonly url: string;
+  /** The HTTP status; 0 when the response could not be used at all. */
+  readonly status: number;
+  /** The parsed JSON body, the raw text when it was not JSON, or undefined when empty. */
+  readonly body: unknown;
+  /** The body's `Code` (`BadRequest`, `DataValidationError`, `UnsupportedApiVersion`, `"500"`, …). */
+  readonly code?: string;
+  /** The body's `ErrorCode`. */
+  readonly errorCode?: string | null;
+  /** `ValidationErrors`: `[errorCode, message]` pairs by parameter name. */
+  readonly validationErrors?: Readonly<Record<string, readonly (readonly [string, string])[]>>;
+}
+
+/**
+ * A list call that failed: a non-2xx status (after the retries the seed
+ * allows), or a 2xx answer that is not a list envelope.
+ *
+ * @example
+ * try { await paginate<Employee>(fetch, { url, limit: 50 }).toArray(); }
+ * catch (e) { if (e instanceof ListRequestError && e.status === 400) console.log(e.validationErrors); }
+ */
+export class ListRequestError extends WepqlError implements ListRequestErrorDetails {
+  readonly url: string;
+  readonly status: number;
+  readonly body: unknown;
+  readonly code?: string;
+  readonly errorCode?: string | null;
+  readonly validationErrors?: Readonly<Record<string, readonly (readonly [string, string])[]>>;
+
+  constructor(message: string, details: ListRequestErrorDetails) {
+    super(message, []);
+    this.name = 'ListRequestError';
+    this.url = details.url;
+    this.status = details.status;
+    this.body = details.body;
+    if (details.code !== undefined) this.code = details.code;
+    if (details.errorCode !== undefined) this.errorCode = details.errorCode;
+    if (details.validationErrors !== undefined) this.validationErrors = details.validationErrors;
+  }
+}
+
+/**
+ * The data token was refused as expired (or, from a server that does not
+ * say why, refused for an in-range page), and the caller chose
+ * `onExpired: 'throw'` — or restarting did not help within `maxRestarts`.
+ *
+ * @example
+ * for await (const e of paginate<Employee>(fetch, { url, onExpired: 'throw' })) {}
+ * // throws DataTokenExpiredError { recordsYielded: 200, pageNo: 5, … } when a token expires
+ */
+export class DataTokenExpiredError extends ListRequestError {
+  /** Records handed to the caller before the token was refused. */
+  readonly recordsYielded: number;
+  /** The page that was asked for with the refused token. */
+  readonly pageNo: number;
+  /** The server's reason, when it gives one (the reference server's `x-wepql-token-error` header). */
+  readonly reason?: string;
+
+  constructor(
+    message: string,
+    details: ListRequestErrorDetails & { readonly recordsYielded: number; readonly pageNo: number; readonly reason?: string },
+  ) {
+    super(message, details);
+    this.name = 'DataTokenExpiredError';
+    this.recordsYielded = details.recordsYielded;
+    this.pageNo = details.pageNo;
+    if (details.reason !== undefined) this.reason = details.reason;
+  }
+}

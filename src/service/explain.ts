@@ -1,0 +1,276 @@
+/**
+ * Plain-English explanations of filters and sorts, for people reading a
+ * saved filter or a request log: `LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))`
+ * reads `last name starts with "Sm" and (gender is 1 or salary is greater than 1000)`.
+ *
+ * With a schema the wording follows each field's type (datetimes are
+ * "before"/"after", a string sort is "A→Z"); without one it is guessed
+ * from the operator and the value.
+ */
+import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
+import type { GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
+import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasErrors } from '../diagnostics/diagnostic.js';
+import type { Limits } from '../diagnostics/limits.js';
+import { resolveLimits } from '../diagnostics/limits.js';
+import type { Schema } from '../schema/schema.js';
+import type { ScalarType } from '../schema/values.js';
+import { parseBooleanText, parseDatetimeText, parseNumberText } from '../schema/values.js';
+import { parseFilter } from '../syntax/parse-filter.js';
+import { parseSort } from '../syntax/parse-sort.js';
+import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import { fieldWords } from './words.js';
+
+/** Options for `explain`. */
+export interface ExplainOptions {
+  /** Validates text input and chooses wording by each field's type and spelling. */
+  readonly schema?: Schema;
+  /** Whether text input is a filter (default) or a sort. Trees say what they are. */
+  readonly kind?: 'filter' | 'sort';
+  /** Bounds on the input; only `maxDepth` matters for trees passed in. */
+  readonly limits?: Partial<Limits>;
+}
+
+/** The explanation, or the diagnostics that prevented one. */
+export interface ExplainResult {
+  /** The sentence; undefined when the input has errors. */
+  readonly value: string | undefined;
+  /** Every diagnostic of parsing (and, with a schema, validating) text input. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Says what a filter or a sort means in plain English. Text input is parsed
+ * (and validated when a schema is given); input with errors gets no
+ * explanation, only its diagnostics. Never throws.
+ *
+ * Filters: field names become lower-case words, `;` and `And` read "and",
+ * `Or` reads "or", and a group is parenthesised only where its meaning
+ * would otherwise change. Sorts: `by last name (A→Z), then by created on
+ * (newest first)`, the wording chosen by the field's type.
+ *
+ * @example
+ * explain('LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))').value;
+ * // 'last name starts with "Sm" and (gender is 1 or salary is greater than 1000)'
+ * explain('LastName=Asc;CreatedOn=Desc', { kind: 'sort', schema: employeeSchema }).value;
+ * // 'by last name (A→Z), then by created on (newest first)'
+ */
+export function explain(input: string | FilterAst | SortAst, options: ExplainOptions = {}): ExplainResult {
+  const { schema } = options;
+  if (typeof input !== 'string') {
+    if (input.kind === 'sort') return { value: explainSortAst(input, schema), diagnostics: [] };
+    return explainFilterTree(input, options, []);
+  }
+  if (options.kind === 'sort') {
+    const parsed = schema === undefined ? parseSortText(input, options) : analyzeSortText(input, schema, options);
+    if (parsed.ast === undefined || hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
+    return { value: explainSortAst(parsed.ast, schema), diagnostics: parsed.diagnostics };
+  }
+  const parsed = schema === undefined ? parseFilterText(input, options) : analyzeFilterText(input, schema, options);
+  if (parsed.ast === undefined || hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
+  return explainFilterTree(parsed.ast, options, parsed.diagnostics);
+}
+
+interface Parsed<T> {
+  readonly ast: T | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+function parseFilterText(text: string, options: ExplainOptions): Parsed<FilterAst> {
+  const r = parseFilter(text, { limits: options.limits });
+  return { ast: r.ast, diagnostics: r.diagnostics };
+}
+
+function parseSortText(text: string, options: ExplainOptions): Parsed<SortAst> {
+  const r = parseSort(text, { limits: options.limits });
+  return { ast: r.ast, diagnostics: r.diagnostics };
+}
+
+function analyzeFilterText(text: string, schema: Schema, options: ExplainOptions): Parsed<FilterAst> {
+  const r = analyzeFilter(text, { schema, limits: options.limits });
+  return { ast: r.ast, diagnostics: r.diagnostics };
+}
+
+function analyzeSortText(text: string, schema: Schema, options: ExplainOptions): Parsed<SortAst> {
+  const r = analyzeSort(text, { schema, limits: options.limits });
+  return { ast: r.ast, diagnostics: r.diagnostics };
+}
+
+function explainFilterTree(ast: FilterAst, options: ExplainOptions, diagnostics: readonly Diagnostic[]): ExplainResult {
+  const maxDepth = resolveLimits(options.limits).maxDepth;
+  // Trees built by code have not been through the parser's depth check; the
+  // recursion below must stay bounded anyway.
+  const tooDeep = findTooDeep(ast.clauses, maxDepth);
+  if (tooDeep !== undefined) {
+    const d: Diagnostic = {
+      code: 'nesting-too-deep',
+      severity: 'error',
+      message: `groups nest deeper than ${maxDepth} levels (the maxDepth limit)`,
+      start: tooDeep.span.start,
+      end: tooDeep.span.end,
+    };
+    return { value: undefined, diagnostics: [...diagnostics, d] };
+  }
+  const words = new Words(options.schema);
+  const value = ast.clauses.length === 0 ? 'every record' : words.top(ast.clauses);
+  return { value, diagnostics };
+}
+
+function findTooDeep(clauses: readonly FilterNode[], maxDepth: number): FilterNode | undefined {
+  const stack: { node: FilterNode; depth: number }[] = clauses.map((node) => ({ node, depth: 0 }));
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node.kind !== 'group') continue;
+    if (depth + 1 > maxDepth) return node;
+    for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+const TEXT_PHRASES: Readonly<Partial<Record<SingleValueOperator, string>>> = {
+  Contains: 'contains',
+  StartsWith: 'starts with',
+  EndsWith: 'ends with',
+  NotContains: 'does not contain',
+  NotStartsWith: 'does not start with',
+  NotEndsWith: 'does not end with',
+};
+
+const ORDER_PHRASES: Readonly<Partial<Record<SingleValueOperator, readonly [number: string, time: string]>>> = {
+  Equal: ['is', 'is'],
+  NotEqual: ['is not', 'is not'],
+  LessThan: ['is less than', 'is before'],
+  LessThanOrEqual: ['is less than or equal to', 'is on or before'],
+  GreaterThan: ['is greater than', 'is after'],
+  GreaterThanOrEqual: ['is greater than or equal to', 'is on or after'],
+};
+
+/** The wording of one filter, with the schema it may consult. */
+class Words {
+  constructor(private readonly schema: Schema | undefined) {}
+
+  /** The top-level clauses, ANDed; a lone clause needs no brackets whatever it is. */
+  top(clauses: readonly FilterNode[]): string {
+    if (clauses.length === 1) return this.node(clauses[0]!, undefined);
+    return clauses.map((c) => this.node(c, 'And')).join(' and ');
+  }
+
+  /** One clause whose siblings are joined by `parent` (undefined: it stands alone). */
+  node(node: FilterNode, parent: GroupOperator | undefined): string {
+    switch (node.kind) {
+      case 'group': {
+        // A one-child group means its child, read in the group's place.
+        if (node.children.length === 1) return this.node(node.children[0]!, parent);
+        const text = node.children.map((c) => this.node(c, node.operator)).join(node.operator === 'And' ? ' and ' : ' or ');
+        // `And` inside `And` (or `Or` inside `Or`) reads the same without brackets.
+        return parent === undefined || parent === node.operator ? text : `(${text})`;
+      }
+      case 'comparison': {
+        const type = this.typeOf(node.field, node.operator, node.value.value);
+        return `${this.name(node.field)} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
+      }
+      case 'null-check':
+        return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is empty' : 'is not empty'}`;
+      case 'list': {
+        const type = this.listType(node.field, node.values);
+        return `${this.name(node.field)} ${listPhrase(node.operator, node.values.map((v) => this.value(v, type)))}`;
+      }
+      case 'in-fields': {
+        const base = baseOperatorOfInFields(node.operator);
+        // One wording for all the fields: the first field with a known type decides.
+        const types = node.fields.map((f) => this.typeOf(f, base, node.value.value));
+        const type = types.find((t) => t !== undefined);
+        const subject = joinOr(node.fields.map((f) => this.name(f)));
+        return `${subject} ${phrase(base, type)} ${this.value(node.value, type)}`;
+      }
+    }
+  }
+
+  private name(field: FieldNode): string {
+    const found = this.schema?.lookup(field.name);
+    return fieldWords(found?.found === 'field' ? found.field.name : field.name);
+  }
+
+  /** The field's type from the schema, else a guess from the operator and value. */
+  private typeOf(field: FieldNode, op: SingleValueOperator, value: string): ScalarType | undefined {
+    const found = this.schema?.lookup(field.name);
+    if (found?.found === 'field') return found.field.type;
+    if (Object.hasOwn(TEXT_PHRASES, op)) return 'string';
+    return guessType(value);
+  }
+
+  private listType(field: FieldNode, values: readonly ValueNode[]): ScalarType | undefined {
+    const found = this.schema?.lookup(field.name);
+    if (found?.found === 'field') return found.field.type;
+    const guesses = values.map((v) => guessType(v.value));
+    return guesses.every((g) => g === guesses[0]) ? guesses[0] : 'string';
+  }
+
+  private value(value: ValueNode, type: ScalarType | undefined): string {
+    if (type === 'string' || type === undefined) return JSON.stringify(value.value);
+    if (type === 'boolean') return value.value.toLowerCase();
+    return value.value;
+  }
+}
+
+/** Without a schema: a value that reads as a number, boolean or datetime is taken as one. */
+function guessType(value: string): ScalarType | undefined {
+  if (parseNumberText(value) !== undefined) return 'number';
+  if (parseBooleanText(value) !== undefined) return 'boolean';
+  if (parseDatetimeText(value) !== undefined) return 'datetime';
+  return 'string';
+}
+
+function phrase(op: SingleValueOperator, type: ScalarType | undefined): string {
+  const text = TEXT_PHRASES[op];
+  if (text !== undefined) return text;
+  const [number, time] = ORDER_PHRASES[op]!;
+  return type === 'datetime' ? time : number;
+}
+
+function listPhrase(op: ListOperator, values: readonly string[]): string {
+  const one = values.length === 1;
+  const list = joinOr(values);
+  switch (op) {
+    case 'InArray':
+      return one ? `is ${list}` : `is one of ${list}`;
+    case 'InArrayOrNull':
+      return one ? `is ${list} or is empty` : `is one of ${list}, or is empty`;
+    case 'NotInArray':
+      return one ? `is not ${list}` : `is not one of ${list}`;
+    case 'NotInArrayOrNull':
+      return one ? `is not ${list} or is empty` : `is not one of ${list}, or is empty`;
+  }
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function joinOr(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+const DIRECTION_WORDS: Readonly<Record<ScalarType | 'unknown', Readonly<Record<SortDirection, string>>>> = {
+  string: { Asc: 'A→Z', Desc: 'Z→A' },
+  number: { Asc: 'lowest first', Desc: 'highest first' },
+  integer: { Asc: 'lowest first', Desc: 'highest first' },
+  datetime: { Asc: 'oldest first', Desc: 'newest first' },
+  boolean: { Asc: 'false first', Desc: 'true first' },
+  unknown: { Asc: 'ascending', Desc: 'descending' },
+};
+
+function explainSortAst(ast: SortAst, schema: Schema | undefined): string {
+  if (ast.items.length === 0) return 'in stored order';
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const item of ast.items) {
+    const found = schema?.lookup(item.field.name);
+    const name = found?.found === 'field' ? found.field.name : item.field.name;
+    // SPEC §4: a field listed again has no effect, so it is not read out.
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const type = found?.found === 'field' ? found.field.type : 'unknown';
+    parts.push(`by ${fieldWords(name)} (${DIRECTION_WORDS[type][item.direction]})`);
+  }
+  return parts.join(', then ');
+}

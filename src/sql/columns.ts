@@ -1,0 +1,159 @@
+/**
+ * Where each schema field lives in the table: a plain column (by default
+ * the field name, nested paths joined with `_`) or a path inside a JSON
+ * column. Also writes the SQL expression that reads a field as its type,
+ * so that values which do not convert read as NULL (SPEC §6).
+ */
+import type { ResolvedField, Schema } from '../schema/schema.js';
+import type { ScalarType } from '../schema/values.js';
+import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlError } from './errors.js';
+import type { ColumnMap } from './to-sql.js';
+
+/** A column mapping read and checked. */
+export type ResolvedColumn =
+  | { readonly kind: 'column'; readonly column: string }
+  | { readonly kind: 'json'; readonly column: string; readonly path: readonly string[] };
+
+// JSON keys are written into the SQL text as literals; restricting them to
+// identifier characters means no quoting rule of either dialect can be hit.
+const JSON_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The default column of a field: its name, or for a nested field its path
+ * joined with `_` (`Address.Zip` → `Address_Zip`).
+ *
+ * @example
+ * defaultColumnName({ path: ['Address', 'Zip'] }); // 'Address_Zip'
+ */
+export function defaultColumnName(field: Pick<ResolvedField, 'path'>): string {
+  return field.path.join('_');
+}
+
+/**
+ * Checks a column map against a schema and returns a lookup by field name.
+ * Every key must name a scalar field of the schema in its exact spelling
+ * (`unknown-field` otherwise, so a typo cannot silently fall back to the
+ * default column), and every value must be a column name or a JSON column
+ * with a non-empty path of identifier keys (`invalid-sql-option`).
+ *
+ * @example
+ * const columns = resolveColumnMap(schema, { LastName: 'last_name', 'Address.Zip': { json: 'address', path: ['zip'] } });
+ * columns.get('LastName'); // { kind: 'column', column: 'last_name' }
+ */
+export function resolveColumnMap(schema: Schema, map: ColumnMap | undefined): ReadonlyMap<string, ResolvedColumn> {
+  const out = new Map<string, ResolvedColumn>();
+  if (map === undefined) return out;
+  if (typeof map !== 'object' || map === null) sqlError('invalid-sql-option', 'columns must be an object');
+  const known = new Set(schema.fields.map((f) => f.name));
+  for (const key of Object.keys(map)) {
+    if (!known.has(key)) {
+      sqlError(
+        'unknown-field',
+        `columns names ${JSON.stringify(key)}, which is not a field of the schema (use the schema's exact spelling)`,
+      );
+    }
+    out.set(key, readMapping(key, map[key]));
+  }
+  return out;
+}
+
+function readMapping(key: string, value: unknown): ResolvedColumn {
+  const where = `columns[${JSON.stringify(key)}]`;
+  if (typeof value === 'string') return { kind: 'column', column: value };
+  if (typeof value === 'object' && value !== null) {
+    if (Object.hasOwn(value, 'column') && typeof (value as { column: unknown }).column === 'string') {
+      return { kind: 'column', column: (value as { column: string }).column };
+    }
+    if (Object.hasOwn(value, 'json') && typeof (value as { json: unknown }).json === 'string') {
+      const path = (value as { path?: unknown }).path;
+      if (!Array.isArray(path) || path.length === 0 || path.length > 32) {
+        sqlError('invalid-sql-option', `${where}.path must be an array of 1 to 32 keys`);
+      }
+      for (const segment of path) {
+        if (typeof segment !== 'string' || !JSON_KEY.test(segment)) {
+          sqlError('invalid-sql-option', `${where}.path has key ${JSON.stringify(segment)}; JSON keys must match [A-Za-z_][A-Za-z0-9_]*`);
+        }
+      }
+      return { kind: 'json', column: (value as { json: string }).json, path: Object.freeze([...(path as string[])]) };
+    }
+  }
+  return sqlError('invalid-sql-option', `${where} must be a column name, { column }, or { json, path }`);
+}
+
+/**
+ * The SQL expression reading a field as its type (no parameters: only
+ * identifiers and fixed text). A plain column is read as stored; a JSON
+ * value is read only when its JSON type fits the field's type, so anything
+ * else reads as NULL, as the evaluator treats it (SPEC §6).
+ *
+ * @example
+ * fieldExpression({ name: 'LastName', path: ['LastName'], type: 'string' }, new Map(), 'postgres'); // '"LastName"'
+ */
+export function fieldExpression(
+  field: Pick<ResolvedField, 'name' | 'path' | 'type'>,
+  columns: ReadonlyMap<string, ResolvedColumn>,
+  dialect: SqlDialect,
+): string {
+  const mapping = columns.get(field.name) ?? { kind: 'column', column: defaultColumnName(field) };
+  const column = quoteIdentifier(mapping.column, dialect);
+  if (mapping.kind === 'column') return column;
+  return dialect === 'postgres'
+    ? postgresJsonValue(column, mapping.path, field.type)
+    : sqliteJsonValue(column, mapping.path, field.type);
+}
+
+// Exactly the forms `parseDatetimeText` accepts, minus what PostgreSQL reads
+// differently: impossible dates are caught by `pg_input_is_valid` below.
+const DATETIME_REGEX =
+  "'^\\d{4}-\\d{2}-\\d{2}(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)?)?$'";
+const ZONED_REGEX = "'(Z|[+-]\\d{2}:\\d{2})$'";
+
+function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
+  // Keys are identifier-shaped (checked above), so a plain literal is safe.
+  const node = `(${column} -> ${path.map((k) => `'${k}'`).join(' -> ')})`;
+  const text = `(${node} #>> '{}')`;
+  switch (type) {
+    case 'string':
+      return `(CASE WHEN jsonb_typeof(${node}) = 'string' THEN ${text} END)`;
+    case 'number':
+      return `(CASE WHEN jsonb_typeof(${node}) = 'number' THEN ${text}::double precision END)`;
+    case 'integer':
+      return (
+        `(CASE WHEN jsonb_typeof(${node}) = 'number' AND ${text}::numeric % 1 = 0` +
+        ` AND abs(${text}::numeric) <= 9007199254740991 THEN ${text}::numeric::bigint END)`
+      );
+    case 'boolean':
+      return `(CASE WHEN jsonb_typeof(${node}) = 'boolean' THEN ${text}::boolean END)`;
+    case 'datetime':
+      // No zone means UTC (SPEC §5), whatever the session's TimeZone is; the
+      // evaluator keeps milliseconds, so truncate the microseconds PostgreSQL keeps.
+      return (
+        `(CASE WHEN jsonb_typeof(${node}) = 'string' AND ${text} ~ ${DATETIME_REGEX}` +
+        ` AND pg_input_is_valid(${text}, 'timestamp') THEN date_trunc('milliseconds',` +
+        ` CASE WHEN ${text} ~ ${ZONED_REGEX} THEN ${text}::timestamptz` +
+        ` ELSE ${text}::timestamp AT TIME ZONE 'UTC' END) END)`
+      );
+  }
+}
+
+function sqliteJsonValue(column: string, path: readonly string[], type: ScalarType): string {
+  const p = `'$.${path.join('.')}'`;
+  const value = `json_extract(${column}, ${p})`;
+  const jsonType = `json_type(${column}, ${p})`;
+  switch (type) {
+    case 'string':
+      return `(CASE WHEN ${jsonType} = 'text' THEN ${value} END)`;
+    case 'number':
+      return `(CASE WHEN ${jsonType} IN ('integer', 'real') THEN ${value} END)`;
+    case 'integer':
+      return (
+        `(CASE WHEN ${jsonType} IN ('integer', 'real') AND ${value} = CAST(${value} AS INTEGER)` +
+        ` AND abs(${value}) <= 9007199254740991 THEN CAST(${value} AS INTEGER) END)`
+      );
+    case 'boolean':
+      return `(CASE ${jsonType} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+    case 'datetime':
+      return `(CASE WHEN ${jsonType} = 'text' THEN wepql_datetime(${value}) END)`;
+  }
+}

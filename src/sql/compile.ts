@@ -1,0 +1,352 @@
+/**
+ * Compiles typed filters and sorts to SQL parts: text and bound parameters,
+ * in order. Rendering the parts with placeholders (`$n` or `?`) is the last
+ * step, so query builders can take the parts as they are.
+ *
+ * Semantics are SPEC §6–7 exactly: every operator but IsNull and the OrNull
+ * forms is false on NULL, strings compare case-insensitively by folding with
+ * `String.prototype.toLowerCase` (the parameter is folded here, the column
+ * by the database), strings order by code point, NULL first under Asc.
+ */
+import type { SingleValueOperator } from '../ast/operators.js';
+import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { Limits } from '../diagnostics/limits.js';
+import type { ResolvedField, Schema } from '../schema/schema.js';
+import { hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import { fieldExpression, type ResolvedColumn } from './columns.js';
+import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlError } from './errors.js';
+import { globPattern, LIKE_ESCAPE, likePattern, type PatternPosition } from './patterns.js';
+import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
+import { postgresTimestamp } from './storage.js';
+import type { SqlPart } from './to-sql.js';
+
+/** What the compiler needs besides the tree. */
+export interface CompileContext {
+  readonly dialect: SqlDialect;
+  readonly schema: Schema;
+  readonly columns: ReadonlyMap<string, ResolvedColumn>;
+  readonly caseSensitive: boolean;
+  readonly limits: Limits;
+}
+
+const COMPARISON_SQL: Partial<Record<SingleValueOperator, string>> = {
+  Equal: '=',
+  NotEqual: '<>',
+  LessThan: '<',
+  LessThanOrEqual: '<=',
+  GreaterThan: '>',
+  GreaterThanOrEqual: '>=',
+};
+
+const PATTERN_OPERATORS: Partial<Record<SingleValueOperator, { position: PatternPosition; negated: boolean }>> = {
+  Contains: { position: 'contains', negated: false },
+  StartsWith: { position: 'starts', negated: false },
+  EndsWith: { position: 'ends', negated: false },
+  NotContains: { position: 'contains', negated: true },
+  NotStartsWith: { position: 'starts', negated: true },
+  NotEndsWith: { position: 'ends', negated: true },
+};
+
+// PostgreSQL array casts for `= ANY($1::type[])`: one parameter however long the list.
+const POSTGRES_ARRAY_TYPE: Readonly<Record<ScalarType, string>> = {
+  string: 'text[]',
+  number: 'double precision[]',
+  integer: 'bigint[]',
+  datetime: 'timestamptz[]',
+  boolean: 'boolean[]',
+};
+
+class PartWriter {
+  readonly parts: SqlPart[] = [];
+  sql(text: string): this {
+    const last = this.parts[this.parts.length - 1];
+    if (last !== undefined && 'sql' in last) this.parts[this.parts.length - 1] = { sql: last.sql + text };
+    else this.parts.push({ sql: text });
+    return this;
+  }
+  param(value: unknown): this {
+    this.parts.push({ param: value });
+    return this;
+  }
+}
+
+/**
+ * Compiles a typed filter to the parts of a WHERE condition (without the
+ * keyword; no parts for an empty filter). Trees built by code are checked
+ * as they are walked: fields must belong to the schema with the same type,
+ * values must have their field's type, and the limits hold
+ * (`nesting-too-deep`, `too-many-conditions`, `too-many-list-values`,
+ * `too-many-in-fields`); recursion stops at `limits.maxDepth`.
+ *
+ * @example
+ * compileFilterParts(typed, context); // [{ sql: 'lower("LastName" COLLATE pg_unicode_fast) LIKE ' }, { param: 'sm%' }, { sql: " ESCAPE '\\'" }]
+ */
+export function compileFilterParts(filter: TypedFilter, context: CompileContext): readonly SqlPart[] {
+  const compiler = new FilterCompiler(context);
+  compiler.clauses(filter.clauses, ' AND ', 0, false);
+  return compiler.out.parts;
+}
+
+class FilterCompiler {
+  readonly out = new PartWriter();
+  private conditions = 0;
+
+  constructor(private readonly cx: CompileContext) {}
+
+  /** Writes `nodes` joined by `glue`; `depth` counts the groups enclosing them. */
+  clauses(nodes: readonly TypedFilterNode[], glue: string, depth: number, wrap: boolean): void {
+    const parenthesize = wrap && nodes.length > 1;
+    if (parenthesize) this.out.sql('(');
+    nodes.forEach((node, i) => {
+      if (i > 0) this.out.sql(glue);
+      this.node(node, depth);
+    });
+    if (parenthesize) this.out.sql(')');
+  }
+
+  private node(node: TypedFilterNode, depth: number): void {
+    switch (node.kind) {
+      case 'group': {
+        if (depth + 1 > this.cx.limits.maxDepth) {
+          sqlError('nesting-too-deep', `groups nest deeper than ${this.cx.limits.maxDepth} levels (limit maxDepth)`);
+        }
+        if (node.children.length === 0) sqlError('empty-group', `${node.operator}() must contain at least one clause`);
+        this.clauses(node.children, node.operator === 'And' ? ' AND ' : ' OR ', depth + 1, true);
+        return;
+      }
+      case 'comparison':
+        this.count();
+        this.single(this.field(node.field), node.operator, this.value(node.field, node.value));
+        return;
+      case 'null-check': {
+        this.count();
+        const field = this.field(node.field);
+        this.out.sql(`${this.raw(field)} ${node.operator === 'IsNull' ? 'IS NULL' : 'IS NOT NULL'}`);
+        return;
+      }
+      case 'list':
+        this.count();
+        this.list(node.operator, this.field(node.field), node.values);
+        return;
+      case 'in-fields': {
+        this.count();
+        if (node.fields.length === 0 || node.fields.length !== node.values.length) {
+          sqlError('invalid-value', `${node.operator} needs one value per field`);
+        }
+        if (node.fields.length > this.cx.limits.maxInFields) {
+          sqlError('too-many-in-fields', `${node.operator} lists more than ${this.cx.limits.maxInFields} fields (limit maxInFields)`);
+        }
+        const base = baseOperatorOfInFields(node.operator);
+        const wrap = node.fields.length > 1;
+        if (wrap) this.out.sql('(');
+        node.fields.forEach((f, i) => {
+          if (i > 0) this.out.sql(' OR ');
+          this.single(this.field(f), base, this.value(f, node.values[i]));
+        });
+        if (wrap) this.out.sql(')');
+        return;
+      }
+    }
+  }
+
+  private count(): void {
+    if (++this.conditions > this.cx.limits.maxConditions) {
+      sqlError('too-many-conditions', `the filter has more than ${this.cx.limits.maxConditions} conditions (limit maxConditions)`);
+    }
+  }
+
+  /** The field as this schema knows it; a tree typed against another schema is refused. */
+  private field(field: ResolvedField): ResolvedField {
+    const hit = this.cx.schema.lookup(field?.name);
+    if (hit.found !== 'field' || !hit.exactCase || hit.field.type !== field.type) {
+      sqlError('unknown-field', `field ${JSON.stringify(field?.name)} is not a ${field?.type} field of the schema`);
+    }
+    return hit.field;
+  }
+
+  private value(field: ResolvedField, value: TypedScalar | undefined): TypedScalar {
+    checkValue(field, value);
+    return value as TypedScalar;
+  }
+
+  private raw(field: ResolvedField): string {
+    return fieldExpression(field, this.cx.columns, this.cx.dialect);
+  }
+
+  /** Writes one `field op value` test. */
+  private single(field: ResolvedField, operator: SingleValueOperator, value: TypedScalar): void {
+    const comparison = COMPARISON_SQL[operator];
+    if (comparison !== undefined) {
+      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${comparison} `);
+      this.param(field, value);
+      return;
+    }
+    const pattern = PATTERN_OPERATORS[operator];
+    if (pattern === undefined || field.type !== 'string' || typeof value !== 'string') {
+      return sqlError('invalid-value', `${operator} does not apply to ${field.type} field ${field.name}`);
+    }
+    if (value === '') {
+      // Every string contains, starts and ends with '' (SPEC §6: Contains('')
+      // matches every non-null string), so the negated forms match nothing.
+      this.out.sql(pattern.negated ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
+      return;
+    }
+    const expr = compared(field, this.cx, this.raw(field));
+    const not = pattern.negated ? 'NOT ' : '';
+    const text = this.cx.caseSensitive ? value : value.toLowerCase();
+    if (this.cx.dialect === 'sqlite' && this.cx.caseSensitive) {
+      // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
+      this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, pattern.position));
+      return;
+    }
+    // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
+    // case-insensitive LIKE is exact on it.
+    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, pattern.position)).sql(` ESCAPE '${LIKE_ESCAPE}'`);
+  }
+
+  private list(operator: string, field: ResolvedField, values: readonly TypedScalar[]): void {
+    if (!Array.isArray(values) || values.length === 0) sqlError('missing-value', `${operator} needs at least one value`);
+    if (values.length > this.cx.limits.maxListValues) {
+      sqlError('too-many-list-values', `${operator} has more than ${this.cx.limits.maxListValues} values (limit maxListValues)`);
+    }
+    for (const v of values) checkValue(field, v);
+    const orNull = operator === 'InArrayOrNull' || operator === 'NotInArrayOrNull';
+    const negated = operator === 'NotInArray' || operator === 'NotInArrayOrNull';
+    const raw = this.raw(field);
+    if (orNull) this.out.sql(`(${raw} IS NULL OR `);
+    const expr = compared(field, this.cx, raw);
+    if (this.cx.dialect === 'postgres') {
+      this.out
+        .sql(`${expr} ${negated ? '<> ALL' : '= ANY'}(`)
+        .param(values.map((v) => this.paramValue(field, v)))
+        .sql(`::${POSTGRES_ARRAY_TYPE[field.type]})`);
+    } else {
+      this.out.sql(`${expr} ${negated ? 'NOT IN' : 'IN'} (`);
+      values.forEach((v, i) => {
+        if (i > 0) this.out.sql(', ');
+        this.out.param(this.paramValue(field, v));
+      });
+      this.out.sql(')');
+    }
+    if (orNull) this.out.sql(')');
+  }
+
+  private param(field: ResolvedField, value: TypedScalar): void {
+    this.out.param(this.paramValue(field, value));
+    if (field.type === 'datetime' && this.cx.dialect === 'postgres') this.out.sql('::timestamptz');
+  }
+
+  /** A typed value in the form the storage convention compares it with. */
+  private paramValue(field: ResolvedField, value: TypedScalar): unknown {
+    switch (field.type) {
+      case 'string':
+        return this.cx.caseSensitive ? value : (value as string).toLowerCase();
+      case 'datetime': {
+        const ms = (value as Date).getTime();
+        return this.cx.dialect === 'postgres' ? postgresTimestamp(ms) : ms;
+      }
+      case 'boolean':
+        return this.cx.dialect === 'sqlite' ? (value ? 1 : 0) : value;
+      default:
+        return value;
+    }
+  }
+}
+
+function checkValue(field: ResolvedField, value: unknown): void {
+  let ok: boolean;
+  switch (field.type) {
+    case 'string':
+      ok = typeof value === 'string';
+      if (ok && hasInvalidCharacter(value as string)) {
+        sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate`);
+      }
+      break;
+    case 'number':
+      ok = typeof value === 'number' && Number.isFinite(value);
+      break;
+    case 'integer':
+      ok = typeof value === 'number' && Number.isSafeInteger(value);
+      break;
+    case 'boolean':
+      ok = typeof value === 'boolean';
+      break;
+    case 'datetime':
+      ok = value instanceof Date && !Number.isNaN(value.getTime());
+      break;
+  }
+  if (!ok) sqlError('invalid-value', `a value for ${field.name} is not a ${field.type}`);
+}
+
+/**
+ * The expression a field is compared and ordered by. Strings are folded
+ * (case-insensitive) or pinned to a byte-wise collation (case-sensitive),
+ * so `=`, LIKE and ORDER BY all work on code points whatever collation the
+ * column was declared with.
+ */
+function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
+  if (field.type !== 'string') return raw;
+  if (cx.dialect === 'postgres') {
+    // pg_unicode_fast (PostgreSQL 18) applies Unicode's full case mapping,
+    // final sigma included — what toLowerCase does; both it and "C" order
+    // by code point.
+    return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE pg_unicode_fast)`;
+  }
+  return cx.caseSensitive ? `${raw} COLLATE BINARY` : `${SQLITE_LOWER_FUNCTION}(${raw})`;
+}
+
+/**
+ * Compiles a typed sort to the parts of an ORDER BY list (without the
+ * keyword): each key with `NULLS FIRST` under `ASC` and `NULLS LAST` under
+ * `DESC`, then the tie-breaker column ascending. No parts when there is
+ * neither.
+ *
+ * @example
+ * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE pg_unicode_fast) ASC NULLS FIRST, "Id" ASC' }]
+ */
+export function compileSortParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly SqlPart[] {
+  const items: string[] = [];
+  const keys = sort?.keys ?? [];
+  if (keys.length > context.limits.maxSortKeys) {
+    sqlError('too-many-sort-keys', `the sort has more than ${context.limits.maxSortKeys} keys (limit maxSortKeys)`);
+  }
+  for (const key of keys) {
+    const hit = context.schema.lookup(key.field?.name);
+    if (hit.found !== 'field' || !hit.exactCase || hit.field.type !== key.field.type) {
+      sqlError('unknown-field', `sort field ${JSON.stringify(key.field?.name)} is not a ${key.field?.type} field of the schema`);
+    }
+    const expr = compared(hit.field, context, fieldExpression(hit.field, context.columns, context.dialect));
+    if (key.direction === 'Asc') items.push(`${expr} ASC NULLS FIRST`);
+    else if (key.direction === 'Desc') items.push(`${expr} DESC NULLS LAST`);
+    else sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
+  }
+  if (tieBreaker !== undefined) items.push(`${quoteIdentifier(tieBreaker, context.dialect)} ASC`);
+  return items.length === 0 ? [] : [{ sql: items.join(', ') }];
+}
+
+/**
+ * Writes parts as SQL text with the dialect's placeholders: `$n` counting
+ * from `paramStart` in PostgreSQL, `?` in SQLite. Returns the text and the
+ * parameters in placeholder order.
+ *
+ * @example
+ * renderParts([{ sql: '"Id" = ' }, { param: 5 }], 'postgres', 3); // { sql: '"Id" = $3', params: [5] }
+ */
+export function renderParts(
+  parts: readonly SqlPart[],
+  dialect: SqlDialect,
+  paramStart = 1,
+): { readonly sql: string; readonly params: readonly unknown[] } {
+  let sql = '';
+  const params: unknown[] = [];
+  for (const part of parts) {
+    if ('sql' in part) sql += part.sql;
+    else {
+      sql += dialect === 'postgres' ? `$${paramStart + params.length}` : '?';
+      params.push(part.param);
+    }
+  }
+  return { sql, params };
+}

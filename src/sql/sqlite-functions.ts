@@ -1,0 +1,59 @@
+/**
+ * The functions SQL compiled for SQLite calls. SQLite's built-in `lower()`
+ * folds ASCII only, and SQLite cannot read ISO datetimes as instants the
+ * way SPEC §5 does, so both come from wepql itself and match the evaluator
+ * by construction.
+ */
+import { recordValueAs } from '../schema/values.js';
+
+/** The name of the case-folding function (`toLowerCase`) that SQL compiled for SQLite calls. */
+export const SQLITE_LOWER_FUNCTION = 'wepql_lower';
+
+/** The name of the datetime-reading function (`ISO text → epoch ms`), used for datetimes inside JSON columns. */
+export const SQLITE_DATETIME_FUNCTION = 'wepql_datetime';
+
+/** Any SQLite binding with sql.js's `create_function(name, fn)`. */
+export interface SqliteFunctionHost {
+  create_function(name: string, fn: (...args: any[]) => unknown): unknown;
+}
+
+/**
+ * Case-folds like `String.prototype.toLowerCase`; NULL and non-text values
+ * (which the storage convention never puts in a text column) give NULL.
+ *
+ * @example
+ * sqliteLower('ÄRGER'); // 'ärger'
+ */
+export function sqliteLower(value: unknown): string | null {
+  return typeof value === 'string' ? value.toLowerCase() : null;
+}
+
+/**
+ * Reads ISO datetime text as epoch milliseconds exactly as `recordValueAs`
+ * does; anything else gives NULL.
+ *
+ * @example
+ * sqliteDatetime('2024-01-01T02:00+02:00'); // 1704067200000
+ */
+export function sqliteDatetime(value: unknown): number | null {
+  return typeof value === 'string' ? (recordValueAs(value, 'datetime') as number | null) : null;
+}
+
+/**
+ * Registers `wepql_lower(text)` and `wepql_datetime(text)` on a SQLite
+ * connection. Call it once per connection before running SQL from
+ * `toSql({ … }, { dialect: 'sqlite', … })`; case-insensitive filters and
+ * sorts call `wepql_lower`. With better-sqlite3 or `node:sqlite`, whose
+ * method is `function(name, fn)`, pass
+ * `{ create_function: (name, fn) => db.function(name, { deterministic: true }, fn) }`.
+ *
+ * @example
+ * const SQL = await initSqlJs();
+ * const db = new SQL.Database();
+ * registerSqliteFunctions(db);
+ * db.exec("SELECT wepql_lower('ÀÉÎ')"); // [{ values: [['àéî']] }]
+ */
+export function registerSqliteFunctions(db: SqliteFunctionHost): void {
+  db.create_function(SQLITE_LOWER_FUNCTION, sqliteLower);
+  db.create_function(SQLITE_DATETIME_FUNCTION, sqliteDatetime);
+}

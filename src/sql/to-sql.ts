@@ -1,0 +1,146 @@
+/**
+ * `toSql`: a filter and a sort, as text, syntax tree or typed tree, to a
+ * WHERE condition, an ORDER BY list and bound parameters for PostgreSQL or
+ * SQLite, with the evaluator's semantics (SPEC §6–7).
+ */
+import type { FilterAst, SortAst } from '../ast/nodes.js';
+import { WepqlError } from '../diagnostics/error.js';
+import { resolveLimits, type Limits } from '../diagnostics/limits.js';
+import type { Schema } from '../schema/schema.js';
+import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import { resolveColumnMap } from './columns.js';
+import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
+import type { SqlDialect } from './dialect.js';
+import { checkDialect, sqlError } from './errors.js';
+
+/** Where a field is stored: a column name, or a JSON column (`jsonb` in PostgreSQL, JSON text in SQLite) and the key path inside it. */
+export type ColumnMapping = string | { readonly column: string } | { readonly json: string; readonly path: readonly string[] };
+
+/** Field name (schema spelling, `Address.Zip` for nested) → where it is stored. */
+export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
+
+/** A piece of compiled SQL: fixed text, or one bound parameter. */
+export type SqlPart = { readonly sql: string } | { readonly param: unknown };
+
+/** Options of `toSql`. */
+export interface ToSqlOptions {
+  readonly dialect: SqlDialect;
+  readonly schema: Schema;
+  /**
+   * Field name (schema spelling, `Address.Zip` for nested) → column name,
+   * `{ column }`, or `{ json, path }` for a key path inside a JSON column
+   * (`jsonb` in PostgreSQL). Unlisted fields use their name, nested paths
+   * joined with `_` (`Address.Zip` → column `Address_Zip`).
+   */
+  readonly columns?: ColumnMap;
+  /** Compare strings case-sensitively (default false: fold with `toLowerCase`, SPEC §6). */
+  readonly caseSensitive?: boolean;
+  /** A unique column appended to ORDER BY (ascending) so paging is deterministic. A column name, quoted as given. */
+  readonly tieBreaker?: string;
+  /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
+  readonly paramStart?: number;
+  /** Bounds on the input (SPEC §10); unset fields take the defaults. */
+  readonly limits?: Partial<Limits>;
+}
+
+/** What `toSql` returns: fragments without their keywords, `''` when absent, and the parameters in placeholder order. */
+export interface SqlFragment {
+  readonly where: string;
+  readonly orderBy: string;
+  readonly params: readonly unknown[];
+}
+
+/** What `toSql` accepts. */
+export interface SqlQuery {
+  readonly filter?: string | FilterAst | TypedFilter;
+  readonly sort?: string | SortAst | TypedSort;
+}
+
+/** The WHERE and ORDER BY of `toSqlParts`, as text pieces and parameters. */
+export interface SqlParts {
+  readonly where: readonly SqlPart[];
+  readonly orderBy: readonly SqlPart[];
+}
+
+/**
+ * Compiles to text and parameter parts, for query builders that number
+ * parameters themselves (Kysely: `sql.join(parts.map((p) => 'sql' in p ?
+ * sql.raw(p.sql) : sql.val(p.param)), sql.raw(''))`). `orderBy` never has
+ * parameters. Throws like `toSql`.
+ *
+ * @example
+ * toSqlParts({ filter: 'Id.Equal(5)' }, { dialect: 'sqlite', schema }).where; // [{ sql: '"Id" = ' }, { param: 5 }]
+ */
+export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
+  const dialect = checkDialect(options?.dialect);
+  const schema = options.schema;
+  if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
+  const limits = resolveLimits(options.limits);
+  const context: CompileContext = {
+    dialect,
+    schema,
+    columns: resolveColumnMap(schema, options.columns),
+    caseSensitive: options.caseSensitive === true,
+    limits,
+  };
+  const filter = typedFilter(query?.filter, schema, limits);
+  const sort = typedSort(query?.sort, schema, limits);
+  if (options.tieBreaker !== undefined && typeof options.tieBreaker !== 'string') {
+    sqlError('invalid-sql-option', 'tieBreaker must be a column name');
+  }
+  return {
+    where: filter === undefined ? [] : compileFilterParts(filter, context),
+    orderBy: compileSortParts(sort, context, options.tieBreaker),
+  };
+}
+
+/**
+ * Compiles a filter and a sort to SQL for PostgreSQL or SQLite. `where` and
+ * `orderBy` come without their keywords and are `''` when absent; every
+ * user value is in `params` (PostgreSQL `$n` placeholders from
+ * `paramStart`, SQLite `?`), never in the text. Invalid input throws
+ * `WepqlError` carrying the diagnostics. The table must follow the storage
+ * convention of docs/sql.md (timestamptz / epoch-ms datetimes, …); SQLite
+ * connections need `registerSqliteFunctions` for case-insensitive strings;
+ * PostgreSQL needs version 18 (collation `pg_unicode_fast`).
+ *
+ * @example
+ * const { where, orderBy, params } = toSql(
+ *   { filter: 'LastName.StartsWith(Sm);Salary.GreaterThan(1000)', sort: 'LastName=Asc' },
+ *   { dialect: 'postgres', schema: employeeSchema, tieBreaker: 'Id' },
+ * );
+ * // where:   lower("LastName" COLLATE pg_unicode_fast) LIKE $1 ESCAPE '\' AND "Salary" > $2
+ * // orderBy: lower("LastName" COLLATE pg_unicode_fast) ASC NULLS FIRST, "Id" ASC
+ * // params:  ['sm%', 1000]
+ */
+export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {
+  const parts = toSqlParts(query, options);
+  const start = options.paramStart ?? 1;
+  if (!Number.isSafeInteger(start) || start < 1) sqlError('invalid-sql-option', 'paramStart must be a whole number ≥ 1');
+  const where = renderParts(parts.where, options.dialect, start);
+  const orderBy = renderParts(parts.orderBy, options.dialect, start + where.params.length);
+  return { where: where.sql, orderBy: orderBy.sql, params: [...where.params, ...orderBy.params] };
+}
+
+function typedFilter(input: SqlQuery['filter'], schema: Schema, limits: Limits): TypedFilter | undefined {
+  if (input === undefined) return undefined;
+  if (typeof input === 'object' && input !== null && input.kind === 'typed-filter') return input;
+  if (typeof input !== 'string' && (typeof input !== 'object' || input === null || input.kind !== 'filter')) {
+    sqlError('invalid-sql-option', 'filter must be text, a FilterAst or a TypedFilter');
+  }
+  const result = analyzeFilter(input, { schema, limits });
+  if (result.value === undefined) throw WepqlError.from('filter', result.diagnostics);
+  return result.value;
+}
+
+function typedSort(input: SqlQuery['sort'], schema: Schema, limits: Limits): TypedSort | undefined {
+  if (input === undefined) return undefined;
+  if (typeof input === 'object' && input !== null && input.kind === 'typed-sort') return input;
+  if (typeof input !== 'string' && (typeof input !== 'object' || input === null || input.kind !== 'sort')) {
+    sqlError('invalid-sql-option', 'sort must be text, a SortAst or a TypedSort');
+  }
+  const result = analyzeSort(input, { schema, limits });
+  if (result.value === undefined) throw WepqlError.from('sort', result.diagnostics);
+  return result.value;
+}

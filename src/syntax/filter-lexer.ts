@@ -1,0 +1,162 @@
+/**
+ * The filter language's tokens (SPEC §2), lexed uniformly: the lexer does
+ * not know whether it is inside a head or an argument list, so bare values
+ * are rebuilt by the parser as source slices from their first to their last
+ * token (which keeps `New York` and `5.5` intact).
+ *
+ * Every character lexes to some token, so this lexer never reports errors:
+ * whitespace is skipped, `.;(),` are punctuation, `'` starts a quoted value
+ * (or is a stray quote when it follows a word character), and anything else
+ * belongs to a `Word`.
+ */
+import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain';
+
+/** The four whitespace characters of SPEC §2. */
+export function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** True for a character that may appear in a `Word`: not `.;(),'` and not whitespace. */
+export function isWordCode(code: number): boolean {
+  return !(
+    code === 46 || // .
+    code === 59 || // ;
+    code === 40 || // (
+    code === 41 || // )
+    code === 44 || // ,
+    code === 39 || // '
+    isSpaceCode(code)
+  );
+}
+
+/**
+ * Start characters of a token that can begin with almost any character.
+ * Chevrotain's first-character optimisation cannot analyse negated classes,
+ * so it is told every start character explicitly; above U+00FF it buckets
+ * code units 255 at a time, so one representative per bucket suffices.
+ */
+function wordStartChars(exclude: (code: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < 256; c++) if (!exclude(c)) out.push(c);
+  let lastBucket = -1;
+  for (let c = 256; c < 65536; c++) {
+    const bucket = 255 + Math.floor(c / 255);
+    if (bucket !== lastBucket) {
+      out.push(c);
+      lastBucket = bucket;
+    }
+  }
+  return out;
+}
+
+/** @internal Exported for the sort lexer, which reuses the same hint logic. */
+export { wordStartChars };
+
+/** Tokens that may make up a head segment or a bare value (a token category). */
+export const RunPart = createToken({ name: 'RunPart', pattern: Lexer.NA });
+
+/** Space, tab, CR, LF: ignored between tokens. */
+export const WhiteSpace = createToken({
+  name: 'WhiteSpace',
+  pattern: /[ \t\r\n]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
+/** `(` */
+export const LParen = createToken({ name: 'LParen', pattern: '(', label: "'('" });
+/** `)` */
+export const RParen = createToken({ name: 'RParen', pattern: ')', label: "')'" });
+/** `;` — separates clauses. */
+export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', label: "';'" });
+/** `,` — separates arguments. */
+export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
+/** `.` — separates head segments; inside a bare value it is an ordinary character. */
+export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'", categories: [RunPart] });
+
+/**
+ * A `'` directly after a word character (`O'Brien`): not the start of a
+ * quoted value but an error inside a bare value, reported as
+ * `unexpected-quote` by the parser with the value quoted properly.
+ */
+export const StrayQuote = createToken({
+  name: 'StrayQuote',
+  pattern: {
+    exec: (text: string, offset: number): CustomPatternMatcherReturn | null =>
+      offset > 0 && text.charCodeAt(offset) === 39 && isWordCode(text.charCodeAt(offset - 1)) ? ["'"] : null,
+  },
+  start_chars_hint: ["'"],
+  line_breaks: false,
+  categories: [RunPart],
+});
+
+/** `'…'` with `''` standing for one `'` (SPEC §2). */
+export const Quoted = createToken({
+  name: 'Quoted',
+  pattern: {
+    exec: (text: string, offset: number): CustomPatternMatcherReturn | null => {
+      if (text.charCodeAt(offset) !== 39) return null;
+      let i = offset + 1;
+      for (;;) {
+        const j = text.indexOf("'", i);
+        if (j < 0) return null;
+        if (text.charCodeAt(j + 1) === 39) {
+          i = j + 2;
+          continue;
+        }
+        return [text.slice(offset, j + 1)];
+      }
+    },
+  },
+  start_chars_hint: ["'"],
+  line_breaks: true,
+  categories: [RunPart],
+});
+
+/** A `'` with no closing quote: runs to the end of the text (`unterminated-string`). */
+export const Unterminated = createToken({
+  name: 'Unterminated',
+  pattern: /'[\s\S]*/,
+  line_breaks: true,
+  categories: [RunPart],
+});
+
+/** A run of characters other than `.;(),'` and whitespace. */
+export const Word = createToken({
+  name: 'Word',
+  pattern: /[^.;(),' \t\r\n]+/,
+  start_chars_hint: wordStartChars((c) => !isWordCode(c)),
+  line_breaks: false,
+  categories: [RunPart],
+});
+
+/** `And` / `Or` in any case; a longer word such as `Orders` stays a `Word`. */
+export const GroupKeyword = createToken({
+  name: 'GroupKeyword',
+  pattern: /and|or/i,
+  longer_alt: Word,
+  line_breaks: false,
+  categories: [RunPart],
+});
+
+/** Every filter token, in lexing priority order. */
+export const FILTER_TOKENS: TokenType[] = [
+  WhiteSpace,
+  LParen,
+  RParen,
+  Semicolon,
+  Comma,
+  Dot,
+  StrayQuote,
+  Quoted,
+  Unterminated,
+  GroupKeyword,
+  Word,
+  RunPart,
+];
+
+/** The filter lexer: one instance, reused for every call. */
+export const filterLexer = new Lexer(FILTER_TOKENS, {
+  positionTracking: 'onlyOffset',
+  ensureOptimizations: true,
+  skipValidations: false,
+});

@@ -1,0 +1,821 @@
+/**
+ * The Chevrotain parser of the filter language (grammar/filter.ebnf).
+ *
+ * The Chevrotain grammar is deliberately permissive at the token level:
+ * heads and values are runs of `RunPart` tokens, argument lists are
+ * comma-separated runs, and a closing `)` is optional. Everything the EBNF
+ * forbids but this grammar accepts is reported by the semantic actions with
+ * a precise diagnostic, and tokens the grammar cannot place are skipped up to
+ * the next `;` or `)` (recovery, SPEC §9). The parser therefore never stops
+ * at the first error and never throws a recognition error.
+ *
+ * Recursion is bounded: a group deeper than the depth limit is reported and
+ * its body skipped by a loop, so `Or(Or(Or(…` of any depth costs one rule
+ * invocation per allowed level and linear time beyond.
+ */
+import { EmbeddedActionsParser, EOF, type IToken, type TokenType } from 'chevrotain';
+import type {
+  ComparisonNode,
+  ConditionNode,
+  FieldNode,
+  FilterNode,
+  GroupNode,
+  InFieldsNode,
+  ListNode,
+  NullCheckNode,
+  ValueNode,
+} from '../ast/nodes.js';
+import {
+  canonicalOperator,
+  FILTER_OPERATORS,
+  operatorKind,
+  type InFieldsOperator,
+  type ListOperator,
+  type NoValueOperator,
+  type SingleValueOperator,
+} from '../ast/operators.js';
+import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
+import { nearestName } from '../diagnostics/suggest.js';
+import { DiagnosticSink } from './diagnostic-sink.js';
+import {
+  Comma,
+  Dot,
+  FILTER_TOKENS,
+  GroupKeyword,
+  LParen,
+  Quoted,
+  RParen,
+  RunPart,
+  Semicolon,
+  StrayQuote,
+  Unterminated,
+  Word,
+} from './filter-lexer.js';
+import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } from './text-checks.js';
+
+/**
+ * The deepest group nesting the parser will recurse into, whatever
+ * `limits.maxDepth` says: deeper input is reported as `nesting-too-deep`
+ * rather than risking the call stack.
+ */
+export const PARSER_DEPTH_CEILING = 200;
+
+/** One comma-separated slot of an argument list. */
+interface Arg {
+  /** The run of value tokens in the slot (possibly empty). */
+  readonly tokens: IToken[];
+  /** True when unexpected tokens followed the run (already reported). */
+  readonly junk: boolean;
+  /** Offset where the slot begins: just after `(` or `,`. */
+  readonly start: number;
+  /** The `,` that precedes the slot, if any. */
+  readonly comma: IToken | undefined;
+}
+
+function endOf(t: IToken): number {
+  return t.startOffset + t.image.length;
+}
+
+function isNameToken(type: TokenType): boolean {
+  return type === Word || type === GroupKeyword;
+}
+
+/** Chevrotain parser with embedded actions; one instance is reused for every parse. */
+export class FilterParser extends EmbeddedActionsParser {
+  private text = '';
+  private sink = new DiagnosticSink(0, 0);
+  private limits: Limits = DEFAULT_LIMITS;
+  private maxDepth = DEFAULT_LIMITS.maxDepth;
+  private depth = 0;
+  private conditions = 0;
+  private carriedSeparator: IToken | undefined;
+  private carriedSlotNonEmpty = false;
+
+  constructor() {
+    super(FILTER_TOKENS, { maxLookahead: 2, recoveryEnabled: false, skipValidations: false });
+    this.performSelfAnalysis();
+  }
+
+  /** Prepares the parser for one text; call before setting `input`. */
+  prepare(text: string, limits: Limits, sink: DiagnosticSink): void {
+    this.text = text;
+    this.limits = limits;
+    this.sink = sink;
+    this.maxDepth = Math.min(limits.maxDepth, PARSER_DEPTH_CEILING);
+    this.depth = 0;
+    this.conditions = 0;
+  }
+
+  // filter = [ clauses ] ;   (grammar/filter.ebnf)
+  readonly filter = this.RULE('filter', (): FilterNode[] => {
+    const clauses = this.SUBRULE(this.clauses, { ARGS: [false] });
+    // A ')' with nothing to close: reported and skipped, then the clause list goes on.
+    this.MANY(() => {
+      const stray = this.CONSUME(RParen);
+      if (!this.RECORDING_PHASE) {
+        this.sink.add('unexpected-close-paren', "this ')' has no matching '('; remove it", stray.startOffset, stray.startOffset + 1, {
+          fix: [{ start: stray.startOffset, end: stray.startOffset + 1, newText: '' }],
+        });
+      }
+      const more = this.SUBRULE2(this.clauses, { ARGS: [true] });
+      if (!this.RECORDING_PHASE) for (const c of more) clauses.push(c);
+    });
+    return clauses;
+  });
+
+  // clauses = clause { ";" clause } ;   empty clauses are allowed here and reported as warnings
+  readonly clauses = this.RULE('clauses', (continuation?: boolean): FilterNode[] => {
+    const nodes: FilterNode[] = [];
+    // Empty-clause bookkeeping: a separator is redundant unless it is the
+    // first one after a non-empty clause and another non-empty clause
+    // follows; each redundant one is an \`empty-clause\` whose fix deletes it.
+    // A top-level list interrupted by a stray ')' hands its state on.
+    let pendingSeparator: IToken | undefined;
+    let slotNonEmpty = false;
+    if (continuation === true && !this.RECORDING_PHASE) {
+      pendingSeparator = this.carriedSeparator;
+      slotNonEmpty = this.carriedSlotNonEmpty;
+    }
+    const first = this.OPTION(() => this.SUBRULE(this.clause));
+    if (!this.RECORDING_PHASE) {
+      if (first !== undefined) {
+        slotNonEmpty = true;
+        if (first !== null) nodes.push(first);
+      }
+      if (this.skipClauseJunk(first !== undefined)) slotNonEmpty = true;
+    }
+    this.MANY(() => {
+      const separator = this.CONSUME(Semicolon);
+      if (!this.RECORDING_PHASE) {
+        if (slotNonEmpty) pendingSeparator ??= separator;
+        else this.reportEmptyClause(separator);
+        slotNonEmpty = false;
+      }
+      const next = this.OPTION2(() => this.SUBRULE2(this.clause));
+      if (!this.RECORDING_PHASE) {
+        if (next !== undefined) {
+          slotNonEmpty = true;
+          if (next !== null) nodes.push(next);
+        }
+        if (this.skipClauseJunk(next !== undefined)) slotNonEmpty = true;
+        if (slotNonEmpty) pendingSeparator = undefined;
+      }
+    });
+    if (!this.RECORDING_PHASE) {
+      if (this.depth === 0 && this.LA(1).tokenType === RParen) {
+        this.carriedSeparator = pendingSeparator;
+        this.carriedSlotNonEmpty = slotNonEmpty;
+      } else if (pendingSeparator !== undefined) this.reportEmptyClause(pendingSeparator);
+    }
+    return nodes;
+  });
+
+  // clause = group | condition ;   a group needs `And`/`Or` directly followed by "("
+  readonly clause = this.RULE('clause', (): FilterNode | null =>
+    this.OR({
+      MAX_LOOKAHEAD: 2,
+      IGNORE_AMBIGUITIES: true,
+      DEF: [{ ALT: () => this.SUBRULE(this.group) }, { ALT: () => this.SUBRULE(this.condition) }],
+    }),
+  );
+
+  // group = ( "And" | "Or" ) "(" clauses ")" ;
+  readonly group = this.RULE('group', (): GroupNode | null => {
+    const keyword = this.CONSUME(GroupKeyword);
+    const open = this.CONSUME(LParen);
+    let errorsBefore = 0;
+    let tooDeep = false;
+    if (!this.RECORDING_PHASE) {
+      errorsBefore = this.sink.errorCount;
+      if (this.depth >= this.maxDepth) {
+        tooDeep = true;
+        const ceiling = this.maxDepth < this.limits.maxDepth;
+        this.sink.add(
+          'nesting-too-deep',
+          ceiling
+            ? `groups nest deeper than the parser's ceiling of ${PARSER_DEPTH_CEILING} levels`
+            : `groups nest deeper than ${this.maxDepth} levels (limit maxDepth); flatten the filter`,
+          keyword.startOffset,
+          endOf(open),
+        );
+        this.skipGroupBody();
+      }
+      this.depth++;
+    }
+    const children = this.SUBRULE(this.clauses);
+    const close = this.OPTION(() => this.CONSUME(RParen));
+    if (this.RECORDING_PHASE) return null;
+    this.depth--;
+    if (tooDeep) return null;
+    const operator = keyword.image.length === 2 ? 'Or' : 'And';
+    if (close === undefined) {
+      this.reportMissingClose(open, this.lastConsumedEnd(open));
+      return null;
+    }
+    const span = { start: keyword.startOffset, end: endOf(close) };
+    if (children.length === 0) {
+      if (this.sink.errorCount === errorsBefore) {
+        this.sink.add(
+          'empty-group',
+          `${operator}() must contain at least one clause; remove it or add conditions separated by ;`,
+          span.start,
+          span.end,
+        );
+      }
+      return null;
+    }
+    if (children.length === 1 && this.sink.errorCount === errorsBefore) {
+      const child = children[0]!;
+      this.sink.add(
+        'single-child-group',
+        `${operator}(…) has a single clause, which means the same as the clause alone`,
+        span.start,
+        span.end,
+        { fix: [{ start: span.start, end: span.end, newText: this.text.slice(child.span.start, child.span.end) }] },
+      );
+    }
+    return { kind: 'group', operator, operatorSpan: { start: keyword.startOffset, end: endOf(keyword) }, children, span };
+  });
+
+  // condition = head "(" arguments ")" ;   head = segment { "." segment }
+  readonly condition = this.RULE('condition', (): ConditionNode | null => {
+    const head: IToken[] = [];
+    this.AT_LEAST_ONE(() => {
+      head.push(this.CONSUME(RunPart));
+    });
+    let open: IToken | undefined;
+    let args: Arg[] | undefined;
+    let close: IToken | undefined;
+    this.OPTION(() => {
+      open = this.CONSUME(LParen);
+      args = this.SUBRULE(this.arguments);
+      close = this.OPTION2(() => this.CONSUME(RParen));
+    });
+    if (this.RECORDING_PHASE) return null;
+    return this.buildCondition(head, open, args, close);
+  });
+
+  // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
+  readonly arguments = this.RULE('arguments', (): Arg[] => {
+    const list: Arg[] = [];
+    let tokens: IToken[] = [];
+    this.MANY(() => {
+      tokens.push(this.CONSUME(RunPart));
+    });
+    if (!this.RECORDING_PHASE) {
+      // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
+      const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
+      list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
+    }
+    this.MANY2(() => {
+      const comma = this.CONSUME(Comma);
+      tokens = [];
+      this.MANY3(() => {
+        tokens.push(this.CONSUME2(RunPart));
+      });
+      if (!this.RECORDING_PHASE) list.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
+    });
+    return list;
+  });
+
+  // ---- recovery -------------------------------------------------------
+
+  /**
+   * After a clause (or where a clause should start), skips tokens the
+   * grammar cannot place up to the next `;`, the next unbalanced `)` or the
+   * end. Returns true when anything was skipped.
+   */
+  private skipClauseJunk(afterClause: boolean): boolean {
+    let skipped = false;
+    let reported = false;
+    let local = 0;
+    for (;;) {
+      const t = this.LA(1);
+      const type = t.tokenType;
+      if (type === EOF || type === Semicolon) return skipped;
+      if (type === RParen && local === 0) return skipped;
+      if (type === LParen) local++;
+      else if (type === RParen) local--;
+      if (!reported && type !== Unterminated) {
+        reported = true;
+        this.sink.add(
+          'unexpected-token',
+          afterClause
+            ? `unexpected ${describeToken(t)} after the clause; separate clauses with ';'`
+            : `unexpected ${describeToken(t)}; a clause is Field.Operator(…), value.OperatorInFields(…), And(…) or Or(…)`,
+          t.startOffset,
+          endOf(t),
+        );
+      }
+      skipped = true;
+      this.SKIP_TOKEN();
+    }
+  }
+
+  /** Inside `(…)` of a condition: skips to the next `,`, `)`, `;` or the end. */
+  private skipArgumentJunk(): boolean {
+    let skipped = false;
+    let local = 0;
+    for (;;) {
+      const t = this.LA(1);
+      const type = t.tokenType;
+      if (type === EOF || type === Semicolon) return skipped;
+      if (local === 0 && (type === Comma || type === RParen)) return skipped;
+      if (type === LParen) local++;
+      else if (type === RParen) local--;
+      if (!skipped && type !== Unterminated) {
+        this.sink.add(
+          'unexpected-token',
+          `unexpected ${describeToken(t)} in a value; quote values that contain ( ) , or ; as in 'a(b)'`,
+          t.startOffset,
+          endOf(t),
+        );
+      }
+      skipped = true;
+      this.SKIP_TOKEN();
+    }
+  }
+
+  /** Skips a too-deep group's body, stopping before its closing `)`. */
+  private skipGroupBody(): void {
+    let local = 0;
+    for (;;) {
+      const type = this.LA(1).tokenType;
+      if (type === EOF) return;
+      if (type === RParen) {
+        if (local === 0) return;
+        local--;
+      } else if (type === LParen) local++;
+      this.SKIP_TOKEN();
+    }
+  }
+
+  // ---- reports --------------------------------------------------------
+
+  private reportEmptyClause(separator: IToken): void {
+    this.sink.add('empty-clause', "empty clause: nothing stands on one side of this ';'; it is ignored", separator.startOffset, separator.startOffset + 1, {
+      fix: [{ start: separator.startOffset, end: separator.startOffset + 1, newText: '' }],
+    });
+  }
+
+  private reportMissingClose(open: IToken, insertAt: number): void {
+    this.sink.add('missing-close-paren', "this '(' has no matching ')'", open.startOffset, open.startOffset + 1, {
+      fix: [{ start: insertAt, end: insertAt, newText: ')' }],
+    });
+  }
+
+  /** End offset of the last token consumed so far (at least past `open`). */
+  private lastConsumedEnd(open: IToken): number {
+    const t = this.LA(0);
+    return Math.max(endOf(open), t.tokenType === EOF ? 0 : endOf(t));
+  }
+
+  // ---- semantic actions -----------------------------------------------
+
+  private buildCondition(head: IToken[], open: IToken | undefined, args: Arg[] | undefined, close: IToken | undefined): ConditionNode | null {
+    const text = this.text;
+    const sink = this.sink;
+    const first = head[0]!;
+    const headEnd = endOf(head[head.length - 1]!);
+    for (const t of head) if (t.tokenType === Unterminated) return null; // reported by the lexer pass
+
+    let lastDot = -1;
+    for (let i = head.length - 1; i >= 0; i--) {
+      if (head[i]!.tokenType === Dot) {
+        lastDot = i;
+        break;
+      }
+    }
+    const opToken = lastDot === head.length - 1 ? undefined : head[lastDot + 1];
+    const opName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === head.length ? opToken.image : undefined;
+    const op = opName === undefined ? undefined : canonicalOperator(opName);
+
+    if (open === undefined || args === undefined) {
+      const written = excerpt(text.slice(first.startOffset, headEnd));
+      sink.add(
+        'missing-operator',
+        op !== undefined && lastDot > 0
+          ? `"${written}" has no argument list; write ${written}(…)`
+          : `"${written}" is not a condition; write Field.Operator(value), for example Name.Equal(x)`,
+        first.startOffset,
+        headEnd,
+      );
+      return null;
+    }
+
+    this.conditions++;
+    let ok = true;
+    if (this.conditions > this.limits.maxConditions) {
+      if (this.conditions === this.limits.maxConditions + 1) {
+        sink.add(
+          'too-many-conditions',
+          `the filter has more than ${this.limits.maxConditions} conditions (limit maxConditions)`,
+          first.startOffset,
+          close === undefined ? this.lastConsumedEnd(open) : endOf(close),
+        );
+      }
+      ok = false;
+    }
+
+    if (close === undefined) {
+      const lastArg = args[args.length - 1]!;
+      const swallowed = lastArg.tokens.length > 0 && lastArg.tokens[lastArg.tokens.length - 1]!.tokenType === Unterminated;
+      if (!swallowed) this.reportMissingClose(open, this.lastConsumedEnd(open));
+      ok = false;
+    }
+
+    // The operator: the last head segment.
+    if (opToken === undefined) {
+      sink.add('missing-operator', "missing operator name before '('; write Field.Operator(value)", first.startOffset, endOf(open));
+      return null;
+    }
+    if (opName === undefined) {
+      const bad = isNameToken(opToken.tokenType) ? head[lastDot + 2]! : opToken;
+      sink.add(
+        'unexpected-token',
+        `unexpected ${describeToken(bad)}; an operator name such as Equal comes right before '('`,
+        bad.startOffset,
+        endOf(bad),
+      );
+      return null;
+    }
+    const opSpan = { start: opToken.startOffset, end: endOf(opToken) };
+    if (op === undefined) {
+      if (lastDot < 0) {
+        sink.add(
+          'missing-operator',
+          `"${excerpt(opName)}(…)" is not a condition; write Field.Operator(value), And(…) or Or(…)`,
+          opSpan.start,
+          endOf(open),
+        );
+        return null;
+      }
+      const suggestion = nearestName(opName, FILTER_OPERATORS);
+      sink.add(
+        'unknown-operator',
+        suggestion === undefined
+          ? `unknown operator "${excerpt(opName)}"`
+          : `unknown operator "${excerpt(opName)}"; did you mean "${suggestion}"?`,
+        opSpan.start,
+        opSpan.end,
+        suggestion === undefined ? undefined : { suggestion, fix: [{ start: opSpan.start, end: opSpan.end, newText: suggestion }] },
+      );
+      ok = false;
+      // Arguments are still checked below so that every independent problem is reported.
+      this.checkArgumentsLoosely(args);
+      return null;
+    }
+
+    const kind = operatorKind(op);
+    const spanEnd = close === undefined ? this.lastConsumedEnd(open) : endOf(close);
+    const span = { start: first.startOffset, end: spanEnd };
+    if (lastDot < 0) {
+      if (kind === 'in-fields') {
+        sink.add('missing-value', `${op} needs a value before it: write value.${op}(Field1,Field2)`, opSpan.start, opSpan.end);
+      } else {
+        sink.add('invalid-field-path', `${op} needs a field before it: write Field.${op}(…)`, opSpan.start, opSpan.end);
+      }
+      return null;
+    }
+    if (lastDot === 0 && kind !== 'in-fields') {
+      sink.add('invalid-field-path', `missing field before .${op}; write Field.${op}(…)`, first.startOffset, opSpan.end);
+      return null;
+    }
+
+    if (kind === 'in-fields') {
+      const value = this.buildHeadValue(head, lastDot);
+      const fields = this.buildFieldArguments(op as InFieldsOperator, args, open, close);
+      if (!ok || value === null || fields === null) return null;
+      const node: InFieldsNode = { kind: 'in-fields', value, operator: op as InFieldsOperator, operatorSpan: opSpan, fields, span };
+      return node;
+    }
+
+    const field = this.buildField(head, 0, lastDot, 'field');
+    switch (kind) {
+      case 'no-value': {
+        const hasArgument = args.length > 1 || args[0]!.tokens.length > 0 || args[0]!.junk;
+        if (hasArgument) {
+          const from = args[0]!.tokens[0]?.startOffset ?? args[1]?.comma?.startOffset ?? args[0]!.start;
+          const to = close === undefined ? this.lastConsumedEnd(open) : close.startOffset;
+          sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
+            ...(close === undefined ? {} : { fix: [{ start: endOf(open), end: close.startOffset, newText: '' }] }),
+          });
+          return null;
+        }
+        if (!ok || field === null) return null;
+        const node: NullCheckNode = { kind: 'null-check', field, operator: op as NoValueOperator, operatorSpan: opSpan, span };
+        return node;
+      }
+      case 'single-value': {
+        if (args.length > 1) {
+          const from = args[1]!.comma!.startOffset;
+          const to = this.argsEnd(args);
+          sink.add(
+            'too-many-values',
+            `${op} takes exactly one value but got ${args.length}; use InArray(…) for several values, or quote a value that contains ','`,
+            from,
+            Math.max(from + 1, to),
+          );
+          for (const a of args) this.buildValue(a.tokens, a.junk);
+          return null;
+        }
+        const arg = args[0]!;
+        if (arg.tokens.length === 0 && !arg.junk) {
+          sink.add('missing-value', `${op} needs a value: write ${field?.name ?? 'Field'}.${op}(value)`, open.startOffset, spanEnd);
+          return null;
+        }
+        const value = this.buildValue(arg.tokens, arg.junk);
+        if (!ok || field === null || value === null) return null;
+        const node: ComparisonNode = { kind: 'comparison', field, operator: op as SingleValueOperator, operatorSpan: opSpan, value, span };
+        return node;
+      }
+      case 'list': {
+        const values: ValueNode[] = [];
+        let listOk = true;
+        if (args.length === 1 && args[0]!.tokens.length === 0 && !args[0]!.junk) {
+          sink.add('missing-value', `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`, open.startOffset, spanEnd);
+          return null;
+        }
+        if (args.length > this.limits.maxListValues) {
+          const from = args[this.limits.maxListValues]!.start;
+          sink.add(
+            'too-many-list-values',
+            `${op} has ${args.length} values; the limit is ${this.limits.maxListValues} (limit maxListValues)`,
+            from,
+            Math.max(from, this.argsEnd(args)),
+          );
+          listOk = false;
+        }
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i]!;
+          if (a.tokens.length === 0 && !a.junk) {
+            this.reportEmptyItem(args, i, close, 'value');
+            listOk = false;
+            continue;
+          }
+          const v = this.buildValue(a.tokens, a.junk);
+          if (v === null) listOk = false;
+          else values.push(v);
+        }
+        if (!ok || !listOk || field === null) return null;
+        const node: ListNode = { kind: 'list', field, operator: op as ListOperator, operatorSpan: opSpan, values, span };
+        return node;
+      }
+    }
+    return null;
+  }
+
+  /** For an unknown operator: still reports value-level problems (quotes, bad characters). */
+  private checkArgumentsLoosely(args: Arg[]): void {
+    for (const a of args) if (a.tokens.length > 0) this.buildValue(a.tokens, a.junk);
+  }
+
+  private argsEnd(args: Arg[]): number {
+    const last = args[args.length - 1]!;
+    if (last.tokens.length > 0) return endOf(last.tokens[last.tokens.length - 1]!);
+    return last.start;
+  }
+
+  private reportEmptyItem(args: Arg[], i: number, close: IToken | undefined, what: 'value' | 'field'): void {
+    const next = args[i + 1]?.comma ?? close;
+    const at = next === undefined ? args[i]!.start : next.startOffset;
+    this.sink.add(
+      'missing-value',
+      what === 'value' ? `empty item in the list; remove the extra ',' or add a value` : `empty item in the field list; remove the extra ',' or add a field`,
+      at,
+      next === undefined ? at : at + 1,
+    );
+  }
+
+  /** SPEC §2 bare/quoted value from the tokens of one argument slot. */
+  private buildValue(tokens: IToken[], junk: boolean): ValueNode | null {
+    const first = tokens[0];
+    if (first === undefined || junk) return null;
+    const last = tokens[tokens.length - 1]!;
+    if (last.tokenType === Unterminated) return null;
+    let value: string;
+    let raw: string;
+    let quoted = false;
+    if (first.tokenType === Quoted) {
+      if (tokens.length > 1) {
+        const extra = tokens[1]!;
+        this.sink.add(
+          'unexpected-token',
+          `unexpected ${describeToken(extra)} after the quoted value ${excerpt(first.image)}; put the whole value inside the quotes`,
+          extra.startOffset,
+          endOf(last),
+        );
+        return null;
+      }
+      raw = first.image;
+      value = unquoteText(raw);
+      quoted = true;
+    } else {
+      const start = first.startOffset;
+      const end = endOf(last);
+      raw = this.text.slice(start, end);
+      for (let i = 1; i < tokens.length; i++) {
+        const type = tokens[i]!.tokenType;
+        if (type === StrayQuote || type === Quoted) {
+          const q = quoteText(raw);
+          const at = tokens[i]!.startOffset;
+          this.sink.add(
+            'unexpected-quote',
+            `unexpected ' inside the value ${excerpt(raw)}; quote the whole value and double the quote: ${excerpt(q, 80)}`,
+            at,
+            at + 1,
+            { suggestion: q, fix: [{ start, end, newText: q }] },
+          );
+          return null;
+        }
+      }
+      value = raw;
+    }
+    const start = first.startOffset;
+    const end = endOf(last);
+    const bad = invalidCharacter(value);
+    if (bad !== undefined) {
+      this.sink.add('invalid-character', `the value contains ${bad}, which databases reject`, start, end);
+      return null;
+    }
+    return { kind: 'value', value, quoted, raw, span: { start, end } };
+  }
+
+  /** The value before an InFields operator: segments joined with `.`, or one quoted value (SPEC §3). */
+  private buildHeadValue(head: IToken[], lastDot: number): ValueNode | null {
+    const first = head[0]!;
+    const end = endOf(head[lastDot - 1] ?? head[0]!);
+    if (lastDot === 0) {
+      this.sink.add('missing-value', 'missing value before the InFields operator; write value.OperatorInFields(Field1,Field2)', first.startOffset, endOf(first));
+      return null;
+    }
+    if (lastDot === 1 && first.tokenType === Quoted) {
+      const value = unquoteText(first.image);
+      const bad = invalidCharacter(value);
+      if (bad !== undefined) {
+        this.sink.add('invalid-character', `the value contains ${bad}, which databases reject`, first.startOffset, end);
+        return null;
+      }
+      return { kind: 'value', value, quoted: true, raw: first.image, span: { start: first.startOffset, end } };
+    }
+    const source = this.text.slice(first.startOffset, end);
+    let expectName = true;
+    let value = '';
+    for (let i = 0; i < lastDot; i++) {
+      const t = head[i]!;
+      const type = t.tokenType;
+      if (type === StrayQuote || type === Quoted) {
+        const q = quoteText(source);
+        this.sink.add(
+          'unexpected-quote',
+          `unexpected ' in the value ${excerpt(source)} before the InFields operator; quote the whole value and double the quote: ${excerpt(q, 80)}`,
+          t.startOffset,
+          t.startOffset + 1,
+          { suggestion: q, fix: [{ start: first.startOffset, end, newText: q }] },
+        );
+        return null;
+      }
+      if (type === Dot) {
+        if (expectName) {
+          this.sink.add('unexpected-token', "unexpected '.': a value before an InFields operator cannot have an empty segment; quote it", t.startOffset, t.startOffset + 1, {
+            suggestion: quoteText(source),
+          });
+          return null;
+        }
+        value += '.';
+        expectName = true;
+        continue;
+      }
+      if (!expectName) {
+        const q = quoteText(source);
+        this.sink.add(
+          'unexpected-token',
+          `unexpected ${describeToken(t)}: a value before an InFields operator that contains spaces must be quoted: ${excerpt(q, 80)}`,
+          t.startOffset,
+          endOf(t),
+          { suggestion: q, fix: [{ start: first.startOffset, end, newText: q }] },
+        );
+        return null;
+      }
+      value += t.image;
+      expectName = false;
+    }
+    if (expectName) {
+      const dot = head[lastDot - 1]!;
+      this.sink.add('unexpected-token', "unexpected '.': a value before an InFields operator cannot end with an empty segment; quote it", dot.startOffset, dot.startOffset + 1, {
+        suggestion: quoteText(source),
+      });
+      return null;
+    }
+    const bad = invalidCharacter(value);
+    if (bad !== undefined) {
+      this.sink.add('invalid-character', `the value contains ${bad}, which databases reject`, first.startOffset, end);
+      return null;
+    }
+    return { kind: 'value', value, quoted: false, raw: value, span: { start: first.startOffset, end } };
+  }
+
+  /** The arguments of an InFields operator: one or more field paths. */
+  private buildFieldArguments(op: InFieldsOperator, args: Arg[], open: IToken, close: IToken | undefined): FieldNode[] | null {
+    if (args.length === 1 && args[0]!.tokens.length === 0 && !args[0]!.junk) {
+      const end = close === undefined ? endOf(open) : endOf(close);
+      this.sink.add('missing-value', `${op} needs at least one field: write value.${op}(Field1,Field2)`, open.startOffset, end);
+      return null;
+    }
+    let ok = true;
+    if (args.length > this.limits.maxInFields) {
+      const from = args[this.limits.maxInFields]!.start;
+      this.sink.add(
+        'too-many-in-fields',
+        `${op} lists ${args.length} fields; the limit is ${this.limits.maxInFields} (limit maxInFields)`,
+        from,
+        Math.max(from, this.argsEnd(args)),
+      );
+      ok = false;
+    }
+    const fields: FieldNode[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.junk) {
+        ok = false;
+        continue;
+      }
+      if (a.tokens.length === 0) {
+        this.reportEmptyItem(args, i, close, 'field');
+        ok = false;
+        continue;
+      }
+      const f = this.buildField(a.tokens, 0, a.tokens.length, 'argument');
+      if (f === null) ok = false;
+      else fields.push(f);
+    }
+    return ok ? fields : null;
+  }
+
+  /** A field path from `tokens[from, to)`: identifiers separated by dots (SPEC §2). */
+  private buildField(tokens: IToken[], from: number, to: number, where: 'field' | 'argument'): FieldNode | null {
+    const first = tokens[from]!;
+    const last = tokens[to - 1]!;
+    const start = first.startOffset;
+    const end = endOf(last);
+    const path: string[] = [];
+    let expectName = true;
+    for (let i = from; i < to; i++) {
+      const t = tokens[i]!;
+      const type = t.tokenType;
+      if (type === Unterminated) return null;
+      if (type === Dot) {
+        if (expectName) {
+          this.sink.add('invalid-field-path', "a field path has an empty segment; write names separated by single dots, as in Address.Zip", t.startOffset, t.startOffset + 1);
+          return null;
+        }
+        expectName = true;
+        continue;
+      }
+      if (!expectName) {
+        this.sink.add(
+          'invalid-field-path',
+          `a field name cannot contain spaces: "${excerpt(this.text.slice(start, end))}"`,
+          start,
+          end,
+        );
+        return null;
+      }
+      if (!isNameToken(type) || !isFieldSegment(t.image)) {
+        const shown = type === Quoted ? `${excerpt(t.image)} (field names are not quoted)` : `"${excerpt(t.image)}"`;
+        this.sink.add(
+          'invalid-field-path',
+          `${shown} is not a valid field name; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,
+          t.startOffset,
+          endOf(t),
+        );
+        return null;
+      }
+      path.push(t.image);
+      expectName = false;
+    }
+    if (expectName) {
+      const lastToken = tokens[to - 1]!;
+      this.sink.add(
+        'invalid-field-path',
+        where === 'field' ? 'a field path has an empty segment before the operator' : "a field path cannot end with '.'",
+        lastToken.startOffset,
+        endOf(lastToken),
+      );
+      return null;
+    }
+    return { kind: 'field', path, name: path.length === 1 ? path[0]! : path.join('.'), span: { start, end } };
+  }
+}
+
+/** How a token is named in messages. */
+function describeToken(t: IToken): string {
+  const type = t.tokenType;
+  if (type === LParen) return "'('";
+  if (type === RParen) return "')'";
+  if (type === Comma) return "','";
+  if (type === Semicolon) return "';'";
+  if (type === Dot) return "'.'";
+  if (type === StrayQuote) return "'";
+  return `"${excerpt(t.image, 30)}"`;
+}

@@ -1,0 +1,210 @@
+/**
+ * The sort language (SPEC §4, grammar/sort.ebnf): its own small Chevrotain
+ * lexer, where `=` separates a field from its direction, and a permissive
+ * parser whose actions report every problem of every item in one pass.
+ */
+import { createToken, EmbeddedActionsParser, Lexer, type IToken, type TokenType } from 'chevrotain';
+import type { SortItemNode } from '../ast/nodes.js';
+import { SORT_DIRECTIONS, type SortDirection } from '../ast/operators.js';
+import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
+import { nearestName } from '../diagnostics/suggest.js';
+import { DiagnosticSink } from './diagnostic-sink.js';
+import { isSpaceCode, wordStartChars } from './filter-lexer.js';
+import { excerpt, isFieldSegment } from './text-checks.js';
+
+/** Tokens that make up a sort item (a token category). */
+export const SortItemPart = createToken({ name: 'SortItemPart', pattern: Lexer.NA });
+/** Space, tab, CR, LF: ignored. */
+export const SortWhiteSpace = createToken({ name: 'SortWhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED, line_breaks: true });
+/** `;` — separates items. */
+export const SortSemicolon = createToken({ name: 'SortSemicolon', pattern: ';', label: "';'" });
+/** `,` — not a separator, but recognised so that the error can say to use `;`. */
+export const SortComma = createToken({ name: 'SortComma', pattern: ',', label: "','" });
+/** `=` — between field and direction. */
+export const SortEquals = createToken({ name: 'SortEquals', pattern: '=', label: "'='", categories: [SortItemPart] });
+/** A field path or a direction: a run of characters other than `;,=` and whitespace. */
+export const SortWord = createToken({
+  name: 'SortWord',
+  pattern: /[^;,= \t\r\n]+/,
+  start_chars_hint: wordStartChars((c) => c === 59 || c === 44 || c === 61 || isSpaceCode(c)),
+  line_breaks: false,
+  categories: [SortItemPart],
+});
+
+/** Every sort token, in lexing priority order. */
+export const SORT_TOKENS: TokenType[] = [SortWhiteSpace, SortSemicolon, SortComma, SortEquals, SortWord, SortItemPart];
+
+/** The sort lexer: one instance, reused. */
+export const sortLexer = new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true });
+
+function endOf(t: IToken): number {
+  return t.startOffset + t.image.length;
+}
+
+const DIRECTION_BY_LOWER: ReadonlyMap<string, SortDirection> = new Map(SORT_DIRECTIONS.map((d) => [d.toLowerCase(), d] as const));
+
+/** Chevrotain parser of sorts; one instance is reused for every parse. */
+export class SortParser extends EmbeddedActionsParser {
+  private text = '';
+  private sink = new DiagnosticSink(0, 0);
+  private limits: Limits = DEFAULT_LIMITS;
+  private count = 0;
+  private readonly seen = new Map<string, true>();
+
+  constructor() {
+    super(SORT_TOKENS, { maxLookahead: 1, recoveryEnabled: false });
+    this.performSelfAnalysis();
+  }
+
+  /** Prepares the parser for one text; call before setting `input`. */
+  prepare(text: string, limits: Limits, sink: DiagnosticSink): void {
+    this.text = text;
+    this.limits = limits;
+    this.sink = sink;
+    this.count = 0;
+    this.seen.clear();
+  }
+
+  // sort = [ item { ";" item } ] ;   a "," separator is accepted here and reported
+  readonly sort = this.RULE('sort', (): SortItemNode[] => {
+    const items: SortItemNode[] = [];
+    let pendingSeparator: IToken | undefined;
+    let slotNonEmpty = false;
+    const first = this.OPTION(() => this.SUBRULE(this.item));
+    if (!this.RECORDING_PHASE && first !== undefined) {
+      slotNonEmpty = true;
+      if (first !== null) items.push(first);
+    }
+    this.MANY(() => {
+      const separator = this.OR([{ ALT: () => this.CONSUME(SortSemicolon) }, { ALT: () => this.CONSUME(SortComma) }]);
+      if (!this.RECORDING_PHASE) {
+        if (separator.tokenType === SortComma) {
+          this.sink.add('sort-comma-separator', "sort items are separated by ';', not ','; write A=Asc;B=Desc", separator.startOffset, endOf(separator), {
+            suggestion: ';',
+            fix: [{ start: separator.startOffset, end: endOf(separator), newText: ';' }],
+          });
+        }
+        if (slotNonEmpty) pendingSeparator ??= separator;
+        else this.reportEmptyItem(separator);
+        slotNonEmpty = false;
+      }
+      const next = this.OPTION2(() => this.SUBRULE2(this.item));
+      if (!this.RECORDING_PHASE && next !== undefined) {
+        slotNonEmpty = true;
+        pendingSeparator = undefined;
+        if (next !== null) items.push(next);
+      }
+    });
+    if (!this.RECORDING_PHASE && pendingSeparator !== undefined) this.reportEmptyItem(pendingSeparator);
+    return items;
+  });
+
+  // item = field [ "=" direction ] ;   parsed as a run of words and '=' and checked by buildItem
+  readonly item = this.RULE('item', (): SortItemNode | null => {
+    const parts: IToken[] = [];
+    this.AT_LEAST_ONE(() => {
+      parts.push(this.CONSUME(SortItemPart));
+    });
+    if (this.RECORDING_PHASE) return null;
+    return this.buildItem(parts);
+  });
+
+  private reportEmptyItem(separator: IToken): void {
+    this.sink.add('empty-clause', 'empty sort item: nothing stands on one side of this separator; it is ignored', separator.startOffset, endOf(separator), {
+      fix: [{ start: separator.startOffset, end: endOf(separator), newText: '' }],
+    });
+  }
+
+  private buildItem(parts: IToken[]): SortItemNode | null {
+    const sink = this.sink;
+    const first = parts[0]!;
+    const last = parts[parts.length - 1]!;
+    const span = { start: first.startOffset, end: endOf(last) };
+    this.count++;
+    let ok = true;
+    if (this.count > this.limits.maxSortKeys) {
+      if (this.count === this.limits.maxSortKeys + 1) {
+        sink.add('too-many-sort-keys', `the sort has more than ${this.limits.maxSortKeys} keys (limit maxSortKeys)`, span.start, this.text.length);
+      }
+      ok = false;
+    }
+    let eq = -1;
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i]!.tokenType === SortEquals) {
+        eq = i;
+        break;
+      }
+    }
+    const fieldEnd = eq < 0 ? parts.length : eq;
+    // field = segment { "." segment }
+    let field: SortItemNode['field'] | null = null;
+    if (fieldEnd === 0) {
+      sink.add('invalid-field-path', "missing field before '='; write Field=Asc", first.startOffset, endOf(first));
+      ok = false;
+    } else if (fieldEnd > 1) {
+      const from = first.startOffset;
+      const to = endOf(parts[fieldEnd - 1]!);
+      sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
+      ok = false;
+    } else {
+      const image = first.image;
+      const path = image.split('.');
+      const bad = path.findIndex((segment) => !isFieldSegment(segment));
+      if (bad >= 0) {
+        sink.add(
+          'invalid-field-path',
+          `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,
+          first.startOffset,
+          endOf(first),
+        );
+        ok = false;
+      } else {
+        field = { kind: 'field', path, name: image, span: { start: first.startOffset, end: endOf(first) } };
+      }
+    }
+    let direction: SortDirection = 'Asc';
+    const explicitDirection = eq >= 0;
+    if (eq < 0) {
+      if (field !== null) {
+        sink.add('implicit-direction', `"${excerpt(field.name)}" has no direction and sorts ascending; write ${excerpt(field.name)}=Asc`, span.start, span.end, {
+          fix: [{ start: span.end, end: span.end, newText: '=Asc' }],
+        });
+      }
+    } else {
+      const directionParts = parts.length - eq - 1;
+      const equals = parts[eq]!;
+      const word = parts[eq + 1];
+      if (directionParts === 0 || word === undefined) {
+        sink.add('invalid-direction', "missing direction after '='; write Asc or Desc", equals.startOffset, endOf(equals), { suggestion: 'Asc' });
+        ok = false;
+      } else if (word.tokenType === SortEquals || directionParts > 1) {
+        const extra = word.tokenType === SortEquals ? word : parts[eq + 2]!;
+        sink.add('unexpected-token', `unexpected "${excerpt(extra.image)}" in the sort item; write Field=Asc or Field=Desc`, extra.startOffset, span.end);
+        ok = false;
+      } else {
+        const found = DIRECTION_BY_LOWER.get(word.image.toLowerCase());
+        if (found === undefined) {
+          const suggestion = nearestName(word.image, SORT_DIRECTIONS);
+          sink.add(
+            'invalid-direction',
+            suggestion === undefined
+              ? `"${excerpt(word.image)}" is not a sort direction; write Asc or Desc`
+              : `"${excerpt(word.image)}" is not a sort direction; did you mean "${suggestion}"?`,
+            word.startOffset,
+            endOf(word),
+            suggestion === undefined ? undefined : { suggestion, fix: [{ start: word.startOffset, end: endOf(word), newText: suggestion }] },
+          );
+          ok = false;
+        } else direction = found;
+      }
+    }
+    if (field !== null) {
+      const key = field.name.toLowerCase();
+      if (this.seen.has(key)) {
+        sink.add('duplicate-sort-field', `"${excerpt(field.name)}" is already in the sort; this later key has no effect`, field.span.start, field.span.end);
+      } else this.seen.set(key, true);
+    }
+    if (!ok || field === null) return null;
+    return { kind: 'sort-item', field, direction, explicitDirection, span };
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * `wepql explain` as a user runs it: the built binary, stdout, stderr and
+ * the exit code (0 explained, 1 input has errors, 2 usage error).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const EMPLOYEE = 'schemas/employee.json';
+
+function wepql(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: root, encoding: 'utf8', input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  // Other engineers' half-written files may report type errors; tsc still emits, so its exit code is ignored.
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+});
+
+describe('wepql explain TEXT', () => {
+  it.each([
+    [
+      'LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))',
+      'last name starts with "Sm" and (gender is 1 or salary is greater than 1000)',
+    ],
+    ["'D'.StartsWithInFields(FirstName,LastName)", 'first name or last name starts with "D"'],
+    ['Gender.InArray(1,2,3)', 'gender is one of 1, 2 or 3'],
+    ['', 'every record'],
+  ])('%s', (filter, expected) => {
+    const r = wepql(['explain', filter]);
+    expect(r).toEqual({ code: 0, stdout: expected + '\n', stderr: '' });
+  });
+
+  it.each([
+    ['CreatedOn.GreaterThanOrEqual(2024-01-01);Gender.IsNull()', 'created on is on or after 2024-01-01 and gender is empty'],
+    ['LastName.Equal(123)', 'last name is "123"'],
+    ['HCE.Equal(TRUE)', 'HCE is true'],
+  ])('--schema: %s', (filter, expected) => {
+    const r = wepql(['explain', '--schema', EMPLOYEE, filter]);
+    expect(r).toEqual({ code: 0, stdout: expected + '\n', stderr: '' });
+  });
+
+  it('explains a sort with --sort, wording by type with --schema', () => {
+    const r = wepql(['explain', '--sort', '--schema', EMPLOYEE, 'LastName=Asc;CreatedOn=Desc']);
+    expect(r).toEqual({ code: 0, stdout: 'by last name (A→Z), then by created on (newest first)\n', stderr: '' });
+  });
+
+  it('prints warnings on stderr and still explains', () => {
+    const r = wepql(['explain', '--sort', 'LastName']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('by last name (ascending)\n');
+    expect(r.stderr).toMatch(/warning implicit-direction/);
+  });
+
+  it('uses the schema spelling and warns about a case mismatch', () => {
+    const r = wepql(['explain', '--schema', EMPLOYEE, 'lastname.equal(123)']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('last name is "123"\n');
+    expect(r.stderr).toMatch(/warning field-case-mismatch/);
+  });
+
+  it('reads TEXT from stdin with -', () => {
+    const r = wepql(['explain', '-'], 'Gender.Equal(1)\n');
+    expect(r).toEqual({ code: 0, stdout: 'gender is 1\n', stderr: '' });
+  });
+});
+
+describe('wepql explain: invalid input exits 1 with code frames', () => {
+  it('shows each error under its source', () => {
+    const r = wepql(['explain', 'LastName.StartWith(Sm)']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        '1:10: error unknown-operator: unknown operator "StartWith"; did you mean "StartsWith"?',
+        '  LastName.StartWith(Sm)',
+        '           ^^^^^^^^^',
+        '  suggestion: StartsWith',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports validation errors against --schema', () => {
+    const r = wepql(['explain', '--schema', EMPLOYEE, 'Gender.Contains(x);Nope.Equal(1)']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error operator-not-applicable/);
+    expect(r.stderr).toMatch(/error unknown-field/);
+    expect(r.stderr).toMatch(/\n {2}Gender\.Contains\(x\);Nope\.Equal\(1\)\n/);
+  });
+
+  it('reports sort errors', () => {
+    const r = wepql(['explain', '--sort', 'LastName=Up']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error invalid-direction/);
+  });
+});
+
+describe('wepql explain: usage errors exit 2', () => {
+  it.each([
+    [[], /missing the filter/],
+    [['a', 'b'], /expected one TEXT, got 2/],
+    [['--bogus', 'A.Equal(1)'], /unknown option --bogus/],
+    [['--schema'], /--schema needs a value/],
+    [['--schema', 'no/such/file.json', 'A.Equal(1)'], /cannot read no\/such\/file\.json/],
+  ])('%j', (args, message) => {
+    const r = wepql(['explain', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/usage: wepql explain/);
+  });
+
+  it('refuses a schema file that is not a schema', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wepql-explain-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"fields":{"A":{"type":"text"}}}');
+    const r = wepql(['explain', '--schema', file, 'A.Equal(1)']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid schema file/);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * `wepql fmt` as a user runs it: the built binary, stdout, stderr and the
+ * exit code (0 ok, 1 input has errors, 2 usage error).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function wepql(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: root, encoding: 'utf8', input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  // Other engineers' half-written files may report type errors; tsc still emits, so its exit code is ignored.
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+});
+
+describe('wepql fmt TEXT', () => {
+  it.each([
+    ['lastname.startswith( Sm ) ; or(Gender.Equal(1);Salary.GreaterThan(1e3))', 'lastname.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1e3))'],
+    ["Name.Equal('abc');Name.Equal('O''Brien')", "Name.Equal(abc);Name.Equal('O''Brien')"],
+    ['5.5.GreaterThanInFields(A,B)', "'5.5'.GreaterThanInFields(A,B)"],
+    ['', ''],
+  ])('%j prints %j', (input, expected) => {
+    const r = wepql(['fmt', input]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(expected + '\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('formats a sort with --sort', () => {
+    const r = wepql(['fmt', '--sort', 'lastname ; CreatedOn = desc']);
+    expect(r.stdout).toBe('lastname=Asc;CreatedOn=Desc\n');
+    expect(r.stderr).toMatch(/implicit-direction/);
+    expect(r.code).toBe(0);
+  });
+
+  it('pretty-prints with --pretty --width', () => {
+    const r = wepql(['fmt', '--pretty', '--width', '20', 'Or(A.Equal(1);And(B.Equal(2);C.Equal(3)))']);
+    expect(r.stdout).toBe(['Or(', '  A.Equal(1);', '  And(', '    B.Equal(2);', '    C.Equal(3)', '  )', ')', ''].join('\n'));
+    expect(r.code).toBe(0);
+  });
+
+  it('quotes every value with --quote-all', () => {
+    const r = wepql(['fmt', '--quote-all', 'A.Equal(1);B.InArray(x,y)']);
+    expect(r.stdout).toBe("A.Equal('1');B.InArray('x','y')\n");
+    expect(r.code).toBe(0);
+  });
+
+  it('reads standard input for -', () => {
+    const r = wepql(['fmt', '-'], 'or( A.equal(1) ;B.isnull())\n');
+    expect(r.stdout).toBe('Or(A.Equal(1);B.IsNull())\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('exits 1 with a code frame on stderr for input with errors', () => {
+    const r = wepql(['fmt', 'A.Equalz(1)']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error unknown-operator');
+    expect(r.stderr).toContain('  A.Equalz(1)\n    ^^^^^^');
+  });
+
+  it('exits 1 for a sort with errors', () => {
+    const r = wepql(['fmt', '--sort', 'A=Asc,B=Desc']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('sort-comma-separator');
+  });
+
+  it.each([
+    [['fmt']],
+    [['fmt', 'A.Equal(1)', 'B.Equal(2)']],
+    [['fmt', '--bogus', 'A.Equal(1)']],
+    [['fmt', '--width', 'wide', 'A.Equal(1)']],
+    [['fmt', '--width', '0', 'A.Equal(1)']],
+    [['fmt', '--width']],
+    [['fmt', '--check', '--pretty', 'file.txt']],
+  ])('%j is a usage error (exit 2)', (args) => {
+    const r = wepql(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^wepql fmt: .+\nusage: wepql fmt/);
+  });
+});

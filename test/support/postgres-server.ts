@@ -1,0 +1,113 @@
+/**
+ * Starts a throw-away PostgreSQL server from the Debian `postgresql`
+ * package for the data-source contract tests: `initdb` into a temporary
+ * directory, `pg_ctl start` on a free loopback port, `pg_ctl stop` and
+ * delete afterwards. PostgreSQL refuses to run as root, so when the tests
+ * run as root the directory is given to the `postgres` user and every
+ * command runs through `runuser -u postgres --`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A running server. */
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The `bin` directory of the newest installed PostgreSQL, or undefined when
+ * there is none (or when it cannot run here: root without a `postgres` user).
+ */
+export function findPostgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')) && existsSync(join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) return undefined;
+  if (isRoot() && postgresUid() === undefined) return undefined;
+  return join(root, versions[0]!, 'bin');
+}
+
+/** Why `findPostgresBin` found nothing, for the skip message. */
+export function postgresUnavailableReason(): string {
+  if (!existsSync('/usr/lib/postgresql')) return 'no /usr/lib/postgresql/*/bin/initdb (install the Debian "postgresql" package)';
+  if (isRoot() && postgresUid() === undefined) return 'running as root but there is no "postgres" user to run the server as';
+  return 'no complete PostgreSQL installation under /usr/lib/postgresql';
+}
+
+/**
+ * Initialises and starts a server; resolves once it accepts connections.
+ *
+ * @example
+ * const pg = await startPostgresServer();
+ * // … new pg.Client({ connectionString: pg.url }) …
+ * await pg.stop();
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bin = findPostgresBin();
+  if (bin === undefined) throw new Error(`PostgreSQL is not available: ${postgresUnavailableReason()}`);
+  const dir = mkdtempSync(join(tmpdir(), 'wepql-pg-'));
+  const data = join(dir, 'data');
+  const ids = isRoot() ? postgresUid() : undefined;
+  if (ids !== undefined) chownSync(dir, ids.uid, ids.gid);
+  const run = (tool: string, args: string[]): void => {
+    const command = ids === undefined ? join(bin, tool) : 'runuser';
+    const argv = ids === undefined ? args : ['-u', 'postgres', '--', join(bin, tool), ...args];
+    const r = spawnSync(command, argv, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
+    if (r.status !== 0) {
+      throw new Error(`${tool} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+    }
+  };
+  // C.UTF-8 so that lower() folds non-ASCII letters, as the in-memory evaluator does.
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const port = await freePort();
+  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function postgresUid(): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

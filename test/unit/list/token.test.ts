@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createTokenCodec } from '../../../src/list/token.js';
+import { WepqlError } from '../../../src/diagnostics/error.js';
+import type { DataTokenPayload } from '../../../src/list/token.js';
+
+const ROUTE = '/api/public/clients/1/employees';
+const SECRET = 'test secret of at least sixteen bytes';
+const payload: DataTokenPayload = {
+  route: ROUTE,
+  filter: "LastName.StartsWith('O''Br');Or(Gender.Equal(1);Salary.GreaterThan(1000))",
+  sort: 'LastName=Asc;Id=Desc',
+  includeDeleted: true,
+  limit: 25,
+  page: 3,
+  totalRecords: 230,
+  totalPages: 10,
+};
+
+function clock(start = 1_700_000_000_000): { now: () => number; advance(ms: number): void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+function flip(token: string, index: number): string {
+  const c = token[index] === 'A' ? 'B' : 'A';
+  return token.slice(0, index) + c + token.slice(index + 1);
+}
+
+describe('createTokenCodec', () => {
+  it('round-trips every field and stamps a 60 s lifetime', async () => {
+    const c = clock();
+    const codec = createTokenCodec({ secret: SECRET, now: c.now });
+    const token = await codec.issue(payload);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const checked = await codec.verify(token, ROUTE);
+    expect(checked).toEqual({ ok: true, payload: { ...payload, issuedAt: c.now(), expiresAt: c.now() + 60_000 } });
+  });
+
+  it('never carries the secret', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = await codec.issue(payload);
+    const body = Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8');
+    expect(body).not.toContain(SECRET);
+    expect(token).not.toContain(Buffer.from(SECRET).toString('base64url').slice(0, 12));
+  });
+
+  it('accepts a token until 60 s after issue and refuses it from then on', async () => {
+    const c = clock();
+    const codec = createTokenCodec({ secret: SECRET, now: c.now });
+    const token = await codec.issue(payload);
+    c.advance(59_999);
+    expect((await codec.verify(token, ROUTE)).ok).toBe(true);
+    c.advance(1);
+    const late = await codec.verify(token, ROUTE);
+    expect(late).toMatchObject({ ok: false, reason: 'expired' });
+    expect(late.ok === false && late.message).toMatch(/expired at 2023-11-14T22:14:20\.000Z \(tokens live 60 s\)/);
+  });
+
+  it('honours ttlSeconds', async () => {
+    const c = clock();
+    const codec = createTokenCodec({ secret: SECRET, now: c.now, ttlSeconds: 5 });
+    const token = await codec.issue(payload);
+    c.advance(5_000);
+    expect(await codec.verify(token, ROUTE)).toMatchObject({ ok: false, reason: 'expired' });
+  });
+
+  it('refuses a future-dated token', async () => {
+    const c = clock();
+    const issuer = createTokenCodec({ secret: SECRET, now: () => c.now() + 10_000 });
+    const verifier = createTokenCodec({ secret: SECRET, now: c.now });
+    const checked = await verifier.verify(await issuer.issue(payload), ROUTE);
+    expect(checked).toMatchObject({ ok: false, reason: 'future' });
+  });
+
+  it('tolerates clockSkewMs of future dating', async () => {
+    const c = clock();
+    const issuer = createTokenCodec({ secret: SECRET, now: () => c.now() + 2_000 });
+    const verifier = createTokenCodec({ secret: SECRET, now: c.now, clockSkewMs: 5_000 });
+    expect((await verifier.verify(await issuer.issue(payload), ROUTE)).ok).toBe(true);
+  });
+
+  it('is bound to its route', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = await codec.issue(payload);
+    const checked = await codec.verify(token, '/api/public/clients/2/employees');
+    expect(checked).toMatchObject({ ok: false, reason: 'wrong-route' });
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const other = createTokenCodec({ secret: 'another secret, also long enough' });
+    const codec = createTokenCodec({ secret: SECRET });
+    expect(await codec.verify(await other.issue(payload), ROUTE)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('accepts tokens of a previous secret after rotation, and issues with the new one', async () => {
+    const old = createTokenCodec({ secret: SECRET });
+    const rotated = createTokenCodec({ secret: 'the new secret after rotation', previousSecrets: [SECRET] });
+    expect((await rotated.verify(await old.issue(payload), ROUTE)).ok).toBe(true);
+    const fresh = await rotated.issue(payload);
+    expect(await old.verify(fresh, ROUTE)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('checks the length before anything else', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const checked = await codec.verify('x'.repeat(4097), ROUTE);
+    expect(checked).toEqual({ ok: false, reason: 'oversized', message: 'the data token is 4097 characters long; at most 4096 are accepted' });
+    expect(await codec.verify('@'.repeat(4096), ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it.each([
+    ['', 'empty'],
+    ['abc', 'no dot'],
+    ['.abc', 'no payload'],
+    ['abc.def', 'short MAC'],
+    ['ab$c.' + 'A'.repeat(43), 'payload outside base64url'],
+    ['abc.' + 'A'.repeat(42) + '=', 'MAC with padding'],
+    ['a.b.' + 'A'.repeat(43), 'two dots'],
+  ])('refuses %j as malformed (%s)', async (token) => {
+    const codec = createTokenCodec({ secret: SECRET });
+    expect(await codec.verify(token, ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it('refuses a validly signed payload that is not a paging state', async () => {
+    // Sign something else with the real key: the MAC passes, the shape check must not.
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = await codec.issue({ ...payload, limit: 0 });
+    expect(await codec.verify(token, ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it('refuses every single-character alteration', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = await codec.issue(payload);
+    for (let i = 0; i < token.length; i++) {
+      if (token[i] === '.') continue;
+      const checked = await codec.verify(flip(token, i), ROUTE);
+      expect(checked.ok, `altered at ${i}`).toBe(false);
+      if (!checked.ok) expect(['bad-signature', 'malformed']).toContain(checked.reason);
+    }
+  });
+
+  it('refuses the other spellings of the MAC\'s last character (its two spare bits)', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = await codec.issue(payload);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.at(-1)!);
+    for (const spare of [1, 2, 3]) {
+      const altered = token.slice(0, -1) + alphabet[last ^ spare];
+      expect(await codec.verify(altered, ROUTE)).toMatchObject({ ok: false, reason: 'bad-signature' });
+    }
+  });
+
+  it('never throws and never accepts arbitrary text', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
+        const checked = await codec.verify(text, ROUTE);
+        expect(checked.ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('round-trips any payload', async () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          route: fc.string(),
+          filter: fc.string({ unit: 'grapheme' }),
+          sort: fc.string(),
+          includeDeleted: fc.boolean(),
+          limit: fc.integer({ min: 1, max: 1000 }),
+          page: fc.integer({ min: 1, max: 1e6 }),
+          totalRecords: fc.nat(),
+          totalPages: fc.nat(),
+        }),
+        async (p) => {
+          const checked = await codec.verify(await codec.issue(p), p.route);
+          expect(checked.ok && { ...checked.payload, issuedAt: 0, expiresAt: 0 }).toEqual({ ...p, issuedAt: 0, expiresAt: 0 });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it.each([
+    [{ secret: 'short' }, /secret is 5 bytes long; a data token secret needs at least 16/],
+    [{ secret: SECRET, previousSecrets: ['tiny'] }, /previousSecrets\[0\] is 4 bytes long/],
+    [{ secret: SECRET, ttlSeconds: 0 }, /ttlSeconds must be a positive number/],
+  ])('refuses options %j', (options, message) => {
+    expect(() => createTokenCodec(options)).toThrow(WepqlError);
+    expect(() => createTokenCodec(options)).toThrow(message);
+  });
+
+  it('accepts a Uint8Array secret', async () => {
+    const codec = createTokenCodec({ secret: new Uint8Array(32).fill(7) });
+    expect((await codec.verify(await codec.issue(payload), ROUTE)).ok).toBe(true);
+  });
+});

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { WepqlError, defineSchema, needsQuoting, printFilter, printSort, quoteValue } from './_shim.js';
+import { cmp, filter, group, inFields, isNull, list, nested, sort } from './_trees.js';
+
+describe('needsQuoting', () => {
+  it.each<[string, 'argument' | 'in-fields-head', boolean]>([
+    ['abc', 'argument', false],
+    ['New York', 'argument', false],
+    ['a\tb', 'argument', false],
+    ['a\r\nb', 'argument', false],
+    ['1e3', 'argument', false],
+    ['5.5', 'argument', false],
+    ['2024-01-01T00:00:00.000Z', 'argument', false],
+    ['a=b', 'argument', false],
+    ['back\\slash', 'argument', false],
+    ['\u00a0nbsp\u00a0', 'argument', false],
+    ['\u2028', 'argument', false],
+    ['😀', 'argument', false],
+    ['', 'argument', true],
+    [' lead', 'argument', true],
+    ['trail ', 'argument', true],
+    ['\tlead', 'argument', true],
+    ['trail\n', 'argument', true],
+    ['\rx', 'argument', true],
+    ['a,b', 'argument', true],
+    ['a(b', 'argument', true],
+    ['a)b', 'argument', true],
+    ['a;b', 'argument', true],
+    ["O'Brien", 'argument', true],
+    ['abc', 'in-fields-head', false],
+    ['2024-01-01', 'in-fields-head', false],
+    ['\u00a0', 'in-fields-head', false],
+    ['5.5', 'in-fields-head', true],
+    ['2024-01-01T00:00:00.000Z', 'in-fields-head', true],
+    ['a b', 'in-fields-head', true],
+    ['a\tb', 'in-fields-head', true],
+    ['a\nb', 'in-fields-head', true],
+    ['', 'in-fields-head', true],
+    ["'", 'in-fields-head', true],
+    ['a;b', 'in-fields-head', true],
+  ])('%j as %s → %s', (text, position, expected) => {
+    expect(needsQuoting(text, position)).toBe(expected);
+  });
+});
+
+describe('quoteValue', () => {
+  it.each([
+    ['', "''"],
+    ['abc', "'abc'"],
+    ["O'Brien", "'O''Brien'"],
+    ["''", "''''''"],
+    ['back\\slash', "'back\\slash'"],
+  ])('%j → %s', (text, expected) => {
+    expect(quoteValue(text)).toBe(expected);
+  });
+});
+
+describe('printFilter on built trees', () => {
+  it.each([
+    ['empty filter', filter(), ''],
+    ['one comparison', filter(cmp('LastName', 'StartsWith', 'Sm')), 'LastName.StartsWith(Sm)'],
+    ['value needing quotes', filter(cmp('Name', 'Equal', "O'Brien")), "Name.Equal('O''Brien')"],
+    ['empty value', filter(cmp('Name', 'Equal', '')), "Name.Equal('')"],
+    ['padded value', filter(cmp('Name', 'Equal', ' x ')), "Name.Equal(' x ')"],
+    ['inner whitespace stays bare', filter(cmp('City', 'Equal', 'New\tYork\nCity')), 'City.Equal(New\tYork\nCity)'],
+    ['raw number text kept', filter(cmp('Salary', 'GreaterThan', '1e3')), 'Salary.GreaterThan(1e3)'],
+    ['null check', filter(isNull('Gender', 'IsNotNull')), 'Gender.IsNotNull()'],
+    ['list', filter(list('Gender', 'InArrayOrNull', ['1', 'a,b', ''])), "Gender.InArrayOrNull(1,'a,b','')"],
+    ['dotted field', filter(cmp('Address.Zip', 'Equal', '12345')), 'Address.Zip.Equal(12345)'],
+    ['in-fields bare head', filter(inFields('D', 'StartsWithInFields', ['FirstName', 'LastName'])), 'D.StartsWithInFields(FirstName,LastName)'],
+    ['in-fields dotted head', filter(inFields('5.5', 'GreaterThanInFields', ['A', 'B.C'])), "'5.5'.GreaterThanInFields(A,B.C)"],
+    ['groups kept as built', filter(group('Or', [group('Or', [cmp('A', 'Equal', '1')]), cmp('B', 'Equal', '2')])), 'Or(Or(A.Equal(1));B.Equal(2))'],
+    [
+      'top-level clauses',
+      filter(cmp('A', 'Equal', '1'), group('And', [isNull('B'), cmp('C', 'NotContains', 'x')])),
+      'A.Equal(1);And(B.IsNull();C.NotContains(x))',
+    ],
+    ['field named like a keyword', filter(cmp('Or', 'Equal', '1')), 'Or.Equal(1)'],
+  ])('%s', (_title, ast, expected) => {
+    expect(printFilter(ast)).toBe(expected);
+  });
+
+  it('prints the nesting limit itself and refuses one level more', () => {
+    expect(printFilter(nested(32))).toMatch(/^Or\(And\(/);
+    expect(() => printFilter(nested(33))).toThrowError(WepqlError);
+    try {
+      printFilter(nested(5), { limits: { maxDepth: 4 } });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(WepqlError);
+      expect((error as WepqlError).diagnostics.map((d) => d.code)).toEqual(['nesting-too-deep']);
+    }
+  });
+
+  it('prints a tree deeper than the call stack when the caller raises the limit', () => {
+    const text = printFilter(nested(20_000), { limits: { maxDepth: 20_000 } });
+    expect(text.length).toBe(10_000 * ('And()'.length + 'Or()'.length) + 'A.Equal(1)'.length);
+    // Pretty output grows with depth × indentation, so a smaller tree suffices.
+    const pretty = printFilter(nested(2_000), { limits: { maxDepth: 2_000 }, pretty: true });
+    expect(pretty.split('\n').length).toBe(2 * 2_000 + 1);
+  });
+
+  it('refuses trees no text can express', () => {
+    expect(() => printFilter(filter(group('Or', [])))).toThrowError(/empty-group/);
+    expect(() => printFilter(filter(list('A', 'InArray', [])))).toThrowError(/missing-value/);
+    expect(() => printFilter(filter(inFields('1', 'EqualInFields', [])))).toThrowError(/missing-value/);
+  });
+
+  it('refuses nonsensical layout options', () => {
+    expect(() => printFilter(filter(), { width: 0 })).toThrowError(WepqlError);
+    expect(() => printFilter(filter(), { indent: -1 })).toThrowError(WepqlError);
+    expect(() => printFilter(filter(), { indent: 1.5 })).toThrowError(WepqlError);
+  });
+});
+
+describe('quoteAllStrings', () => {
+  const ast = filter(
+    cmp('LastName', 'Equal', 'Smith'),
+    cmp('Gender', 'Equal', '1'),
+    list('City', 'InArray', ['London', 'Paris']),
+    inFields('D', 'StartsWithInFields', ['FirstName', 'LastName']),
+    inFields('5', 'LessThanInFields', ['Gender']),
+    cmp('Unknown', 'Equal', 'x'),
+  );
+  it('without a schema quotes every value', () => {
+    expect(printFilter(ast, { quoteAllStrings: true })).toBe(
+      "LastName.Equal('Smith');Gender.Equal('1');City.InArray('London','Paris');'D'.StartsWithInFields(FirstName,LastName);'5'.LessThanInFields(Gender);Unknown.Equal('x')",
+    );
+  });
+  it('with a schema quotes only values of string fields', () => {
+    const schema = defineSchema({
+      fields: {
+        LastName: { type: 'string' },
+        FirstName: { type: 'string' },
+        City: { type: 'string' },
+        Gender: { type: 'integer', nullable: true },
+      },
+    });
+    expect(printFilter(ast, { quoteAllStrings: true, schema })).toBe(
+      "LastName.Equal('Smith');Gender.Equal(1);City.InArray('London','Paris');'D'.StartsWithInFields(FirstName,LastName);5.LessThanInFields(Gender);Unknown.Equal(x)",
+    );
+  });
+});
+
+describe('schema spelling', () => {
+  const schema = defineSchema({
+    fields: {
+      LastName: { type: 'string' },
+      CreatedOn: { type: 'datetime' },
+      Address: { type: 'object', fields: { Zip: { type: 'string' } } },
+    },
+  });
+  it('respells known fields and keeps unknown ones as written', () => {
+    const ast = filter(
+      cmp('lastname', 'Equal', 'x'),
+      cmp('ADDRESS.zip', 'StartsWith', '9'),
+      isNull('address'),
+      inFields('2024-01-01', 'LessThanInFields', ['createdon', 'Nope']),
+      cmp('nope', 'Equal', '1'),
+    );
+    expect(printFilter(ast, { schema })).toBe(
+      'LastName.Equal(x);Address.Zip.StartsWith(9);Address.IsNull();2024-01-01.LessThanInFields(CreatedOn,Nope);nope.Equal(1)',
+    );
+  });
+  it('respells sort fields', () => {
+    expect(printSort(sort(['lastname', 'Asc'], ['createdon', 'Desc'], ['other', 'Asc']), { schema })).toBe(
+      'LastName=Asc;CreatedOn=Desc;other=Asc',
+    );
+  });
+});
+
+describe('printSort on built trees', () => {
+  it.each([
+    ['empty', sort(), ''],
+    ['implicit direction is written out', sort(['LastName', 'Asc', false]), 'LastName=Asc'],
+    ['several keys', sort(['LastName', 'Asc'], ['Address.Zip', 'Desc']), 'LastName=Asc;Address.Zip=Desc'],
+    ['duplicates kept', sort(['A', 'Asc'], ['A', 'Desc']), 'A=Asc;A=Desc'],
+  ])('%s', (_title, ast, expected) => {
+    expect(printSort(ast)).toBe(expected);
+  });
+});
