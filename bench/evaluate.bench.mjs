@@ -7,7 +7,7 @@ import { Query as MingoQuery, find as mingoFind } from 'mingo';
 import sift from 'sift';
 import { compileFilter, compileSort, employeeSchema, sortRecords } from '../dist/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
-import { fmt, medianMs, opsPerSecond, writeSection } from './harness.mjs';
+import { fmt, median, medianMs, opsPerSecond, writeSection } from './harness.mjs';
 
 const N = 100_000;
 const records = generateEmployees(N, 7);
@@ -54,11 +54,28 @@ const mingoQuery = new MingoQuery(mongoCriteria);
 const mingoPredicate = (r) => mingoQuery.test(r);
 const siftPredicate = sift(mongoCriteria);
 
-const count = (predicate) => () => {
-  let n = 0;
-  for (let i = 0; i < records.length; i++) if (predicate(records[i])) n++;
-  return n;
-};
+// Each subject gets its own scanning loop (its own function, made by `new
+// Function`), so no call site is shared between subjects: a shared
+// `predicate(record)` call site turns megamorphic and slows whoever runs later.
+const count = (predicate) =>
+  new Function('records', 'predicate', 'return () => { let n = 0; for (let i = 0; i < records.length; i++) if (predicate(records[i])) n++; return n; };')(
+    records,
+    predicate,
+  );
+
+/**
+ * Ops/s of several subjects measured in interleaved rounds (the median of
+ * each subject's rounds), so that load changes on a busy machine hit every
+ * subject alike.
+ */
+function interleaved(subjects, rounds = 9) {
+  const rates = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
+  for (const fn of Object.values(subjects)) opsPerSecond(fn, { samples: 1, sampleMs: 50, warmupMs: 200 });
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, fn] of Object.entries(subjects)) rates[name].push(opsPerSecond(fn, { samples: 1, sampleMs: 120, warmupMs: 0 }));
+  }
+  return Object.fromEntries(Object.entries(rates).map(([name, list]) => [name, median(list)]));
+}
 
 const codegen = compileFilter(FILTER, { schema, strategy: 'codegen' });
 const closures = compileFilter(FILTER, { schema, strategy: 'closures' });
@@ -76,31 +93,42 @@ const agree = {
 const matching = expected.filter(Boolean).length;
 
 console.log('filter throughput…');
-const rate = {
-  hand: opsPerSecond(count(handPredicate)),
-  tuned: opsPerSecond(count(handPredicateTuned)),
-  codegen: opsPerSecond(count(codegen)),
-  closures: opsPerSecond(count(closures)),
-  mingo: opsPerSecond(count(mingoPredicate), { samples: 5 }),
-  sift: opsPerSecond(count(siftPredicate), { samples: 5 }),
-};
+const rate = interleaved({
+  hand: count(handPredicate),
+  tuned: count(handPredicateTuned),
+  codegen: count(codegen),
+  closures: count(closures),
+  mingo: count(mingoPredicate),
+  sift: count(siftPredicate),
+});
 // Records per second, in millions.
 const mrps = (opsPerScan) => (opsPerScan * N) / 1e6;
 
 console.log('compile cost…');
-const compileRate = opsPerSecond(() => compileFilter(FILTER, { schema }));
-const compileClosuresRate = opsPerSecond(() => compileFilter(FILTER, { schema, strategy: 'closures' }));
-const sortCompileRate = opsPerSecond(() => compileSort(SORT, { schema }));
+const compile = interleaved({
+  codegen: () => compileFilter(FILTER, { schema }),
+  closures: () => compileFilter(FILTER, { schema, strategy: 'closures' }),
+  sort: () => compileSort(SORT, { schema }),
+});
+const compileRate = compile.codegen;
+const compileClosuresRate = compile.closures;
+const sortCompileRate = compile.sort;
 
 console.log('sort…');
 const oursSorted = sortRecords(records, SORT, { schema });
 const handSorted = records.slice().sort(handComparator);
 const comparator = compileSort(SORT, { schema });
 const perCompareSorted = records.slice().sort(comparator);
+const sortRounds = { hand: [], ours: [], comparator: [] };
+for (let round = 0; round < 5; round++) {
+  sortRounds.hand.push(medianMs(() => records.slice().sort(handComparator), 1));
+  sortRounds.ours.push(medianMs(() => sortRecords(records, SORT, { schema }), 1));
+  sortRounds.comparator.push(medianMs(() => records.slice().sort(comparator), 1));
+}
 const sortMs = {
-  hand: medianMs(() => records.slice().sort(handComparator), 5),
-  ours: medianMs(() => sortRecords(records, SORT, { schema }), 5),
-  comparator: medianMs(() => records.slice().sort(comparator), 5),
+  hand: median(sortRounds.hand),
+  ours: median(sortRounds.ours),
+  comparator: median(sortRounds.comparator),
   mingo: medianMs(
     () => mingoFind(records, {}, {}, { collation: { locale: 'en', strength: 2 } }).sort({ LastName: 1, CreatedOn: -1 }).all(),
     3,

@@ -85,7 +85,7 @@ function tableCells(line) {
   return cells;
 }
 
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/;
 
 /**
@@ -148,7 +148,12 @@ function renderBlocks(lines, headings, usedSlugs) {
       out.push(block.join('\n'));
       continue;
     }
-    if (line.includes('|') && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]) && lines[i + 1].includes('-')) {
+    if (
+      line.includes('|') &&
+      i + 1 < lines.length &&
+      TABLE_RULE.test(lines[i + 1]) &&
+      tableCells(line).length === tableCells(lines[i + 1]).length
+    ) {
       const head = tableCells(line);
       const aligns = tableCells(lines[i + 1]).map((c) =>
         c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : '',
@@ -415,7 +420,7 @@ export async function buildApiDocs(outDir) {
 /**
  * Bundles docs/playground/main.ts (which imports the library from
  * src/index.ts and the sample employees) with esbuild for the browser and
- * copies its page into `outDir`. Returns the bundle's size in bytes.
+ * copies its page into `outDir`. Returns the bundle's size and the part of it that is sample data, in bytes.
  */
 export async function buildPlayground(outDir) {
   const esbuild = await import('esbuild');
@@ -433,8 +438,10 @@ export async function buildPlayground(outDir) {
     logLevel: 'silent',
   });
   copyFileSync(join(ROOT, 'docs', 'playground', 'index.html'), join(outDir, 'index.html'));
-  const bytes = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('main.js'))?.[1].bytes ?? 0;
-  return { bytes };
+  const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('main.js')) ?? [];
+  let dataBytes = 0;
+  for (const [input, info] of Object.entries(output?.inputs ?? {})) if (input.endsWith('.json')) dataBytes += info.bytesInOutput;
+  return { bytes: output?.bytes ?? 0, dataBytes };
 }
 
 // ---------------------------------------------------------------------------
@@ -452,11 +459,14 @@ async function main() {
   console.log(`docs: railroad diagrams → ${diagrams.join(', ')}`);
 
   const playground = await buildPlayground(join(out, 'playground'));
-  console.log(`docs: playground → docs-site/playground/ (bundle ${(playground.bytes / 1024).toFixed(1)} KiB minified)`);
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(
+    `docs: playground → docs-site/playground/ (bundle ${kib(playground.bytes)} minified: ${kib(playground.dataBytes)} sample data, ${kib(playground.bytes - playground.dataBytes)} code)`,
+  );
 
   const api = await buildApiDocs(join(out, 'api'));
   console.log(`docs: API reference → docs-site/api/ (${api.exports} exports)`);
-  console.log(`docs: ${api.undocumented.length} undocumented API items`);
+  console.log(`docs: ${api.undocumented.length} exports without documentation (typedoc's notDocumented validation)`);
   for (const m of api.undocumented) console.warn(`  ${m}`);
   console.log(`docs: ${api.withoutExample.length} exports without an @example`);
   if (api.withoutExample.length > 0) console.warn(`  ${api.withoutExample.join(', ')}`);

@@ -10,6 +10,9 @@ import type { FIELD_TYPES } from './field-types.js';
 /**
  * Kinds of the employee fields the TypeScript types cannot tell apart:
  * datetimes held as text, and integers (which a `number` cannot express).
+ *
+ * @example
+ * type K = EmployeeFieldTypes['BirthOn']; // 'datetime'
  */
 export type EmployeeFieldTypes = {
   readonly Id: 'integer';

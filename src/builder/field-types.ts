@@ -5,7 +5,12 @@
  * except the `FIELD_TYPES` symbol.
  */
 
-/** The kinds of field the builder distinguishes (the schema's scalar types). */
+/**
+ * The kinds of field the builder distinguishes (the schema's scalar types).
+ *
+ * @example
+ * const kind: FieldKind = 'datetime';
+ */
 export type FieldKind = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
 
 /**
@@ -33,7 +38,12 @@ export const FIELD_TYPES: unique symbol = Symbol.for('wepql.field-types');
  */
 export type FieldTypeMap = { readonly [path: string]: FieldKind };
 
-/** A value a filter can compare with: what the builder turns into text. */
+/**
+ * A value a filter can compare with: what the builder turns into text.
+ *
+ * @example
+ * const values: FilterValue[] = ['Sm', 1000, true, new Date('2024-01-01')];
+ */
 export type FilterValue = string | number | boolean | Date;
 
 /**
@@ -185,7 +195,12 @@ export type EqualityValue<T, M, P extends string> =
         : ValueOfKind<K>
     : never;
 
-/** The InFields operators, by the builder's method names. */
+/**
+ * The InFields operators, by the builder's method names.
+ *
+ * @example
+ * const method: InFieldsMethod = 'startsWith'; // inFields('D').startsWith(…)
+ */
 export type InFieldsMethod =
   | 'equal'
   | 'lessThan'

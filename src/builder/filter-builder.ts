@@ -36,7 +36,12 @@ interface ListMethod<R, E> {
   (first: E, ...rest: E[]): R;
 }
 
-/** The operators every kind accepts: equality, lists and null checks. */
+/**
+ * The operators every kind accepts: equality, lists and null checks.
+ *
+ * @example
+ * where<Employee>().field('Gender').notInArrayOrNull(1, 2);
+ */
 export interface EqualityConditions<R, E> {
   /** `Field.Equal(value)`. */
   equal(value: E): R;
@@ -56,7 +61,12 @@ export interface EqualityConditions<R, E> {
   notInArrayOrNull: ListMethod<R, E>;
 }
 
-/** Comparisons, for numbers, integers and datetimes. */
+/**
+ * Comparisons, for numbers, integers and datetimes.
+ *
+ * @example
+ * where<Employee>().field('CreatedOn').greaterThanOrEqual(new Date('2024-01-01'));
+ */
 export interface OrderConditions<R, V> {
   /** `Field.LessThan(value)`. */
   lessThan(value: V): R;
@@ -68,7 +78,12 @@ export interface OrderConditions<R, V> {
   greaterThanOrEqual(value: V): R;
 }
 
-/** Substring tests, for strings (case-insensitive by default, SPEC §6). */
+/**
+ * Substring tests, for strings (case-insensitive by default, SPEC §6).
+ *
+ * @example
+ * where<Employee>().field('WorkEmail').endsWith('@example.com');
+ */
 export interface TextConditions<R> {
   /** `Field.Contains(text)`. */
   contains(text: string): R;
@@ -104,12 +119,22 @@ type FieldsOf<T, M, Method extends InFieldsMethod, V> = [
   ...InFieldsPath<T, M, Method, V>[],
 ];
 
-/** `v.EqualInFields(F1,…)`: any listed field equals the value. */
+/**
+ * `v.EqualInFields(F1,…)`: any listed field equals the value.
+ *
+ * @example
+ * where<Employee>().inFields(1).equal('Gender', 'Source'); // '1.EqualInFields(Gender,Source)'
+ */
 export interface InFieldsEquality<T, M, V, R> {
   equal(...fields: FieldsOf<T, M, 'equal', V>): R;
 }
 
-/** The ordering InFields operators: any listed field compares with the value. */
+/**
+ * The ordering InFields operators: any listed field compares with the value.
+ *
+ * @example
+ * where<Employee>().inFields(new Date('2024-01-01')).lessThan('CreatedOn', 'ModifiedOn');
+ */
 export interface InFieldsOrder<T, M, V, R> {
   /** `v.LessThanInFields(F1,…)`: any field is less than the value. */
   lessThan(...fields: FieldsOf<T, M, 'lessThan', V>): R;
@@ -121,7 +146,12 @@ export interface InFieldsOrder<T, M, V, R> {
   greaterThanOrEqual(...fields: FieldsOf<T, M, 'greaterThanOrEqual', V>): R;
 }
 
-/** The text InFields operators: any listed string field contains, starts or ends with the value. */
+/**
+ * The text InFields operators: any listed string field contains, starts or ends with the value.
+ *
+ * @example
+ * where<Employee>().inFields('D').startsWith('FirstName', 'LastName');
+ */
 export interface InFieldsText<T, M, V, R> {
   /** `v.ContainsInFields(F1,…)`. */
   contains(...fields: FieldsOf<T, M, 'contains', V>): R;
@@ -146,12 +176,22 @@ export type InFieldsConditions<T, M, V, R> = [V] extends [string]
     ? InFieldsEquality<T, M, V, R> & InFieldsOrder<T, M, V, R>
     : InFieldsEquality<T, M, V, R>;
 
-/** A filter to combine, or a function that builds one from an empty filter. */
+/**
+ * A filter to combine, or a function that builds one from an empty filter.
+ *
+ * @example
+ * const young: FilterPart<Employee> = (b) => b.field('BirthOn').greaterThan(new Date('2000-01-01'));
+ * where<Employee>().or(young, where<Employee>().field('Gender').isNull());
+ */
 export type FilterPart<T, M = {}> = Filter<T, M> | ((b: Filter<T, M>) => Filter<T, M>);
 
 /**
  * An immutable filter over records of type `T` (with field kinds declared
  * in `M`). Top-level conditions are ANDed, in the order they were added.
+ *
+ * @example
+ * const f: Filter<Employee> = where<Employee>().field('LastName').startsWith('Sm');
+ * f.toString(); // 'LastName.StartsWith(Sm)'
  */
 export interface Filter<T, M = {}> {
   /**

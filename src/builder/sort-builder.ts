@@ -11,10 +11,21 @@ import { printSort } from '../print/printer.js';
 import type { FieldPath, FieldTypesFor } from './field-types.js';
 import { builderError, builtField } from './values.js';
 
-/** A direction as the builder accepts it: lower case or the canonical spelling. */
+/**
+ * A direction as the builder accepts it: lower case or the canonical spelling.
+ *
+ * @example
+ * orderBy<Employee>('LastName', 'desc'); // 'LastName=Desc'
+ */
 export type SortDirectionInput = 'asc' | 'desc' | SortDirection;
 
-/** An immutable sort over records of type `T`: keys in priority order. */
+/**
+ * An immutable sort over records of type `T`: keys in priority order.
+ *
+ * @example
+ * const s: Sort<Employee> = orderBy<Employee>('LastName').thenBy('Id', 'desc');
+ * s.toString(); // 'LastName=Asc;Id=Desc'
+ */
 export interface Sort<T, M = {}> {
   /** Adds a lower-priority key; the direction defaults to ascending. */
   thenBy(field: FieldPath<T, M>, direction?: SortDirectionInput): Sort<T, M>;

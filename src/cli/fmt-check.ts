@@ -50,6 +50,6 @@ export async function runFmtCheck(files: readonly string[], options: { readonly 
     process.stdout.write(`[warn] Canonical-form issues found in ${bad} file${bad === 1 ? '' : 's'}. Run \`wepql lint --fix\` to fix them.\n`);
     return 1;
   }
-  process.stdout.write(`All ${files.length} file${files.length === 1 ? '' : 's'} use the canonical form.\n`);
+  process.stdout.write(`Checked ${files.length} file${files.length === 1 ? '' : 's'}: all in canonical form.\n`);
   return 0;
 }

@@ -30,7 +30,8 @@ class Emitter {
   read(path: readonly string[]): string {
     if (path.length === 1 && IDENTIFIER.test(path[0]!)) {
       const key = JSON.stringify(path[0]);
-      return `(hasOwn(r, ${key}) ? r[${key}] : undefined)`;
+      // `plain`: see plainRead in read-field.ts — a load instead of a call when the record is a plain object.
+      return `(plain && OP[${key}] === undefined || hasOwn(r, ${key}) ? r[${key}] : undefined)`;
     }
     return `read(r, ${this.constant([...path])})`;
   }
@@ -131,6 +132,7 @@ export function generateFilterSource(plan: PlanNode): { readonly source: string;
     bindings.length > 0 ? `const ${bindings.join(', ')};` : '',
     'return function wepqlFilter(r) {',
     '  if (!isHolder(r)) r = EMPTY;',
+    '  const p = getProto(r), plain = p === OP || p === null;',
     '  let v;',
     `  return ${body};`,
     '};',
@@ -177,7 +179,7 @@ export function codegenPredicate(plan: PlanNode): RecordPredicate {
   // text: reuse its factory instead of asking the engine to parse it again.
   let factory = factoryCache.get(source);
   if (factory === undefined) {
-    factory = new Function('K', 'hasOwn', 'read', 'isHolder', 'EMPTY', 'isFin', 'isSafe', 'dt', source) as Factory;
+    factory = new Function('K', 'hasOwn', 'read', 'isHolder', 'EMPTY', 'isFin', 'isSafe', 'dt', 'getProto', 'OP', source) as Factory;
     if (factoryCache.size >= FACTORY_CACHE_SIZE) factoryCache.delete(factoryCache.keys().next().value as string);
     factoryCache.set(source, factory);
   }
@@ -190,5 +192,7 @@ export function codegenPredicate(plan: PlanNode): RecordPredicate {
     Number.isFinite,
     Number.isSafeInteger,
     recordDatetime,
+    Object.getPrototypeOf,
+    Object.prototype,
   );
 }

@@ -6,6 +6,27 @@
 
 const hasOwn = Object.hasOwn;
 const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const OBJECT_PROTOTYPE = Object.prototype as Record<string, unknown>;
+
+/**
+ * True when `record.key` can only find an own property: the record's
+ * prototype is `Object.prototype` (or none) and `Object.prototype` has no
+ * `key` (it has `constructor`, `toString`, `__proto__`, … and whatever
+ * prototype pollution added). This costs a load where `Object.hasOwn` costs a
+ * call, which matters at millions of records a second. It trusts
+ * `Object.prototype` not to carry getters that answer differently for
+ * different receivers — a getter there is code already running in the
+ * process, not hostile data (JSON.parse never creates one).
+ *
+ * @example
+ * plainRead({ a: 1 }, 'a');           // true
+ * plainRead({ a: 1 }, 'constructor'); // false: use Object.hasOwn
+ */
+export function plainRead(record: object, key: string): boolean {
+  const proto: unknown = getPrototypeOf(record);
+  return (proto === OBJECT_PROTOTYPE || proto === null) && OBJECT_PROTOTYPE[key] === undefined;
+}
 
 /**
  * True for a value whose own properties may hold fields: a non-null,
@@ -49,7 +70,8 @@ export function readField(record: unknown, path: readonly string[]): unknown {
 export function fieldReader(path: readonly string[]): (record: unknown) => unknown {
   if (path.length === 1) {
     const key = path[0]!;
-    return (record) => (isFieldHolder(record) && hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined);
+    return (record) =>
+      isFieldHolder(record) && (plainRead(record, key) || hasOwn(record, key)) ? (record as Record<string, unknown>)[key] : undefined;
   }
   const steps = [...path];
   return (record) => readField(record, steps);

@@ -94,7 +94,10 @@ function checkDuplicates(ctx: Context, siblings: readonly TypedFilterNode[]): vo
     ctx.out.push({
       code: 'duplicate-condition',
       severity: 'warning',
-      message: `${quote(ctx, node)} repeats ${quote(ctx, first)} at the same level; remove one of them.`,
+      message:
+        quote(ctx, node) === quote(ctx, first)
+          ? `${quote(ctx, node)} repeats an earlier condition at the same level; remove the repeat.`
+          : `${quote(ctx, node)} means the same as ${quote(ctx, first)} earlier at the same level; remove the repeat.`,
       start: spanOf(node).start,
       end: spanOf(node).end,
       ...(fix === undefined ? {} : { fix }),

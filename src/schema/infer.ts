@@ -12,7 +12,12 @@ export interface InferSchemaOptions {
   readonly sampleSize?: number;
 }
 
-/** The most records `inferSchema` looks at, whatever `sampleSize` says. */
+/**
+ * The most records `inferSchema` looks at, whatever `sampleSize` says.
+ *
+ * @example
+ * inferSchema(records, { sampleSize: MAX_INFER_SAMPLE });
+ */
 export const MAX_INFER_SAMPLE = 10_000;
 /** Objects nested deeper than this are left out (`defineSchema`'s own bound). */
 const MAX_INFER_DEPTH = 32;

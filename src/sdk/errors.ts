@@ -6,7 +6,12 @@
  */
 import { WepqlError } from '../diagnostics/error.js';
 
-/** What a failed list call answered. */
+/**
+ * What a failed list call answered.
+ *
+ * @example
+ * const details: ListRequestErrorDetails = { url, status: 400, body, code: 'DataValidationError' };
+ */
 export interface ListRequestErrorDetails {
   /** The request address (query included). */
   readonly url: string;

@@ -8,33 +8,63 @@
  */
 import { WepqlError } from '../diagnostics/error.js';
 
-/** The parts of a WHATWG `Response` the client reads. */
+/**
+ * The parts of a WHATWG `Response` the client reads.
+ *
+ * @example
+ * const response: ResponseLike = await fetch(url);
+ */
 export interface ResponseLike {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
 }
 
-/** The request options the client passes to `fetch`. */
+/**
+ * The request options the client passes to `fetch`.
+ *
+ * @example
+ * const init: FetchInit = { method: 'GET', headers: { accept: 'application/json' } };
+ */
 export interface FetchInit {
   readonly method: string;
   readonly headers: Record<string, string>;
   readonly signal?: AbortSignal;
 }
 
-/** A `fetch`-compatible function: the global `fetch`, undici's, a test fake. */
+/**
+ * A `fetch`-compatible function: the global `fetch`, undici's, a test fake.
+ *
+ * @example
+ * const fetchLike: FetchLike = (url, init) => fetch(url, init);
+ */
 export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseLike>;
 
-/** Headers as a record, a WHATWG `Headers`, or name/value pairs. */
+/**
+ * Headers as a record, a WHATWG `Headers`, or name/value pairs.
+ *
+ * @example
+ * const headers: HeadersLike = new Headers({ 'x-request-id': '42' });
+ */
 export type HeadersLike =
   | Readonly<Record<string, string>>
   | { forEach(callback: (value: string, name: string) => void): void }
   | Iterable<readonly [string, string]>;
 
-/** Credentials from `reauthenticate`: a bearer access token, or the headers to send. */
+/**
+ * Credentials from `reauthenticate`: a bearer access token, or the headers to send.
+ *
+ * @example
+ * const reauthenticate = async (): Promise<Credentials> => (await login()).accessToken;
+ */
 export type Credentials = string | HeadersLike;
 
-/** How 500 answers are retried. */
+/**
+ * How 500 answers are retried.
+ *
+ * @example
+ * const retry: RetryOptions = { attempts: 3, baseDelayMs: 200, sleep: async () => {} };
+ */
 export interface RetryOptions {
   /** Attempts in all, first included (seed: up to 3). Default 3; 1 turns retrying off. */
   readonly attempts?: number;
@@ -44,7 +74,12 @@ export interface RetryOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-/** The retry and re-authentication policy. */
+/**
+ * The retry and re-authentication policy.
+ *
+ * @example
+ * withRetries(fetch, { reauthenticate: renewToken, retry: { attempts: 3 } } satisfies RetryPolicyOptions);
+ */
 export interface RetryPolicyOptions {
   /**
    * Called once when a request answers 401; its credentials replace the
@@ -119,6 +154,10 @@ async function discard(response: ResponseLike): Promise<void> {
  * Sends requests under the retry policy, remembering credentials obtained
  * by re-authentication for later requests. `send` performs one attempt with
  * the given extra headers.
+ *
+ * @example
+ * const sender = new RetryingSender({ retry: { attempts: 3, baseDelayMs: 100 } });
+ * const response = await sender.send('GET', (auth) => fetch(url, { headers: { ...base, ...auth } }));
  */
 export class RetryingSender {
   readonly #reauthenticate: (() => Promise<Credentials>) | undefined;

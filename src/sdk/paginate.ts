@@ -5,13 +5,19 @@
  * expires, and retrying as the seed advises.
  */
 import { WepqlError } from '../diagnostics/error.js';
+import type { ListRequestErrorDetails } from './errors.js';
 import { DataTokenExpiredError, ListRequestError } from './errors.js';
 import type { Credentials, FetchLike, HeadersLike, ResponseLike, RetryOptions } from './http.js';
 import { RetryingSender, headersToRecord } from './http.js';
 import type { FilterInput, ListRequestParams, SortInput } from './request.js';
 import { encodeListRequest } from './request.js';
 
-/** What `fetchPage` is given: the request's parameters and the headers to send with them. */
+/**
+ * What `fetchPage` is given: the request's parameters and the headers to send with them.
+ *
+ * @example
+ * const context: PageRequestContext = { headers: { accept: 'application/json' } };
+ */
 export interface PageRequestContext {
   /** `accept`, the version headers, credentials and the caller's headers (lower-case names). */
   readonly headers: Readonly<Record<string, string>>;
@@ -22,12 +28,22 @@ export interface PageRequestContext {
  * A transport of one's own (axios, a test double, a non-HTTP source): it
  * sends one list request — typically with `encodeListRequest` — and returns
  * the answer as a Response-like object.
+ *
+ * @example
+ * const source: PageSource = {
+ *   fetchPage: (request, { headers }) => fetch(`${url}?${encodeListRequest(request).search}`, { headers }),
+ * };
  */
 export interface PageSource {
   fetchPage(request: ListRequestParams, context: PageRequestContext): Promise<ResponseLike>;
 }
 
-/** Options of `paginate`. */
+/**
+ * Options of `paginate`.
+ *
+ * @example
+ * const options: PaginateOptions = { url, limit: 200, mode: 'skip', retry: { attempts: 3 } };
+ */
 export interface PaginateOptions {
   /** The list endpoint, e.g. `https://host/api/public/clients/42/employees`. Required with a fetch function. */
   readonly url?: string | URL;
@@ -61,7 +77,12 @@ export interface PaginateOptions {
   readonly signal?: AbortSignal;
 }
 
-/** One page as it was received (records already yielded before a restart are left out). */
+/**
+ * One page as it was received (records already yielded before a restart are left out).
+ *
+ * @example
+ * for await (const page of paginate<Employee>(fetch, { url }).pages()) console.log(page.pageNo, page.records.length);
+ */
 export interface ListPage<T> {
   readonly records: readonly T[];
   /** `PageNo` in token paging; the 1-based position `skip / limit + 1` in skip paging. */
@@ -76,7 +97,12 @@ export interface ListPage<T> {
   readonly restarted: boolean;
 }
 
-/** What `paginate` returns: iterate for records, `pages()` for pages, `toArray()` for everything. */
+/**
+ * What `paginate` returns: iterate for records, `pages()` for pages, `toArray()` for everything.
+ *
+ * @example
+ * const all: Employee[] = await paginate<Employee>(fetch, { url }).toArray();
+ */
 export interface Paginated<T> extends AsyncIterable<T> {
   /** Iterates page by page; each iteration starts a fresh browsing session. */
   pages(): AsyncIterable<ListPage<T>>;
@@ -126,11 +152,11 @@ function describeFailure(r: Received): string {
   return parts.join(': ');
 }
 
-function requestError(r: Received, message = describeFailure(r)): ListRequestError {
+function detailsOf(r: Received): ListRequestErrorDetails {
   const code = str(field(r.body, 'Code'));
   const errorCode = field(r.body, 'ErrorCode');
   const validation = field(r.body, 'ValidationErrors');
-  return new ListRequestError(message, {
+  return {
     url: r.url,
     status: r.status,
     body: r.body,
@@ -139,7 +165,11 @@ function requestError(r: Received, message = describeFailure(r)): ListRequestErr
     ...(typeof validation === 'object' && validation !== null
       ? { validationErrors: validation as Readonly<Record<string, readonly (readonly [string, string])[]>> }
       : {}),
-  });
+  };
+}
+
+function requestError(r: Received, message = describeFailure(r)): ListRequestError {
+  return new ListRequestError(message, detailsOf(r));
 }
 
 function envelopeOf(r: Received): Envelope {
@@ -322,9 +352,7 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
         throw new DataTokenExpiredError(
           `the data token was refused${refusal.reason === undefined ? '' : ` (${refusal.reason})`} asking for page ${requested} of ${endpoint}${after}; ${yielded} records had been yielded`,
           {
-            url: r.url,
-            status: r.status,
-            body: r.body,
+            ...detailsOf(r),
             recordsYielded: yielded,
             pageNo: requested,
             ...(refusal.reason === undefined ? {} : { reason: refusal.reason }),

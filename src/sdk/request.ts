@@ -11,12 +11,28 @@ import { isBuiltFilter } from '../builder/filter-builder.js';
 import type { Sort } from '../builder/sort-builder.js';
 import { isBuiltSort } from '../builder/sort-builder.js';
 
-/** A filter as text, as a syntax tree, or as a builder from `where()`. */
+/**
+ * A filter as text, as a syntax tree, or as a builder from `where()`.
+ *
+ * @example
+ * const filter: FilterInput = where<Employee>().field('Gender').equal(1); // or 'Gender.Equal(1)'
+ */
 export type FilterInput = string | FilterAst | Filter<any, any>;
-/** A sort as text, as a syntax tree, or as a builder from `orderBy()`. */
+/**
+ * A sort as text, as a syntax tree, or as a builder from `orderBy()`.
+ *
+ * @example
+ * const sort: SortInput = orderBy<Employee>('LastName'); // or 'LastName=Asc'
+ */
 export type SortInput = string | SortAst | Sort<any, any>;
 
-/** The parameters of one list request, by meaning rather than by wire name. */
+/**
+ * The parameters of one list request, by meaning rather than by wire name.
+ *
+ * @example
+ * const first: ListRequestParams = { filter: 'Gender.Equal(1)', limit: 50 };
+ * const next: ListRequestParams = { dataToken: token, page: 'next' };
+ */
 export interface ListRequestParams {
   /** Filter query; omitted when empty. */
   readonly filter?: FilterInput;
@@ -34,7 +50,12 @@ export interface ListRequestParams {
   readonly page?: number | 'next' | 'prev';
 }
 
-/** Where the parameters travel. */
+/**
+ * Where the parameters travel.
+ *
+ * @example
+ * encodeListRequest({ limit: 10 }, { style: 'headers' }).headers; // { 'x-api-limit': '10' }
+ */
 export interface EncodeListRequestOptions {
   /**
    * `query` (default): query parameters. `headers`: `x-api-<name>` headers,
@@ -45,7 +66,12 @@ export interface EncodeListRequestOptions {
   readonly style?: 'query' | 'headers';
 }
 
-/** The encoded request: query parameters to append to the URL, and headers to send. */
+/**
+ * The encoded request: query parameters to append to the URL, and headers to send.
+ *
+ * @example
+ * const { search, headers }: EncodedListRequest = encodeListRequest({ limit: 10 });
+ */
 export interface EncodedListRequest {
   readonly search: URLSearchParams;
   readonly headers: Record<string, string>;

@@ -134,7 +134,8 @@ export function createListServer(options: ListServerOptions): ListServer {
     const idText = decodeURIComponentSafe(route[1]!);
     const clientId = CLIENT_ID.test(idText) ? Number(idText) : undefined;
     if (clientId === undefined || !(await clientExists(clientId))) {
-      return errorResponse({ kind: 'not-found', message: `Client ${JSON.stringify(idText.slice(0, 40))} was not found.` });
+      const shown = idText.length > 40 ? `${idText.slice(0, 40)}…` : idText;
+      return errorResponse({ kind: 'not-found', message: `Client ${shown} was not found.` });
     }
     return handleListRequest(
       { query: url.searchParams, headers: req.headers, url: address },

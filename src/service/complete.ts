@@ -7,7 +7,8 @@
  * operator name are the same characters; SPEC §2), so content assist would
  * answer in token types ("a Text token may follow") that still have to be
  * mapped back to "a field", "an operator of this field's type" or "a field
- * that accepts this InFields operator". Those answers need the schema and
+ * that accepts this InFields operator" (and the parser instance lives in
+ * syntax/, the one module that may import chevrotain). Those answers need the schema and
  * the head of the clause, which only a scan of the text before the cursor
  * gives. The scan is one linear pass over that text, it tolerates every
  * incomplete or broken input (it recovers at `;` and `)` like the parser),
@@ -27,10 +28,20 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import { isOperatorApplicable, operatorsForType } from '../validate/applicability.js';
 import { convertValueText } from '../validate/convert-value.js';
 
-/** What a completion inserts. */
+/**
+ * What a completion inserts.
+ *
+ * @example
+ * const kind: CompletionKind = complete('LastName.', 9, schema).items[0].kind; // 'operator'
+ */
 export type CompletionKind = 'field' | 'operator' | 'keyword' | 'value' | 'direction';
 
-/** One suggestion at the cursor. */
+/**
+ * One suggestion at the cursor.
+ *
+ * @example
+ * const item: CompletionItem = { label: 'StartsWith', kind: 'operator', detail: 'StartsWith(value)', insertText: 'StartsWith(' };
+ */
 export interface CompletionItem {
   /** What a menu shows: `LastName`, `StartsWith`, `Or`, `true`, `Desc`. */
   readonly label: string;
@@ -41,14 +52,26 @@ export interface CompletionItem {
   readonly insertText: string;
 }
 
-/** The suggestions at a cursor and the range of text they replace. */
+/**
+ * The suggestions at a cursor and the range of text they replace.
+ *
+ * @example
+ * const { items, replace } = complete('LastName.Sta', 12, schema);
+ * const text = 'LastName.Sta';
+ * text.slice(0, replace.start) + items[0].insertText + text.slice(replace.end); // 'LastName.StartsWith('
+ */
 export interface CompletionResult {
   readonly items: readonly CompletionItem[];
   /** The partly typed word around the cursor (empty at a fresh position). */
   readonly replace: { readonly start: number; readonly end: number };
 }
 
-/** Options for `complete`. */
+/**
+ * Options for `complete`.
+ *
+ * @example
+ * complete('LastName=', 9, schema, { kind: 'sort' } satisfies CompleteOptions);
+ */
 export interface CompleteOptions {
   /** Which language the text is in. Default `'filter'`. */
   readonly kind?: 'filter' | 'sort';

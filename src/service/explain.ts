@@ -22,7 +22,12 @@ import { parseSort } from '../syntax/parse-sort.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import { fieldWords } from './words.js';
 
-/** Options for `explain`. */
+/**
+ * Options for `explain`.
+ *
+ * @example
+ * explain('CreatedOn=Desc', { kind: 'sort', schema: employeeSchema } satisfies ExplainOptions).value; // 'by created on (newest first)'
+ */
 export interface ExplainOptions {
   /** Validates text input and chooses wording by each field's type and spelling. */
   readonly schema?: Schema;
@@ -32,7 +37,13 @@ export interface ExplainOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** The explanation, or the diagnostics that prevented one. */
+/**
+ * The explanation, or the diagnostics that prevented one.
+ *
+ * @example
+ * const { value, diagnostics }: ExplainResult = explain('Gender.Equals(1)');
+ * // value: undefined; diagnostics[0].code: 'unknown-operator'
+ */
 export interface ExplainResult {
   /** The sentence; undefined when the input has errors. */
   readonly value: string | undefined;

@@ -10,7 +10,12 @@ import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import type { ColumnMap } from './to-sql.js';
 
-/** A column mapping read and checked. */
+/**
+ * A column mapping read and checked.
+ *
+ * @example
+ * const column: ResolvedColumn = { kind: 'json', column: 'address', path: ['zip'] };
+ */
 export type ResolvedColumn =
   | { readonly kind: 'column'; readonly column: string }
   | { readonly kind: 'json'; readonly column: string; readonly path: readonly string[] };
@@ -103,11 +108,10 @@ export function fieldExpression(
     : sqliteJsonValue(column, mapping.path, field.type);
 }
 
-// Exactly the forms `parseDatetimeText` accepts, minus what PostgreSQL reads
-// differently: impossible dates are caught by `pg_input_is_valid` below.
+// Exactly the forms `parseDatetimeText` accepts; impossible dates are
+// caught by `pg_input_is_valid` below.
 const DATETIME_REGEX =
   "'^\\d{4}-\\d{2}-\\d{2}(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)?)?$'";
-const ZONED_REGEX = "'(Z|[+-]\\d{2}:\\d{2})$'";
 
 function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   // Keys are identifier-shaped (checked above), so a plain literal is safe.
@@ -119,21 +123,27 @@ function postgresJsonValue(column: string, path: readonly string[], type: Scalar
     case 'number':
       return `(CASE WHEN jsonb_typeof(${node}) = 'number' THEN ${text}::double precision END)`;
     case 'integer':
+      // Nested CASE: PostgreSQL does not promise to evaluate AND left to
+      // right, and the numeric cast must not see a non-number.
       return (
-        `(CASE WHEN jsonb_typeof(${node}) = 'number' AND ${text}::numeric % 1 = 0` +
-        ` AND abs(${text}::numeric) <= 9007199254740991 THEN ${text}::numeric::bigint END)`
+        `(CASE WHEN jsonb_typeof(${node}) = 'number' THEN CASE WHEN ${text}::numeric % 1 = 0` +
+        ` AND abs(${text}::numeric) <= 9007199254740991 THEN ${text}::numeric::bigint END END)`
       );
     case 'boolean':
       return `(CASE WHEN jsonb_typeof(${node}) = 'boolean' THEN ${text}::boolean END)`;
-    case 'datetime':
-      // No zone means UTC (SPEC §5), whatever the session's TimeZone is; the
-      // evaluator keeps milliseconds, so truncate the microseconds PostgreSQL keeps.
+    case 'datetime': {
+      // Read like parseDatetimeText, not like PostgreSQL's own input: the
+      // fraction is cut (not rounded) to milliseconds, no zone means UTC
+      // whatever the session's TimeZone, and the offset is subtracted as an
+      // interval, since timestamptz input refuses offsets beyond ±15:59.
+      const local = `regexp_replace(regexp_replace(${text}, '(Z|[+-]\\d{2}:\\d{2})$', ''), '(\\.\\d{3})\\d+$', '\\1')`;
+      const offset = `COALESCE(substring(${text} from '[+-]\\d{2}:\\d{2}$')::interval, interval '0')`;
       return (
         `(CASE WHEN jsonb_typeof(${node}) = 'string' AND ${text} ~ ${DATETIME_REGEX}` +
-        ` AND pg_input_is_valid(${text}, 'timestamp') THEN date_trunc('milliseconds',` +
-        ` CASE WHEN ${text} ~ ${ZONED_REGEX} THEN ${text}::timestamptz` +
-        ` ELSE ${text}::timestamp AT TIME ZONE 'UTC' END) END)`
+        ` AND pg_input_is_valid(${local}, 'timestamp')` +
+        ` THEN (${local}::timestamp AT TIME ZONE 'UTC') - ${offset} END)`
       );
+    }
   }
 }
 

@@ -22,7 +22,12 @@ import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
 import { postgresTimestamp } from './storage.js';
 import type { SqlPart } from './to-sql.js';
 
-/** What the compiler needs besides the tree. */
+/**
+ * What the compiler needs besides the tree.
+ *
+ * @example
+ * const context: CompileContext = { dialect: 'sqlite', schema, columns: new Map(), caseSensitive: false, limits: DEFAULT_LIMITS };
+ */
 export interface CompileContext {
   readonly dialect: SqlDialect;
   readonly schema: Schema;

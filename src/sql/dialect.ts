@@ -5,10 +5,20 @@
 import { hasInvalidCharacter } from '../schema/values.js';
 import { sqlError } from './errors.js';
 
-/** A SQL dialect `toSql` can write. */
+/**
+ * A SQL dialect `toSql` can write.
+ *
+ * @example
+ * const dialect: SqlDialect = 'postgres';
+ */
 export type SqlDialect = 'postgres' | 'sqlite';
 
-/** Every supported dialect. */
+/**
+ * Every supported dialect.
+ *
+ * @example
+ * SQL_DIALECTS.includes('sqlite'); // true
+ */
 export const SQL_DIALECTS: readonly SqlDialect[] = ['postgres', 'sqlite'];
 
 // PostgreSQL silently truncates identifiers longer than NAMEDATALEN-1 bytes,

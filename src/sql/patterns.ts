@@ -4,10 +4,20 @@
  * themselves.
  */
 
-/** The escape character every LIKE this module writes declares with `ESCAPE '\'`. */
+/**
+ * The escape character every LIKE wepql writes declares with `ESCAPE '\'`.
+ *
+ * @example
+ * `col LIKE $1 ESCAPE '${LIKE_ESCAPE}'`;
+ */
 export const LIKE_ESCAPE = '\\';
 
-/** Where the value must appear. */
+/**
+ * Where the value must appear.
+ *
+ * @example
+ * const position: PatternPosition = 'starts';
+ */
 export type PatternPosition = 'contains' | 'starts' | 'ends';
 
 /**

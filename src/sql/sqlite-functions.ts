@@ -6,13 +6,28 @@
  */
 import { recordValueAs } from '../schema/values.js';
 
-/** The name of the case-folding function (`toLowerCase`) that SQL compiled for SQLite calls. */
+/**
+ * The name of the case-folding function (`toLowerCase`) that SQL compiled for SQLite calls.
+ *
+ * @example
+ * db.exec(`SELECT ${SQLITE_LOWER_FUNCTION}('Ä')`); // 'ä'
+ */
 export const SQLITE_LOWER_FUNCTION = 'wepql_lower';
 
-/** The name of the datetime-reading function (`ISO text → epoch ms`), used for datetimes inside JSON columns. */
+/**
+ * The name of the datetime-reading function (ISO text → epoch ms), used for datetimes inside JSON columns.
+ *
+ * @example
+ * db.exec(`SELECT ${SQLITE_DATETIME_FUNCTION}('2024-01-01')`); // 1704067200000
+ */
 export const SQLITE_DATETIME_FUNCTION = 'wepql_datetime';
 
-/** Any SQLite binding with sql.js's `create_function(name, fn)`. */
+/**
+ * Any SQLite binding with sql.js's `create_function(name, fn)`.
+ *
+ * @example
+ * const host: SqliteFunctionHost = { create_function: (name, fn) => betterSqlite.function(name, fn) };
+ */
 export interface SqliteFunctionHost {
   create_function(name: string, fn: (...args: any[]) => unknown): unknown;
 }

@@ -14,16 +14,37 @@ import { compileFilterParts, compileSortParts, renderParts, type CompileContext 
 import type { SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
 
-/** Where a field is stored: a column name, or a JSON column (`jsonb` in PostgreSQL, JSON text in SQLite) and the key path inside it. */
+/**
+ * Where a field is stored: a column name, or a JSON column (`jsonb` in
+ * PostgreSQL, JSON text in SQLite) and the key path inside it.
+ *
+ * @example
+ * const zip: ColumnMapping = { json: 'address', path: ['zip'] };
+ */
 export type ColumnMapping = string | { readonly column: string } | { readonly json: string; readonly path: readonly string[] };
 
-/** Field name (schema spelling, `Address.Zip` for nested) → where it is stored. */
+/**
+ * Field name (schema spelling, `Address.Zip` for nested) → where it is stored.
+ *
+ * @example
+ * const columns: ColumnMap = { LastName: 'last_name', 'Address.Zip': { json: 'address', path: ['zip'] } };
+ */
 export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
 
-/** A piece of compiled SQL: fixed text, or one bound parameter. */
+/**
+ * A piece of compiled SQL: fixed text, or one bound parameter.
+ *
+ * @example
+ * const parts: SqlPart[] = [{ sql: '"Id" = ' }, { param: 5 }];
+ */
 export type SqlPart = { readonly sql: string } | { readonly param: unknown };
 
-/** Options of `toSql`. */
+/**
+ * Options of `toSql`.
+ *
+ * @example
+ * const options: ToSqlOptions = { dialect: 'sqlite', schema: employeeSchema, tieBreaker: 'Id' };
+ */
 export interface ToSqlOptions {
   readonly dialect: SqlDialect;
   readonly schema: Schema;
@@ -44,20 +65,36 @@ export interface ToSqlOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** What `toSql` returns: fragments without their keywords, `''` when absent, and the parameters in placeholder order. */
+/**
+ * What `toSql` returns: fragments without their keywords, `''` when absent,
+ * and the parameters in placeholder order.
+ *
+ * @example
+ * const { where, orderBy, params }: SqlFragment = toSql({ filter: 'Id.Equal(5)' }, options);
+ */
 export interface SqlFragment {
   readonly where: string;
   readonly orderBy: string;
   readonly params: readonly unknown[];
 }
 
-/** What `toSql` accepts. */
+/**
+ * What `toSql` accepts: a filter and a sort, each as text, syntax tree or typed tree.
+ *
+ * @example
+ * const q: SqlQuery = { filter: 'Gender.Equal(1)', sort: 'LastName=Asc' };
+ */
 export interface SqlQuery {
   readonly filter?: string | FilterAst | TypedFilter;
   readonly sort?: string | SortAst | TypedSort;
 }
 
-/** The WHERE and ORDER BY of `toSqlParts`, as text pieces and parameters. */
+/**
+ * The WHERE and ORDER BY of `toSqlParts`, as text pieces and parameters.
+ *
+ * @example
+ * const { where, orderBy }: SqlParts = toSqlParts({ filter: 'Id.Equal(5)' }, options);
+ */
 export interface SqlParts {
   readonly where: readonly SqlPart[];
   readonly orderBy: readonly SqlPart[];

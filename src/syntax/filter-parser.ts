@@ -29,6 +29,7 @@ import {
   canonicalOperator,
   FILTER_OPERATORS,
   operatorKind,
+  type FilterOperator,
   type InFieldsOperator,
   type ListOperator,
   type NoValueOperator,
@@ -143,6 +144,7 @@ export class FilterParser extends EmbeddedActionsParser {
         if (first !== null) nodes.push(first);
       }
       if (this.skipClauseJunk(first !== undefined)) slotNonEmpty = true;
+      if (slotNonEmpty) pendingSeparator = undefined;
     }
     this.MANY(() => {
       const separator = this.CONSUME(Semicolon);
@@ -388,7 +390,7 @@ export class FilterParser extends EmbeddedActionsParser {
     }
     const opToken = lastDot === head.length - 1 ? undefined : head[lastDot + 1];
     const opName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === head.length ? opToken.image : undefined;
-    const op = opName === undefined ? undefined : canonicalOperator(opName);
+    const op = opName === undefined ? undefined : operatorFor(opName);
 
     if (open === undefined || args === undefined) {
       const written = excerpt(text.slice(first.startOffset, headEnd));
@@ -806,6 +808,19 @@ export class FilterParser extends EmbeddedActionsParser {
     }
     return { kind: 'field', path, name: path.length === 1 ? path[0]! : path.join('.'), span: { start, end } };
   }
+}
+
+// Operator names are almost always written the same few ways, so resolving
+// them through an exact-spelling cache skips the lower-casing of
+// canonicalOperator. The cache holds only names that resolve, and is
+// bounded, so hostile case variants cannot grow it.
+const OPERATOR_CACHE = new Map<string, FilterOperator>();
+function operatorFor(name: string): FilterOperator | undefined {
+  const cached = OPERATOR_CACHE.get(name);
+  if (cached !== undefined) return cached;
+  const op = canonicalOperator(name);
+  if (op !== undefined && OPERATOR_CACHE.size < 512) OPERATOR_CACHE.set(name, op);
+  return op;
 }
 
 /** How a token is named in messages. */

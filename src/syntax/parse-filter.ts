@@ -49,11 +49,13 @@ export function parseFilter(text: string, options?: ParseOptions): ParseFilterRe
   parser.input = tokens;
   let clauses: FilterAst['clauses'] = [];
   try {
-    clauses = parser.filter();
-    for (const e of parser.errors) {
-      // The grammar accepts every token sequence, so this is a parser defect; still report, never throw.
-      sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : source.length, source.length);
-    }
+    // With recovery off, Chevrotain returns undefined instead of throwing when
+    // it cannot match. The grammar accepts every token sequence, so that would
+    // be a parser defect; it is still reported, never thrown.
+    const parsed = parser.filter();
+    if (parsed === undefined) {
+      for (const e of parser.errors) sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : 0, source.length);
+    } else clauses = parsed;
   } catch (error) {
     clauses = [];
     sink.add(
@@ -63,6 +65,5 @@ export function parseFilter(text: string, options?: ParseOptions): ParseFilterRe
       source.length,
     );
   }
-  parser.input = [];
   return { ast: { kind: 'filter', clauses, span }, diagnostics: sink.finish() };
 }

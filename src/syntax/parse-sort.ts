@@ -42,15 +42,15 @@ export function parseSort(text: string, options?: ParseOptions): ParseSortResult
   parser.input = tokens;
   let items: SortAst['items'] = [];
   try {
-    items = parser.sort();
-    for (const e of parser.errors) {
-      // The grammar accepts every token sequence, so this is a parser defect; still report, never throw.
-      sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : text.length, text.length);
-    }
+    // Chevrotain returns undefined (recovery off) when it cannot match; the
+    // grammar accepts every token sequence, so that would be a parser defect.
+    const parsed = parser.sort();
+    if (parsed === undefined) {
+      for (const e of parser.errors) sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : 0, text.length);
+    } else items = parsed;
   } catch (error) {
     items = [];
     sink.add('unexpected-token', `the sort could not be parsed: ${String(error)}`, 0, text.length);
   }
-  parser.input = [];
   return { ast: { kind: 'sort', items, span }, diagnostics: sink.finish() };
 }

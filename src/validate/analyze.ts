@@ -45,7 +45,7 @@ export interface AnalyzeSortResult {
  * @example
  * const { value, diagnostics } = analyzeFilter('LastName.StartsWith(Sm);Salary.GreaterThan(abc)', { schema });
  * value;                 // undefined
- * diagnostics[0].code;   // 'invalid-value' (at "abc", 42–45)
+ * diagnostics[0].code;   // 'invalid-value' (at "abc", 43–46)
  */
 export function analyzeFilter(input: string | FilterAst, options: AnalyzeOptions): AnalyzeFilterResult {
   const limits = options.limits;

@@ -16,7 +16,12 @@ export type ConvertedValue =
 // own explanation: "expected a datetime" would puzzle someone who wrote one.
 const DATETIME_SHAPE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
-/** What a valid value of each type looks like, for messages. */
+/**
+ * What a valid value of each type looks like, for messages.
+ *
+ * @example
+ * VALUE_EXAMPLES.datetime; // 'a datetime like 2024-01-31 or 2024-01-31T13:45:00Z'
+ */
 export const VALUE_EXAMPLES: Readonly<Record<ScalarType, string>> = Object.freeze({
   string: 'any text',
   number: 'a number like 42, -3.5 or 1e3',

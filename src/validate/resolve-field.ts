@@ -33,12 +33,13 @@ export function resolveField(
     if (suggestion === undefined) {
       reporter.report('unknown-field', node.span, `unknown field ${quoteText(node.name)}; it is not in the schema`);
     } else {
-      const fix = replaceSpan(node.span, suggestion);
+      // A suggestion, never a fix: a nearby name is a guess at what was meant,
+      // and `--fix` applies only edits that keep the author's meaning.
       reporter.report(
         'unknown-field',
         node.span,
         `unknown field ${quoteText(node.name)}; did you mean ${quoteText(suggestion)}?`,
-        fix === undefined ? { suggestion } : { suggestion, fix },
+        { suggestion },
       );
     }
     return undefined;

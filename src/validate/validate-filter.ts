@@ -50,7 +50,7 @@ export interface ValidateFilterResult {
 /**
  * Validates a filter's syntax tree against a schema and converts it to the
  * typed tree. Never throws. Reports, each at the offending node's range:
- * `unknown-field` (with the nearest name as suggestion and fix),
+ * `unknown-field` (with the nearest name as suggestion, not as a fix: a guess is not safe to apply),
  * `field-case-mismatch` (a warning; the field still resolves),
  * `not-a-leaf-field`, `not-filterable`, `operator-not-applicable` (at the
  * operator), `invalid-value` and `integer-out-of-range` (at the value),
@@ -64,7 +64,7 @@ export interface ValidateFilterResult {
  * always respects the limits; recursion stops at `limits.maxDepth`.
  *
  * @example
- * const { value, diagnostics } = validateFilter(parseFilter('Salary.GreaterThan(1000)').value, schema);
+ * const { value, diagnostics } = validateFilter(parseFilter('Salary.GreaterThan(1000)').ast, schema);
  * value?.clauses[0]; // { kind: 'comparison', operator: 'GreaterThan', field: { name: 'Salary', … }, value: 1000, … }
  */
 export function validateFilter(ast: FilterAst, schema: Schema, options: ValidateOptions = {}): ValidateFilterResult {

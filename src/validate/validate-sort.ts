@@ -27,7 +27,7 @@ export interface ValidateSortResult {
  * `duplicate-sort-field` on the text.
  *
  * @example
- * validateSort(parseSort('lastname=Asc;LastName=Desc').value, schema).value?.keys;
+ * validateSort(parseSort('lastname=Asc;LastName=Desc').ast, schema).value?.keys;
  * // [{ field: { name: 'LastName', … }, direction: 'Asc', … }]
  */
 export function validateSort(ast: SortAst, schema: Schema, options: ValidateOptions = {}): ValidateSortResult {

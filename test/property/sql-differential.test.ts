@@ -15,7 +15,7 @@ import { query, toSql } from '../../src/index.js';
 import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
-const RUNS = 200;
+const RUNS = 300;
 
 /** Every field of the test schema inside one JSON document column. */
 const JSON_COLUMNS: ColumnMap = Object.fromEntries(testSchema.fields.map((f) => [f.name, { json: 'doc', path: f.path }]));

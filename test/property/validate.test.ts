@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, TypedFilterNode } from '../../src/index.js';
-import { analyzeFilter, analyzeSort, convertValueText, hasErrors, validateFilter, validateSort } from '../../src/index.js';
+import { analyzeFilter, analyzeSort, convertValueText, employeeSchema, hasErrors, inferSchema, validateFilter, validateSort } from '../../src/index.js';
+import { filterAstArb, sortAstArb } from '../support/arbitraries.js';
 import type { FaultKind } from './validate-arbitraries.js';
 import { draftFilterArb, faultSpan, injectFault, renderFilter, renderSort, schemaArb } from './validate-arbitraries.js';
 
@@ -96,6 +97,19 @@ describe('validation properties', () => {
         const s = analyzeSort(text, { schema });
         expect(s.value === undefined).toBe(hasErrors(s.diagnostics));
       }),
+    );
+  });
+
+  it('validation never throws on any tree built by code, and value is undefined exactly when there is an error', () => {
+    const schemas = [employeeSchema, inferSchema([{ And: 1, Or: 'x', __proto__x: true, A1: { _: '2024-01-01' } }, JSON.parse('{"__proto__": 1}')])];
+    fc.assert(
+      fc.property(fc.constantFrom(...schemas), filterAstArb(), sortAstArb(), (schema, filter, sort) => {
+        const f = validateFilter(filter, schema);
+        expect(f.value === undefined).toBe(hasErrors(f.diagnostics));
+        const s = validateSort(sort, schema);
+        expect(s.value === undefined).toBe(hasErrors(s.diagnostics));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -145,7 +145,7 @@ export function filterAstArb(options: FilterAstArbOptions = {}): fc.Arbitrary<Fi
     clause: fc.oneof(
       { maxDepth, depthIdentifier: 'wepql-group' },
       { weight: 3, arbitrary: conditionArb() },
-      { weight: 1, arbitrary: tie('group') },
+      { weight: 2, arbitrary: tie('group') },
     ),
     group: fc
       .record({
@@ -154,9 +154,12 @@ export function filterAstArb(options: FilterAstArbOptions = {}): fc.Arbitrary<Fi
       })
       .map((r): GroupNode => ({ kind: 'group', ...r, operatorSpan: NO_SPAN, span: NO_SPAN })),
   }));
-  return fc
-    .array(clause, { maxLength: options.maxClauses ?? 4 })
-    .map((clauses): FilterAst => ({ kind: 'filter', clauses, span: NO_SPAN }));
+  // An empty filter is one case; without the weighting it would be a fifth of all samples.
+  const clauses = fc.oneof(
+    { weight: 1, arbitrary: fc.constant([]) },
+    { weight: 12, arbitrary: fc.array(clause, { minLength: 1, maxLength: options.maxClauses ?? 4 }) },
+  );
+  return clauses.map((list): FilterAst => ({ kind: 'filter', clauses: list, span: NO_SPAN }));
 }
 
 /** Sort trees of up to `maxItems` keys (duplicates included), every direction explicit. */

@@ -4,9 +4,10 @@
  * would make tsc fail if it ever compiled. The same lines also run under
  * vitest, where they only build filters.
  */
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   FIELD_TYPES,
+  WepqlError,
   orderBy,
   where,
   type Employee,
@@ -76,7 +77,7 @@ describe('operators per kind', () => {
     // @ts-expect-error: Contains takes text
     where<Person>().field('Name').contains(1);
     // @ts-expect-error: a list needs at least one value
-    where<Person>().field('Name').inArray();
+    expect(() => where<Person>().field('Name').inArray()).toThrow(WepqlError);
   });
 
   it('literal unions accept only their members for equality', () => {
@@ -162,7 +163,7 @@ describe('InFields', () => {
     // @ts-expect-error: booleans have no order
     where<Employee>().inFields(true).lessThan('Blind');
     // @ts-expect-error: at least one field
-    where<Employee>().inFields('D').contains();
+    expect(() => where<Employee>().inFields('D').contains()).toThrow(WepqlError);
   });
 });
 
@@ -189,7 +190,7 @@ describe('sort', () => {
     // @ts-expect-error: objects are not sortable
     orderBy<Person>('Address');
     // @ts-expect-error: not a direction
-    orderBy<Person>('Name', 'up');
+    expect(() => orderBy<Person>('Name', 'up')).toThrow(WepqlError);
     // @ts-expect-error: not a field
     orderBy<Employee>('LastName').thenBy('Salary');
   });

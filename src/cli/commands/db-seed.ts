@@ -1,7 +1,41 @@
-// Placeholder until this command lands; replaced by its owner.
-import { UsageError } from '../args.js';
+/**
+ * `wepql db-seed`: creates the `employees` table of a PostgreSQL database
+ * (replacing it) and fills it with examples/employees.json, so that
+ * `DATABASE_URL=… npm start` serves the list from the database.
+ */
+import { parseArgs, UsageError } from '../args.js';
+import { ensureCaseFoldingCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
 
-/** Runs `wepql db-seed`. */
-export async function run(_argv: readonly string[]): Promise<number> {
-  throw new UsageError('"db-seed" is not available in this build yet');
+/** Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`). */
+export async function run(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['--database-url'] });
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
+  if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');
+  let pg: typeof import('pg');
+  try {
+    pg = (await import('pg')).default as unknown as typeof import('pg');
+  } catch {
+    process.stderr.write('wepql db-seed: the "pg" package is needed (npm install pg)\n');
+    return 1;
+  }
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const query = (sql: string, params: unknown[]) => client.query(sql, params);
+    const { version, standIn } = await ensureCaseFoldingCollation(query);
+    if (standIn) {
+      process.stderr.write(
+        `wepql db-seed: PostgreSQL ${version} has no pg_unicode_fast collation (new in 18); created a C.UTF-8 stand-in (see docs/server.md)\n`,
+      );
+    }
+    const count = await seedEmployeeTable(query, loadSampleEmployees());
+    process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}" with ${count} employees\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`wepql db-seed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -1,7 +1,81 @@
-// Placeholder until this command lands; replaced by its owner.
-import { UsageError } from '../args.js';
+/**
+ * `wepql fmt`: prints the canonical (or pretty) form of one filter or sort
+ * text, or with `--check FILE...` lists the saved-filter files that are not
+ * canonical. Exit 0 on success, 1 when the input has errors (rendered on
+ * stderr), 2 for usage errors.
+ */
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { WepqlError } from '../../diagnostics/error.js';
+import { renderCodeFrame } from '../../diagnostics/code-frame.js';
+import type { PrintOptions } from '../../print/format.js';
+import { printFilter, printSort } from '../../print/format.js';
+import { parseFilter } from '../../syntax/parse-filter.js';
+import { parseSort } from '../../syntax/parse-sort.js';
+import { UsageError, integerFlag, parseArgs } from '../args.js';
+import { loadSchemaFile, readInput } from '../io.js';
 
-/** Runs `wepql fmt`. */
-export async function run(_argv: readonly string[]): Promise<number> {
-  throw new UsageError('"fmt" is not available in this build yet');
+const SPEC = {
+  values: ['--width', '--indent', '--schema'],
+  switches: ['--sort', '--pretty', '--quote-all', '--check'],
+} as const;
+
+/**
+ * Runs `wepql fmt [--sort] [--pretty] [--width N] [--indent N] [--quote-all] [--schema FILE] TEXT`
+ * (TEXT `-` reads standard input) or `wepql fmt --check [--schema FILE] FILE...`.
+ *
+ * @example
+ * process.exitCode = await run(['--pretty', '--width', '40', 'Or(A.Equal(1);B.Equal(2))']);
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, SPEC);
+  const schemaFile = args.values.get('--schema');
+  if (args.switches.has('--check')) {
+    for (const flag of ['--sort', '--pretty', '--quote-all', '--width', '--indent']) {
+      if (args.switches.has(flag) || args.values.has(flag)) throw new UsageError(`${flag} cannot be combined with --check`);
+    }
+    const { runFmtCheck } = await import('../fmt-check.js');
+    return runFmtCheck(args.positionals, schemaFile === undefined ? {} : { schemaFile });
+  }
+  if (args.positionals.length !== 1) {
+    throw new UsageError(args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : 'expected exactly one TEXT; quote it for the shell');
+  }
+  const width = integerFlag(args, '--width', 1);
+  const indent = integerFlag(args, '--indent', 0);
+  if (indent !== undefined && indent > 64) throw new UsageError('--indent must be at most 64');
+  const source = args.positionals[0]!;
+  const text = source === '-' ? await readInput('-') : source;
+  const options: PrintOptions = {
+    pretty: args.switches.has('--pretty'),
+    quoteAllStrings: args.switches.has('--quote-all'),
+    ...(width === undefined ? {} : { width }),
+    ...(indent === undefined ? {} : { indent }),
+    ...(schemaFile === undefined ? {} : { schema: await loadSchemaFile(schemaFile) }),
+  };
+  const location = source === '-' ? { location: '<stdin>' } : {};
+  const report = (diagnostics: readonly Diagnostic[]): boolean => {
+    // Infos (a one-child group) are advice for `lint`, not worth a formatter's stderr.
+    for (const d of diagnostics) {
+      if (d.severity !== 'info') process.stderr.write(renderCodeFrame(text, d, location) + '\n');
+    }
+    return hasErrors(diagnostics);
+  };
+  let output: string;
+  try {
+    if (args.switches.has('--sort')) {
+      const { ast, diagnostics } = parseSort(text);
+      if (report(diagnostics)) return 1;
+      output = printSort(ast, options);
+    } else {
+      const { ast, diagnostics } = parseFilter(text);
+      if (report(diagnostics)) return 1;
+      output = printFilter(ast, options);
+    }
+  } catch (error) {
+    if (!(error instanceof WepqlError)) throw error;
+    report(error.diagnostics);
+    return 1;
+  }
+  process.stdout.write(output + '\n');
+  return 0;
 }

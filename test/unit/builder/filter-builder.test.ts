@@ -66,6 +66,9 @@ const cases: [string, () => Filter<any, any>, string][] = [
   ["field('Name').equal(\"O'Brien, Jr. (Sr)\")", () => p().field('Name').equal("O'Brien, Jr. (Sr)"), "Name.Equal('O''Brien, Jr. (Sr)')"],
   ["field('Name').equal('')", () => p().field('Name').equal(''), "Name.Equal('')"],
   ["field('Name').equal(' padded ')", () => p().field('Name').equal(' padded '), "Name.Equal(' padded ')"],
+  // Shrunk counterexamples of test/property/builder.test.ts: lone whitespace must be quoted.
+  ["field('Name').inArray('\\r', '')", () => p().field('Name').inArray('\r', ''), "Name.InArray('\r','')"],
+  ["field('Name').equal('\\t\\u0001')", () => p().field('Name').equal('\t\u0001'), "Name.Equal('\t\u0001')"],
   ["field('Name').equal('New York')", () => p().field('Name').equal('New York'), 'Name.Equal(New York)'],
   ["field('Name').contains('50%_off\\\\')", () => p().field('Name').contains('50%_off\\'), 'Name.Contains(50%_off\\)'],
   ["inFields('a b').startsWith('Name')", () => p().inFields('a b').startsWith('Name'), "'a b'.StartsWithInFields(Name)"],

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { complete, defineSchema } from '../../../src/index.js';
+import type { ScalarType } from '../../../src/index.js';
+import { analyzeFilter, complete, defineSchema, hasErrors } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const schema = defineSchema({
   fields: {
@@ -196,5 +198,44 @@ describe('complete: never throws', () => {
   it('does not read the prototype chain', () => {
     expect(complete('__proto__.', 10, schema).items.map((i) => i.label)).toEqual(IN_FIELDS_OPS);
     expect(complete('constructor.Eq', 14, schema).items.map((i) => i.label)).toEqual(['EqualInFields']);
+  });
+});
+
+describe('complete: offers only what validation accepts', () => {
+  const SAMPLE: Readonly<Record<ScalarType, string>> = {
+    string: 'a',
+    number: '1',
+    integer: '1',
+    datetime: '2024-01-01',
+    boolean: 'true',
+  };
+
+  it.each(employeeSchema.fields.filter((f) => f.filterable).map((f) => [f.name, f.type] as const))(
+    'every operator offered after %s. validates',
+    (name, type) => {
+      const items = complete(`${name}.`, name.length + 1, employeeSchema).items;
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        const text = item.insertText.endsWith('()') ? `${name}.${item.insertText}` : `${name}.${item.insertText}${SAMPLE[type]})`;
+        const result = analyzeFilter(text, { schema: employeeSchema });
+        expect(hasErrors(result.diagnostics), `${text}: ${result.diagnostics.map((d) => d.code).join(', ')}`).toBe(false);
+      }
+    },
+  );
+
+  it.each([
+    ["'D'", 'StartsWithInFields'],
+    ['5', 'GreaterThanInFields'],
+    ['2024-01-01', 'LessThanInFields'],
+    ['true', 'EqualInFields'],
+  ])('every field offered in %s.%s( validates', (head, op) => {
+    const prefix = `${head}.${op}(`;
+    const fields = complete(prefix, prefix.length, employeeSchema).items;
+    expect(fields.length).toBeGreaterThan(0);
+    for (const field of fields) {
+      const text = `${prefix}${field.insertText})`;
+      const result = analyzeFilter(text, { schema: employeeSchema });
+      expect(hasErrors(result.diagnostics), `${text}: ${result.diagnostics.map((d) => d.code).join(', ')}`).toBe(false);
+    }
   });
 });

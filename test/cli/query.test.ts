@@ -1,0 +1,133 @@
+/**
+ * `wepql query` as a user runs it: the built binary over
+ * examples/employees.json, stdout, stderr and the exit code (0 ok, 1 the
+ * filter or sort has errors, 2 usage error).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const DATA = 'examples/employees.json';
+const SCHEMA = 'schemas/employee.json';
+type Employee = Record<string, unknown> & { Id: number; LastName: string; ClientId: number; RowStatus: number };
+const employees = JSON.parse(readFileSync(join(root, DATA), 'utf8')) as Employee[];
+
+function wepql(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'query', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 64 << 20 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'wepql-query-'));
+const file = (name: string, text: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+beforeAll(() => {
+  // Other engineers' half-written files may report type errors; tsc still emits, so its exit code is ignored.
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+});
+
+describe('wepql query', () => {
+  it('filters, sorts and pages the sample employees, printing a JSON array with 2-space indent', () => {
+    const r = wepql(['--data', DATA, '--filter', "ClientId.Equal(1);RowStatus.NotEqual(3);LastName.StartsWith('o''')", '--sort', 'FirstName=Asc;Id=Desc', '--limit', '5']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const expected = employees
+      .filter((e) => e.ClientId === 1 && e.RowStatus !== 3 && e.LastName.toLowerCase().startsWith("o'"))
+      .sort((a, b) => {
+        const x = String(a['FirstName']).toLowerCase();
+        const y = String(b['FirstName']).toLowerCase();
+        return x < y ? -1 : x > y ? 1 : b.Id - a.Id;
+      })
+      .slice(0, 5);
+    expect(expected.length).toBe(5);
+    expect(r.stdout).toBe(JSON.stringify(expected, null, 2) + '\n');
+  });
+
+  it('prints every record, in input order, without a filter or sort', () => {
+    const r = wepql(['--data', DATA, '--schema', SCHEMA]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(employees);
+  });
+
+  it('skips and limits', () => {
+    const r = wepql(['--data', DATA, '--sort', 'Id=Asc', '--skip', '10', '--limit', '3']);
+    expect((JSON.parse(r.stdout) as Employee[]).map((e) => e.Id)).toEqual(employees.slice(10, 13).map((e) => e.Id));
+  });
+
+  it('reads NDJSON from standard input', () => {
+    const ndjson = employees.slice(0, 50).map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const r = wepql(['--data', '-', '--filter', 'Gender.IsNull()'], ndjson);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(employees.slice(0, 50).filter((e) => !Object.hasOwn(e, 'Gender')));
+  });
+
+  it('matches case-insensitively unless --case-sensitive', () => {
+    const data = file('names.json', JSON.stringify([{ Name: 'Smith' }, { Name: 'smith' }, { Name: 'Jones' }]));
+    expect(JSON.parse(wepql(['--data', data, '--filter', 'Name.Equal(SMITH)']).stdout)).toEqual([{ Name: 'Smith' }, { Name: 'smith' }]);
+    expect(JSON.parse(wepql(['--data', data, '--filter', 'Name.Equal(smith)', '--case-sensitive']).stdout)).toEqual([{ Name: 'smith' }]);
+    expect(wepql(['--data', data, '--filter', 'Name.Equal(x)']).stdout).toBe('[]\n');
+  });
+
+  it('exits 1 with a code frame on stderr for an invalid filter', () => {
+    const r = wepql(['--data', DATA, '--filter', 'LastName.Equalz(Smith);Salary.GreaterThan(5)']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--filter:1:10: error unknown-operator');
+    expect(r.stderr).toContain('unknown-field');
+    expect(r.stderr).toMatch(/\^+/);
+  });
+
+  it('exits 1 for an invalid sort', () => {
+    const r = wepql(['--data', DATA, '--sort', 'LastName=Up']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--sort:1:');
+  });
+
+  it('prints warnings but still answers', () => {
+    const r = wepql(['--data', DATA, '--filter', 'Id.Equal(10001);', '--sort', 'LastName']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning');
+    expect((JSON.parse(r.stdout) as Employee[]).map((e) => e.Id)).toEqual([10001]);
+  });
+
+  it.each([
+    [['--filter', 'Id.Equal(1)'], '--data FILE is required'],
+    [['--data', DATA, '--frobnicate'], 'unknown option --frobnicate'],
+    [['--data', DATA, 'extra'], 'unexpected argument'],
+    [['--data', DATA, '--limit', '-1'], '--limit must be a whole number'],
+    [['--data', DATA, '--skip', 'x'], '--skip must be a whole number'],
+    [['--data', 'no/such/file.json'], 'cannot read no/such/file.json'],
+  ])('exits 2 for %j', (args, message) => {
+    const r = wepql(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+  });
+
+  it.each([
+    ['broken.json', '[{"a": 1},', 'not valid JSON'],
+    ['broken.ndjson', '{"a": 1}\n{"a": \n', 'line 2 is not JSON'],
+    ['scalar.json', '42', 'expected a JSON array of records'],
+  ])('exits 2 for an invalid data file (%s)', (name, text, message) => {
+    const r = wepql(['--data', file(name, text)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('exits 2 for an invalid schema file', () => {
+    const r = wepql(['--data', DATA, '--schema', file('bad-schema.json', '{"fields":{"A":{"type":"money"}}}')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid schema file');
+  });
+
+  it('treats an empty data file as no records', () => {
+    expect(wepql(['--data', file('empty.json', '')]).stdout).toBe('[]\n');
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The BUILT server, started the way `npm start` starts it
+ * (`node dist/server/main.js`), on a free port: once over the sample file,
+ * and once over PostgreSQL after `wepql db-seed` (where a server binary is
+ * installed). Needs `npm run build` first, as `npm test` does.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../support/postgres-server.js';
+import { get } from '../support/http.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const main = `${root}dist/server/main.js`;
+const cli = `${root}dist/cli/main.js`;
+const running: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+/** Starts the built server and resolves with its address once it prints it. */
+function start(env: Record<string, string>): Promise<{ url: string; output: () => string }> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m && out.includes('try:')) {
+        clearTimeout(timer);
+        resolve({ url: m[1]!, output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+describe('npm start (dist/server/main.js)', () => {
+  it('prints its address, the token and three curl lines, and serves a page', async () => {
+    const { url, output } = await start({ WEPQL_DEMO_TOKEN: 'start-test-token' });
+    expect(output()).toContain('bearer token: start-test-token');
+    expect(output().match(/^ {2}curl /gm)).toHaveLength(3);
+    const r = await get(`${url}/api/public/clients/2/employees?limit=3`, { authorization: 'Bearer start-test-token' });
+    expect(r.status).toBe(200);
+    expect(r.body.Data).toHaveLength(3);
+    expect(r.body.Data.every((e: { ClientId: number }) => e.ClientId === 2)).toBe(true);
+    expect(r.body.Pagination.PageSize).toBe(3);
+  });
+
+  it('generates a bearer token when WEPQL_DEMO_TOKEN is unset', async () => {
+    const { url, output } = await start({ WEPQL_DEMO_TOKEN: '' });
+    const token = /bearer token: (\S+)/.exec(output())![1]!;
+    expect(token.length).toBeGreaterThanOrEqual(20);
+    expect((await get(`${url}/api/public/clients/1/employees?limit=1`, { authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it.each([
+    [{ PORT: 'http' }, 'PORT must be a port number'],
+    [{ WEPQL_TOKEN_TTL_S: '-1' }, 'WEPQL_TOKEN_TTL_S must be a positive number'],
+    [{ WEPQL_SECRET: 'short' }, 'WEPQL_SECRET must be at least 16 bytes'],
+  ])('refuses the settings %j', (env, message) => {
+    const r = spawnSync(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+if (findPostgresBin() === undefined) {
+  console.warn(`SKIPPED: npm start with DATABASE_URL — ${postgresUnavailableReason()}`);
+  describe.skip('npm start with DATABASE_URL (PostgreSQL not installed)', () => {});
+} else {
+  describe('npm start with DATABASE_URL after wepql db-seed', () => {
+    it('serves the same pages from PostgreSQL as from the sample file', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 });
+        expect(seed.stdout + seed.stderr).toContain('created table "employees" with 1200 employees');
+        expect(seed.status).toBe(0);
+        const fromDb = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
+        expect(fromDb.output()).toContain('data: PostgreSQL table "employees"');
+        const fromFile = await start({ WEPQL_DEMO_TOKEN: 'db' });
+        const path = '/api/public/clients/1/employees?limit=25&sort=LastName%3DDesc&filter=Or(Gender.Equal(1)%3BLastName.StartsWith(m))';
+        const a = await get(fromDb.url + path, { authorization: 'Bearer db' });
+        const b = await get(fromFile.url + path, { authorization: 'Bearer db' });
+        expect(a.status).toBe(200);
+        expect(a.body.Data.length).toBe(25);
+        expect(a.body.Data).toEqual(b.body.Data);
+        expect(a.body.Pagination.TotalRecords).toBe(b.body.Pagination.TotalRecords);
+        const next = await get(fromDb.url + `/api/public/clients/1/employees?next-page=true&data-token=${a.body.Pagination.DataToken}`, {
+          authorization: 'Bearer db',
+        });
+        expect(next.body.Pagination.PageNo).toBe(2);
+        expect((await get(fromDb.url + '/api/public/clients/42/employees?limit=1', { authorization: 'Bearer db' })).status).toBe(404);
+      } finally {
+        for (const child of running.splice(0)) {
+          if (child.exitCode !== null) continue;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await pg.stop();
+      }
+    });
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Runs the BUILT `wepql` binary (dist/cli/main.js) the way a user would, for
+ * CLI tests. The test run builds first (`npm test` runs `npm run build`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the built CLI entry. */
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What a CLI run produced. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `wepql ...args` with optional standard input and working directory.
+ *
+ * @example
+ * const r = runCli(['fmt', 'a.equal(1)']);
+ */
+export function runCli(args: readonly string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, ...options.env },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}

@@ -1,0 +1,60 @@
+/**
+ * A small HTTP client for the end-to-end tests: one request over a real
+ * socket, the body parsed as JSON when there is one.
+ */
+import { request as httpRequest } from 'node:http';
+import type { Agent } from 'node:http';
+
+/** What `get` returns. */
+export interface HttpResult {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The raw body text ('' when empty). */
+  readonly text: string;
+  /** The body parsed as JSON, or undefined when empty. */
+  readonly body: any;
+}
+
+/**
+ * Sends one request (GET by default) and reads the whole response.
+ *
+ * @example
+ * const r = await get(`${url}/api/public/clients/1/employees?limit=5`, { authorization: 'Bearer t' });
+ */
+export function get(
+  url: string,
+  headers: Record<string, string> = {},
+  options: { method?: string; agent?: Agent } = {},
+): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers, ...(options.agent ? { agent: options.agent } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = text === '' ? undefined : JSON.parse(text);
+        } catch (error) {
+          reject(new Error(`response is not JSON: ${text.slice(0, 200)} (${String(error)})`));
+          return;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Builds a URL with query parameters, encoding each value.
+ *
+ * @example
+ * withQuery('http://x/list', { limit: '5', filter: "A.Equal('b c')" }); // 'http://x/list?limit=5&filter=A.Equal%28%27b+c%27%29'
+ */
+export function withQuery(url: string, query: Record<string, string>): string {
+  const q = new URLSearchParams(query).toString();
+  return q === '' ? url : `${url}?${q}`;
+}

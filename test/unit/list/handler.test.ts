@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryDataSource, createTokenCodec, employeeSchema, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/index.js';
+import type { DataSource, ListHandlerOptions } from '../../../src/index.js';
+import { employees, SCOPE } from './list-contract.js';
+
+const ROUTE = '/api/public/clients/1/employees';
+let clock = 1_700_000_000_000;
+const codec = createTokenCodec({ secret: 'handler test secret, 16+ bytes', now: () => clock });
+const source = createMemoryDataSource(employees, { schema: employeeSchema, ...SCOPE, tieBreaker: 'Id' });
+const options: ListHandlerOptions = { source, schema: employeeSchema, codec, route: ROUTE, clientId: 1 };
+const client1 = employees.filter((e) => e.ClientId === 1 && e.RowStatus !== 3);
+
+interface Body {
+  Data: { Id: number }[];
+  Message: string;
+  Code: string;
+  Pagination?: { PageNo: number; PageSize: number; TotalRecords: number; TotalPages: number; DataToken: string };
+  ValidationErrors?: Record<string, [string, string][]>;
+}
+const call = async (query: Record<string, string>, headers: Record<string, string> = {}, o: Partial<ListHandlerOptions> = {}) => {
+  const r = await handleListRequest({ query, headers }, { ...options, ...o });
+  return { ...r, body: r.body as Body };
+};
+
+describe('handleListRequest', () => {
+  it('answers a first page with the success envelope and a token', async () => {
+    const r = await call({ limit: '100' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ Status: 1, Code: '200', ErrorCode: '', Message: 'OK', StackTrace: '' });
+    expect(Object.keys(r.body)).toEqual(['Data', 'Status', 'Code', 'ErrorCode', 'Message', 'StackTrace', 'Pagination']);
+    expect(r.body.Pagination).toMatchObject({
+      PageNo: 1,
+      PageSize: 100,
+      TotalRecords: client1.length,
+      TotalPages: Math.ceil(client1.length / 100),
+    });
+    expect(r.body.Data.map((e) => e.Id)).toEqual(client1.slice(0, 100).map((e) => e.Id));
+  });
+
+  it('counts once: later pages take the totals from the token', async () => {
+    let counts = 0;
+    const counting: DataSource = { count: async (q) => (counts++, source.count(q)), page: (q, w) => source.page(q, w) };
+    const first = await call({ limit: '50' }, {}, { source: counting });
+    const second = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' }, {}, { source: counting });
+    expect(second.body.Pagination).toMatchObject({ PageNo: 2, TotalRecords: first.body.Pagination!.TotalRecords });
+    expect(counts).toBe(1);
+  });
+
+  it('refuses an expired token with the page-out-of-range body and says why in a header', async () => {
+    const first = await call({ limit: '10' });
+    clock += 60_000;
+    const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ Status: 3, Code: 'BadRequest', ErrorCode: 'InternalServerError', Message: 'Page Number out of range. [0-0]', StackTrace: '' });
+    expect(r.headers[TOKEN_ERROR_HEADER]).toMatch(/^expired: /);
+  });
+
+  it('refuses a token of another client\'s list', async () => {
+    const first = await call({ limit: '10' });
+    const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' }, {}, { route: '/api/public/clients/2/employees', clientId: 2 });
+    expect(r.status).toBe(400);
+    expect(r.headers[TOKEN_ERROR_HEADER]).toMatch(/^wrong-route: /);
+  });
+
+  it.each([
+    ['prev-page from page 1', { 'prev-page': 'true' }],
+    ['page=0', { page: '0' }],
+    ['page past the last', { page: '999' }],
+    ['page=-1', { page: '-1' }],
+    ['an enormous page', { page: '99999999999999999999999' }],
+  ])('answers %s with the range of the token', async (_title, move) => {
+    const first = await call({ limit: '100' });
+    const last = first.body.Pagination!.TotalPages;
+    const r = await call({ 'data-token': first.body.Pagination!.DataToken, ...move });
+    expect(r.status).toBe(400);
+    expect(r.body.Message).toBe(`Page Number out of range. [1-${last}]`);
+  });
+
+  it('serves page 1 of an empty list and refuses page 2 with [1-1]', async () => {
+    const first = await call({ limit: '10', filter: 'Id.Equal(-5)' });
+    expect(first.body.Data).toEqual([]);
+    expect(first.body.Pagination).toMatchObject({ PageNo: 1, TotalRecords: 0, TotalPages: 0 });
+    const again = await call({ 'data-token': first.body.Pagination!.DataToken, page: '1' });
+    expect(again.status).toBe(200);
+    const next = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' });
+    expect(next.body.Message).toBe('Page Number out of range. [1-1]');
+  });
+
+  it('accepts resent parameters equal to the token\'s and refuses different ones', async () => {
+    const first = await call({ limit: '10', filter: 'Gender.Equal(1)', sort: 'LastName=Asc' });
+    const token = first.body.Pagination!.DataToken;
+    const same = await call({ 'data-token': token, 'next-page': 'true', filter: 'Gender.Equal(1)', limit: '10', 'include-deleted': 'false' });
+    expect(same.status).toBe(200);
+    const other = await call({ 'data-token': token, 'next-page': 'true', filter: 'Gender.Equal(2)', sort: 'Id=Desc', limit: '20' });
+    expect(other.status).toBe(400);
+    expect(Object.keys(other.body.ValidationErrors!)).toEqual(['filter', 'sort', 'limit']);
+    expect(other.body.ValidationErrors!.limit![0]).toEqual([
+      'outOfRangeError',
+      'limit differs from the one in data-token (10); filter, sort, limit and include-deleted come from data-token; start again from page one (without data-token) to change them',
+    ]);
+  });
+
+  it('refuses filters too long to fit in a token, pointing to skip paging', async () => {
+    const filter = `Id.NotInArray(${Array.from({ length: 450 }, (_, i) => 100000 + i).join(',')})`;
+    const r = await call({ limit: '10', filter });
+    expect(r.status).toBe(400);
+    expect(r.body.ValidationErrors!.filter![0]![0]).toBe('tooLongError');
+    expect(r.body.ValidationErrors!.filter![0]![1]).toMatch(/use skip paging/);
+    expect((await call({ limit: '10', skip: '0', filter })).status).toBe(200);
+  });
+
+  it.each([
+    [{ 'api-version': '2.0' }, '2.0'],
+    [{ 'X-Api-Version': '1.1' }, '1.1'],
+    [{ 'api-version': '1.0', 'x-api-version': '2.0' }, '2.0'],
+  ])('refuses version headers %j', async (headers, version) => {
+    const r = await handleListRequest({ query: { limit: '5' }, headers, url: 'http://example.test/api/public/clients/1/employees?limit=5' }, options);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      Status: 3,
+      Code: 'UnsupportedApiVersion',
+      ErrorCode: '',
+      Message: `The HTTP resource that matches the request URI 'http://example.test/api/public/clients/1/employees?limit=5' does not support the API version '${version}'.`,
+      StackTrace: '',
+    });
+  });
+
+  it('serves version 1.0 and requests without version headers', async () => {
+    expect((await call({ limit: '5' }, { 'api-version': '1.0', 'x-api-version': '1.0' })).status).toBe(200);
+    expect((await call({ limit: '5' })).status).toBe(200);
+    expect((await call({ limit: '5' }, { 'api-version': '9' }, { apiVersions: false })).status).toBe(200);
+  });
+
+  it('turns a failing data source into a 500 envelope and reports the error', async () => {
+    const errors: unknown[] = [];
+    const broken: DataSource = { count: async () => { throw new Error('connection refused'); }, page: async () => [] };
+    const r = await call({ limit: '5' }, {}, { source: broken, onError: (e) => errors.push(e) });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ Status: 0, Code: '500', ErrorCode: null, Message: 'The list could not be read.', StackTrace: '' });
+    expect(String(errors[0])).toContain('connection refused');
+  });
+
+  it('takes a fetch Request', async () => {
+    const r = await handleListRequest(new Request(`http://x${ROUTE}?limit=3&sort=Id%3DDesc`), options);
+    expect((r.body as Body).Data.map((e) => e.Id)).toEqual(client1.map((e) => e.Id).sort((a, b) => b - a).slice(0, 3));
+  });
+});

@@ -1,0 +1,64 @@
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import { createPostgresDataSource, createPostgresTable, employeeSchema, insertPostgresRecords } from '../../../src/index.js';
+import { describeListContract, employees, SCOPE } from './list-contract.js';
+
+async function seeded(): Promise<PGlite> {
+  const db = new PGlite();
+  const query = (sql: string, params: unknown[]) => db.query(sql, params);
+  await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' });
+  await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
+  return db;
+}
+
+describeListContract('PGlite, whole records from a json column', async () => {
+  const db = await seeded();
+  const source = createPostgresDataSource({
+    query: (sql, params) => db.query(sql, params),
+    table: 'employees',
+    schema: employeeSchema,
+    tieBreaker: 'Id',
+    recordColumn: 'Record',
+    ...SCOPE,
+  });
+  return { source, close: () => db.close() };
+});
+
+describeListContract('PGlite, records rebuilt from the columns', async () => {
+  const db = await seeded();
+  const source = createPostgresDataSource({
+    query: (sql, params) => db.query(sql, params),
+    table: 'employees',
+    schema: employeeSchema,
+    tieBreaker: 'Id',
+    ...SCOPE,
+  });
+  return { source, close: () => db.close() };
+}, { rebuilt: true });
+
+describe('createPostgresDataSource', () => {
+  it('sends every user value as a parameter and uses COUNT(*), LIMIT and OFFSET', async () => {
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const source = createPostgresDataSource({
+      query: async (sql, params) => {
+        seen.push({ sql, params });
+        return { rows: sql.startsWith('SELECT COUNT') ? [{ n: '7' }] : [] };
+      },
+      table: ['payroll', 'employees'],
+      schema: employeeSchema,
+      tieBreaker: 'Id',
+      recordColumn: 'Record',
+      ...SCOPE,
+    });
+    const { analyzeFilter } = await import('../../../src/index.js');
+    const filter = analyzeFilter("LastName.Equal('x''; DROP TABLE employees; --')", { schema: employeeSchema }).value;
+    const q = { filter, sort: undefined, includeDeleted: false, clientId: 1 };
+    expect(await source.count(q)).toBe(7);
+    await source.page(q, { offset: 20, limit: 10 });
+    expect(seen[0]!.sql).toMatch(/^SELECT COUNT\(\*\) AS "n" FROM "payroll"\."employees" WHERE /);
+    expect(seen[1]!.sql).toMatch(/^SELECT "Record" AS "record" FROM "payroll"\."employees" WHERE .* ORDER BY "Id" ASC LIMIT \$\d+ OFFSET \$\d+$/);
+    for (const { sql } of seen) expect(sql).not.toContain('DROP');
+    expect(seen[1]!.params.slice(-2)).toEqual([10, 20]);
+    expect(seen[1]!.params).toContain("x'; drop table employees; --");
+  });
+});
