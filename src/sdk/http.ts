@@ -164,11 +164,7 @@ export class RetryingSender {
   readonly #retry: ResolvedRetry;
   #auth: Record<string, string> = {};
 
-  /**
-   * @example
-   * const sender = new RetryingSender({ retry: { attempts: 3, baseDelayMs: 100 } });
-   * const response = await sender.send('GET', (auth) => fetch(url, { headers: { ...base, ...auth } }));
-   */
+  /** Resolves the policy; throws `WepqlError` for retry options out of range. */
   constructor(options: RetryPolicyOptions = {}) {
     this.#reauthenticate = options.reauthenticate;
     this.#retry = resolveRetry(options.retry);

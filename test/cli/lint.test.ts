@@ -45,8 +45,8 @@ describe('wepql lint', () => {
     expect(r.code).toBe(1);
     const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(findings).toEqual([
-      expect.objectContaining({ file, line: 3, kind: 'filter', name: 'a', code: 'unknown-field', severity: 'error', start: 0, end: 4 }),
-      expect.objectContaining({ file, line: 4, kind: 'sort', code: 'implicit-direction', severity: 'warning' }),
+      expect.objectContaining({ file, line: 4, column: 16, kind: 'filter', name: 'a', code: 'unknown-field', severity: 'error', start: 0, end: 4 }),
+      expect.objectContaining({ file, line: 5, kind: 'sort', code: 'implicit-direction', severity: 'warning' }),
     ]);
     expect(r.stderr).toContain('1 file, 2 filters and sorts checked: 1 error, 1 warning');
   });
@@ -66,8 +66,9 @@ describe('wepql lint', () => {
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0].tool.driver.name).toBe('wepql');
     const ids = sarif.runs[0].results.map((x: { ruleId: string }) => x.ruleId);
-    expect(ids).toEqual(['contradiction', 'unsatisfiable-filter']);
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation.region).toMatchObject({ startLine: 1, startColumn: 17 });
+    expect(ids).toEqual(['unsatisfiable-filter', 'contradiction']);
+    expect(sarif.runs[0].results[1].locations[0].physicalLocation.region).toMatchObject({ startLine: 1, startColumn: 17 });
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['contradiction', 'unsatisfiable-filter']);
   });
 
   it('--fix rewrites fixable lines to canonical form and leaves the rest untouched', () => {
@@ -131,7 +132,7 @@ describe('wepql fmt --check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`[warn] ${bad}`);
     expect(r.stdout).not.toContain(`[warn] ${good}`);
-    expect(r.stdout).toContain('expected Gender.Equal(1)');
+    expect(r.stdout).toContain('line 1: not canonical, expected gender.Equal(1)');
   });
 
   it('exits 0 when every file is canonical', () => {
