@@ -5,7 +5,7 @@
 // turning filter text into a predicate.
 import { Query as MingoQuery, find as mingoFind } from 'mingo';
 import sift from 'sift';
-import { compileFilter, compileSort, employeeSchema, sortRecords } from '../dist/index.js';
+import { analyzeFilterOrThrow, compileFilter, compileSort, employeeSchema, sortRecords } from '../dist/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, median, medianMs, opsPerSecond, writeSection } from './harness.mjs';
 
@@ -77,6 +77,7 @@ function interleaved(subjects, rounds = 9) {
   return Object.fromEntries(Object.entries(rates).map(([name, list]) => [name, median(list)]));
 }
 
+const auto = compileFilter(FILTER, { schema });
 const codegen = compileFilter(FILTER, { schema, strategy: 'codegen' });
 const closures = compileFilter(FILTER, { schema, strategy: 'closures' });
 
@@ -84,6 +85,7 @@ const closures = compileFilter(FILTER, { schema, strategy: 'closures' });
 const expected = records.map(handPredicate);
 const agreement = (predicate) => records.reduce((same, r, i) => same + (predicate(r) === expected[i] ? 1 : 0), 0);
 const agree = {
+  auto: agreement(auto),
   codegen: agreement(codegen),
   closures: agreement(closures),
   tuned: agreement(handPredicateTuned),
@@ -96,6 +98,7 @@ console.log('filter throughput…');
 const rate = interleaved({
   hand: count(handPredicate),
   tuned: count(handPredicateTuned),
+  auto: count(auto),
   codegen: count(codegen),
   closures: count(closures),
   mingo: count(mingoPredicate),
@@ -106,11 +109,33 @@ const mrps = (opsPerScan) => (opsPerScan * N) / 1e6;
 
 console.log('compile cost…');
 const compile = interleaved({
-  codegen: () => compileFilter(FILTER, { schema }),
+  auto: () => compileFilter(FILTER, { schema }),
+  codegen: () => compileFilter(FILTER, { schema, strategy: 'codegen' }),
   closures: () => compileFilter(FILTER, { schema, strategy: 'closures' }),
+  analyze: () => analyzeFilterOrThrow(FILTER, { schema }),
   sort: () => compileSort(SORT, { schema }),
 });
+/** CPU µs per call (process.cpuUsage), less disturbed than wall time when the machine is shared. */
+function cpuMicros(fn, calls = 20_000) {
+  for (let i = 0; i < calls; i++) fn();
+  const samples = [];
+  for (let s = 0; s < 5; s++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < calls; i++) fn();
+    const c = process.cpuUsage(c0);
+    samples.push((c.user + c.system) / calls);
+  }
+  return median(samples);
+}
+const cpu = {
+  analyze: cpuMicros(() => analyzeFilterOrThrow(FILTER, { schema })),
+  auto: cpuMicros(() => compileFilter(FILTER, { schema })),
+  codegen: cpuMicros(() => compileFilter(FILTER, { schema, strategy: 'codegen' })),
+  closures: cpuMicros(() => compileFilter(FILTER, { schema, strategy: 'closures' })),
+  sort: cpuMicros(() => compileSort(SORT, { schema })),
+};
 const compileRate = compile.codegen;
+const compileAutoRate = compile.auto;
 const compileClosuresRate = compile.closures;
 const sortCompileRate = compile.sort;
 
@@ -168,16 +193,19 @@ const lines = [
   '|---|---:|---:|---:|',
   `| hand-written (Date.parse) | ${fmt(mrps(rate.hand), 1)} | 1.00× | — |`,
   `| hand-written, ISO text compare (data-specific) | ${fmt(mrps(rate.tuned), 1)} | ${ratio(rate.tuned, rate.hand)} | ${pct(agree.tuned)} |`,
-  `| wepql compileFilter, codegen (default) | ${fmt(mrps(rate.codegen), 1)} | ${ratio(rate.codegen, rate.hand)} (${ratio(rate.codegen, rate.tuned)} of tuned) | ${pct(agree.codegen)} |`,
+  `| wepql compileFilter, default (auto: closures, generated code after 128 calls) | ${fmt(mrps(rate.auto), 1)} | ${ratio(rate.auto, rate.hand)} (${ratio(rate.auto, rate.tuned)} of tuned) | ${pct(agree.auto)} |`,
+  `| wepql compileFilter, strategy codegen | ${fmt(mrps(rate.codegen), 1)} | ${ratio(rate.codegen, rate.hand)} | ${pct(agree.codegen)} |`,
   `| wepql compileFilter, closures | ${fmt(mrps(rate.closures), 1)} | ${ratio(rate.closures, rate.hand)} | ${pct(agree.closures)} |`,
   `| mingo Query.test (regex /i, string $gte) | ${fmt(mrps(rate.mingo), 1)} | ${ratio(rate.mingo, rate.hand)} | ${pct(agree.mingo)} |`,
   `| sift (same criteria) | ${fmt(mrps(rate.sift), 1)} | ${ratio(rate.sift, rate.hand)} | ${pct(agree.sift)} |`,
   '',
-  '| text → predicate (parse + validate + compile) | µs |',
-  '|---|---:|',
-  `| compileFilter, codegen (generated factory cached per filter shape) | ${fmt(1e6 / compileRate, 2)} |`,
-  `| compileFilter, closures | ${fmt(1e6 / compileClosuresRate, 2)} |`,
-  `| compileSort (\`${SORT}\`) | ${fmt(1e6 / sortCompileRate, 2)} |`,
+  '| text → predicate (parse + validate + compile) | µs wall | µs CPU |',
+  '|---|---:|---:|',
+  `| analyzeFilterOrThrow alone (parse + validate, the floor) | ${fmt(1e6 / compile.analyze, 2)} | ${fmt(cpu.analyze, 2)} |`,
+  `| compileFilter, default (auto) | ${fmt(1e6 / compileAutoRate, 2)} | ${fmt(cpu.auto, 2)} |`,
+  `| compileFilter, strategy codegen (generated factory cached per filter shape) | ${fmt(1e6 / compileRate, 2)} | ${fmt(cpu.codegen, 2)} |`,
+  `| compileFilter, closures | ${fmt(1e6 / compileClosuresRate, 2)} | ${fmt(cpu.closures, 2)} |`,
+  `| compileSort (\`${SORT}\`) | ${fmt(1e6 / sortCompileRate, 2)} | ${fmt(cpu.sort, 2)} |`,
   '',
   `Sort: \`${SORT}\` over all ${fmt(N)} records.`,
   '',

@@ -58,9 +58,8 @@ async function directRate(query) {
 // --- over HTTP -------------------------------------------------------------------------
 const app = createListServer({ records, authToken: TOKEN, secret: SECRET, ttlSeconds: 3600 });
 const { url } = await app.listen();
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-function get(path) {
+function get(agent, path) {
   return new Promise((resolve, reject) => {
     const req = http.request(`${url}${path}`, { agent, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
       const chunks = [];
@@ -75,18 +74,22 @@ function get(path) {
 async function httpRate(query) {
   const path = `${ROUTE}?${new URLSearchParams(query)}`;
   const rates = [];
+  // A fresh agent per measurement: idle keep-alive sockets would otherwise be
+  // closed by the server (keepAliveTimeout) while the direct runs take place.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   for (let s = 0; s < SAMPLES; s++) {
     let next = 0;
     const t0 = performance.now();
     const client = async () => {
       while (next < REQUESTS) {
         next++;
-        await get(path);
+        await get(agent, path);
       }
     };
     await Promise.all(Array.from({ length: CLIENTS }, client));
     rates.push((REQUESTS * 1000) / (performance.now() - t0));
   }
+  agent.destroy();
   return median(rates);
 }
 
@@ -106,7 +109,6 @@ for (const [label, query] of [
   console.log(`${label}: HTTP ${fmt(overHttp)} req/s, handler ${fmt(direct)} calls/s`);
 }
 
-agent.destroy();
 await app.close();
 
 writeSection(

@@ -11,6 +11,8 @@ import { fieldReader, isFieldHolder } from './read-field.js';
 
 type Getter = (record: unknown) => PlanValue | null;
 
+const EMPTY_SET: ReadonlySet<PlanValue> = new Set();
+
 /** Reads a field as its type's comparison form, or null (SPEC §6: unconvertible values are null). */
 function typedGetter(path: readonly string[], type: ScalarType, fold: boolean): Getter {
   const read = fieldReader(path);
@@ -52,7 +54,7 @@ function compileTest(test: PlanTest): RecordPredicate {
   const get = typedGetter(test.path, test.type, test.fold);
   const k = test.value as PlanValue;
   const s = k as string;
-  const set = new Set<PlanValue>(test.values);
+  const set = test.values.length > 0 ? new Set<PlanValue>(test.values) : EMPTY_SET;
   switch (test.operator) {
     case 'Equal':
       return (r) => {

@@ -11,7 +11,13 @@ const LOOKUP: Int16Array = (() => {
   return table;
 })();
 
-/** True when `text` uses only the base64url alphabet and has a length an encoder can produce. */
+/**
+ * True when `text` uses only the base64url alphabet and has a length an encoder can produce.
+ *
+ * @example
+ * isBase64Url('aGk_'); // true
+ * isBase64Url('aGk=');  // false (padding is not used)
+ */
 export function isBase64Url(text: string): boolean {
   if (text.length % 4 === 1) return false;
   for (let i = 0; i < text.length; i++) {

@@ -77,7 +77,12 @@ export interface ListEnvelope<T = unknown> {
   };
 }
 
-/** The header that says why a data token was refused (the seed's body has no room for it). */
+/**
+ * The header that says why a data token was refused (the seed's body has no room for it).
+ *
+ * @example
+ * response.headers[TOKEN_ERROR_HEADER]; // 'expired: the data token expired at 2024-…'
+ */
 export const TOKEN_ERROR_HEADER = 'x-wepql-token-error';
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

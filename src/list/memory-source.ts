@@ -46,14 +46,25 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
     return base.filter((r) => predicate(r));
   };
 
+  // A first page asks for the count and then a window of the same query
+  // object; remembering it saves filtering twice. Queries are immutable, so
+  // object identity is a safe key, and a WeakMap lets concurrent requests
+  // keep their own entries without holding on to them afterwards.
+  const cache = new WeakMap<DataQuery, { rows: readonly unknown[]; ordered?: readonly unknown[] }>();
+  const remembered = (q: DataQuery) => {
+    let entry = cache.get(q);
+    if (entry === undefined) cache.set(q, (entry = { rows: matching(q) }));
+    return entry;
+  };
+
   return Object.freeze({
     async count(q: DataQuery): Promise<number> {
-      return matching(q).length;
+      return remembered(q).rows.length;
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
-      const rows = matching(q);
-      const ordered = q.sort === undefined || q.sort.keys.length === 0 ? rows : sortTypedRecords(rows, q.sort, evaluate);
-      return ordered.slice(window.offset, window.offset + window.limit);
+      const entry = remembered(q);
+      entry.ordered ??= q.sort === undefined || q.sort.keys.length === 0 ? entry.rows : sortTypedRecords(entry.rows, q.sort, evaluate);
+      return entry.ordered.slice(window.offset, window.offset + window.limit);
     },
   });
 }

@@ -9,7 +9,12 @@ export type QueryInput = Readonly<Record<string, string | readonly string[] | un
 /** Request headers as a plain record (Node's `IncomingHttpHeaders`) or as a fetch `Headers`. */
 export type HeaderInput = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
 
-/** The parameters of a list request, by their query names. */
+/**
+ * The parameters of a list request, by their query names (headers add `x-api-`).
+ *
+ * @example
+ * LIST_PARAMETERS.map((p) => `x-api-${p}`); // ['x-api-limit', 'x-api-skip', …]
+ */
 export const LIST_PARAMETERS = [
   'limit',
   'skip',

@@ -70,7 +70,12 @@ export interface ListRequestOptions {
 /** The outcome of `parseListRequest`. */
 export type ParsedListRequest = { readonly ok: true; readonly request: ListRequest } | { readonly ok: false; readonly error: ListError };
 
-/** The range reported by a paging move that has no valid token to take a range from. */
+/**
+ * The range reported by a paging move that has no valid token to take a range from.
+ *
+ * @example
+ * errorResponse({ kind: 'page-out-of-range', ...NO_TOKEN_RANGE }).body; // { …, Message: 'Page Number out of range. [0-0]' }
+ */
 export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
 
 /**

@@ -10,7 +10,12 @@ import type { ListError } from './envelope.js';
 import type { HeaderInput } from './params.js';
 import { headerValues } from './params.js';
 
-/** The version headers, in the order they are checked. */
+/**
+ * The version headers, in the order they are checked.
+ *
+ * @example
+ * VERSION_HEADERS; // ['api-version', 'x-api-version']
+ */
 export const VERSION_HEADERS = ['api-version', 'x-api-version'] as const;
 
 /**

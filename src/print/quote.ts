@@ -33,7 +33,7 @@ function endsBareArgument(code: number): boolean {
 export function needsQuoting(value: string, position: ValuePosition): boolean {
   if (value.length === 0) return true;
   const head = position === 'in-fields-head';
-  if (false && !head && (isSpecWhitespace(value.charCodeAt(0)) || isSpecWhitespace(value.charCodeAt(value.length - 1)))) {
+  if (!head && (isSpecWhitespace(value.charCodeAt(0)) || isSpecWhitespace(value.charCodeAt(value.length - 1)))) {
     return true;
   }
   for (let i = 0; i < value.length; i++) {

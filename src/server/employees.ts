@@ -10,11 +10,26 @@ import type { SqlRunner } from '../list/postgres-source.js';
 import { createPostgresTable, insertPostgresRecords } from '../list/postgres-table.js';
 import { employeeSchema } from '../schemas/employee.js';
 
-/** The table `wepql db-seed` creates and the server reads. */
+/**
+ * The table `wepql db-seed` creates and the server reads.
+ *
+ * @example
+ * `SELECT COUNT(*) FROM "${EMPLOYEE_TABLE}"`;
+ */
 export const EMPLOYEE_TABLE = 'employees';
-/** The `json` column that keeps each record whole, so the server returns it exactly as stored. */
+/**
+ * The `json` column that keeps each record whole, so the server returns it exactly as stored.
+ *
+ * @example
+ * `SELECT "${RECORD_COLUMN}" FROM employees`;
+ */
 export const RECORD_COLUMN = 'Record';
-/** How the sample marks soft-deleted employees (examples/generate-employees.mjs: RowStatus 3). */
+/**
+ * How the sample marks soft-deleted employees (examples/generate-employees.mjs: RowStatus 3).
+ *
+ * @example
+ * createMemoryDataSource(records, { schema: employeeSchema, ...EMPLOYEE_SCOPE, tieBreaker: 'Id' });
+ */
 export const EMPLOYEE_SCOPE = { clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 } } as const;
 
 /**

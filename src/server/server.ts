@@ -138,7 +138,7 @@ export function createListServer(options: ListServerOptions): ListServer {
       return errorResponse({ kind: 'not-found', message: `Client ${shown} was not found.` });
     }
     return handleListRequest(
-      { query: url.searchParams, headers: req.headers, url: address },
+      { query: url.searchParams, headers: utf8Headers(req.headers), url: address },
       {
         source,
         schema,
@@ -189,6 +189,25 @@ export function createListServer(options: ListServerOptions): ListServer {
       });
     },
   };
+}
+
+/**
+ * Node reads header bytes as Latin-1, so a filter like `FirstName.Equal(Zoë)`
+ * sent as UTF-8 in `x-api-filter` arrives garbled. Values of the `x-api-*`
+ * headers that are valid UTF-8 are decoded as such; anything else is kept.
+ */
+function utf8Headers(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  let out: IncomingMessage['headers'] | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string' || !name.startsWith('x-api-') || !/[\x80-\xff]/.test(value)) continue;
+    try {
+      const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+      (out ??= { ...headers })[name] = decoded;
+    } catch {
+      // Not UTF-8: leave the Latin-1 reading.
+    }
+  }
+  return out ?? headers;
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -93,7 +93,7 @@ export class FilterParser extends EmbeddedActionsParser {
   private carriedSlotNonEmpty = false;
 
   constructor() {
-    super(FILTER_TOKENS, { maxLookahead: 2, recoveryEnabled: false, skipValidations: false });
+    super(FILTER_TOKENS, { maxLookahead: 1, recoveryEnabled: false, skipValidations: false });
     this.performSelfAnalysis();
   }
 
@@ -137,7 +137,7 @@ export class FilterParser extends EmbeddedActionsParser {
       pendingSeparator = this.carriedSeparator;
       slotNonEmpty = this.carriedSlotNonEmpty;
     }
-    const first = this.OPTION(() => this.SUBRULE(this.clause));
+    const first = this.OPTION(this.parseFirstClause);
     if (!this.RECORDING_PHASE) {
       if (first !== undefined) {
         slotNonEmpty = true;
@@ -153,7 +153,7 @@ export class FilterParser extends EmbeddedActionsParser {
         else this.reportEmptyClause(separator);
         slotNonEmpty = false;
       }
-      const next = this.OPTION2(() => this.SUBRULE2(this.clause));
+      const next = this.OPTION2(this.parseNextClause);
       if (!this.RECORDING_PHASE) {
         if (next !== undefined) {
           slotNonEmpty = true;
@@ -173,13 +173,19 @@ export class FilterParser extends EmbeddedActionsParser {
   });
 
   // clause = group | condition ;   a group needs `And`/`Or` directly followed by "("
-  readonly clause = this.RULE('clause', (): FilterNode | null =>
-    this.OR({
-      MAX_LOOKAHEAD: 2,
-      IGNORE_AMBIGUITIES: true,
-      DEF: [{ ALT: () => this.SUBRULE(this.group) }, { ALT: () => this.SUBRULE(this.condition) }],
-    }),
-  );
+  // (written inline in `clauses` through cached alternatives: one rule call less per clause)
+  private readonly firstClauseAlternatives = {
+    MAX_LOOKAHEAD: 2,
+    IGNORE_AMBIGUITIES: true,
+    DEF: [{ ALT: (): FilterNode | null => this.SUBRULE(this.group) }, { ALT: (): FilterNode | null => this.SUBRULE(this.condition) }],
+  };
+  private readonly nextClauseAlternatives = {
+    MAX_LOOKAHEAD: 2,
+    IGNORE_AMBIGUITIES: true,
+    DEF: [{ ALT: (): FilterNode | null => this.SUBRULE2(this.group) }, { ALT: (): FilterNode | null => this.SUBRULE2(this.condition) }],
+  };
+  private readonly parseFirstClause = (): FilterNode | null => this.OR(this.firstClauseAlternatives);
+  private readonly parseNextClause = (): FilterNode | null => this.OR2(this.nextClauseAlternatives);
 
   // group = ( "And" | "Or" ) "(" clauses ")" ;
   readonly group = this.RULE('group', (): GroupNode | null => {
@@ -241,44 +247,58 @@ export class FilterParser extends EmbeddedActionsParser {
 
   // condition = head "(" arguments ")" ;   head = segment { "." segment }
   readonly condition = this.RULE('condition', (): ConditionNode | null => {
-    const head: IToken[] = [];
-    this.AT_LEAST_ONE(() => {
-      head.push(this.CONSUME(RunPart));
-    });
-    let open: IToken | undefined;
-    let args: Arg[] | undefined;
-    let close: IToken | undefined;
-    this.OPTION(() => {
-      open = this.CONSUME(LParen);
-      args = this.SUBRULE(this.arguments);
-      close = this.OPTION2(() => this.CONSUME(RParen));
-    });
+    // Conditions never nest, so the pieces of the one being parsed live in
+    // fields filled by closures created once: no allocation per token.
+    const head: IToken[] = (this.run = []);
+    this.AT_LEAST_ONE(this.pushHeadPart);
+    this.callOpen = undefined;
+    this.callArgs = undefined;
+    this.callClose = undefined;
+    this.OPTION(this.parseCall);
     if (this.RECORDING_PHASE) return null;
-    return this.buildCondition(head, open, args, close);
+    return this.buildCondition(head, this.callOpen, this.callArgs, this.callClose);
   });
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): Arg[] => {
-    const list: Arg[] = [];
-    let tokens: IToken[] = [];
-    this.MANY(() => {
-      tokens.push(this.CONSUME(RunPart));
-    });
+    const list: Arg[] = (this.argList = []);
+    const tokens: IToken[] = (this.run = []);
+    this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
       const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
       list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
     }
-    this.MANY2(() => {
-      const comma = this.CONSUME(Comma);
-      tokens = [];
-      this.MANY3(() => {
-        tokens.push(this.CONSUME2(RunPart));
-      });
-      if (!this.RECORDING_PHASE) list.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
-    });
+    this.MANY2(this.parseNextArgument);
     return list;
   });
+
+  private run: IToken[] = [];
+  private argList: Arg[] = [];
+  private callOpen: IToken | undefined;
+  private callArgs: Arg[] | undefined;
+  private callClose: IToken | undefined;
+  private readonly pushHeadPart = (): void => {
+    this.run.push(this.CONSUME(RunPart));
+  };
+  private readonly pushArgumentPart = (): void => {
+    this.run.push(this.CONSUME2(RunPart));
+  };
+  private readonly pushNextArgumentPart = (): void => {
+    this.run.push(this.CONSUME3(RunPart));
+  };
+  private readonly consumeClose = (): IToken => this.CONSUME(RParen);
+  private readonly parseCall = (): void => {
+    this.callOpen = this.CONSUME(LParen);
+    this.callArgs = this.SUBRULE(this.arguments);
+    this.callClose = this.OPTION2(this.consumeClose);
+  };
+  private readonly parseNextArgument = (): void => {
+    const comma = this.CONSUME(Comma);
+    const tokens: IToken[] = (this.run = []);
+    this.MANY3(this.pushNextArgumentPart);
+    if (!this.RECORDING_PHASE) this.argList.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
+  };
 
   // ---- recovery -------------------------------------------------------
 

@@ -7,7 +7,7 @@ import type { FilterAst } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
-import { filterLexer } from './filter-lexer.js';
+import { scanFilterShared } from './filter-scanner.js';
 import { FilterParser } from './filter-parser.js';
 import type { ParseOptions } from './parse-options.js';
 import { checkInput, reportUnterminated } from './parse-support.js';
@@ -41,7 +41,7 @@ export function parseFilter(text: string, options?: ParseOptions): ParseFilterRe
   const source = text;
   const span = { start: 0, end: source.length };
   const sink = new DiagnosticSink(limits.maxErrors, source.length);
-  const { tokens } = filterLexer.tokenize(source);
+  const tokens = scanFilterShared(source);
   if (tokens.length === 0) return { ast: { kind: 'filter', clauses: [], span }, diagnostics: [] };
   reportUnterminated(tokens, sink);
   parser ??= new FilterParser();

@@ -136,6 +136,17 @@ describe('parameters over HTTP', () => {
     expect(ids(r.body)[0]).toBe(client1[client1.length - 1]!.Id);
   });
 
+  it('reads UTF-8 in x-api-* headers (Node reads header bytes as Latin-1)', async () => {
+    const utf8AsLatin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const r = await get(withQuery(list, { limit: '1000', 'include-deleted': 'true' }), {
+      ...AUTH,
+      'x-api-filter': utf8AsLatin1("LastName.Equal('Müller')"),
+    });
+    const expected = employees.filter((e) => e.ClientId === 1 && e.LastName === 'Müller').map((e) => e.Id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(r.body)).toEqual(expected.sort((a, b) => a - b));
+  });
+
   it('answers a bad filter with its ValidationErrors', async () => {
     const r = await get(withQuery(list, { limit: '0', filter: 'LastName.Equalz(Smith);Nope.IsNull()' }), AUTH);
     expect(r.status).toBe(400);

@@ -30,8 +30,23 @@ import {
 const PARSE = { limits: { maxLength: 1_000_000 } } as const;
 const RUNS = { numRuns: 400 };
 
-function errorsOf(diagnostics: readonly { severity: string; code: string; message: string }[]): string[] {
-  return diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+// Checks throw small messages of their own: vitest's object diff of two
+// trees is slow enough to stall fast-check's shrinking for minutes.
+function assertNoErrors(text: string, diagnostics: readonly Diagnostic[]): void {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`${JSON.stringify(text)} has errors: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
+  }
+}
+
+function assertSameTree(text: string, actual: unknown, expected: unknown): void {
+  if (!isDeepStrictEqual(actual, expected)) {
+    throw new Error(`${JSON.stringify(text)} parsed to\n${JSON.stringify(actual)}\nexpected\n${JSON.stringify(expected)}`);
+  }
+}
+
+function assertSameText(actual: string, expected: string): void {
+  if (actual !== expected) throw new Error(`printed ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
 }
 
 describe('filter round trip', () => {
@@ -40,7 +55,7 @@ describe('filter round trip', () => {
       fc.property(filterAstArb(), (ast) => {
         const text = printFilter(ast);
         const parsed = parseFilter(text, PARSE);
-        expect(errorsOf(parsed.diagnostics)).toEqual([]);
+        assertNoErrors(TEXT_parsed, parsed.diagnostics);
         expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
         expect(formatFilter(text, PARSE)).toBe(text);
       }),
@@ -57,7 +72,7 @@ describe('filter round trip', () => {
         (ast, width, indent) => {
           const pretty = printFilter(ast, { pretty: true, width, indent });
           const parsed = parseFilter(pretty, PARSE);
-          expect(errorsOf(parsed.diagnostics)).toEqual([]);
+          assertNoErrors(TEXT_parsed, parsed.diagnostics);
           expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
           expect(formatFilter(pretty, PARSE)).toBe(printFilter(ast));
           expect(printFilter(parsed.ast, { pretty: true, width, indent })).toBe(pretty);
@@ -72,7 +87,7 @@ describe('filter round trip', () => {
       fc.property(filterAstArb(), (ast) => {
         const quoted = printFilter(ast, { quoteAllStrings: true });
         const parsed = parseFilter(quoted, PARSE);
-        expect(errorsOf(parsed.diagnostics)).toEqual([]);
+        assertNoErrors(TEXT_parsed, parsed.diagnostics);
         expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
         expect(formatFilter(quoted, PARSE)).toBe(printFilter(ast));
       }),
@@ -84,7 +99,7 @@ describe('filter round trip', () => {
     fc.assert(
       fc.property(filterTextArb(), ({ ast, text }) => {
         const parsed = parseFilter(text, PARSE);
-        expect(errorsOf(parsed.diagnostics)).toEqual([]);
+        assertNoErrors(TEXT_parsed, parsed.diagnostics);
         expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
         expect(formatFilter(text, PARSE)).toBe(printFilter(ast));
       }),
@@ -121,7 +136,7 @@ describe('sort round trip', () => {
       fc.property(sortAstArb(), (ast) => {
         const text = printSort(ast);
         const parsed = parseSort(text, PARSE);
-        expect(errorsOf(parsed.diagnostics)).toEqual([]);
+        assertNoErrors(TEXT_parsed, parsed.diagnostics);
         expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
         expect(formatSort(text, PARSE)).toBe(text);
         expect(printSort(ast, { pretty: true, width: 1 })).toBe(text);
@@ -134,7 +149,7 @@ describe('sort round trip', () => {
     fc.assert(
       fc.property(sortTextArb(), ({ ast, text }) => {
         const parsed = parseSort(text, PARSE);
-        expect(errorsOf(parsed.diagnostics)).toEqual([]);
+        assertNoErrors(TEXT_parsed, parsed.diagnostics);
         expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
         expect(formatSort(text, PARSE)).toBe(printSort(ast));
       }),

@@ -6,7 +6,13 @@
 import { parseArgs, UsageError } from '../args.js';
 import { ensureCaseFoldingCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
 
-/** Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`). */
+/**
+ * Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`).
+ *
+ * @example
+ * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres
+ * await run(['--database-url', url]); // 0
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['--database-url'] });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);

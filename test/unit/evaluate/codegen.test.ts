@@ -68,10 +68,22 @@ describe('strategy', () => {
       throw new EvalError('Refused to evaluate a string as JavaScript (CSP)');
     });
     const matches = fresh.compileFilter('S.StartsWith(sm)', { schema: fresh.defineSchema({ fields: { S: { type: 'string' } } }) });
-    expect([matches({ S: 'Smith' }), matches({ S: 'Jones' })]).toEqual([true, false]);
+    // Past the point where auto would switch to generated code, too.
+    for (let i = 0; i < 300; i++) expect([matches({ S: 'Smith' }), matches({ S: 'Jones' })]).toEqual([true, false]);
     expect(() =>
       fresh.compileFilter('S.StartsWith(sm)', { schema: fresh.defineSchema({ fields: { S: { type: 'string' } } }), strategy: 'codegen' }),
     ).toThrow(fresh.WepqlError);
+  });
+
+  it('auto answers the same before and after it switches from closures to generated code', () => {
+    const filter = "Or(S.StartsWith(sm);N.GreaterThan(5));B.NotEqual(true);D.LessThan(2024-01-01)";
+    const auto = compileFilter(filter, { schema });
+    const closures = compileFilter(filter, { schema, strategy: 'closures' });
+    const records = [{ S: 'Smith', B: false, D: '2023-01-01' }, { N: 6, B: false, D: '2025-01-01' }, { S: 'x', N: 1 }, { S: 'sm', B: true }, {}];
+    for (let i = 0; i < 1000; i++) {
+      const record = records[i % records.length];
+      expect(auto(record)).toBe(closures(record));
+    }
   });
 
   it.each(['auto', 'codegen', 'closures'] as const)('%s gives the same answers', (strategy) => {

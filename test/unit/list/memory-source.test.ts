@@ -35,3 +35,19 @@ describe('createMemoryDataSource', () => {
     );
   });
 });
+
+describe('createMemoryDataSource: one query object, one filtering', () => {
+  it('answers each query object from its own rows, even interleaved', async () => {
+    const source = createMemoryDataSource(employees, { schema: employeeSchema, ...SCOPE, tieBreaker: 'Id' });
+    const q1 = { filter: undefined, sort: undefined, includeDeleted: false, clientId: 1 };
+    const q2 = { filter: undefined, sort: undefined, includeDeleted: true, clientId: 2 };
+    const n1 = await source.count(q1);
+    const n2 = await source.count(q2);
+    const p1 = (await source.page(q1, { offset: 0, limit: 1000 })) as { ClientId: number; RowStatus: number }[];
+    const p2 = (await source.page(q2, { offset: 0, limit: 1000 })) as { ClientId: number }[];
+    expect(p1.length).toBe(n1);
+    expect(p2.length).toBe(n2);
+    expect(p1.every((e) => e.ClientId === 1 && e.RowStatus !== 3)).toBe(true);
+    expect(p2.every((e) => e.ClientId === 2)).toBe(true);
+  });
+});
