@@ -42,6 +42,14 @@ const handComparator = (a, b) => {
   if (x > y) return 1;
   return Date.parse(b.CreatedOn) - Date.parse(a.CreatedOn);
 };
+/** Tuned: compares ISO text directly (right only because every CreatedOn here has the same form). */
+const handComparatorTuned = (a, b) => {
+  const x = a.LastName.toLowerCase();
+  const y = b.LastName.toLowerCase();
+  if (x < y) return -1;
+  if (x > y) return 1;
+  return a.CreatedOn < b.CreatedOn ? 1 : a.CreatedOn > b.CreatedOn ? -1 : 0;
+};
 
 // --- mingo / sift: the nearest equivalent query ------------------------------------------
 const mongoCriteria = {
@@ -144,14 +152,17 @@ const oursSorted = sortRecords(records, SORT, { schema });
 const handSorted = records.slice().sort(handComparator);
 const comparator = compileSort(SORT, { schema });
 const perCompareSorted = records.slice().sort(comparator);
-const sortRounds = { hand: [], ours: [], comparator: [] };
+const handTunedSorted = records.slice().sort(handComparatorTuned);
+const sortRounds = { hand: [], tuned: [], ours: [], comparator: [] };
 for (let round = 0; round < 5; round++) {
   sortRounds.hand.push(medianMs(() => records.slice().sort(handComparator), 1));
+  sortRounds.tuned.push(medianMs(() => records.slice().sort(handComparatorTuned), 1));
   sortRounds.ours.push(medianMs(() => sortRecords(records, SORT, { schema }), 1));
   sortRounds.comparator.push(medianMs(() => records.slice().sort(comparator), 1));
 }
 const sortMs = {
   hand: median(sortRounds.hand),
+  tuned: median(sortRounds.tuned),
   ours: median(sortRounds.ours),
   comparator: median(sortRounds.comparator),
   mingo: medianMs(
@@ -172,6 +183,7 @@ function samePositions(a, b) {
 }
 const sortAgree = {
   hand: samePositions(oursSorted, handSorted),
+  tuned: samePositions(oursSorted, handTunedSorted),
   comparator: samePositions(oursSorted, perCompareSorted),
   mingo: samePositions(oursSorted, mingoSorted),
 };
@@ -212,7 +224,8 @@ const lines = [
   '| sort | median ms | speed vs hand-written | same order as wepql sortRecords |',
   '|---|---:|---:|---:|',
   `| hand-written per-compare comparator (toLowerCase + Date.parse) | ${fmt(sortMs.hand, 1)} | 1.00× | ${pct(sortAgree.hand.same)} |`,
-  `| wepql sortRecords (keys read once) | ${fmt(sortMs.ours, 1)} | ${ratio(sortMs.hand, sortMs.ours)} | — |`,
+  `| hand-written, ISO text compare for CreatedOn (data-specific) | ${fmt(sortMs.tuned, 1)} | ${ratio(sortMs.hand, sortMs.tuned)} | ${pct(sortAgree.tuned.same)} |`,
+  `| wepql sortRecords (keys read once) | ${fmt(sortMs.ours, 1)} | ${ratio(sortMs.hand, sortMs.ours)} (${ratio(sortMs.tuned, sortMs.ours)} of tuned) | — |`,
   `| wepql compileSort comparator with Array.prototype.sort | ${fmt(sortMs.comparator, 1)} | ${ratio(sortMs.hand, sortMs.comparator)} | ${pct(sortAgree.comparator.same)} |`,
   `| mingo find().sort() with collation {locale: 'en', strength: 2} | ${fmt(sortMs.mingo, 1)} | ${ratio(sortMs.hand, sortMs.mingo)} | ${pct(sortAgree.mingo.same)} |`,
   '',

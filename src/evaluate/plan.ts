@@ -20,10 +20,21 @@ import type { ScalarType } from '../schema/values.js';
 import { isOperatorApplicable } from '../validate/applicability.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar } from '../validate/typed-tree.js';
 
-/** A value ready to compare with a record value read the same way. */
+/**
+ * A value ready to compare with a record value read the same way: folded
+ * text, a number (datetimes as epoch ms) or a boolean.
+ *
+ * @example
+ * const since: PlanValue = Date.UTC(2024, 0, 1);
+ */
 export type PlanValue = string | number | boolean;
 
-/** One condition on one field. */
+/**
+ * One condition on one field.
+ *
+ * @example
+ * const test: PlanTest = { kind: 'test', path: ['LastName'], type: 'string', operator: 'StartsWith', value: 'sm', values: [], fold: true };
+ */
 export interface PlanTest {
   readonly kind: 'test';
   readonly path: readonly string[];
@@ -37,7 +48,12 @@ export interface PlanTest {
   readonly fold: boolean;
 }
 
-/** A node of the plan. `all` of nothing is true, `any` of nothing is false. */
+/**
+ * A node of the plan. `all` of nothing is true, `any` of nothing is false.
+ *
+ * @example
+ * const everything: PlanNode = { kind: 'all', children: [] };
+ */
 export type PlanNode =
   | { readonly kind: 'all'; readonly children: readonly PlanNode[] }
   | { readonly kind: 'any'; readonly children: readonly PlanNode[] }

@@ -13,10 +13,22 @@ import { recordDatetime } from './datetime.js';
 import { fieldReader } from './read-field.js';
 import { compareCodePoints } from './string-order.js';
 
-/** A key value: folded text for strings, a number for every other type (`false`/`true` as 0/1), or null. */
+/**
+ * A key value: folded text for strings, a number for every other type
+ * (`false`/`true` as 0/1, datetimes as epoch ms), or null.
+ *
+ * @example
+ * const key: SortKeyValue = 'smith';
+ */
 export type SortKeyValue = string | number | null;
 
-/** One key of a sort, ready to read records. */
+/**
+ * One key of a sort, ready to read records.
+ *
+ * @example
+ * const [byName] = sortKeyReaders(typedSort, { caseSensitive: false, limits: DEFAULT_LIMITS });
+ * byName.get({ LastName: 'Smith' }); // 'smith'
+ */
 export interface SortKeyReader {
   /** Reads a record's key. */
   readonly get: (record: unknown) => SortKeyValue;

@@ -7,6 +7,14 @@
  * deep as a caller's `maxDepth` allows cannot overflow the call stack.
  */
 import type { FieldNode, FilterAst, FilterNode, GroupNode, SortAst, Span } from '../ast/nodes.js';
+import {
+  GROUP_OPERATORS,
+  IN_FIELDS_OPERATORS,
+  LIST_OPERATORS,
+  NO_VALUE_OPERATORS,
+  SINGLE_VALUE_OPERATORS,
+  SORT_DIRECTIONS,
+} from '../ast/operators.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
@@ -16,7 +24,12 @@ import type { Schema } from '../schema/schema.js';
 import type { ValuePosition } from './quote.js';
 import { needsQuoting, quoteValue } from './quote.js';
 
-/** How to print a filter or sort. Every field is optional. */
+/**
+ * How to print a filter or sort. Every field is optional.
+ *
+ * @example
+ * printFilter(ast, { pretty: true, width: 40, indent: 2, schema, quoteAllStrings: true });
+ */
 export interface PrintOptions {
   /** Break groups that do not fit `width` onto indented lines (filters only; a sort is always one line). */
   readonly pretty?: boolean;
@@ -66,7 +79,46 @@ function fail(what: string, code: DiagnosticCode, message: string, span: Span): 
   throw WepqlError.from(what, [diagnostic]);
 }
 
-function fieldText(field: FieldNode, schema: Schema | undefined): string {
+// Trees built by code (the builder, a caller's JavaScript) are not checked
+// by a parser. Names are spliced into the text, so a name that is not what
+// its type says — `A.Equal(1);B` as a field — would print a different filter.
+// These guards make such a tree an error instead of an injection.
+const KNOWN: Readonly<Record<FilterNode['kind'], ReadonlySet<string>>> = {
+  group: new Set(GROUP_OPERATORS),
+  comparison: new Set(SINGLE_VALUE_OPERATORS),
+  'null-check': new Set(NO_VALUE_OPERATORS),
+  list: new Set(LIST_OPERATORS),
+  'in-fields': new Set(IN_FIELDS_OPERATORS),
+};
+const DIRECTIONS: ReadonlySet<string> = new Set(SORT_DIRECTIONS);
+
+function checkOperator(node: FilterNode): void {
+  if (!KNOWN[node.kind].has(node.operator)) {
+    fail('filter', 'unknown-operator', `${JSON.stringify(node.operator)} is not a ${node.kind} operator`, node.span);
+  }
+}
+
+// SPEC §2: segments match [A-Za-z_][A-Za-z0-9_]*, joined by `.`.
+function isFieldPath(name: string): boolean {
+  let segmentStart = true;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2e) {
+      if (segmentStart) return false;
+      segmentStart = true;
+      continue;
+    }
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (!letter && (segmentStart || c < 48 || c > 57)) return false;
+    segmentStart = false;
+  }
+  return !segmentStart;
+}
+
+function fieldText(field: FieldNode, schema: Schema | undefined, what: 'filter' | 'sort' = 'filter'): string {
+  if (!isFieldPath(field.name)) {
+    fail(what, 'invalid-field-path', `${JSON.stringify(field.name)} is not a field path`, field.span);
+  }
   if (schema === undefined) return field.name;
   const hit = schema.lookup(field.name);
   if (hit.found === 'field') return hit.field.name;
@@ -85,6 +137,7 @@ function valueText(value: string, position: ValuePosition, forceQuotes: boolean)
 
 /** The canonical one-line text of a condition (anything but a group). */
 function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): string {
+  checkOperator(node);
   switch (node.kind) {
     case 'comparison': {
       const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
@@ -148,6 +201,7 @@ function printCompact(
       if (work.depth > s.maxDepth) {
         fail('filter', 'nesting-too-deep', `groups nest deeper than the limit of ${s.maxDepth}`, group.span);
       }
+      checkOperator(group);
       if (group.children.length === 0) {
         fail('filter', 'empty-group', `${group.operator}() must contain at least one clause`, group.span);
       }
@@ -209,7 +263,8 @@ function printPretty(clauses: readonly FilterNode[], s: Settings): string {
  * they must be. With `pretty`, groups that do not fit `width` are broken onto
  * indented lines; the result parses back to the same tree. Throws
  * `WepqlError` (`nesting-too-deep`) for groups nested past `limits.maxDepth`,
- * and for trees no text can express (an empty group or list).
+ * and for trees no text can express (an empty group or list, an unknown
+ * operator, a field name that is not a path).
  *
  * @example
  * const { ast } = parseFilter("lastname.startswith( Sm ) ; or(Gender.Equal('1');Salary.GreaterThan(1e3))");
@@ -222,7 +277,8 @@ export function printFilter(ast: FilterAst, options: PrintOptions = {}): string 
 
 /**
  * Prints a sort tree in canonical form: `Field=Asc;Other=Desc`, every item
- * with its direction spelled out.
+ * with its direction spelled out. Throws `WepqlError` for a field name that
+ * is not a path or a direction other than `Asc`/`Desc`.
  *
  * @example
  * printSort(parseSort('LastName; createdon = desc').ast); // 'LastName=Asc;createdon=Desc'
@@ -231,8 +287,11 @@ export function printSort(ast: SortAst, options: PrintOptions = {}): string {
   const s = settingsOf(options);
   let out = '';
   for (const item of ast.items) {
+    if (!DIRECTIONS.has(item.direction)) {
+      fail('sort', 'invalid-direction', `${JSON.stringify(item.direction)} is not Asc or Desc`, item.span);
+    }
     if (out.length > 0) out += ';';
-    out += `${fieldText(item.field, s.schema)}=${item.direction}`;
+    out += `${fieldText(item.field, s.schema, 'sort')}=${item.direction}`;
   }
   return out;
 }

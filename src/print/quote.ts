@@ -4,7 +4,12 @@
  * so anything the lexer would stop at, trim or split on forces quotes.
  */
 
-/** Where a value is written: inside an operator's parentheses, or as the head of an InFields operator. */
+/**
+ * Where a value is written: inside an operator's parentheses, or as the head of an InFields operator.
+ *
+ * @example
+ * const position: ValuePosition = 'in-fields-head'; // as in `'5.5'.GreaterThanInFields(A,B)`
+ */
 export type ValuePosition = 'argument' | 'in-fields-head';
 
 // SPEC §2: whitespace is exactly space, tab, CR and LF. Other Unicode spaces

@@ -8,6 +8,11 @@
  * whitespace is skipped, `.;(),` are punctuation, `'` starts a quoted value
  * (or is a stray quote when it follows a word character), and anything else
  * belongs to a `Word`.
+ *
+ * This Chevrotain lexer is the reference definition of the tokens.
+ * `parseFilter` feeds the parser from `scanFilter` (filter-scanner.ts), a
+ * hand-written equivalent that is about three times faster; a property test
+ * keeps the two identical.
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain';
 

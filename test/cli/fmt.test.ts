@@ -3,6 +3,9 @@
  * exit code (0 ok, 1 input has errors, 2 usage error).
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -83,5 +86,21 @@ describe('wepql fmt TEXT', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^wepql fmt: .+\nusage: wepql fmt/);
+  });
+});
+
+describe('wepql fmt --check FILE...', () => {
+  // The checker itself belongs to src/cli/fmt-check.ts; this only proves `fmt` hands files to it.
+  it('exits 0 for canonical files and 1 naming a file that is not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wepql-fmt-'));
+    const good = join(dir, 'good.txt');
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(good, 'A.Equal(1)\nOr(B.IsNull();C.Equal(x))\n');
+    writeFileSync(bad, 'a.equal( 1 )\n');
+    expect(wepql(['fmt', '--check', good]).code).toBe(0);
+    const r = wepql(['fmt', '--check', good, bad]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(bad);
+    expect(r.stdout).not.toContain(good);
   });
 });

@@ -4,18 +4,11 @@
  * quote-all form, for filters and sorts, and from noisy hand-written-style
  * texts to the canonical one.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import {
-  WepqlError,
-  formatFilter,
-  formatSort,
-  hasErrors,
-  parseFilter,
-  parseSort,
-  printFilter,
-  printSort,
-} from '../../src/index.js';
+import { describe, it } from 'vitest';
+import type { Diagnostic } from '../../src/index.js';
+import { WepqlError, formatFilter, formatSort, hasErrors, parseFilter, parseSort, printFilter, printSort } from '../../src/index.js';
 import {
   TRICKY_PIECES,
   filterAstArb,
@@ -45,8 +38,8 @@ function assertSameTree(text: string, actual: unknown, expected: unknown): void 
   }
 }
 
-function assertSameText(actual: string, expected: string): void {
-  if (actual !== expected) throw new Error(`printed ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+function assertSameText(what: string, actual: string, expected: string): void {
+  if (actual !== expected) throw new Error(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
 }
 
 describe('filter round trip', () => {
@@ -55,9 +48,9 @@ describe('filter round trip', () => {
       fc.property(filterAstArb(), (ast) => {
         const text = printFilter(ast);
         const parsed = parseFilter(text, PARSE);
-        assertNoErrors(TEXT_parsed, parsed.diagnostics);
-        expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
-        expect(formatFilter(text, PARSE)).toBe(text);
+        assertNoErrors(text, parsed.diagnostics);
+        assertSameTree(text, stripSpans(parsed.ast), stripSpans(ast));
+        assertSameText('formatFilter(print(T))', formatFilter(text, PARSE), text);
       }),
       RUNS,
     );
@@ -65,19 +58,14 @@ describe('filter round trip', () => {
 
   it('the pretty form parses to the same tree at any width and indent', () => {
     fc.assert(
-      fc.property(
-        filterAstArb(),
-        fc.integer({ min: 1, max: 120 }),
-        fc.integer({ min: 0, max: 6 }),
-        (ast, width, indent) => {
-          const pretty = printFilter(ast, { pretty: true, width, indent });
-          const parsed = parseFilter(pretty, PARSE);
-          assertNoErrors(TEXT_parsed, parsed.diagnostics);
-          expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
-          expect(formatFilter(pretty, PARSE)).toBe(printFilter(ast));
-          expect(printFilter(parsed.ast, { pretty: true, width, indent })).toBe(pretty);
-        },
-      ),
+      fc.property(filterAstArb(), fc.integer({ min: 1, max: 120 }), fc.integer({ min: 0, max: 6 }), (ast, width, indent) => {
+        const pretty = printFilter(ast, { pretty: true, width, indent });
+        const parsed = parseFilter(pretty, PARSE);
+        assertNoErrors(pretty, parsed.diagnostics);
+        assertSameTree(pretty, stripSpans(parsed.ast), stripSpans(ast));
+        assertSameText('formatFilter(pretty)', formatFilter(pretty, PARSE), printFilter(ast));
+        assertSameText('pretty again', printFilter(parsed.ast, { pretty: true, width, indent }), pretty);
+      }),
       RUNS,
     );
   });
@@ -87,9 +75,9 @@ describe('filter round trip', () => {
       fc.property(filterAstArb(), (ast) => {
         const quoted = printFilter(ast, { quoteAllStrings: true });
         const parsed = parseFilter(quoted, PARSE);
-        assertNoErrors(TEXT_parsed, parsed.diagnostics);
-        expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
-        expect(formatFilter(quoted, PARSE)).toBe(printFilter(ast));
+        assertNoErrors(quoted, parsed.diagnostics);
+        assertSameTree(quoted, normalizeAst(parsed.ast), normalizeAst(ast));
+        assertSameText('formatFilter(quote-all)', formatFilter(quoted, PARSE), printFilter(ast));
       }),
       RUNS,
     );
@@ -99,9 +87,9 @@ describe('filter round trip', () => {
     fc.assert(
       fc.property(filterTextArb(), ({ ast, text }) => {
         const parsed = parseFilter(text, PARSE);
-        assertNoErrors(TEXT_parsed, parsed.diagnostics);
-        expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
-        expect(formatFilter(text, PARSE)).toBe(printFilter(ast));
+        assertNoErrors(text, parsed.diagnostics);
+        assertSameTree(text, normalizeAst(parsed.ast), normalizeAst(ast));
+        assertSameText('formatFilter(noisy)', formatFilter(text, PARSE), printFilter(ast));
       }),
       RUNS,
     );
@@ -118,12 +106,11 @@ describe('filter round trip', () => {
         try {
           output = formatFilter(text, PARSE);
         } catch (error) {
-          expect(error).toBeInstanceOf(WepqlError);
-          expect(hasErrors((error as WepqlError).diagnostics)).toBe(true);
+          if (!(error instanceof WepqlError) || !hasErrors(error.diagnostics)) throw error;
           return;
         }
-        expect(formatFilter(output, PARSE)).toBe(output);
-        expect(normalizeAst(parseFilter(output, PARSE).ast)).toEqual(normalizeAst(parseFilter(text, PARSE).ast));
+        assertSameText('formatFilter twice', formatFilter(output, PARSE), output);
+        assertSameTree(output, normalizeAst(parseFilter(output, PARSE).ast), normalizeAst(parseFilter(text, PARSE).ast));
       }),
       { numRuns: 1000 },
     );
@@ -136,10 +123,10 @@ describe('sort round trip', () => {
       fc.property(sortAstArb(), (ast) => {
         const text = printSort(ast);
         const parsed = parseSort(text, PARSE);
-        assertNoErrors(TEXT_parsed, parsed.diagnostics);
-        expect(stripSpans(parsed.ast)).toEqual(stripSpans(ast));
-        expect(formatSort(text, PARSE)).toBe(text);
-        expect(printSort(ast, { pretty: true, width: 1 })).toBe(text);
+        assertNoErrors(text, parsed.diagnostics);
+        assertSameTree(text, stripSpans(parsed.ast), stripSpans(ast));
+        assertSameText('formatSort(print(T))', formatSort(text, PARSE), text);
+        assertSameText('pretty sort', printSort(ast, { pretty: true, width: 1 }), text);
       }),
       RUNS,
     );
@@ -149,9 +136,9 @@ describe('sort round trip', () => {
     fc.assert(
       fc.property(sortTextArb(), ({ ast, text }) => {
         const parsed = parseSort(text, PARSE);
-        assertNoErrors(TEXT_parsed, parsed.diagnostics);
-        expect(normalizeAst(parsed.ast)).toEqual(normalizeAst(ast));
-        expect(formatSort(text, PARSE)).toBe(printSort(ast));
+        assertNoErrors(text, parsed.diagnostics);
+        assertSameTree(text, normalizeAst(parsed.ast), normalizeAst(ast));
+        assertSameText('formatSort(noisy)', formatSort(text, PARSE), printSort(ast));
       }),
       RUNS,
     );

@@ -62,7 +62,12 @@ function report(text: string, diagnostics: readonly Diagnostic[], flag: string):
   for (const d of diagnostics) process.stderr.write(renderCodeFrame(text, d, { location: flag }) + '\n');
 }
 
-/** Runs `wepql query`. */
+/**
+ * Runs `wepql query` and returns the exit code.
+ *
+ * @example
+ * await run(['--data', 'examples/employees.json', '--filter', 'ClientId.Equal(1)', '--limit', '5']); // 0
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['--data', '--schema', '--filter', '--sort', '--skip', '--limit'],

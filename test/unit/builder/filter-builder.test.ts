@@ -200,3 +200,24 @@ describe('where() refuses values the language cannot express', () => {
     expect((error as WepqlError).diagnostics.map((d) => d.code)).toEqual([code]);
   });
 });
+
+describe('deep nesting', () => {
+  const nest = (depth: number): Filter<Person, PersonTypes> => {
+    let f = p().field('Age').equal(1);
+    for (let i = 0; i < depth; i++) {
+      const inner = f;
+      f = p().or(inner, (b) => b.field('Age').equal(i));
+    }
+    return f;
+  };
+
+  it('32 nested groups print and parse back', () => {
+    const text = nest(32).toString();
+    expect(parseFilter(text).diagnostics).toEqual([]);
+  });
+
+  it('33 nested groups: toString throws nesting-too-deep (the printer shares the parser limit)', () => {
+    expect(() => nest(33).toString()).toThrow(WepqlError);
+    expect(() => nest(33).toString({ limits: { maxDepth: 40 } })).not.toThrow();
+  });
+});

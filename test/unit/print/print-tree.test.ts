@@ -106,6 +106,29 @@ describe('printFilter on built trees', () => {
     expect(() => printFilter(filter(inFields('1', 'EqualInFields', [])))).toThrowError(/missing-value/);
   });
 
+  it.each([
+    ['a field name that would inject a clause', filter(cmp('A.Equal(1);B', 'Equal', '1')), 'invalid-field-path'],
+    ['an empty field name', filter(cmp('', 'Equal', '1')), 'invalid-field-path'],
+    ['a field path with an empty segment', filter(cmp('A..B', 'Equal', '1')), 'invalid-field-path'],
+    ['a field segment starting with a digit', filter(cmp('A.1B', 'Equal', '1')), 'invalid-field-path'],
+    ['an operator of the wrong shape', filter({ ...cmp('A', 'Equal', '1'), operator: 'IsNull' } as never), 'unknown-operator'],
+    ['a lower-case operator', filter({ ...cmp('A', 'Equal', '1'), operator: 'equal' } as never), 'unknown-operator'],
+    ['an unknown group keyword', filter({ ...group('And', [isNull('A')]), operator: 'Xor' } as never), 'unknown-operator'],
+  ])('refuses %s', (_title, ast, code) => {
+    try {
+      printFilter(ast);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(WepqlError);
+      expect((error as WepqlError).diagnostics.map((d) => d.code)).toEqual([code]);
+    }
+  });
+
+  it('refuses sorts with a bad field or direction', () => {
+    expect(() => printSort(sort(['A;B', 'Asc']))).toThrowError(/invalid-field-path/);
+    expect(() => printSort(sort(['A', 'asc' as never]))).toThrowError(/invalid-direction/);
+  });
+
   it('refuses nonsensical layout options', () => {
     expect(() => printFilter(filter(), { width: 0 })).toThrowError(WepqlError);
     expect(() => printFilter(filter(), { indent: -1 })).toThrowError(WepqlError);
