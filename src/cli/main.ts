@@ -20,12 +20,13 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   fmt: {
     summary: 'print the canonical form, or check files with --check',
-    usage: 'wepql fmt [--sort] [--pretty] [--width N] TEXT | wepql fmt --check FILE...',
+    usage:
+      'wepql fmt [--sort] [--pretty] [--width N] [--indent N] [--quote-all] [--schema FILE] TEXT | wepql fmt --check [--schema FILE] FILE...',
     load: () => import('./commands/fmt.js'),
   },
   lint: {
     summary: 'check saved filters and sorts against a schema',
-    usage: 'wepql lint [--schema FILE] [--format pretty|json|sarif] [--fix] FILE...',
+    usage: 'wepql lint [--schema FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
     load: () => import('./commands/lint.js'),
   },
   query: {

@@ -83,17 +83,21 @@ function fail(what: string, code: DiagnosticCode, message: string, span: Span): 
 // by a parser. Names are spliced into the text, so a name that is not what
 // its type says — `A.Equal(1);B` as a field — would print a different filter.
 // These guards make such a tree an error instead of an injection.
-const KNOWN: Readonly<Record<FilterNode['kind'], ReadonlySet<string>>> = {
-  group: new Set(GROUP_OPERATORS),
-  comparison: new Set(SINGLE_VALUE_OPERATORS),
-  'null-check': new Set(NO_VALUE_OPERATORS),
-  list: new Set(LIST_OPERATORS),
-  'in-fields': new Set(IN_FIELDS_OPERATORS),
-};
+const KNOWN: ReadonlyMap<string, ReadonlySet<string>> = new Map<FilterNode['kind'], ReadonlySet<string>>([
+  ['group', new Set(GROUP_OPERATORS)],
+  ['comparison', new Set(SINGLE_VALUE_OPERATORS)],
+  ['null-check', new Set(NO_VALUE_OPERATORS)],
+  ['list', new Set(LIST_OPERATORS)],
+  ['in-fields', new Set(IN_FIELDS_OPERATORS)],
+]);
 const DIRECTIONS: ReadonlySet<string> = new Set(SORT_DIRECTIONS);
 
 function checkOperator(node: FilterNode): void {
-  if (!KNOWN[node.kind].has(node.operator)) {
+  const known = KNOWN.get(node.kind);
+  if (known === undefined) {
+    fail('filter', 'unexpected-token', `${JSON.stringify(node.kind)} is not a kind of filter clause`, node.span);
+  }
+  if (!known.has(node.operator)) {
     fail('filter', 'unknown-operator', `${JSON.stringify(node.operator)} is not a ${node.kind} operator`, node.span);
   }
 }

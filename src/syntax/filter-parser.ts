@@ -61,17 +61,23 @@ import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } fro
  */
 export const PARSER_DEPTH_CEILING = 200;
 
-/** One comma-separated slot of an argument list. */
+/** One comma-separated slot of an argument list (pooled: valid while its condition is built). */
 interface Arg {
   /** The run of value tokens in the slot (possibly empty). */
-  readonly tokens: IToken[];
+  tokens: IToken[];
   /** True when unexpected tokens followed the run (already reported). */
-  readonly junk: boolean;
+  junk: boolean;
   /** Offset where the slot begins: just after `(` or `,`. */
-  readonly start: number;
+  start: number;
   /** The `,` that precedes the slot, if any. */
-  readonly comma: IToken | undefined;
+  comma: IToken | undefined;
 }
+
+// Conditions never nest and nothing in the tree refers to the token runs or
+// argument slots of a condition once it is built, so both are recycled from
+// one condition to the next instead of being allocated each time (bounded, so
+// one huge list does not pin memory).
+const POOL_LIMIT = 1024;
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
@@ -249,7 +255,9 @@ export class FilterParser extends EmbeddedActionsParser {
   readonly condition = this.RULE('condition', (): ConditionNode | null => {
     // Conditions never nest, so the pieces of the one being parsed live in
     // fields filled by closures created once: no allocation per token.
-    const head: IToken[] = (this.run = []);
+    this.runCount = 0;
+    this.argCount = 0;
+    const head: IToken[] = (this.run = this.nextRun());
     this.AT_LEAST_ONE(this.pushHeadPart);
     this.callOpen = undefined;
     this.callArgs = undefined;
@@ -261,13 +269,14 @@ export class FilterParser extends EmbeddedActionsParser {
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): Arg[] => {
-    const list: Arg[] = (this.argList = []);
-    const tokens: IToken[] = (this.run = []);
+    const list: Arg[] = this.argList;
+    list.length = 0;
+    const tokens: IToken[] = (this.run = this.nextRun());
     this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
       const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
-      list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
+      list.push(this.nextArg(tokens, this.skipArgumentJunk(), start, undefined));
     }
     this.MANY2(this.parseNextArgument);
     return list;
@@ -295,10 +304,38 @@ export class FilterParser extends EmbeddedActionsParser {
   };
   private readonly parseNextArgument = (): void => {
     const comma = this.CONSUME(Comma);
-    const tokens: IToken[] = (this.run = []);
+    const tokens: IToken[] = (this.run = this.nextRun());
     this.MANY3(this.pushNextArgumentPart);
-    if (!this.RECORDING_PHASE) this.argList.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
+    if (!this.RECORDING_PHASE) this.argList.push(this.nextArg(tokens, this.skipArgumentJunk(), endOf(comma), comma));
   };
+
+  private readonly runPool: IToken[][] = [];
+  private runCount = 0;
+  private readonly argPool: Arg[] = [];
+  private argCount = 0;
+
+  private nextRun(): IToken[] {
+    const i = this.runCount++;
+    if (i >= POOL_LIMIT) return [];
+    let run = this.runPool[i];
+    if (run === undefined) this.runPool[i] = run = [];
+    else run.length = 0;
+    return run;
+  }
+
+  private nextArg(tokens: IToken[], junk: boolean, start: number, comma: IToken | undefined): Arg {
+    const i = this.argCount++;
+    if (i >= POOL_LIMIT) return { tokens, junk, start, comma };
+    let arg = this.argPool[i];
+    if (arg === undefined) this.argPool[i] = arg = { tokens, junk, start, comma };
+    else {
+      arg.tokens = tokens;
+      arg.junk = junk;
+      arg.start = start;
+      arg.comma = comma;
+    }
+    return arg;
+  }
 
   // ---- recovery -------------------------------------------------------
 

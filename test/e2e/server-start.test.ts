@@ -76,6 +76,20 @@ describe('npm start (dist/server/main.js)', () => {
   });
 });
 
+describe('wepql db-seed', () => {
+  it('needs a database URL (exit 2)', () => {
+    const r = spawnSync(process.execPath, [cli, 'db-seed'], { env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('give --database-url URL or set DATABASE_URL');
+  });
+
+  it('reports a database it cannot reach (exit 1)', () => {
+    const r = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', 'postgres://nobody@127.0.0.1:1/none'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^wepql db-seed: .*ECONNREFUSED/);
+  });
+});
+
 if (findPostgresBin() === undefined) {
   console.warn(`SKIPPED: npm start with DATABASE_URL — ${postgresUnavailableReason()}`);
   describe.skip('npm start with DATABASE_URL (PostgreSQL not installed)', () => {});

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTokenCodec } from '../../../src/list/token.js';
-import { WepqlError } from '../../../src/diagnostics/error.js';
-import type { DataTokenPayload } from '../../../src/list/token.js';
+import { createTokenCodec, WepqlError } from '../../../src/index.js';
+import type { DataTokenPayload } from '../../../src/index.js';
 
 const ROUTE = '/api/public/clients/1/employees';
 const SECRET = 'test secret of at least sixteen bytes';

@@ -113,6 +113,7 @@ describe('printFilter on built trees', () => {
     ['a field segment starting with a digit', filter(cmp('A.1B', 'Equal', '1')), 'invalid-field-path'],
     ['an operator of the wrong shape', filter({ ...cmp('A', 'Equal', '1'), operator: 'IsNull' } as never), 'unknown-operator'],
     ['a lower-case operator', filter({ ...cmp('A', 'Equal', '1'), operator: 'equal' } as never), 'unknown-operator'],
+    ['a node of no known kind', filter({ ...isNull('A'), kind: '__proto__' } as never), 'unexpected-token'],
     ['an unknown group keyword', filter({ ...group('And', [isNull('A')]), operator: 'Xor' } as never), 'unknown-operator'],
   ])('refuses %s', (_title, ast, code) => {
     try {

@@ -5,13 +5,13 @@ import { filterGrammarProductions, sortGrammarProductions } from '../../../src/i
 describe('grammar productions', () => {
   it('exposes the filter parser rules, each citing grammar/filter.ebnf', () => {
     const rules = filterGrammarProductions();
-    expect(rules.map((r) => r.name)).toEqual(['filter', 'clauses', 'group', 'condition', 'arguments']);
+    expect(rules.map((r) => (r as { name?: string }).name)).toEqual(['filter', 'clauses', 'group', 'condition', 'arguments']);
     const json = JSON.stringify(rules);
     for (const token of ['GroupKeyword', 'LParen', 'RParen', 'Semicolon', 'Comma', 'RunPart']) expect(json).toContain(token);
   });
 
   it('exposes the sort parser rules', () => {
-    expect(sortGrammarProductions().map((r) => r.name)).toEqual(['sort', 'item']);
+    expect(sortGrammarProductions().map((r) => (r as { name?: string }).name)).toEqual(['sort', 'item']);
   });
 
   it('draws railroad diagrams with Chevrotain', () => {
