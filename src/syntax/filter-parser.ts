@@ -61,23 +61,17 @@ import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } fro
  */
 export const PARSER_DEPTH_CEILING = 200;
 
-/** One comma-separated slot of an argument list (pooled: valid while its condition is built). */
+/** One comma-separated slot of an argument list. */
 interface Arg {
   /** The run of value tokens in the slot (possibly empty). */
-  tokens: IToken[];
+  readonly tokens: IToken[];
   /** True when unexpected tokens followed the run (already reported). */
-  junk: boolean;
+  readonly junk: boolean;
   /** Offset where the slot begins: just after `(` or `,`. */
-  start: number;
+  readonly start: number;
   /** The `,` that precedes the slot, if any. */
-  comma: IToken | undefined;
+  readonly comma: IToken | undefined;
 }
-
-// Conditions never nest and nothing in the tree refers to the token runs or
-// argument slots of a condition once it is built, so both are recycled from
-// one condition to the next instead of being allocated each time (bounded, so
-// one huge list does not pin memory).
-const POOL_LIMIT = 1024;
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
@@ -111,6 +105,12 @@ export class FilterParser extends EmbeddedActionsParser {
     this.maxDepth = Math.min(limits.maxDepth, PARSER_DEPTH_CEILING);
     this.depth = 0;
     this.conditions = 0;
+  }
+
+  /** The first token the last parse left unread, if any (never, unless the grammar has a defect). */
+  unreadToken(): IToken | undefined {
+    const t = this.LA(1);
+    return t.tokenType === EOF ? undefined : t;
   }
 
   // filter = [ clauses ] ;   (grammar/filter.ebnf)
@@ -255,9 +255,7 @@ export class FilterParser extends EmbeddedActionsParser {
   readonly condition = this.RULE('condition', (): ConditionNode | null => {
     // Conditions never nest, so the pieces of the one being parsed live in
     // fields filled by closures created once: no allocation per token.
-    this.runCount = 0;
-    this.argCount = 0;
-    const head: IToken[] = (this.run = this.nextRun());
+    const head: IToken[] = (this.run = []);
     this.AT_LEAST_ONE(this.pushHeadPart);
     this.callOpen = undefined;
     this.callArgs = undefined;
@@ -269,14 +267,13 @@ export class FilterParser extends EmbeddedActionsParser {
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): Arg[] => {
-    const list: Arg[] = this.argList;
-    list.length = 0;
-    const tokens: IToken[] = (this.run = this.nextRun());
+    const list: Arg[] = (this.argList = []);
+    const tokens: IToken[] = (this.run = []);
     this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
       const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
-      list.push(this.nextArg(tokens, this.skipArgumentJunk(), start, undefined));
+      list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
     }
     this.MANY2(this.parseNextArgument);
     return list;
@@ -304,38 +301,10 @@ export class FilterParser extends EmbeddedActionsParser {
   };
   private readonly parseNextArgument = (): void => {
     const comma = this.CONSUME(Comma);
-    const tokens: IToken[] = (this.run = this.nextRun());
+    const tokens: IToken[] = (this.run = []);
     this.MANY3(this.pushNextArgumentPart);
-    if (!this.RECORDING_PHASE) this.argList.push(this.nextArg(tokens, this.skipArgumentJunk(), endOf(comma), comma));
+    if (!this.RECORDING_PHASE) this.argList.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
   };
-
-  private readonly runPool: IToken[][] = [];
-  private runCount = 0;
-  private readonly argPool: Arg[] = [];
-  private argCount = 0;
-
-  private nextRun(): IToken[] {
-    const i = this.runCount++;
-    if (i >= POOL_LIMIT) return [];
-    let run = this.runPool[i];
-    if (run === undefined) this.runPool[i] = run = [];
-    else run.length = 0;
-    return run;
-  }
-
-  private nextArg(tokens: IToken[], junk: boolean, start: number, comma: IToken | undefined): Arg {
-    const i = this.argCount++;
-    if (i >= POOL_LIMIT) return { tokens, junk, start, comma };
-    let arg = this.argPool[i];
-    if (arg === undefined) this.argPool[i] = arg = { tokens, junk, start, comma };
-    else {
-      arg.tokens = tokens;
-      arg.junk = junk;
-      arg.start = start;
-      arg.comma = comma;
-    }
-    return arg;
-  }
 
   // ---- recovery -------------------------------------------------------
 
@@ -418,8 +387,11 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   private reportMissingClose(open: IToken, insertAt: number): void {
+    // Where the ')' belongs is a guess, so it is a suggestion, not a fix:
+    // a fix is applied by `lint --fix` and must keep the author's meaning.
+    void insertAt;
     this.sink.add('missing-close-paren', "this '(' has no matching ')'", open.startOffset, open.startOffset + 1, {
-      fix: [{ start: insertAt, end: insertAt, newText: ')' }],
+      suggestion: ')',
     });
   }
 
@@ -517,7 +489,8 @@ export class FilterParser extends EmbeddedActionsParser {
           : `unknown operator "${excerpt(opName)}"; did you mean "${suggestion}"?`,
         opSpan.start,
         opSpan.end,
-        suggestion === undefined ? undefined : { suggestion, fix: [{ start: opSpan.start, end: opSpan.end, newText: suggestion }] },
+        // The nearest name is a guess at what was meant: a suggestion, never a fix.
+        suggestion === undefined ? undefined : { suggestion },
       );
       ok = false;
       // Arguments are still checked below so that every independent problem is reported.
@@ -557,7 +530,8 @@ export class FilterParser extends EmbeddedActionsParser {
           const from = args[0]!.tokens[0]?.startOffset ?? args[1]?.comma?.startOffset ?? args[0]!.start;
           const to = close === undefined ? this.lastConsumedEnd(open) : close.startOffset;
           sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
-            ...(close === undefined ? {} : { fix: [{ start: endOf(open), end: close.startOffset, newText: '' }] }),
+            // Dropping what the author wrote is a guess: a suggestion, not a fix.
+            suggestion: `${op}()`,
           });
           return null;
         }

@@ -56,6 +56,8 @@ export function parseFilter(text: string, options?: ParseOptions): ParseFilterRe
     if (parsed === undefined) {
       for (const e of parser.errors) sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : 0, source.length);
     } else clauses = parsed;
+    const unread = parser.unreadToken();
+    if (unread !== undefined) sink.add('unexpected-token', `unexpected "${unread.image}"`, unread.startOffset, source.length);
   } catch (error) {
     clauses = [];
     sink.add(

@@ -192,7 +192,7 @@ export class SortParser extends EmbeddedActionsParser {
               : `"${excerpt(word.image)}" is not a sort direction; did you mean "${suggestion}"?`,
             word.startOffset,
             endOf(word),
-            suggestion === undefined ? undefined : { suggestion, fix: [{ start: word.startOffset, end: endOf(word), newText: suggestion }] },
+            suggestion === undefined ? undefined : { suggestion },
           );
           ok = false;
         } else direction = found;
