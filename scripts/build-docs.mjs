@@ -413,6 +413,25 @@ export async function buildApiDocs(outDir) {
   return { exports: (project.children ?? []).length, undocumented, withoutExample };
 }
 
+/**
+ * STYLE.md: every public export has TSDoc with one `@example`. While this is
+ * false the build only warns about the exports that break the rule; set it
+ * to true once their count is zero, so that the rule cannot slip again.
+ */
+export const REQUIRE_COMPLETE_API_DOCS = false;
+
+/**
+ * The exports of a `buildApiDocs` result that break STYLE.md's rule, one line
+ * each, and whether the build must fail because of them.
+ */
+export function apiDocGaps(api, { strict = REQUIRE_COMPLETE_API_DOCS } = {}) {
+  const gaps = [
+    ...api.undocumented.map((m) => m.replace(/^\s*\[warning\]\s*/, '')),
+    ...api.withoutExample.map((name) => `${name} has no @example`),
+  ];
+  return { gaps, fail: strict && gaps.length > 0 };
+}
+
 // ---------------------------------------------------------------------------
 // Playground
 // ---------------------------------------------------------------------------
@@ -467,9 +486,14 @@ async function main() {
   const api = await buildApiDocs(join(out, 'api'));
   console.log(`docs: API reference → docs-site/api/ (${api.exports} exports)`);
   console.log(`docs: ${api.undocumented.length} exports without documentation (typedoc's notDocumented validation)`);
-  for (const m of api.undocumented) console.warn(`  ${m}`);
   console.log(`docs: ${api.withoutExample.length} exports without an @example`);
-  if (api.withoutExample.length > 0) console.warn(`  ${api.withoutExample.join(', ')}`);
+  const { gaps, fail } = apiDocGaps(api);
+  if (gaps.length > 0) {
+    const say = fail ? console.error : console.warn;
+    say(`docs: ${fail ? 'error' : 'warning'}: STYLE.md wants TSDoc with an @example on every export; ${gaps.length} do not:`);
+    for (const gap of gaps) say(`  ${gap}`);
+    if (fail) process.exitCode = 1;
+  }
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

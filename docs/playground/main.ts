@@ -41,7 +41,8 @@ function element<T extends HTMLElement>(id: string): T {
 
 const filterInput = element<HTMLInputElement>('filter');
 const sortInput = element<HTMLInputElement>('sort');
-const suggestions = element<HTMLDivElement>('suggestions');
+const filterSuggestions = element<HTMLDivElement>('suggestions');
+const sortSuggestions = element<HTMLDivElement>('sort-suggestions');
 
 /** Every diagnostic of one input as code frames, one span per severity colour. */
 function renderDiagnostics(target: HTMLElement, label: string, text: string, diagnostics: readonly Diagnostic[]): number {
@@ -50,7 +51,8 @@ function renderDiagnostics(target: HTMLElement, label: string, text: string, dia
     if (d.severity === 'info') continue;
     const span = document.createElement('span');
     span.className = d.severity;
-    span.textContent = `${renderCodeFrame(text, d, { location: label })}\n`;
+    // A blank line between frames, so each one reads as a unit.
+    span.textContent = `${target.childElementCount > 0 ? '\n' : ''}${renderCodeFrame(text, d, { location: label })}\n`;
     target.append(span);
     shown++;
   }
@@ -113,9 +115,10 @@ function update(): void {
   renderTable(rows);
 }
 
-function showCompletions(): void {
-  const at = filterInput.selectionStart ?? filterInput.value.length;
-  const result = complete(filterInput.value, at, employeeSchema);
+/** The completions at the cursor of one input, as buttons that insert them. */
+function showCompletions(input: HTMLInputElement, suggestions: HTMLElement, kind: 'filter' | 'sort'): void {
+  const at = input.selectionStart ?? input.value.length;
+  const result = complete(input.value, at, employeeSchema, { kind });
   suggestions.replaceChildren(
     ...result.items.slice(0, 30).map((item: CompletionItem) => {
       const button = document.createElement('button');
@@ -128,12 +131,12 @@ function showCompletions(): void {
       }
       button.addEventListener('mousedown', (event) => {
         event.preventDefault();
-        const text = filterInput.value;
-        filterInput.value = text.slice(0, result.replace.start) + item.insertText + text.slice(result.replace.end);
+        const text = input.value;
+        input.value = text.slice(0, result.replace.start) + item.insertText + text.slice(result.replace.end);
         const caret = result.replace.start + item.insertText.length;
-        filterInput.setSelectionRange(caret, caret);
+        input.setSelectionRange(caret, caret);
         update();
-        showCompletions();
+        showCompletions(input, suggestions, kind);
       });
       return button;
     }),
@@ -144,7 +147,8 @@ function load(filter: string, sort: string): void {
   filterInput.value = filter;
   sortInput.value = sort;
   update();
-  showCompletions();
+  showFilterCompletions();
+  showSortCompletions();
 }
 
 element('total').textContent = String(records.length);
@@ -158,12 +162,18 @@ element('examples').replaceChildren(
     return button;
   }),
 );
-filterInput.addEventListener('input', () => {
-  update();
-  showCompletions();
-});
-for (const event of ['click', 'keyup', 'focus'] as const) filterInput.addEventListener(event, showCompletions);
-sortInput.addEventListener('input', update);
+const showFilterCompletions = (): void => showCompletions(filterInput, filterSuggestions, 'filter');
+const showSortCompletions = (): void => showCompletions(sortInput, sortSuggestions, 'sort');
+for (const [input, show] of [
+  [filterInput, showFilterCompletions],
+  [sortInput, showSortCompletions],
+] as const) {
+  input.addEventListener('input', () => {
+    update();
+    show();
+  });
+  for (const event of ['click', 'keyup', 'focus'] as const) input.addEventListener(event, show);
+}
 
 const params = new URLSearchParams(location.search);
 load(params.get('filter') ?? EXAMPLES[1]![1], params.get('sort') ?? EXAMPLES[1]![2]);

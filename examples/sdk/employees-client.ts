@@ -6,7 +6,12 @@
 import { orderBy, paginate, where } from '../../src/index.js';
 import type { Employee, FetchLike, Filter, ListPage, Paginated, RetryOptions, Sort } from '../../src/index.js';
 
-/** How to reach and authenticate against the API. */
+/**
+ * How to reach and authenticate against the API.
+ *
+ * @example
+ * createEmployeesClient({ baseUrl: 'https://api.example.com', getAccessToken: login } satisfies EmployeesClientOptions);
+ */
 export interface EmployeesClientOptions {
   /** e.g. `https://api.example.com` */
   readonly baseUrl: string;
@@ -17,7 +22,12 @@ export interface EmployeesClientOptions {
   readonly retry?: RetryOptions;
 }
 
-/** What to list. */
+/**
+ * What to list.
+ *
+ * @example
+ * api.employees(42, { filter: exampleFilter, sort: exampleSort, pageSize: 50 } satisfies EmployeeQuery);
+ */
 export interface EmployeeQuery {
   readonly filter?: Filter<Employee>;
   readonly sort?: Sort<Employee>;
@@ -27,7 +37,12 @@ export interface EmployeeQuery {
   readonly mode?: 'token' | 'skip';
 }
 
-/** The client: `employees(clientId, query)` iterates over records, `.pages()` over pages. */
+/**
+ * The client: `employees(clientId, query)` iterates over records, `.pages()` over pages.
+ *
+ * @example
+ * const api: EmployeesClient = createEmployeesClient({ baseUrl, getAccessToken: login }); await api.employees(42).toArray();
+ */
 export interface EmployeesClient {
   employees(clientId: number, query?: EmployeeQuery): Paginated<Employee>;
 }
@@ -79,11 +94,21 @@ export function createEmployeesClient(options: EmployeesClientOptions): Employee
   };
 }
 
-/** The filter of the docs' example: Smiths and Smithsons hired since 2020, or anyone without a gender on file. */
+/**
+ * The filter of the docs' example: Smiths and Smithsons hired since 2020, or anyone without a gender on file.
+ *
+ * @example
+ * exampleFilter.toString(); // 'Or(And(LastName.StartsWith(Sm);OrigHireDate.GreaterThanOrEqual(2020-01-01T00:00:00.000Z));Gender.IsNull())'
+ */
 export const exampleFilter = where<Employee>().or(
   (b) => b.field('LastName').startsWith('Sm').field('OrigHireDate').greaterThanOrEqual(new Date('2020-01-01')),
   (b) => b.field('Gender').isNull(),
 );
 
-/** Sorted by last name, newest first within a name. */
+/**
+ * Sorted by last name, newest first within a name.
+ *
+ * @example
+ * exampleSort.toString(); // 'LastName=Asc;CreatedOn=Desc'
+ */
 export const exampleSort = orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc');

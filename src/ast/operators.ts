@@ -3,7 +3,12 @@
  * arrays so that every union type below is derived from one list.
  */
 
-/** Operators that take exactly one value: `Field.Equal(1)`. */
+/**
+ * Operators that take exactly one value: `Field.Equal(1)`.
+ *
+ * @example
+ * SINGLE_VALUE_OPERATORS.includes('Equal'); // true
+ */
 export const SINGLE_VALUE_OPERATORS = [
   'Equal',
   'NotEqual',
@@ -19,13 +24,28 @@ export const SINGLE_VALUE_OPERATORS = [
   'NotEndsWith',
 ] as const;
 
-/** Operators that take no value: `Field.IsNull()`. */
+/**
+ * Operators that take no value: `Field.IsNull()`.
+ *
+ * @example
+ * NO_VALUE_OPERATORS; // ['IsNull', 'IsNotNull']
+ */
 export const NO_VALUE_OPERATORS = ['IsNull', 'IsNotNull'] as const;
 
-/** Operators that take one or more values: `Field.InArray(1,2,3)`. */
+/**
+ * Operators that take one or more values: `Field.InArray(1,2,3)`.
+ *
+ * @example
+ * LIST_OPERATORS.length; // 4
+ */
 export const LIST_OPERATORS = ['InArray', 'InArrayOrNull', 'NotInArray', 'NotInArrayOrNull'] as const;
 
-/** Operators whose head is a value and whose arguments are fields: `'D'.StartsWithInFields(FirstName,LastName)`. */
+/**
+ * Operators whose head is a value and whose arguments are fields: `'D'.StartsWithInFields(FirstName,LastName)`.
+ *
+ * @example
+ * IN_FIELDS_OPERATORS.map(baseOperatorOfInFields); // ['Equal', 'LessThan', …, 'EndsWith']
+ */
 export const IN_FIELDS_OPERATORS = [
   'EqualInFields',
   'LessThanInFields',
@@ -37,31 +57,98 @@ export const IN_FIELDS_OPERATORS = [
   'EndsWithInFields',
 ] as const;
 
-/** Group keywords. */
+/**
+ * Group keywords.
+ *
+ * @example
+ * GROUP_OPERATORS; // ['And', 'Or']
+ */
 export const GROUP_OPERATORS = ['And', 'Or'] as const;
 
-/** Sort directions. */
+/**
+ * Sort directions.
+ *
+ * @example
+ * SORT_DIRECTIONS; // ['Asc', 'Desc']
+ */
 export const SORT_DIRECTIONS = ['Asc', 'Desc'] as const;
 
-/** @see SINGLE_VALUE_OPERATORS */
+/**
+ * One of `SINGLE_VALUE_OPERATORS`, as a type.
+ *
+ * @see SINGLE_VALUE_OPERATORS
+ *
+ * @example
+ * const op: SingleValueOperator = 'StartsWith';
+ */
 export type SingleValueOperator = (typeof SINGLE_VALUE_OPERATORS)[number];
-/** @see NO_VALUE_OPERATORS */
+/**
+ * One of `NO_VALUE_OPERATORS`, as a type.
+ *
+ * @see NO_VALUE_OPERATORS
+ *
+ * @example
+ * const op: NoValueOperator = 'IsNotNull';
+ */
 export type NoValueOperator = (typeof NO_VALUE_OPERATORS)[number];
-/** @see LIST_OPERATORS */
+/**
+ * One of `LIST_OPERATORS`, as a type.
+ *
+ * @see LIST_OPERATORS
+ *
+ * @example
+ * const op: ListOperator = 'NotInArrayOrNull';
+ */
 export type ListOperator = (typeof LIST_OPERATORS)[number];
-/** @see IN_FIELDS_OPERATORS */
+/**
+ * One of `IN_FIELDS_OPERATORS`, as a type.
+ *
+ * @see IN_FIELDS_OPERATORS
+ *
+ * @example
+ * const op: InFieldsOperator = 'ContainsInFields';
+ */
 export type InFieldsOperator = (typeof IN_FIELDS_OPERATORS)[number];
-/** @see GROUP_OPERATORS */
+/**
+ * One of `GROUP_OPERATORS`, as a type.
+ *
+ * @see GROUP_OPERATORS
+ *
+ * @example
+ * const op: GroupOperator = 'Or';
+ */
 export type GroupOperator = (typeof GROUP_OPERATORS)[number];
-/** @see SORT_DIRECTIONS */
+/**
+ * One of `SORT_DIRECTIONS`, as a type.
+ *
+ * @see SORT_DIRECTIONS
+ *
+ * @example
+ * const direction: SortDirection = 'Desc';
+ */
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
-/** Any of the 26 condition operators. */
+/**
+ * Any of the 26 condition operators.
+ *
+ * @example
+ * const op: FilterOperator | undefined = canonicalOperator('isnull'); // 'IsNull'
+ */
 export type FilterOperator = SingleValueOperator | NoValueOperator | ListOperator | InFieldsOperator;
 
-/** The four argument shapes of SPEC §3's operator table. */
+/**
+ * The four argument shapes of SPEC §3's operator table.
+ *
+ * @example
+ * const kind: OperatorKind = operatorKind('EqualInFields'); // 'in-fields'
+ */
 export type OperatorKind = 'single-value' | 'no-value' | 'list' | 'in-fields';
 
-/** Every condition operator, in the order of SPEC §3's table. */
+/**
+ * Every condition operator, in the order of SPEC §3's table.
+ *
+ * @example
+ * FILTER_OPERATORS.length; // 26
+ */
 export const FILTER_OPERATORS: readonly FilterOperator[] = [
   ...SINGLE_VALUE_OPERATORS,
   ...NO_VALUE_OPERATORS,

@@ -10,6 +10,8 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ValuePosition } from '../print/quote.js';
 import { needsQuoting, quoteValue } from '../print/quote.js';
+// A leaf with no imports of its own, so the builder still depends only downwards.
+import { hasInvalidCharacter } from '../schema/values.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -22,23 +24,6 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function builderError(code: DiagnosticCode, message: string): never {
   throw new WepqlError(message, [{ code, severity: 'error', message, start: 0, end: 0 }]);
-}
-
-// The same check as schema/values.ts `hasInvalidCharacter`; repeated here so
-// that the builder depends on ast and print only (STYLE.md "Our shape").
-function hasInvalidCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-      i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
 }
 
 function describe(value: unknown): string {

@@ -77,7 +77,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`wepql: unknown command "${name}"\n\n${help()}\n`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // After `--` everything is TEXT or FILE, even `--help` (a filter may begin with `-`).
+  const end = rest.indexOf('--');
+  const flags = end < 0 ? rest : rest.slice(0, end);
+  if (flags.includes('--help') || flags.includes('-h')) {
     process.stdout.write(`usage: ${entry.usage}\n\n${entry.summary}\n`);
     return 0;
   }

@@ -6,7 +6,13 @@
 import type { Diagnostic } from './diagnostic.js';
 import { lineColumn } from './diagnostic.js';
 
-/** Options for `renderCodeFrame`. */
+/**
+ * Options for `renderCodeFrame`.
+ *
+ * @example
+ * renderCodeFrame(text, diagnostic, { location: 'saved.txt', lineOffset: 2 });
+ * // saved.txt:3:3: error unknown-operator: …
+ */
 export interface CodeFrameOptions {
   /** Printed before `:line:column` (a file name); omitted when unset. */
   readonly location?: string;

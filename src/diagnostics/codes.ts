@@ -5,7 +5,12 @@
  */
 import type { Severity } from './diagnostic.js';
 
-/** Which stage reports a code. */
+/**
+ * Which stage reports a code.
+ *
+ * @example
+ * const syntaxCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'syntax');
+ */
 export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'lint';
 
 interface CodeInfo {
@@ -15,7 +20,12 @@ interface CodeInfo {
   readonly summary: string;
 }
 
-/** Every code, with its default severity, stage and a one-line summary. */
+/**
+ * Every code, with its default severity, stage and a one-line summary.
+ *
+ * @example
+ * DIAGNOSTIC_CODES['unknown-operator'].severity; // 'error'
+ */
 export const DIAGNOSTIC_CODES = {
   // --- syntax (SPEC §2–4) ---
   'unterminated-string': { severity: 'error', stage: 'syntax', summary: 'A quoted value has no closing quote.' },
@@ -64,7 +74,12 @@ export const DIAGNOSTIC_CODES = {
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
 } as const satisfies Record<string, CodeInfo>;
 
-/** A stable diagnostic code. */
+/**
+ * A stable diagnostic code.
+ *
+ * @example
+ * const code: DiagnosticCode = 'unterminated-string';
+ */
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
 /**

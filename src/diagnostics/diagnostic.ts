@@ -5,17 +5,34 @@
  */
 import type { DiagnosticCode } from './codes.js';
 
-/** How serious a diagnostic is. Only `error` makes input unusable. */
+/**
+ * How serious a diagnostic is. Only `error` makes input unusable.
+ *
+ * @example
+ * const warnings = parseFilter('A.Equal(1);;').diagnostics.filter((d) => d.severity === 'warning');
+ */
 export type Severity = 'error' | 'warning' | 'info';
 
-/** A replacement of `source.slice(start, end)` by `newText`. */
+/**
+ * A replacement of `source.slice(start, end)` by `newText`.
+ *
+ * @example
+ * const edit: TextEdit = { start: 2, end: 8, newText: 'Equal' };
+ * const fixed = text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
+ */
 export interface TextEdit {
   readonly start: number;
   readonly end: number;
   readonly newText: string;
 }
 
-/** One problem found in a filter or sort text. */
+/**
+ * One problem found in a filter or sort text.
+ *
+ * @example
+ * const [d] = parseFilter('A.Equals(1)').diagnostics;
+ * // { code: 'unknown-operator', severity: 'error', start: 2, end: 8, suggestion: 'Equal', message: … }
+ */
 export interface Diagnostic {
   /** Stable kebab-case identifier; see `docs/diagnostics.md`. */
   readonly code: DiagnosticCode;

@@ -3,7 +3,12 @@
  * evaluate, SQL) honours the same `maxDepth`.
  */
 
-/** Configurable bounds on input size. Every field is optional when passed in. */
+/**
+ * Configurable bounds on input size. Every field is optional when passed in.
+ *
+ * @example
+ * parseFilter(text, { limits: { maxDepth: 8 } }); // a Partial<Limits>; the rest keep their defaults
+ */
 export interface Limits {
   /** Filter or sort text length, checked before lexing. */
   readonly maxLength: number;
@@ -21,7 +26,12 @@ export interface Limits {
   readonly maxErrors: number;
 }
 
-/** SPEC §10's defaults. */
+/**
+ * SPEC §10's defaults.
+ *
+ * @example
+ * DEFAULT_LIMITS.maxLength; // 8192
+ */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxLength: 8192,
   maxDepth: 32,

@@ -3,55 +3,17 @@
  * node. Slower than generated code but needs no `new Function`, so it runs
  * under a Content-Security-Policy without `unsafe-eval`.
  */
-import type { ScalarType } from '../schema/values.js';
-import { recordDatetime } from './datetime.js';
 import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
-import { fieldReader, isFieldHolder } from './read-field.js';
+import { isFieldHolder } from './read-field.js';
+import { typedFieldReader } from './typed-reader.js';
 
 type Getter = (record: unknown) => PlanValue | null;
 
 const EMPTY_SET: ReadonlySet<PlanValue> = new Set();
 
-/** Reads a field as its type's comparison form, or null (SPEC §6: unconvertible values are null). */
-function typedGetter(path: readonly string[], type: ScalarType, fold: boolean): Getter {
-  const read = fieldReader(path);
-  switch (type) {
-    case 'string':
-      return fold
-        ? (r) => {
-            const v = read(r);
-            return typeof v === 'string' ? v.toLowerCase() : null;
-          }
-        : (r) => {
-            const v = read(r);
-            return typeof v === 'string' ? v : null;
-          };
-    case 'number':
-      return (r) => {
-        const v = read(r);
-        return Number.isFinite(v) ? (v as number) : null;
-      };
-    case 'integer':
-      return (r) => {
-        const v = read(r);
-        return Number.isSafeInteger(v) ? (v as number) : null;
-      };
-    case 'boolean':
-      return (r) => {
-        const v = read(r);
-        return typeof v === 'boolean' ? v : null;
-      };
-    case 'datetime':
-      return (r) => {
-        const t = recordDatetime(read(r));
-        return t === t ? t : null;
-      };
-  }
-}
-
 function compileTest(test: PlanTest): RecordPredicate {
-  const get = typedGetter(test.path, test.type, test.fold);
+  const get: Getter = typedFieldReader(test.path, test.type, test.fold);
   const k = test.value as PlanValue;
   const s = k as string;
   const set = test.values.length > 0 ? new Set<PlanValue>(test.values) : EMPTY_SET;

@@ -31,7 +31,7 @@ class Emitter {
     if (path.length === 1 && IDENTIFIER.test(path[0]!)) {
       const key = JSON.stringify(path[0]);
       // `plain`: see plainRead in read-field.ts — a load instead of a call when the record is a plain object.
-      return `(plain && OP[${key}] === undefined || hasOwn(r, ${key}) ? r[${key}] : undefined)`;
+      return `(plain && !(${key} in OP) || hasOwn(r, ${key}) ? r[${key}] : undefined)`;
     }
     return `read(r, ${this.constant([...path])})`;
   }

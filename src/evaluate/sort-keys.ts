@@ -9,9 +9,8 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ScalarType } from '../schema/values.js';
 import type { TypedSort } from '../validate/typed-tree.js';
-import { recordDatetime } from './datetime.js';
-import { fieldReader } from './read-field.js';
 import { compareCodePoints } from './string-order.js';
+import { typedFieldReader } from './typed-reader.js';
 
 /**
  * A key value: folded text for strings, a number for every other type
@@ -39,39 +38,13 @@ export interface SortKeyReader {
 }
 
 function keyGetter(path: readonly string[], type: ScalarType, fold: boolean): (record: unknown) => SortKeyValue {
-  const read = fieldReader(path);
-  switch (type) {
-    case 'string':
-      return fold
-        ? (r) => {
-            const v = read(r);
-            return typeof v === 'string' ? v.toLowerCase() : null;
-          }
-        : (r) => {
-            const v = read(r);
-            return typeof v === 'string' ? v : null;
-          };
-    case 'number':
-      return (r) => {
-        const v = read(r);
-        return Number.isFinite(v) ? (v as number) : null;
-      };
-    case 'integer':
-      return (r) => {
-        const v = read(r);
-        return Number.isSafeInteger(v) ? (v as number) : null;
-      };
-    case 'boolean':
-      return (r) => {
-        const v = read(r);
-        return v === true ? 1 : v === false ? 0 : null;
-      };
-    case 'datetime':
-      return (r) => {
-        const t = recordDatetime(read(r));
-        return t === t ? t : null;
-      };
-  }
+  const read = typedFieldReader(path, type, fold);
+  if (type !== 'boolean') return read as (record: unknown) => SortKeyValue;
+  // Booleans become numbers so that every non-text key sorts as a number: false < true.
+  return (r) => {
+    const v = read(r);
+    return v === null ? null : v ? 1 : 0;
+  };
 }
 
 /**

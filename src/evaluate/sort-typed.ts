@@ -59,24 +59,15 @@ function columnCompare(key: SortKeyReader, records: readonly unknown[]): ColumnC
     column[i] = v;
     if (v !== null && !codePoints && needsCodePointCompare(v)) codePoints = true;
   }
-  if (codePoints) {
-    return (i, j) => {
-      const a = column[i]!;
-      const b = column[j]!;
-      if (a === b) return 0;
-      if (a === null) return -dir;
-      if (b === null) return dir;
-      return compareCodePoints(a, b) < 0 ? -dir : dir;
-    };
-  }
-  // No code unit at or above U+D800 in the column: `<` is code-point order.
+  // Without a code unit at or above U+D800 in the column, `<` is code-point order.
+  const before: (a: string, b: string) => boolean = codePoints ? (a, b) => compareCodePoints(a, b) < 0 : (a, b) => a < b;
   return (i, j) => {
     const a = column[i]!;
     const b = column[j]!;
     if (a === b) return 0;
     if (a === null) return -dir;
     if (b === null) return dir;
-    return a < b ? -dir : dir;
+    return before(a, b) ? -dir : dir;
   };
 }
 

@@ -13,7 +13,12 @@ import { parseSort } from '../syntax/parse-sort.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import { lintFilter } from './semantic-rules.js';
 
-/** Options for linting one text. */
+/**
+ * Options for linting one text.
+ *
+ * @example
+ * lintText('Gender.Equal(1)', 'filter', { schema: employeeSchema, limits: { maxConditions: 10 } });
+ */
 export interface LintTextOptions {
   /** Without a schema only syntax is checked (no typing, no semantic rules). */
   readonly schema?: Schema;
@@ -21,7 +26,12 @@ export interface LintTextOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** Whether a text is a filter or a sort. */
+/**
+ * Whether a text is a filter or a sort.
+ *
+ * @example
+ * lintText('LastName=Asc;LastName=Desc', 'sort').map((d) => d.code); // ['duplicate-sort-field']
+ */
 export type LintKind = 'filter' | 'sort';
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {

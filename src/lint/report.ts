@@ -5,7 +5,15 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
-/** One diagnostic located in a file of saved filters. */
+/**
+ * One diagnostic located in a file of saved filters.
+ *
+ * @example
+ * const finding: LintFinding = {
+ *   file: 'saved.txt', line: 3, column: 8, kind: 'filter', code: 'unknown-operator',
+ *   severity: 'error', message: 'unknown operator "Equals"; did you mean "Equal"?', start: 7, end: 13,
+ * };
+ */
 export interface LintFinding {
   readonly file: string;
   /** 1-based file line where the filter or sort text starts. */

@@ -9,7 +9,12 @@ import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
 import { implies, normalizeValue, satisfiable, toAtom, type Atom, type SingleFieldCondition } from './atoms.js';
 
-/** Options for `lintFilter`. */
+/**
+ * Options for `lintFilter`.
+ *
+ * @example
+ * lintFilter(typedFilter, { text, caseSensitive: false });
+ */
 export interface LintOptions {
   /** The filter's source text, used to quote conditions in messages and to build fixes. */
   readonly text?: string;

@@ -10,7 +10,12 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import { convertValueText } from '../validate/convert-value.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 
-/** What a data source is asked for. */
+/**
+ * What a data source is asked for.
+ *
+ * @example
+ * await source.count({ filter: undefined, sort: undefined, includeDeleted: false, clientId: 1 } satisfies DataQuery);
+ */
 export interface DataQuery {
   /** The validated filter; undefined for none. */
   readonly filter: TypedFilter | undefined;
@@ -22,13 +27,23 @@ export interface DataQuery {
   readonly clientId?: string | number;
 }
 
-/** A window of the ordered result. */
+/**
+ * A window of the ordered result.
+ *
+ * @example
+ * await source.page(q, { offset: 50, limit: 25 } satisfies PageWindow); // records 51–75
+ */
 export interface PageWindow {
   readonly offset: number;
   readonly limit: number;
 }
 
-/** Where a list's records come from. */
+/**
+ * Where a list's records come from.
+ *
+ * @example
+ * const source: DataSource = { count: async () => rows.length, page: async (q, w) => rows.slice(w.offset, w.offset + w.limit) };
+ */
 export interface DataSource {
   /** How many records match. */
   count(q: DataQuery): Promise<number>;
@@ -36,7 +51,12 @@ export interface DataSource {
   page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]>;
 }
 
-/** How a source limits rows to one client and hides soft-deleted ones. */
+/**
+ * How a source limits rows to one client and hides soft-deleted ones.
+ *
+ * @example
+ * const scope: ScopeOptions = { clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 } };
+ */
 export interface ScopeOptions {
   /** The field that must equal `DataQuery.clientId` (for employees, `ClientId`). Required to serve a query with a client id. */
   readonly clientField?: string;

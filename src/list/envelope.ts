@@ -5,7 +5,12 @@
  * (`{ status, headers, body }`) so any HTTP framework can send them.
  */
 
-/** The validation error codes of the seed (first element of each `ValidationErrors` pair). */
+/**
+ * The validation error codes of the seed (first element of each `ValidationErrors` pair).
+ *
+ * @example
+ * const code: ValidationErrorCode = 'outOfRangeError';
+ */
 export type ValidationErrorCode =
   | 'requiredError'
   | 'tooLongError'
@@ -16,7 +21,12 @@ export type ValidationErrorCode =
   | 'intValueError'
   | 'regularExpressionError';
 
-/** One problem with one request parameter. */
+/**
+ * One problem with one request parameter.
+ *
+ * @example
+ * const problem: ParameterError = { param: 'limit', code: 'outOfRangeError', message: 'limit must be between 1 and 1000, got 0' };
+ */
 export interface ParameterError {
   /** The parameter's name without `x-api-`: `limit`, `filter`, `data-token`… */
   readonly param: string;
@@ -24,13 +34,23 @@ export interface ParameterError {
   readonly message: string;
 }
 
-/** Why the token-paging move was refused, when it was the token's fault. */
+/**
+ * Why the token-paging move was refused, when it was the token's fault.
+ *
+ * @example
+ * const problem: TokenProblem = { reason: 'expired', message: 'the data token expired at …' };
+ */
 export interface TokenProblem {
   readonly reason: string;
   readonly message: string;
 }
 
-/** Every error of the list contract, as data. */
+/**
+ * Every error of the list contract, as data.
+ *
+ * @example
+ * errorResponse({ kind: 'page-out-of-range', first: 1, last: 4 } satisfies ListError).status; // 400
+ */
 export type ListError =
   | { readonly kind: 'validation'; readonly errors: readonly ParameterError[] }
   | {
@@ -44,14 +64,24 @@ export type ListError =
   | { readonly kind: 'not-found'; readonly message: string }
   | { readonly kind: 'internal'; readonly message: string };
 
-/** An HTTP response as data. */
+/**
+ * An HTTP response as data.
+ *
+ * @example
+ * const { status, headers, body }: ListResponse = await handleListRequest(input, options);
+ */
 export interface ListResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: unknown;
 }
 
-/** The `Pagination` object, in camelCase on the way in. */
+/**
+ * The `Pagination` object, in camelCase on the way in.
+ *
+ * @example
+ * const pagination: PaginationInput = { pageNo: 1, pageSize: 25, totalRecords: 230, totalPages: 10, dataToken: token };
+ */
 export interface PaginationInput {
   readonly pageNo: number;
   readonly pageSize: number;
@@ -60,7 +90,12 @@ export interface PaginationInput {
   readonly dataToken: string;
 }
 
-/** The success envelope as sent. */
+/**
+ * The success envelope as sent.
+ *
+ * @example
+ * const body = (await response.json()) as ListEnvelope<Employee>; body.Pagination?.DataToken;
+ */
 export interface ListEnvelope<T = unknown> {
   readonly Data: readonly T[];
   readonly Status: 1;

@@ -14,7 +14,12 @@ import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, requestParts } from
 import type { TokenCodec, VerifiedDataToken } from './token.js';
 import { checkApiVersion } from './version.js';
 
-/** Options of `handleListRequest`. */
+/**
+ * Options of `handleListRequest`.
+ *
+ * @example
+ * const options: ListHandlerOptions = { source, schema: employeeSchema, codec, route: '/api/public/clients/1/employees', clientId: 1 };
+ */
 export interface ListHandlerOptions {
   readonly source: DataSource;
   readonly schema: Schema;
@@ -83,17 +88,20 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
     const q: DataQuery = { filter: request.filter, sort: request.sort, includeDeleted: request.includeDeleted, ...scope };
     const totalRecords = await source.count(q);
     const totalPages = Math.ceil(totalRecords / request.limit);
-    const dataToken = await codec.issue({
+    const state = {
       route,
       filter: request.filterText,
       sort: request.sortText,
       includeDeleted: request.includeDeleted,
       limit: request.limit,
-      page: 1,
       totalRecords,
       totalPages,
-    });
-    if (dataToken.length > codec.maxLength) return errorResponse(tokenTooLong(dataToken.length, codec.maxLength));
+    };
+    const dataToken = await codec.issue({ ...state, page: 1 });
+    // Later tokens carry larger page numbers: at most 15 more digits, so at most 20 more base64url
+    // characters. Near the limit, the last page's token must fit too, or paging would break midway.
+    const longest = dataToken.length > codec.maxLength - 24 && totalPages > 1 ? await codec.issue({ ...state, page: totalPages }) : dataToken;
+    if (longest.length > codec.maxLength) return errorResponse(tokenTooLong(longest.length, codec.maxLength));
     const rows = await source.page(q, { offset: 0, limit: request.limit });
     return listResponse({
       data: rows,

@@ -9,7 +9,12 @@ import { sortTypedRecords } from '../evaluate/sort-typed.js';
 import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
 import { ascendingSort, scopeClauses, withClauses } from './data-source.js';
 
-/** Options of `createMemoryDataSource`. */
+/**
+ * Options of `createMemoryDataSource`.
+ *
+ * @example
+ * const options: MemoryDataSourceOptions = { schema: employeeSchema, clientField: 'ClientId', tieBreaker: 'Id' };
+ */
 export interface MemoryDataSourceOptions extends ScopeOptions {
   readonly schema: Schema;
   /**

@@ -4,9 +4,19 @@
  * name; header names are case-insensitive, query names exact.
  */
 
-/** Query parameters as a plain record (Node, Express, Fastify) or as `URLSearchParams`. */
+/**
+ * Query parameters as a plain record (Node, Express, Fastify) or as `URLSearchParams`.
+ *
+ * @example
+ * const query: QueryInput = new URLSearchParams('limit=5&filter=Gender.Equal(1)'); // or req.query
+ */
 export type QueryInput = Readonly<Record<string, string | readonly string[] | undefined>> | URLSearchParams;
-/** Request headers as a plain record (Node's `IncomingHttpHeaders`) or as a fetch `Headers`. */
+/**
+ * Request headers as a plain record (Node's `IncomingHttpHeaders`) or as a fetch `Headers`.
+ *
+ * @example
+ * const headers: HeaderInput = req.headersDistinct; // or a fetch Headers, or { 'x-api-limit': '5' }
+ */
 export type HeaderInput = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
 
 /**
@@ -27,16 +37,31 @@ export const LIST_PARAMETERS = [
   'data-token',
 ] as const;
 
-/** One of the list parameters. */
+/**
+ * One of the list parameters.
+ *
+ * @example
+ * const name: ListParameter = 'data-token';
+ */
 export type ListParameter = (typeof LIST_PARAMETERS)[number];
 
-/** A parameter's value and where it came from. */
+/**
+ * A parameter's value and where it came from.
+ *
+ * @example
+ * readParameter('limit', { limit: '5' }, undefined); // { value: '5', from: 'query' }
+ */
 export interface ParameterValue {
   readonly value: string;
   readonly from: 'header' | 'query';
 }
 
-/** A parameter sent more than once with different values. */
+/**
+ * A parameter sent more than once with different values.
+ *
+ * @example
+ * readParameter('limit', new URLSearchParams('limit=5&limit=6'), undefined); // { repeated: true, from: 'query' }
+ */
 export interface RepeatedParameter {
   readonly repeated: true;
   readonly from: 'header' | 'query';

@@ -12,10 +12,20 @@ import { toSql } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
 import { scopeClauses, withClauses } from './data-source.js';
 
-/** Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit. */
+/**
+ * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
+ *
+ * @example
+ * const query: SqlRunner = (sql, params) => pool.query(sql, params); // or PGlite's db.query
+ */
 export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly rows: readonly unknown[] }>;
 
-/** Options of `createPostgresDataSource`. */
+/**
+ * Options of `createPostgresDataSource`.
+ *
+ * @example
+ * const options: PostgresDataSourceOptions = { query, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
+ */
 export interface PostgresDataSourceOptions extends ScopeOptions {
   /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. */
   readonly query: SqlRunner;

@@ -11,7 +11,12 @@ import { sqlColumnType, toStoredValue } from '../sql/storage.js';
 import { readField } from '../evaluate/read-field.js';
 import type { SqlRunner } from './postgres-source.js';
 
-/** Options of `createPostgresTable` and `insertPostgresRecords`. */
+/**
+ * Options of `createPostgresTable` and `insertPostgresRecords`.
+ *
+ * @example
+ * const table: PostgresTableOptions = { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' };
+ */
 export interface PostgresTableOptions {
   readonly query: SqlRunner;
   /** Table name, optionally schema-qualified as `['payroll', 'employees']`. */

@@ -12,7 +12,12 @@ import type { ListError, ParameterError, ValidationErrorCode } from './envelope.
 import type { HeaderInput, ListParameter, QueryInput } from './params.js';
 import { readParameter } from './params.js';
 
-/** Where the parameters of a list call come from: query and headers, or a fetch `Request`. */
+/**
+ * Where the parameters of a list call come from: query and headers, or a fetch `Request`.
+ *
+ * @example
+ * const input: ListRequestInput = { query: req.query, headers: req.headersDistinct, url: req.url }; // or a fetch Request
+ */
 export type ListRequestInput =
   | {
       readonly query?: QueryInput;
@@ -22,7 +27,12 @@ export type ListRequestInput =
     }
   | Request;
 
-/** Filter, sort and soft-delete choice of a first page or a skip page. */
+/**
+ * Filter, sort and soft-delete choice of a first page or a skip page.
+ *
+ * @example
+ * if (parsed.ok && parsed.request.mode === 'first') parsed.request.filterText; // 'Gender.Equal(1)'
+ */
 export interface ListQuery {
   /** The validated filter; undefined when none was sent. */
   readonly filter: TypedFilter | undefined;
@@ -35,10 +45,20 @@ export interface ListQuery {
   readonly includeDeleted: boolean;
 }
 
-/** A move of token paging. */
+/**
+ * A move of token paging.
+ *
+ * @example
+ * const move: PageMove = { kind: 'page', page: 3 }; // or { kind: 'next' }, { kind: 'prev' }
+ */
 export type PageMove = { readonly kind: 'next' } | { readonly kind: 'prev' } | { readonly kind: 'page'; readonly page: number };
 
-/** A checked list request. */
+/**
+ * A checked list request.
+ *
+ * @example
+ * if (parsed.ok && parsed.request.mode === 'token') parsed.request.move; // { kind: 'next' }
+ */
 export type ListRequest =
   | ({ readonly mode: 'first'; readonly limit: number } & ListQuery)
   | ({ readonly mode: 'skip'; readonly limit: number; readonly skip: number } & ListQuery)
@@ -58,7 +78,12 @@ export type ListRequest =
       };
     };
 
-/** Options of `parseListRequest`. */
+/**
+ * Options of `parseListRequest`.
+ *
+ * @example
+ * parseListRequest(input, { schema: employeeSchema, maxLimit: 500 } satisfies ListRequestOptions);
+ */
 export interface ListRequestOptions {
   readonly schema: Schema;
   /** Largest page size; default 1,000 (SPEC §10). */
@@ -67,7 +92,12 @@ export interface ListRequestOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** The outcome of `parseListRequest`. */
+/**
+ * The outcome of `parseListRequest`.
+ *
+ * @example
+ * const parsed: ParsedListRequest = parseListRequest({ query: { limit: '5' } }, { schema: employeeSchema }); // { ok: true, request: … }
+ */
 export type ParsedListRequest = { readonly ok: true; readonly request: ListRequest } | { readonly ok: false; readonly error: ListError };
 
 /**

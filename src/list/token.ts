@@ -11,7 +11,12 @@
 import { WepqlError } from '../diagnostics/error.js';
 import { decodeBase64Url, encodeBase64Url, isBase64Url } from './base64url.js';
 
-/** What a data token remembers between pages. */
+/**
+ * What a data token remembers between pages.
+ *
+ * @example
+ * await codec.issue({ route: '/api/public/clients/1/employees', filter: '', sort: '', includeDeleted: false, limit: 25, page: 1, totalRecords: 230, totalPages: 10 } satisfies DataTokenPayload);
+ */
 export interface DataTokenPayload {
   /** The list the token belongs to, such as `/api/public/clients/1/employees`. */
   readonly route: string;
@@ -30,7 +35,12 @@ export interface DataTokenPayload {
   readonly totalPages: number;
 }
 
-/** A verified token's payload with its lifetime. */
+/**
+ * A verified token's payload with its lifetime.
+ *
+ * @example
+ * const checked = await codec.verify(token, route); if (checked.ok) checked.payload.expiresAt; // issue time + 60,000
+ */
 export interface VerifiedDataToken extends DataTokenPayload {
   /** Epoch milliseconds of issue. */
   readonly issuedAt: number;
@@ -38,18 +48,38 @@ export interface VerifiedDataToken extends DataTokenPayload {
   readonly expiresAt: number;
 }
 
-/** Why a token was refused. */
+/**
+ * Why a token was refused.
+ *
+ * @example
+ * const checked = await codec.verify('x.y', route); if (!checked.ok) checked.reason; // 'malformed'
+ */
 export type TokenRefusal = 'oversized' | 'malformed' | 'bad-signature' | 'wrong-route' | 'future' | 'expired';
 
-/** The outcome of `verify`. */
+/**
+ * The outcome of `verify`.
+ *
+ * @example
+ * const checked: TokenVerification = await codec.verify(token, '/api/public/clients/1/employees');
+ */
 export type TokenVerification =
   | { readonly ok: true; readonly payload: VerifiedDataToken }
   | { readonly ok: false; readonly reason: TokenRefusal; readonly message: string };
 
-/** A secret: text (UTF-8 encoded) or raw bytes; at least 16 bytes. */
+/**
+ * A secret: text (UTF-8 encoded) or raw bytes; at least 16 bytes.
+ *
+ * @example
+ * const secret: TokenSecret = crypto.getRandomValues(new Uint8Array(32)); // or a 16+ byte string
+ */
 export type TokenSecret = string | Uint8Array;
 
-/** Options of `createTokenCodec`. */
+/**
+ * Options of `createTokenCodec`.
+ *
+ * @example
+ * createTokenCodec({ secret: process.env.LIST_SECRET!, ttlSeconds: 60, now: () => clock } satisfies TokenCodecOptions);
+ */
 export interface TokenCodecOptions {
   /** The key new tokens are signed with. */
   readonly secret: TokenSecret;
@@ -65,7 +95,12 @@ export interface TokenCodecOptions {
   readonly clockSkewMs?: number;
 }
 
-/** Issues and verifies data tokens. */
+/**
+ * Issues and verifies data tokens.
+ *
+ * @example
+ * const codec: TokenCodec = createTokenCodec({ secret: 'a long random server secret' }); codec.maxLength; // 4096
+ */
 export interface TokenCodec {
   /** Signs a payload; the token expires `ttlSeconds` after now. */
   issue(payload: DataTokenPayload): Promise<string>;

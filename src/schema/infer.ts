@@ -6,7 +6,12 @@ import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { defineSchema } from './schema.js';
 import { parseDatetimeText } from './values.js';
 
-/** Options of `inferSchema`. */
+/**
+ * Options of `inferSchema`.
+ *
+ * @example
+ * const options: InferSchemaOptions = { sampleSize: 500 };
+ */
 export interface InferSchemaOptions {
   /** How many records, from the start, to sample (default and maximum 10,000). */
   readonly sampleSize?: number;

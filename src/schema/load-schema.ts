@@ -7,7 +7,13 @@ import { nearestName } from '../diagnostics/suggest.js';
 import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { SchemaDefinitionError, defineSchema } from './schema.js';
 
-/** The result of `loadSchemaJson`: a schema, or undefined with at least one error. */
+/**
+ * The result of `loadSchemaJson`: a schema, or undefined with at least one error.
+ *
+ * @example
+ * const { value, errors }: LoadSchemaResult = loadSchemaJson(text);
+ * if (value === undefined) console.error(errors.join('\n'));
+ */
 export interface LoadSchemaResult {
   readonly value: Schema | undefined;
   /** One line per problem, each starting with its JSON path (`$.fields.Gender.type: …`). */

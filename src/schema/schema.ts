@@ -6,7 +6,12 @@
  */
 import type { ScalarType } from './values.js';
 
-/** A field holding a scalar value. */
+/**
+ * A field holding a scalar value.
+ *
+ * @example
+ * const gender: ScalarFieldDefinition = { type: 'integer', nullable: true, sortable: false };
+ */
 export interface ScalarFieldDefinition {
   readonly type: ScalarType;
   /** Whether the field may be null or missing (default false). */
@@ -19,7 +24,12 @@ export interface ScalarFieldDefinition {
   readonly description?: string;
 }
 
-/** A nested object whose fields are reached by dotted paths (`Address.Zip`). */
+/**
+ * A nested object whose fields are reached by dotted paths (`Address.Zip`).
+ *
+ * @example
+ * const address: ObjectFieldDefinition = { type: 'object', nullable: true, fields: { Zip: { type: 'string' } } };
+ */
 export interface ObjectFieldDefinition {
   readonly type: 'object';
   readonly fields: Readonly<Record<string, FieldDefinition>>;
@@ -27,15 +37,31 @@ export interface ObjectFieldDefinition {
   readonly description?: string;
 }
 
-/** A field of a schema. */
+/**
+ * A field of a schema.
+ *
+ * @example
+ * const field: FieldDefinition = { type: 'datetime', description: 'When the record was created.' };
+ */
 export type FieldDefinition = ScalarFieldDefinition | ObjectFieldDefinition;
 
-/** The shape of `defineSchema`'s argument and of a schema JSON file. */
+/**
+ * The shape of `defineSchema`'s argument and of a schema JSON file.
+ *
+ * @example
+ * const definition: SchemaDefinition = { fields: { Id: { type: 'integer' }, LastName: { type: 'string' } } };
+ */
 export interface SchemaDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
 }
 
-/** A scalar field with its full path and every flag resolved. */
+/**
+ * A scalar field with its full path and every flag resolved.
+ *
+ * @example
+ * const zip: ResolvedField = schema.fields.find((f) => f.name === 'Address.Zip')!;
+ * zip.path; // ['Address', 'Zip']
+ */
 export interface ResolvedField {
   /** The schema's spelling of the path, joined with `.`. */
   readonly name: string;
@@ -48,13 +74,25 @@ export interface ResolvedField {
   readonly description?: string;
 }
 
-/** The result of looking up a name as written. */
+/**
+ * The result of looking up a name as written.
+ *
+ * @example
+ * const hit: FieldLookup = schema.lookup('lastname');
+ * if (hit.found === 'field') hit.field.name; // 'LastName' (hit.exactCase is false)
+ */
 export type FieldLookup =
   | { readonly found: 'field'; readonly field: ResolvedField; readonly exactCase: boolean }
   | { readonly found: 'object'; readonly name: string; readonly exactCase: boolean }
   | { readonly found: 'none' };
 
-/** A checked, ready-to-use schema. */
+/**
+ * A checked, ready-to-use schema.
+ *
+ * @example
+ * const schema: Schema = defineSchema({ fields: { LastName: { type: 'string' } } });
+ * schema.fields.map((f) => f.name); // ['LastName']
+ */
 export interface Schema {
   readonly definition: SchemaDefinition;
   /** Every scalar field, depth-first in definition order. */
@@ -69,7 +107,16 @@ export interface Schema {
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'datetime', 'boolean']);
 
-/** Thrown by `defineSchema` for a definition that cannot be a schema. */
+/**
+ * Thrown by `defineSchema` for a definition that cannot be a schema.
+ *
+ * @example
+ * try {
+ *   defineSchema({ fields: { Age: { type: 'int' as 'integer' } } });
+ * } catch (e) {
+ *   if (e instanceof SchemaDefinitionError) e.path; // 'fields.Age.type'
+ * }
+ */
 export class SchemaDefinitionError extends Error {
   /** Where in the definition the problem is, such as `fields.Address.fields.Zip.type`. */
   readonly path: string;

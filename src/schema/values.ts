@@ -6,16 +6,32 @@
  * Depends on nothing.
  */
 
-/** The scalar types a field may have. */
+/**
+ * The scalar types a field may have.
+ *
+ * @example
+ * const type: ScalarType = 'datetime';
+ */
 export type ScalarType = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
 
-/** Every scalar type, in documentation order. */
+/**
+ * Every scalar type, in documentation order.
+ *
+ * @example
+ * SCALAR_TYPES.includes('boolean'); // true
+ */
 export const SCALAR_TYPES: readonly ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean'];
 
-/** The largest integer magnitude an `integer` field accepts: 2^53−1. */
+/**
+ * The largest integer magnitude an `integer` field accepts: 2^53−1.
+ *
+ * @example
+ * MAX_INTEGER; // 9007199254740991
+ */
 export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
 
 const NUMBER_PATTERN = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const NUMBER_PARTS = /^[+-]?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const DATETIME_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -33,12 +49,34 @@ export function parseNumberText(text: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Why an integer text was refused. */
+/**
+ * Whether the value a number text denotes (not its nearest double) has a
+ * fraction: `1e-400` and `1.0000000000000001` do, though they round to the
+ * whole numbers 0 and 1; `1.50e1` and `100e-2` do not. Call it only on text
+ * `NUMBER_PATTERN` accepts.
+ */
+function hasWrittenFraction(text: string): boolean {
+  const m = NUMBER_PARTS.exec(text)!;
+  const whole = m[1]!;
+  const digits = whole + (m[2] ?? '');
+  // Digits from `point` on stand after the decimal point once the exponent is applied.
+  const point = whole.length + (m[3] === undefined ? 0 : Number(m[3]));
+  return point < digits.length && /[1-9]/.test(digits.slice(Math.max(0, point)));
+}
+
+/**
+ * Why an integer text was refused.
+ *
+ * @example
+ * const r = parseIntegerText('1e-400');
+ * const problem: IntegerProblem | undefined = r.ok ? undefined : r.problem; // 'fraction'
+ */
 export type IntegerProblem = 'not-a-number' | 'fraction' | 'out-of-range';
 
 /**
- * Reads an integer: a number whose value has no fraction (`3`, `3.0`, `1e3`),
- * within ±(2^53−1).
+ * Reads an integer: a number whose written value has no fraction (`3`,
+ * `3.0`, `1e3`, but not `1e-400` or `1.0000000000000001`, which only round
+ * to whole numbers), within ±(2^53−1).
  *
  * @example
  * parseIntegerText('42');   // { ok: true, value: 42 }
@@ -49,7 +87,7 @@ export function parseIntegerText(
 ): { ok: true; value: number } | { ok: false; problem: IntegerProblem } {
   const n = parseNumberText(text);
   if (n === undefined) return { ok: false, problem: 'not-a-number' };
-  if (!Number.isInteger(n)) return { ok: false, problem: 'fraction' };
+  if (hasWrittenFraction(text)) return { ok: false, problem: 'fraction' };
   if (Math.abs(n) > MAX_INTEGER) return { ok: false, problem: 'out-of-range' };
   return { ok: true, value: n === 0 ? 0 : n };
 }

@@ -41,6 +41,10 @@ async function main(): Promise<void> {
   const secret = process.env.WEPQL_SECRET || randomBytes(32);
   if (typeof secret === 'string' && Buffer.byteLength(secret) < 16) fail('WEPQL_SECRET must be at least 16 bytes long');
   const authToken = process.env.WEPQL_DEMO_TOKEN || randomBytes(18).toString('base64url');
+  // RFC 6750's b64token: anything else could never be sent as `Bearer <token>` (nor pasted inside the quoted curl lines).
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(authToken)) {
+    fail('WEPQL_DEMO_TOKEN must be a bearer token: letters, digits and - . _ ~ + / (then = padding), without spaces');
+  }
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
   let data: Pick<ListServerOptions, 'records' | 'source' | 'clientExists'>;
@@ -78,7 +82,8 @@ async function main(): Promise<void> {
       'try:',
       `  curl -s ${auth} '${list}?limit=5'`,
       `  curl -s ${auth} -H 'x-api-limit: 10' -H 'x-api-sort: LastName=Asc' --get --data-urlencode 'filter=LastName.StartsWith(Sm);Gender.Equal(1)' '${list}'`,
-      `  curl -s ${auth} -H 'x-api-data-token: <DataToken from the last response>' -H 'x-api-next-page: true' '${list}'`,
+      // The third line takes the DataToken of a first page and asks for the next page, so that it too works as pasted.
+      `  curl -s ${auth} -H 'x-api-next-page: true' -H "x-api-data-token: $(curl -s ${auth} '${list}?limit=5' | sed -E 's/.*"DataToken":"([^"]*)".*/\\1/')" '${list}'`,
       '',
     ].join('\n'),
   );

@@ -20,7 +20,12 @@ import { checkApiVersion } from '../list/version.js';
 import type { Schema } from '../schema/schema.js';
 import { employeeSchema } from '../schemas/employee.js';
 
-/** Options of `createListServer`. */
+/**
+ * Options of `createListServer`.
+ *
+ * @example
+ * createListServer({ records: employees, authToken: 'demo-token', ttlSeconds: 60, port: 0 } satisfies ListServerOptions);
+ */
 export interface ListServerOptions {
   /** Records to serve from memory (employees of several clients). Give this or `source`. */
   readonly records?: readonly unknown[];
@@ -49,7 +54,12 @@ export interface ListServerOptions {
   readonly log?: (line: string) => void;
 }
 
-/** A created (not yet listening) server. */
+/**
+ * A created (not yet listening) server.
+ *
+ * @example
+ * const app: ListServer = createListServer({ records: employees }); const { url } = await app.listen(); await app.close();
+ */
 export interface ListServer {
   readonly server: Server;
   /** The bearer token clients must send. */
@@ -121,14 +131,22 @@ export function createListServer(options: ListServerOptions): ListServer {
   };
 
   const respond = async (req: IncomingMessage): Promise<ListResponse> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // Node's parser already refuses raw bytes above 0x7f in the target (400), so it is ASCII here.
+    const target = req.url ?? '/';
+    let url: URL;
+    try {
+      url = new URL(target, 'http://localhost');
+    } catch {
+      // An absolute-form target such as `http://[` that no URL parser accepts: the request itself is malformed.
+      return { status: 400, headers: {}, body: undefined };
+    }
     const route = ROUTE.exec(url.pathname);
     if (route === null) return { status: 404, headers: {}, body: undefined };
     if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined };
     if (!authorized(req)) {
       return { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' }, body: undefined };
     }
-    const address = base + (req.url ?? '');
+    const address = base + target;
     const versionError = checkApiVersion(req.headers, { address });
     if (versionError !== undefined) return errorResponse(versionError);
     const idText = decodeURIComponentSafe(route[1]!);
@@ -138,7 +156,7 @@ export function createListServer(options: ListServerOptions): ListServer {
       return errorResponse({ kind: 'not-found', message: `Client ${shown} was not found.` });
     }
     return handleListRequest(
-      { query: url.searchParams, headers: utf8Headers(req.headers), url: address },
+      { query: url.searchParams, headers: listHeaders(req.headersDistinct), url: address },
       {
         source,
         schema,
@@ -192,22 +210,32 @@ export function createListServer(options: ListServerOptions): ListServer {
 }
 
 /**
- * Node reads header bytes as Latin-1, so a filter like `FirstName.Equal(Zoë)`
- * sent as UTF-8 in `x-api-filter` arrives garbled. Values of the `x-api-*`
- * headers that are valid UTF-8 are decoded as such; anything else is kept.
+ * The `x-api-*` headers, each with every value it was sent with. Node joins
+ * repeated headers with ", ", which would silently glue two `x-api-filter`
+ * lines into one filter (`LastName.InArray(Smith` + `Jones)`); kept apart,
+ * the list kit refuses different repeated values as it does for the query.
+ * Node also reads header bytes as Latin-1, so a filter like
+ * `FirstName.Equal(Zoë)` sent as UTF-8 arrives garbled: values that are
+ * valid UTF-8 are decoded as such.
  */
-function utf8Headers(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
-  let out: IncomingMessage['headers'] | undefined;
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string' || !name.startsWith('x-api-') || !/[\x80-\xff]/.test(value)) continue;
-    try {
-      const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
-      (out ??= { ...headers })[name] = decoded;
-    } catch {
-      // Not UTF-8: leave the Latin-1 reading.
-    }
+function listHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(headers)) {
+    if (!name.startsWith('x-api-') || values === undefined) continue;
+    out[name] = values.map(utf8Text);
   }
-  return out ?? headers;
+  return out;
+}
+
+/** A header value Node read as Latin-1, decoded as UTF-8 when it is valid UTF-8. */
+function utf8Text(text: string): string {
+  if (!/[\x80-\xff]/.test(text) || /[^\x00-\xff]/.test(text)) return text;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'latin1'));
+  } catch {
+    // Not UTF-8: keep the Latin-1 reading.
+    return text;
+  }
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -6,6 +6,16 @@
  * With a schema the wording follows each field's type (datetimes are
  * "before"/"after", a string sort is "A→Z"); without one it is guessed
  * from the operator and the value.
+ *
+ * Null (SPEC §6: missing, `undefined` or `null`) reads "not set" — never
+ * "empty", which a reader could take for the empty string `''`. Every
+ * operator is false on a null field except `IsNull` and the `…OrNull` lists,
+ * so the negative operators (`NotEqual`, `NotContains`, `NotStartsWith`,
+ * `NotEndsWith`, `NotInArray`) say "(and is set)" whenever the field may be
+ * null: always without a schema, and with one when the field or an object
+ * around it is nullable. Text values are shown in double quotes with
+ * invisible and direction-changing characters escaped (`\u202e`), so the
+ * sentence shows what the filter really tests.
  */
 import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
 import type { GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
@@ -14,7 +24,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
-import type { Schema } from '../schema/schema.js';
+import type { FieldDefinition, Schema } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { parseBooleanText, parseDatetimeText, parseNumberText } from '../schema/values.js';
 import { parseFilter } from '../syntax/parse-filter.js';
@@ -148,6 +158,9 @@ const TEXT_PHRASES: Readonly<Partial<Record<SingleValueOperator, string>>> = {
   NotEndsWith: 'does not end with',
 };
 
+/** Operators that are false on a null field although a reader might expect "not x" to include "no value". */
+const NEGATIVE_OPERATORS: ReadonlySet<SingleValueOperator> = new Set(['NotEqual', 'NotContains', 'NotStartsWith', 'NotEndsWith']);
+
 const ORDER_PHRASES: Readonly<Partial<Record<SingleValueOperator, readonly [number: string, time: string]>>> = {
   Equal: ['is', 'is'],
   NotEqual: ['is not', 'is not'],
@@ -179,13 +192,15 @@ class Words {
       }
       case 'comparison': {
         const type = this.typeOf(node.field, node.operator, node.value.value);
-        return `${this.name(node.field)} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
+        const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
+        return NEGATIVE_OPERATORS.has(node.operator) ? this.unlessNull(text, node.field) : text;
       }
       case 'null-check':
-        return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is empty' : 'is not empty'}`;
+        return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is not set' : 'is set'}`;
       case 'list': {
         const type = this.listType(node.field, node.values);
-        return `${this.name(node.field)} ${listPhrase(node.operator, node.values.map((v) => this.value(v, type)))}`;
+        const text = `${this.name(node.field)} ${listPhrase(node.operator, node.values.map((v) => this.value(v, type)))}`;
+        return node.operator === 'NotInArray' ? this.unlessNull(text, node.field) : text;
       }
       case 'in-fields': {
         const base = baseOperatorOfInFields(node.operator);
@@ -196,6 +211,29 @@ class Words {
         return `${subject} ${phrase(base, type)} ${this.value(node.value, type)}`;
       }
     }
+  }
+
+  /**
+   * SPEC §6: a negative operator is false on a null field, which a reader of
+   * "is not 1" would not guess; say so when the field may be null.
+   */
+  private unlessNull(text: string, field: FieldNode): string {
+    return this.mayBeNull(field) ? `${text} (and is set)` : text;
+  }
+
+  /** Without a schema any field may be null; with one, a nullable field or a field inside a nullable object. */
+  private mayBeNull(field: FieldNode): boolean {
+    const found = this.schema?.lookup(field.name);
+    if (found?.found !== 'field') return true;
+    if (found.field.nullable) return true;
+    let fields: Readonly<Record<string, FieldDefinition>> | undefined = this.schema?.definition.fields;
+    for (const segment of found.field.path.slice(0, -1)) {
+      const def: FieldDefinition | undefined = fields !== undefined && Object.hasOwn(fields, segment) ? fields[segment] : undefined;
+      if (def === undefined || def.type !== 'object') return false;
+      if (def.nullable === true) return true;
+      fields = def.fields;
+    }
+    return false;
   }
 
   private name(field: FieldNode): string {
@@ -219,10 +257,22 @@ class Words {
   }
 
   private value(value: ValueNode, type: ScalarType | undefined): string {
-    if (type === 'string' || type === undefined) return JSON.stringify(value.value);
+    if (type === 'string' || type === undefined) return quoteText(value.value);
     if (type === 'boolean') return value.value.toLowerCase();
     return value.value;
   }
+}
+
+/**
+ * Characters a terminal or a page would not show as themselves: C1 controls,
+ * zero-width and soft hyphen, line and paragraph separators, and the bidi
+ * controls that can make the rest of a line read in another order.
+ */
+const HIDDEN_CHARACTERS = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/** A text value in double quotes, JSON-escaped, with hidden characters written as `\uXXXX`. */
+function quoteText(text: string): string {
+  return JSON.stringify(text).replace(HIDDEN_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Without a schema: a value that reads as a number, boolean or datetime is taken as one. */
@@ -247,11 +297,11 @@ function listPhrase(op: ListOperator, values: readonly string[]): string {
     case 'InArray':
       return one ? `is ${list}` : `is one of ${list}`;
     case 'InArrayOrNull':
-      return one ? `is ${list} or is empty` : `is one of ${list}, or is empty`;
+      return one ? `is ${list} or is not set` : `is one of ${list}, or is not set`;
     case 'NotInArray':
       return one ? `is not ${list}` : `is not one of ${list}`;
     case 'NotInArrayOrNull':
-      return one ? `is not ${list} or is empty` : `is not one of ${list}, or is empty`;
+      return one ? `is not ${list} or is not set` : `is not one of ${list}, or is not set`;
   }
 }
 

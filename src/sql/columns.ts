@@ -109,9 +109,11 @@ export function fieldExpression(
 }
 
 // Exactly the forms `parseDatetimeText` accepts; impossible dates are
-// caught by `pg_input_is_valid` below.
+// caught by `pg_input_is_valid` below. `[0-9]`, never `\d`: under an ICU
+// collation `\d` matches every Unicode digit (`٢`), which the evaluator
+// refuses and the `::interval` cast below would fail the whole query on.
 const DATETIME_REGEX =
-  "'^\\d{4}-\\d{2}-\\d{2}(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)?)?$'";
+  "'^[0-9]{4}-[0-9]{2}-[0-9]{2}(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$'";
 
 function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   // Keys are identifier-shaped (checked above), so a plain literal is safe.
@@ -136,8 +138,8 @@ function postgresJsonValue(column: string, path: readonly string[], type: Scalar
       // fraction is cut (not rounded) to milliseconds, no zone means UTC
       // whatever the session's TimeZone, and the offset is subtracted as an
       // interval, since timestamptz input refuses offsets beyond ±15:59.
-      const local = `regexp_replace(regexp_replace(${text}, '(Z|[+-]\\d{2}:\\d{2})$', ''), '(\\.\\d{3})\\d+$', '\\1')`;
-      const offset = `COALESCE(substring(${text} from '[+-]\\d{2}:\\d{2}$')::interval, interval '0')`;
+      const local = `regexp_replace(regexp_replace(${text}, '(Z|[+-][0-9]{2}:[0-9]{2})$', ''), '(\\.[0-9]{3})[0-9]+$', '\\1')`;
+      const offset = `COALESCE(substring(${text} from '[+-][0-9]{2}:[0-9]{2}$')::interval, interval '0')`;
       return (
         `(CASE WHEN jsonb_typeof(${node}) = 'string' AND ${text} ~ ${DATETIME_REGEX}` +
         ` AND pg_input_is_valid(${local}, 'timestamp')` +

@@ -26,13 +26,17 @@ import type { SqlPart } from './to-sql.js';
  * What the compiler needs besides the tree.
  *
  * @example
- * const context: CompileContext = { dialect: 'sqlite', schema, columns: new Map(), caseSensitive: false, limits: DEFAULT_LIMITS };
+ * const context: CompileContext = {
+ *   dialect: 'postgres', schema, columns: new Map(), caseSensitive: false, foldCollation: '"pg_unicode_fast"', limits: DEFAULT_LIMITS,
+ * };
  */
 export interface CompileContext {
   readonly dialect: SqlDialect;
   readonly schema: Schema;
   readonly columns: ReadonlyMap<string, ResolvedColumn>;
   readonly caseSensitive: boolean;
+  /** PostgreSQL: the collation `lower()` folds with, already quoted (`"pg_unicode_fast"`). */
+  readonly foldCollation: string;
   readonly limits: Limits;
 }
 
@@ -86,7 +90,7 @@ class PartWriter {
  * `too-many-in-fields`); recursion stops at `limits.maxDepth`.
  *
  * @example
- * compileFilterParts(typed, context); // [{ sql: 'lower("LastName" COLLATE pg_unicode_fast) LIKE ' }, { param: 'sm%' }, { sql: " ESCAPE '\\'" }]
+ * compileFilterParts(typed, context); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") LIKE ' }, { param: 'sm%' }, { sql: " ESCAPE '\\'" }]
  */
 export function compileFilterParts(filter: TypedFilter, context: CompileContext): readonly SqlPart[] {
   const compiler = new FilterCompiler(context);
@@ -294,10 +298,10 @@ function checkValue(field: ResolvedField, value: unknown): void {
 function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
   if (cx.dialect === 'postgres') {
-    // pg_unicode_fast (PostgreSQL 18) applies Unicode's full case mapping,
-    // final sigma included — what toLowerCase does; both it and "C" order
-    // by code point.
-    return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE pg_unicode_fast)`;
+    // pg_unicode_fast (PostgreSQL 18, the default fold collation) applies
+    // Unicode's full case mapping, final sigma included — what toLowerCase
+    // does; both it and "C" order by code point.
+    return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE ${cx.foldCollation})`;
   }
   return cx.caseSensitive ? `${raw} COLLATE BINARY` : `${SQLITE_LOWER_FUNCTION}(${raw})`;
 }
@@ -309,7 +313,7 @@ function compared(field: ResolvedField, cx: CompileContext, raw: string): string
  * neither.
  *
  * @example
- * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE pg_unicode_fast) ASC NULLS FIRST, "Id" ASC' }]
+ * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC' }]
  */
 export function compileSortParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly SqlPart[] {
   const items: string[] = [];

@@ -11,7 +11,7 @@ import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
 import { resolveColumnMap } from './columns.js';
 import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
-import type { SqlDialect } from './dialect.js';
+import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
 
 /**
@@ -40,10 +40,22 @@ export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
 export type SqlPart = { readonly sql: string } | { readonly param: unknown };
 
 /**
+ * The collation PostgreSQL folds case with unless `foldCollation` names
+ * another: `pg_unicode_fast` (PostgreSQL 18), whose `lower()` is Unicode's
+ * full case mapping, as `String.prototype.toLowerCase`.
+ *
+ * @example
+ * toSql({ sort: 'LastName=Asc' }, { dialect: 'postgres', schema }).orderBy;
+ * // `lower("LastName" COLLATE "${DEFAULT_FOLD_COLLATION}") ASC NULLS FIRST`
+ */
+export const DEFAULT_FOLD_COLLATION = 'pg_unicode_fast';
+
+/**
  * Options of `toSql`.
  *
  * @example
  * const options: ToSqlOptions = { dialect: 'sqlite', schema: employeeSchema, tieBreaker: 'Id' };
+ * const onPostgres17: ToSqlOptions = { dialect: 'postgres', schema: employeeSchema, foldCollation: 'pg_c_utf8' };
  */
 export interface ToSqlOptions {
   readonly dialect: SqlDialect;
@@ -57,6 +69,19 @@ export interface ToSqlOptions {
   readonly columns?: ColumnMap;
   /** Compare strings case-sensitively (default false: fold with `toLowerCase`, SPEC §6). */
   readonly caseSensitive?: boolean;
+  /**
+   * PostgreSQL: the collation case-insensitive comparisons and orders fold
+   * with, as in `lower(col COLLATE "pg_unicode_fast")` (the default, new in
+   * PostgreSQL 18). The collation decides both how `lower()` maps case and
+   * how the folded text orders, so name one that orders by code point:
+   * before PostgreSQL 18, `pg_c_utf8` (17, builtin) or one created with
+   * `CREATE COLLATION wepql_fold (provider = libc, locale = 'C.UTF-8')`;
+   * those use simple case mapping and differ from `toLowerCase` on `İ` and
+   * final `Σ` (docs/sql.md, "Known gaps"). Written as one quoted identifier
+   * (`"C.UTF-8"` stays one name); must be a non-empty string of at most 63
+   * bytes. Unused by SQLite and by case-sensitive comparisons (`"C"`).
+   */
+  readonly foldCollation?: string;
   /** A unique column appended to ORDER BY (ascending) so paging is deterministic. A column name, quoted as given. */
   readonly tieBreaker?: string;
   /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
@@ -114,11 +139,15 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
   const schema = options.schema;
   if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
   const limits = resolveLimits(options.limits);
+  const fold = options.foldCollation === undefined ? DEFAULT_FOLD_COLLATION : options.foldCollation;
+  if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
   const context: CompileContext = {
     dialect,
     schema,
     columns: resolveColumnMap(schema, options.columns),
     caseSensitive: options.caseSensitive === true,
+    // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
+    foldCollation: quoteIdentifier(fold, 'postgres'),
     limits,
   };
   const filter = typedFilter(query?.filter, schema, limits);
@@ -140,15 +169,16 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
  * `WepqlError` carrying the diagnostics. The table must follow the storage
  * convention of docs/sql.md (timestamptz / epoch-ms datetimes, …); SQLite
  * connections need `registerSqliteFunctions` for case-insensitive strings;
- * PostgreSQL needs version 18 (collation `pg_unicode_fast`).
+ * case-insensitive strings on PostgreSQL need version 18 (collation
+ * `pg_unicode_fast`) or a `foldCollation` the server has.
  *
  * @example
  * const { where, orderBy, params } = toSql(
  *   { filter: 'LastName.StartsWith(Sm);Salary.GreaterThan(1000)', sort: 'LastName=Asc' },
  *   { dialect: 'postgres', schema: employeeSchema, tieBreaker: 'Id' },
  * );
- * // where:   lower("LastName" COLLATE pg_unicode_fast) LIKE $1 ESCAPE '\' AND "Salary" > $2
- * // orderBy: lower("LastName" COLLATE pg_unicode_fast) ASC NULLS FIRST, "Id" ASC
+ * // where:   lower("LastName" COLLATE "pg_unicode_fast") LIKE $1 ESCAPE '\' AND "Salary" > $2
+ * // orderBy: lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC
  * // params:  ['sm%', 1000]
  */
 export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {

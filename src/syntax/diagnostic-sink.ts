@@ -1,7 +1,8 @@
 /**
  * Collects the diagnostics of one parse, honouring `limits.maxErrors`: past
- * the cap one `too-many-errors` diagnostic is kept and the rest dropped, so
- * hostile input cannot make the result grow without bound.
+ * the cap the rest are dropped, so hostile input cannot make the result grow
+ * without bound, and one `too-many-errors` is added when a dropped one was an
+ * error (dropped warnings alone do not turn a valid text into an invalid one).
  */
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
@@ -38,6 +39,10 @@ export class DiagnosticSink {
     const s = Math.max(0, Math.min(start, this.textLength));
     const e = Math.max(s, Math.min(end, this.textLength));
     if (this.items.length >= this.maxErrors) {
+      // Past the cap, a warning or info is dropped quietly: `too-many-errors`
+      // is an error, and a text that only has too many warnings (a run of
+      // empty clauses) must not become invalid because of them.
+      if (severity !== 'error') return;
       this.overflow ??= {
         code: 'too-many-errors',
         severity: 'error',

@@ -37,7 +37,7 @@ import {
 } from '../ast/operators.js';
 import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
-import { DiagnosticSink } from './diagnostic-sink.js';
+import { DiagnosticSink, type DiagnosticExtras } from './diagnostic-sink.js';
 import {
   Comma,
   Dot,
@@ -102,7 +102,9 @@ export class FilterParser extends EmbeddedActionsParser {
     this.text = text;
     this.limits = limits;
     this.sink = sink;
-    this.maxDepth = Math.min(limits.maxDepth, PARSER_DEPTH_CEILING);
+    // `!(x <= ceiling)` also catches NaN and undefined (a caller's spread of
+    // an unset option), which Math.min would turn into "no bound at all".
+    this.maxDepth = limits.maxDepth <= PARSER_DEPTH_CEILING ? limits.maxDepth : PARSER_DEPTH_CEILING;
     this.depth = 0;
     this.conditions = 0;
   }
@@ -120,9 +122,14 @@ export class FilterParser extends EmbeddedActionsParser {
     this.MANY(() => {
       const stray = this.CONSUME(RParen);
       if (!this.RECORDING_PHASE) {
-        this.sink.add('unexpected-close-paren', "this ')' has no matching '('; remove it", stray.startOffset, stray.startOffset + 1, {
-          fix: [{ start: stray.startOffset, end: stray.startOffset + 1, newText: '' }],
-        });
+        // Deleting it is a guess, not a fix: the author may have left out an
+        // `Or(` before it, and deleting the ')' would silently AND the clauses.
+        this.sink.add(
+          'unexpected-close-paren',
+          "this ')' has no matching '('; remove it, or add the 'Or(' or 'And(' it was meant to close",
+          stray.startOffset,
+          stray.startOffset + 1,
+        );
       }
       const more = this.SUBRULE2(this.clauses, { ARGS: [true] });
       if (!this.RECORDING_PHASE) for (const c of more) clauses.push(c);
@@ -203,7 +210,7 @@ export class FilterParser extends EmbeddedActionsParser {
       errorsBefore = this.sink.errorCount;
       if (this.depth >= this.maxDepth) {
         tooDeep = true;
-        const ceiling = this.maxDepth < this.limits.maxDepth;
+        const ceiling = !(this.limits.maxDepth <= PARSER_DEPTH_CEILING);
         this.sink.add(
           'nesting-too-deep',
           ceiling
@@ -657,7 +664,7 @@ export class FilterParser extends EmbeddedActionsParser {
             `unexpected ' inside the value ${excerpt(raw)}; quote the whole value and double the quote: ${excerpt(q, 80)}`,
             at,
             at + 1,
-            { suggestion: q, fix: [{ start, end, newText: q }] },
+            quoteRepair(tokens, 0, tokens.length, start, end, q),
           );
           return null;
         }
@@ -704,7 +711,7 @@ export class FilterParser extends EmbeddedActionsParser {
           `unexpected ' in the value ${excerpt(source)} before the InFields operator; quote the whole value and double the quote: ${excerpt(q, 80)}`,
           t.startOffset,
           t.startOffset + 1,
-          { suggestion: q, fix: [{ start: first.startOffset, end, newText: q }] },
+          quoteRepair(head, 0, lastDot, first.startOffset, end, q),
         );
         return null;
       }
@@ -720,13 +727,18 @@ export class FilterParser extends EmbeddedActionsParser {
         continue;
       }
       if (!expectName) {
-        const q = quoteText(source);
+        // The value the author wrote is the segments joined with '.', each
+        // keeping its inner whitespace; whitespace around a '.' is not part
+        // of it. Only when that reading is certain (no quotes, no empty
+        // segment) is quoting it a fix; otherwise it is a suggestion.
+        const joined = this.joinedHeadText(head, lastDot);
+        const q = quoteText(joined ?? source);
         this.sink.add(
           'unexpected-token',
           `unexpected ${describeToken(t)}: a value before an InFields operator that contains spaces must be quoted: ${excerpt(q, 80)}`,
           t.startOffset,
           endOf(t),
-          { suggestion: q, fix: [{ start: first.startOffset, end, newText: q }] },
+          joined === undefined ? { suggestion: q } : { suggestion: q, fix: [{ start: first.startOffset, end, newText: q }] },
         );
         return null;
       }
@@ -746,6 +758,32 @@ export class FilterParser extends EmbeddedActionsParser {
       return null;
     }
     return { kind: 'value', value, quoted: false, raw: value, span: { start: first.startOffset, end } };
+  }
+
+  /**
+   * The bare InFields head `head[0, lastDot)` read as SPEC §3 says: its
+   * segments joined with '.', a segment being the source from its first to
+   * its last token (inner whitespace kept). Undefined when the head holds a
+   * quote or an empty segment, where no reading is certain.
+   */
+  private joinedHeadText(head: IToken[], lastDot: number): string | undefined {
+    let out = '';
+    let segmentStart = -1;
+    let segmentEnd = -1;
+    for (let i = 0; i <= lastDot; i++) {
+      const t = head[i]!;
+      const type = t.tokenType;
+      if (type === Dot) {
+        if (segmentStart < 0) return undefined;
+        out += this.text.slice(segmentStart, segmentEnd) + (i < lastDot ? '.' : '');
+        segmentStart = -1;
+        continue;
+      }
+      if (!isNameToken(type)) return undefined;
+      if (segmentStart < 0) segmentStart = t.startOffset;
+      segmentEnd = endOf(t);
+    }
+    return out;
   }
 
   /** The arguments of an InFields operator: one or more field paths. */
@@ -852,6 +890,17 @@ function operatorFor(name: string): FilterOperator | undefined {
   const op = canonicalOperator(name);
   if (op !== undefined && OPERATOR_CACHE.size < 512) OPERATOR_CACHE.set(name, op);
   return op;
+}
+
+/**
+ * The repair offered for a `'` inside a bare value: quoting the whole value.
+ * That keeps the author's meaning only when every `'` in it is an
+ * apostrophe inside a word (`O'Brien`); a quoted part (`x 'y'`, `'a'.'b'`)
+ * may have been meant as quoting, so then it is a suggestion, never a fix.
+ */
+function quoteRepair(tokens: readonly IToken[], from: number, to: number, start: number, end: number, quoted: string): DiagnosticExtras {
+  for (let i = from; i < to; i++) if (tokens[i]!.tokenType === Quoted) return { suggestion: quoted };
+  return { suggestion: quoted, fix: [{ start, end, newText: quoted }] };
 }
 
 /** How a token is named in messages. */

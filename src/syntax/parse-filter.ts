@@ -5,14 +5,19 @@
  */
 import type { FilterAst } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { resolveLimits } from '../diagnostics/limits.js';
-import { DiagnosticSink } from './diagnostic-sink.js';
 import { scanFilterShared } from './filter-scanner.js';
 import { FilterParser } from './filter-parser.js';
 import type { ParseOptions } from './parse-options.js';
-import { checkInput, reportUnterminated } from './parse-support.js';
+import { runParser } from './parse-support.js';
 
-/** The result of `parseFilter`. */
+/**
+ * The result of `parseFilter`.
+ *
+ * @example
+ * const result: ParseFilterResult = parseFilter('A.Equal(1);B.Foo(2)');
+ * result.ast.clauses.length;                 // 1 (the clause that parsed)
+ * result.diagnostics.map((d) => d.code);     // ['unknown-operator']
+ */
 export interface ParseFilterResult {
   /** The clauses that parsed without error (all of them when `diagnostics` has no error). */
   readonly ast: FilterAst;
@@ -22,6 +27,7 @@ export interface ParseFilterResult {
 
 // One parser instance, reused: Chevrotain's grammar analysis runs once.
 let parser: FilterParser | undefined;
+const filterParser = (): FilterParser => (parser ??= new FilterParser());
 
 /**
  * Parses a filter. Keywords match in any case and are stored canonical;
@@ -33,39 +39,7 @@ let parser: FilterParser | undefined;
  * diagnostics;        // []
  */
 export function parseFilter(text: string, options?: ParseOptions): ParseFilterResult {
-  const limits = resolveLimits(options?.limits);
-  const checked = checkInput(text, limits, 'filter');
-  if (checked.diagnostics !== undefined) {
-    return { ast: { kind: 'filter', clauses: [], span: { start: 0, end: checked.length } }, diagnostics: checked.diagnostics };
-  }
-  const source = text;
-  const span = { start: 0, end: source.length };
-  const sink = new DiagnosticSink(limits.maxErrors, source.length);
-  const tokens = scanFilterShared(source);
-  if (tokens.length === 0) return { ast: { kind: 'filter', clauses: [], span }, diagnostics: [] };
-  reportUnterminated(tokens, sink);
-  parser ??= new FilterParser();
-  parser.prepare(source, limits, sink);
-  parser.input = tokens;
-  let clauses: FilterAst['clauses'] = [];
-  try {
-    // With recovery off, Chevrotain returns undefined instead of throwing when
-    // it cannot match. The grammar accepts every token sequence, so that would
-    // be a parser defect; it is still reported, never thrown.
-    const parsed = parser.filter();
-    if (parsed === undefined) {
-      for (const e of parser.errors) sink.add('unexpected-token', e.message, e.token.startOffset >= 0 ? e.token.startOffset : 0, source.length);
-    } else clauses = parsed;
-    const unread = parser.unreadToken();
-    if (unread !== undefined) sink.add('unexpected-token', `unexpected "${unread.image}"`, unread.startOffset, source.length);
-  } catch (error) {
-    clauses = [];
-    sink.add(
-      error instanceof RangeError ? 'nesting-too-deep' : 'unexpected-token',
-      error instanceof RangeError ? 'the filter nests too deeply to parse' : `the filter could not be parsed: ${String(error)}`,
-      0,
-      source.length,
-    );
-  }
-  return { ast: { kind: 'filter', clauses, span }, diagnostics: sink.finish() };
+  // The scanner's tokens are pooled and overwritten by the next call; the parse is done with them before it returns.
+  const { nodes, span, diagnostics } = runParser(text, options, 'filter', scanFilterShared, filterParser, (p) => p.filter());
+  return { ast: { kind: 'filter', clauses: nodes, span }, diagnostics };
 }

@@ -3,7 +3,7 @@
  * lexer, where `=` separates a field from its direction, and a permissive
  * parser whose actions report every problem of every item in one pass.
  */
-import { createToken, EmbeddedActionsParser, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { createToken, EmbeddedActionsParser, EOF, Lexer, type IToken, type TokenType } from 'chevrotain';
 import type { SortItemNode } from '../ast/nodes.js';
 import { SORT_DIRECTIONS, type SortDirection } from '../ast/operators.js';
 import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
@@ -63,6 +63,12 @@ export class SortParser extends EmbeddedActionsParser {
     this.sink = sink;
     this.count = 0;
     this.seen.clear();
+  }
+
+  /** The first token the last parse left unread, if any (never, unless the grammar has a defect). */
+  unreadToken(): IToken | undefined {
+    const t = this.LA(1);
+    return t.tokenType === EOF ? undefined : t;
   }
 
   // sort = [ item { ";" item } ] ;   a "," separator is accepted here and reported

@@ -15,7 +15,12 @@ import type { TypedFilter, TypedSort } from './typed-tree.js';
 import { validateFilter } from './validate-filter.js';
 import { validateSort } from './validate-sort.js';
 
-/** Options of the `analyze…` functions. */
+/**
+ * Options of the `analyze…` functions.
+ *
+ * @example
+ * const options: AnalyzeOptions = { schema: employeeSchema, limits: { maxDepth: 8 } };
+ */
 export interface AnalyzeOptions {
   /** The schema fields resolve against. */
   readonly schema: Schema;
@@ -23,14 +28,25 @@ export interface AnalyzeOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** The result of `analyzeFilter`: the tree, the typed tree (undefined exactly when there is an error) and every diagnostic. */
+/**
+ * The result of `analyzeFilter`: the tree, the typed tree (undefined exactly when there is an error) and every diagnostic.
+ *
+ * @example
+ * const { ast, value, diagnostics }: AnalyzeFilterResult = analyzeFilter('Gender.Equal(1)', { schema: employeeSchema });
+ */
 export interface AnalyzeFilterResult {
   readonly ast: FilterAst;
   readonly value: TypedFilter | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** The result of `analyzeSort`. */
+/**
+ * The result of `analyzeSort`.
+ *
+ * @example
+ * const { value }: AnalyzeSortResult = analyzeSort('LastName=Asc', { schema: employeeSchema });
+ * value?.keys[0]?.direction; // 'Asc'
+ */
 export interface AnalyzeSortResult {
   readonly ast: SortAst;
   readonly value: TypedSort | undefined;

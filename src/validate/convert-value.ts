@@ -7,7 +7,13 @@ import type { ScalarType } from '../schema/values.js';
 import { MAX_INTEGER, parseBooleanText, parseDatetimeText, parseIntegerText, parseNumberText } from '../schema/values.js';
 import type { TypedScalar } from './typed-tree.js';
 
-/** The result of `convertValueText`. */
+/**
+ * The result of `convertValueText`.
+ *
+ * @example
+ * const r: ConvertedValue = convertValueText('9007199254740992', 'integer');
+ * r.ok; // false (r.code is 'integer-out-of-range')
+ */
 export type ConvertedValue =
   | { readonly ok: true; readonly value: TypedScalar }
   | { readonly ok: false; readonly code: 'invalid-value' | 'integer-out-of-range'; readonly reason: string };

@@ -8,7 +8,12 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 
-/** Extra parts of a diagnostic beyond code, range and message. */
+/**
+ * Extra parts of a diagnostic beyond code, range and message.
+ *
+ * @example
+ * const extras: ReportExtras = { suggestion: 'LastName', fix: [{ start: 0, end: 8, newText: 'LastName' }] };
+ */
 export interface ReportExtras {
   readonly suggestion?: string;
   readonly fix?: readonly TextEdit[];

@@ -9,7 +9,12 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { Reporter } from './report.js';
 import { quoteText, replaceSpan } from './report.js';
 
-/** Where a field is used: decides `not-filterable` versus `not-sortable`. */
+/**
+ * Where a field is used: decides `not-filterable` versus `not-sortable`.
+ *
+ * @example
+ * const use: FieldUse = 'sort';
+ */
 export type FieldUse = 'filter' | 'sort';
 
 /**

@@ -35,13 +35,23 @@ import type {
   TypedScalar,
 } from './typed-tree.js';
 
-/** Options of `validateFilter` and `validateSort`. */
+/**
+ * Options of `validateFilter` and `validateSort`.
+ *
+ * @example
+ * const options: ValidateOptions = { limits: { maxConditions: 16 } };
+ */
 export interface ValidateOptions {
   /** Bounds on the tree (SPEC §10); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
 }
 
-/** The result of `validateFilter`: the typed tree, undefined exactly when an error was reported. */
+/**
+ * The result of `validateFilter`: the typed tree, undefined exactly when an error was reported.
+ *
+ * @example
+ * const { value, diagnostics }: ValidateFilterResult = validateFilter(parseFilter('Id.Equal(1)').ast, schema);
+ */
 export interface ValidateFilterResult {
   readonly value: TypedFilter | undefined;
   readonly diagnostics: readonly Diagnostic[];

@@ -11,7 +11,12 @@ import { resolveField } from './resolve-field.js';
 import type { TypedSort, TypedSortKey } from './typed-tree.js';
 import type { ValidateOptions } from './validate-filter.js';
 
-/** The result of `validateSort`: the typed sort, undefined exactly when an error was reported. */
+/**
+ * The result of `validateSort`: the typed sort, undefined exactly when an error was reported.
+ *
+ * @example
+ * const { value }: ValidateSortResult = validateSort(parseSort('LastName=Asc').ast, schema);
+ */
 export interface ValidateSortResult {
   readonly value: TypedSort | undefined;
   readonly diagnostics: readonly Diagnostic[];

@@ -37,7 +37,9 @@ describe('wepql explain TEXT', () => {
   });
 
   it.each([
-    ['CreatedOn.GreaterThanOrEqual(2024-01-01);Gender.IsNull()', 'created on is on or after 2024-01-01 and gender is empty'],
+    ['CreatedOn.GreaterThanOrEqual(2024-01-01);Gender.IsNull()', 'created on is on or after 2024-01-01 and gender is not set'],
+    // SPEC §6: NotEqual is false on a null field; Gender may be null, FirstName may not.
+    ['Gender.NotEqual(1);FirstName.NotEqual(Bob)', 'gender is not 1 (and is set) and first name is not "Bob"'],
     ['LastName.Equal(123)', 'last name is "123"'],
     ['HCE.Equal(TRUE)', 'HCE is true'],
   ])('--schema: %s', (filter, expected) => {
@@ -62,6 +64,16 @@ describe('wepql explain TEXT', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('last name is "123"\n');
     expect(r.stderr).toMatch(/warning field-case-mismatch/);
+  });
+
+  it('takes TEXT after -- even when it looks like a flag', () => {
+    expect(wepql(['explain', '--', '--help'])).toMatchObject({ code: 1, stdout: '' });
+    expect(wepql(['explain', '--', '-5.LessThanInFields(A,B)'])).toEqual({ code: 0, stdout: 'a or b is less than -5\n', stderr: '' });
+  });
+
+  it('shows hidden characters of a value escaped', () => {
+    const r = wepql(['explain', 'A.Equal(x\u202eevil)']);
+    expect(r.stdout).toBe('a is "x\\u202eevil"\n');
   });
 
   it('reads TEXT from stdin with -', () => {

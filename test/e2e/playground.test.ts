@@ -137,6 +137,25 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(await page.textContent('#canonical-filter')).toBe('LastName.StartsWith(Sm)');
   });
 
+  it('offers sort directions and fields in the sort box', async () => {
+    await type('LastName.StartsWith(Sm)', 'LastName=');
+    await page.focus('#sort');
+    await page.keyboard.press('End');
+    const labels = await page.$$eval('#sort-suggestions button', (buttons) => buttons.map((b) => b.firstChild?.textContent));
+    expect(labels).toEqual(['Asc', 'Desc']);
+    await page.click('#sort-suggestions button:nth-child(2)');
+    expect(await page.inputValue('#sort')).toBe('LastName=Desc');
+    expect(await page.textContent('#sort-explanation')).toBe('by last name (Z→A)');
+    await page.keyboard.type(';Crea');
+    expect(await page.$$eval('#sort-suggestions button', (buttons) => buttons.map((b) => b.firstChild?.textContent))).toEqual(['CreatedOn']);
+  });
+
+  it('separates the code frames of several diagnostics by a blank line', async () => {
+    await type('LastName.StartWith(Sm)', 'LastName=Up');
+    const text = (await page.textContent('#diagnostics')) ?? '';
+    expect(text).toMatch(/\^+\n {2}suggestion: StartsWith\n\nsort:1:10: error invalid-direction/);
+  });
+
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -58,6 +58,24 @@ describe('npm start (dist/server/main.js)', () => {
     expect(r.body.Pagination.PageSize).toBe(3);
   });
 
+  // The curl lines are meant to be pasted into a shell: run each one as printed.
+  it.skipIf(spawnSync('curl', ['--version']).status !== 0)('prints curl lines that work when pasted, the third one paging on', async () => {
+    const { output } = await start({ WEPQL_DEMO_TOKEN: 'paste-test-token' });
+    const lines = output()
+      .split('\n')
+      .filter((line) => line.startsWith('  curl '))
+      .map((line) => line.trim());
+    expect(lines).toHaveLength(3);
+    const bodies = lines.map((line) => {
+      const r = spawnSync('sh', ['-c', line], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { Status: number; Data: unknown[]; Pagination: { PageNo: number; PageSize: number } };
+    });
+    expect(bodies.map((b) => b.Status)).toEqual([1, 1, 1]);
+    expect(bodies.map((b) => b.Pagination.PageNo)).toEqual([1, 1, 2]);
+    expect(bodies[2]!.Data).toHaveLength(5);
+  });
+
   it('generates a bearer token when WEPQL_DEMO_TOKEN is unset', async () => {
     const { url, output } = await start({ WEPQL_DEMO_TOKEN: '' });
     const token = /bearer token: (\S+)/.exec(output())![1]!;
@@ -69,6 +87,8 @@ describe('npm start (dist/server/main.js)', () => {
     [{ PORT: 'http' }, 'PORT must be a port number'],
     [{ WEPQL_TOKEN_TTL_S: '-1' }, 'WEPQL_TOKEN_TTL_S must be a positive number'],
     [{ WEPQL_SECRET: 'short' }, 'WEPQL_SECRET must be at least 16 bytes'],
+    [{ WEPQL_DEMO_TOKEN: 'two words' }, 'WEPQL_DEMO_TOKEN must be a bearer token'],
+    [{ WEPQL_DEMO_TOKEN: "it's" }, 'WEPQL_DEMO_TOKEN must be a bearer token'],
   ])('refuses the settings %j', (env, message) => {
     const r = spawnSync(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(2);

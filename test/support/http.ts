@@ -4,8 +4,14 @@
  */
 import { request as httpRequest } from 'node:http';
 import type { Agent } from 'node:http';
+import { connect } from 'node:net';
 
-/** What `get` returns. */
+/**
+ * What `get` returns.
+ *
+ * @example
+ * const r: HttpResult = await get(`${url}/api/public/clients/1/employees?limit=5`, AUTH); r.body.Data.length; // 5
+ */
 export interface HttpResult {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -57,4 +63,34 @@ export function get(
 export function withQuery(url: string, query: Record<string, string>): string {
   const q = new URLSearchParams(query).toString();
   return q === '' ? url : `${url}?${q}`;
+}
+
+/**
+ * Sends raw request bytes over a socket (for requests no HTTP client would
+ * form: malformed targets, raw UTF-8 in the URL) and resolves with the status
+ * and the body text of the response. Sends `Connection: close` itself.
+ *
+ * @example
+ * const r = await rawRequest(base, 'GET http://[ HTTP/1.1', { authorization: 'Bearer t' }); // { status: 400, text: '' }
+ */
+export function rawRequest(
+  base: string,
+  requestLine: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(base);
+  const head = [requestLine, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'Connection: close', '', ''];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(Buffer.from(head.join('\r\n'), 'utf8')));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (status === null) return reject(new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`));
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ status: Number(status[1]), text: split < 0 ? '' : text.slice(split + 4) });
+    });
+  });
 }

@@ -12,7 +12,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A running server. */
+/**
+ * A running server.
+ *
+ * @example
+ * const pg: PostgresServer = await startPostgresServer(); await pg.stop();
+ */
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   readonly url: string;
@@ -23,6 +28,9 @@ export interface PostgresServer {
 /**
  * The `bin` directory of the newest installed PostgreSQL, or undefined when
  * there is none (or when it cannot run here: root without a `postgres` user).
+ *
+ * @example
+ * findPostgresBin(); // '/usr/lib/postgresql/15/bin', or undefined
  */
 export function findPostgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
@@ -35,7 +43,12 @@ export function findPostgresBin(): string | undefined {
   return join(root, versions[0]!, 'bin');
 }
 
-/** Why `findPostgresBin` found nothing, for the skip message. */
+/**
+ * Why `findPostgresBin` found nothing, for the skip message.
+ *
+ * @example
+ * console.warn(`SKIPPED: ${postgresUnavailableReason()}`);
+ */
 export function postgresUnavailableReason(): string {
   if (!existsSync('/usr/lib/postgresql')) return 'no /usr/lib/postgresql/*/bin/initdb (install the Debian "postgresql" package)';
   if (isRoot() && postgresUid() === undefined) return 'running as root but there is no "postgres" user to run the server as';

@@ -62,6 +62,41 @@ describe.each(STRATEGIES)('fields are own properties only (%s)', (strategy) => {
     });
   });
 
+  describe('with an accessor on Object.prototype that reads undefined on the prototype itself', () => {
+    afterEach(() => {
+      delete (Object.prototype as Record<string, unknown>)['S'];
+    });
+    it('the inherited accessor is never called for a plain record', () => {
+      // `Object.prototype.S` reads undefined, yet a plain record inherits a
+      // value through the same accessor: the shortcut must not trust a load.
+      Object.defineProperty(Object.prototype, 'S', {
+        configurable: true,
+        get(this: unknown) {
+          return this === Object.prototype ? undefined : 'inherited';
+        },
+      });
+      expect(compileFilter('S.IsNull()', { schema, strategy })({})).toBe(true);
+      expect(compileFilter('S.Equal(inherited)', { schema, strategy })({})).toBe(false);
+      expect(compileFilter('S.Equal(own)', { schema, strategy })(JSON.parse('{"S":"own"}'))).toBe(true);
+      expect(sortRecords([{ S: 'b' }, {}], 'S=Asc', { schema })).toEqual([{}, { S: 'b' }]);
+    });
+  });
+
+  class WithPrototypeValue {}
+  (WithPrototypeValue.prototype as unknown as Record<string, unknown>)['S'] = 'x';
+  it.each([
+    ['a plain object', true, { S: 'x' }],
+    ['a null-prototype object', true, Object.assign(Object.create(null) as object, { S: 'x' })],
+    ['an object whose prototype has S', false, protoWith({ S: 'x' }, {})],
+    ['an object whose grandparent prototype has S', false, protoWith(protoWith({ S: 'x' }, {}), {})],
+    ['a class instance with S as an own field', true, new (class { S = 'x'; })()],
+    ['a class instance whose prototype has S', false, new WithPrototypeValue()],
+    ['an array with an own S', false, Object.assign(['x'], { S: 'x' })],
+  ] as const)('%s: S.Equal(x) is %s', (_, expected, record) => {
+    expect(matches('S.Equal(x)', record)).toBe(expected);
+    expect(sortRecords([{ S: 'a' }, record], 'S=Desc', { schema })[0] === record).toBe(expected);
+  });
+
   it('getters that are own properties are read; inherited getters are not', () => {
     const own = Object.defineProperty({}, 'S', { get: () => 'got', enumerable: true });
     class WithGetter {

@@ -62,6 +62,29 @@ describe('handleListRequest', () => {
     expect(r.headers[TOKEN_ERROR_HEADER]).toMatch(/^wrong-route: /);
   });
 
+  it('accepts a first page only when the token of its last page fits too (page numbers grow the token)', async () => {
+    const query = { limit: '1', filter: 'LastName.IsNotNull()' };
+    const pageOne = (await call(query)).body.Pagination!;
+    expect(pageOne.TotalPages).toBeGreaterThanOrEqual(100);
+    let maxLength = pageOne.DataToken.length;
+    let tight = createTokenCodec({ secret: 'handler test secret, 16+ bytes', now: () => clock, maxLength });
+    const refused = await call(query, {}, { codec: tight });
+    expect(refused.status).toBe(400);
+    expect(refused.body.ValidationErrors!.filter![0]![0]).toBe('tooLongError');
+    // The smallest maxLength that takes the first page must carry the walk to the last page and back.
+    let first = refused;
+    while (first.status !== 200) {
+      tight = createTokenCodec({ secret: 'handler test secret, 16+ bytes', now: () => clock, maxLength: ++maxLength });
+      first = await call(query, {}, { codec: tight });
+    }
+    const total = first.body.Pagination!.TotalPages;
+    const last = await call({ 'data-token': first.body.Pagination!.DataToken, page: String(total) }, {}, { codec: tight });
+    expect(last.body.Pagination!.PageNo).toBe(total);
+    const back = await call({ 'data-token': last.body.Pagination!.DataToken, 'prev-page': 'true' }, {}, { codec: tight });
+    expect(back.status).toBe(200);
+    expect(back.body.Pagination!.PageNo).toBe(total - 1);
+  });
+
   it.each([
     ['prev-page from page 1', { 'prev-page': 'true' }],
     ['page=0', { page: '0' }],

@@ -52,25 +52,25 @@ describe('explain: filters without a schema', () => {
     ['Or(A.Equal(1);And(B.Equal(2)))', 'a is 1 or b is 2'],
     ["'D'.StartsWithInFields(FirstName,LastName)", 'first name or last name starts with "D"'],
     ['5.LessThanInFields(A,B,C)', 'a, b or c is less than 5'],
-    ['Gender.IsNull()', 'gender is empty'],
-    ['Gender.IsNotNull()', 'gender is not empty'],
+    ['Gender.IsNull()', 'gender is not set'],
+    ['Gender.IsNotNull()', 'gender is set'],
     ['Gender.InArray(1,2,3)', 'gender is one of 1, 2 or 3'],
     ['Gender.InArray(1)', 'gender is 1'],
-    ['Gender.InArrayOrNull(1,2)', 'gender is one of 1 or 2, or is empty'],
-    ['Gender.NotInArray(1,2)', 'gender is not one of 1 or 2'],
-    ['Gender.NotInArrayOrNull(3)', 'gender is not 3 or is empty'],
+    ['Gender.InArrayOrNull(1,2)', 'gender is one of 1 or 2, or is not set'],
+    ['Gender.NotInArray(1,2)', 'gender is not one of 1 or 2 (and is set)'],
+    ['Gender.NotInArrayOrNull(3)', 'gender is not 3 or is not set'],
     ['City.InArray(Paris,London)', 'city is one of "Paris" or "London"'],
     ["LastName.Equal('O''Brien')", 'last name is "O\'Brien"'],
     ['City.Equal(New York)', 'city is "New York"'],
-    ['LastName.NotContains(x)', 'last name does not contain "x"'],
-    ['LastName.NotStartsWith(x)', 'last name does not start with "x"'],
+    ['LastName.NotContains(x)', 'last name does not contain "x" (and is set)'],
+    ['LastName.NotStartsWith(x)', 'last name does not start with "x" (and is set)'],
     ['LastName.EndsWith(son)', 'last name ends with "son"'],
     ['Code.Contains(42)', 'code contains "42"'],
     ['CreatedOn.LessThan(2024-01-01)', 'created on is before 2024-01-01'],
     ['CreatedOn.GreaterThanOrEqual(2024-01-01T10:00Z)', 'created on is on or after 2024-01-01T10:00Z'],
     ['Age.LessThanOrEqual(65)', 'age is less than or equal to 65'],
     ['Active.Equal(TRUE)', 'active is true'],
-    ['A.NotEqual(x)', 'a is not "x"'],
+    ['A.NotEqual(x)', 'a is not "x" (and is set)'],
     ['', 'every record'],
     ['   ', 'every record'],
   ])('%s', (filter, expected) => {
@@ -90,9 +90,42 @@ describe('explain: filters with a schema', () => {
     ['Active.Equal(False)', 'active is false'],
     ['Address.ZipCode.StartsWith(9)', 'address zip code starts with "9"'],
     ['5.LessThanInFields(Gender,Salary)', 'gender or salary is less than 5'],
-    ['Or(Gender.Equal(1);Gender.IsNull())', 'gender is 1 or gender is empty'],
+    ['Or(Gender.Equal(1);Gender.IsNull())', 'gender is 1 or gender is not set'],
   ])('%s', (filter, expected) => {
     expect(explain(filter, { schema: payroll }).value).toBe(expected);
+  });
+
+  // SPEC §6: the negative operators are false on a null field; the sentence
+  // says so exactly when the schema lets the field be null.
+  const nullable = defineSchema({
+    fields: {
+      Gender: { type: 'integer', nullable: true },
+      LastName: { type: 'string' },
+      Nick: { type: 'string', nullable: true },
+      Home: { type: 'object', nullable: true, fields: { Zip: { type: 'string' } } },
+      Work: { type: 'object', fields: { Zip: { type: 'string' } } },
+    },
+  });
+  it.each([
+    ['Gender.NotEqual(1)', 'gender is not 1 (and is set)'],
+    ['LastName.NotEqual(x)', 'last name is not "x"'],
+    ['Nick.NotContains(x)', 'nick does not contain "x" (and is set)'],
+    ['Nick.NotStartsWith(x)', 'nick does not start with "x" (and is set)'],
+    ['Nick.NotEndsWith(x)', 'nick does not end with "x" (and is set)'],
+    ['LastName.NotEndsWith(x)', 'last name does not end with "x"'],
+    ['Gender.NotInArray(1,2)', 'gender is not one of 1 or 2 (and is set)'],
+    ['Gender.NotInArray(1)', 'gender is not 1 (and is set)'],
+    ['Gender.NotInArrayOrNull(1,2)', 'gender is not one of 1 or 2, or is not set'],
+    ['Gender.InArrayOrNull(1)', 'gender is 1 or is not set'],
+    ['Gender.IsNull()', 'gender is not set'],
+    ['Gender.IsNotNull()', 'gender is set'],
+    ['Gender.Equal(1)', 'gender is 1'],
+    ['Gender.LessThan(3)', 'gender is less than 3'],
+    ['Home.Zip.NotEqual(9)', 'home zip is not "9" (and is set)'],
+    ['Work.Zip.NotEqual(9)', 'work zip is not "9"'],
+    ['Or(Gender.NotEqual(1);LastName.Equal(x))', 'gender is not 1 (and is set) or last name is "x"'],
+  ])('null semantics: %s', (filter, expected) => {
+    expect(explain(filter, { schema: nullable }).value).toBe(expected);
   });
 
   it.each([
@@ -101,6 +134,19 @@ describe('explain: filters with a schema', () => {
     ['BirthOn.LessThan(1980-01-01)', 'birth on is before 1980-01-01'],
   ])('employee schema: %s', (filter, expected) => {
     expect(explain(filter, { schema: employeeSchema }).value).toBe(expected);
+  });
+});
+
+describe('explain: text values show what they really contain', () => {
+  it.each([
+    ['A.Equal(\u202eevil)', 'a is "\\u202eevil"'],
+    ['A.Contains(a\u200bb)', 'a contains "a\\u200bb"'],
+    ['A.Equal(a\u2028b)', 'a is "a\\u2028b"'],
+    ['A.Equal(a\u0085b)', 'a is "a\\u0085b"'],
+    ["A.Equal('a\nb')", 'a is "a\\nb"'],
+    ['A.Equal(Zoë)', 'a is "Zoë"'],
+  ])('%j', (filter, expected) => {
+    expect(explain(filter).value).toBe(expected);
   });
 });
 
@@ -170,7 +216,7 @@ describe('explain: trees', () => {
         },
       ],
     };
-    expect(explain(ast)).toEqual({ value: 'gender is not empty', diagnostics: [] });
+    expect(explain(ast)).toEqual({ value: 'gender is set', diagnostics: [] });
   });
 
   it('refuses a built tree deeper than maxDepth instead of overflowing the stack', () => {

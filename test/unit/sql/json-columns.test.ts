@@ -35,6 +35,9 @@ const VALUES: Record<string, readonly unknown[]> = {
     '2024-02-30',
     '2024-01-01T24:00',
     '2024-1-1',
+    // Other scripts' digits are not datetime digits (SPEC §5), in the date or in the offset.
+    '\u0662\u0660\u0662\u0664-01-01',
+    '2024-01-01T00:00+\u0660\u0662:\u0660\u0660',
     'soon',
     1704067200000,
     null,
@@ -85,5 +88,13 @@ describe.each(['postgres', 'sqlite'] as const)('JSON columns on %s', (dialect) =
     await loadTable(engine, schema, rows, { table: 'json_cases', columns });
     const fragment = toSql({ sort }, { dialect, schema, columns, tieBreaker: ROW_COLUMN });
     expect(await selectRows(engine, 'json_cases', fragment)).toEqual(query(rows, { sort, schema }).map((r) => rows.indexOf(r)));
+  });
+});
+
+describe('JSON datetimes on PostgreSQL', () => {
+  it('match digits with [0-9], never \\d, which matches every Unicode digit under an ICU collation', () => {
+    const { where } = toSql({ filter: 'D.IsNotNull()' }, { dialect: 'postgres', schema, columns });
+    expect(where).toContain('[0-9]{4}');
+    expect(where).not.toContain('\\d');
   });
 });

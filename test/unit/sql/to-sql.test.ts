@@ -14,8 +14,8 @@ const schema = defineSchema({
   },
 });
 
-const PG_LAST = 'lower("LastName" COLLATE pg_unicode_fast)';
-const PG_FIRST = 'lower("FirstName" COLLATE pg_unicode_fast)';
+const PG_LAST = 'lower("LastName" COLLATE "pg_unicode_fast")';
+const PG_FIRST = 'lower("FirstName" COLLATE "pg_unicode_fast")';
 const ESC = "ESCAPE '\\'";
 
 type Row = readonly [filter: string, where: string, params: readonly unknown[]];
@@ -46,7 +46,7 @@ const POSTGRES_FILTERS: readonly Row[] = [
   ['FirstName.IsNotNull()', '"FirstName" IS NOT NULL', []],
   ["'D'.StartsWithInFields(FirstName,LastName)", `(${PG_FIRST} LIKE $1 ${ESC} OR ${PG_LAST} LIKE $2 ${ESC})`, ['d%', 'd%']],
   ['5.LessThanInFields(Salary,Gender)', '("Salary" < $1 OR "Gender" < $2)', [5, 5]],
-  ['Address.Zip.EndsWith(01)', `lower("Address_Zip" COLLATE pg_unicode_fast) LIKE $1 ${ESC}`, ['%01']],
+  ['Address.Zip.EndsWith(01)', `lower("Address_Zip" COLLATE "pg_unicode_fast") LIKE $1 ${ESC}`, ['%01']],
   ['Salary.GreaterThan(0);Or(Gender.Equal(1);Gender.Equal(3))', '"Salary" > $1 AND ("Gender" = $2 OR "Gender" = $3)', [0, 1, 3]],
   ['Or(And(Gender.Equal(1);Salary.LessThan(2));Active.Equal(true))', '(("Gender" = $1 AND "Salary" < $2) OR "Active" = $3)', [1, 2, true]],
   ['Or(Gender.Equal(1))', '"Gender" = $1', [1]],
@@ -126,7 +126,7 @@ describe('toSql options', () => {
       columns: { LastName: 'last_name', Gender: { column: 'sex' }, 'Address.Zip': { json: 'address', path: ['zip'] } },
     };
     expect(toSql({ filter: 'LastName.Equal(a);Gender.IsNull()' }, options).where).toBe(
-      'lower("last_name" COLLATE pg_unicode_fast) = $1 AND "sex" IS NULL',
+      'lower("last_name" COLLATE "pg_unicode_fast") = $1 AND "sex" IS NULL',
     );
     expect(toSql({ filter: 'Address.Zip.IsNull()' }, options).where).toBe(
       `(CASE WHEN jsonb_typeof(("address" -> 'zip')) = 'string' THEN (("address" -> 'zip') #>> '{}') END) IS NULL`,

@@ -40,6 +40,17 @@ describe('limits (SPEC §10)', () => {
     expect(diagnostics.find((d) => d.code === 'nesting-too-deep')!.message).toMatch(/ceiling/);
   });
 
+  // `{ ...DEFAULT_LIMITS, maxDepth: undefined }` or NaN must not lift the
+  // ceiling: before, Math.min gave NaN, no group was ever too deep, and the
+  // parse relied on catching a stack overflow.
+  it.each([undefined, Number.NaN, Number.POSITIVE_INFINITY])('keeps the ceiling when maxDepth is %s', (maxDepth) => {
+    const limits = { maxLength: 1_000_000, maxDepth } as unknown as { maxLength: number; maxDepth: number };
+    const { diagnostics } = parseFilter(nest(100_000), { limits });
+    expect(codesOf(diagnostics)).toEqual(['nesting-too-deep']);
+    expect(diagnostics[0]!.message).toMatch(/ceiling of 200/);
+    expect(diagnostics[0]!.start).toBe(3 * 200);
+  });
+
   it('reports deep junk parentheses inside a value without recursion', () => {
     const text = 'A.Equal(' + '('.repeat(50_000) + ')'.repeat(50_000) + ')';
     expect(codesOf(parseFilter(text, { limits: { maxLength: 1_000_000 } }).diagnostics)).toEqual(['unexpected-token']);
@@ -81,7 +92,22 @@ describe('limits (SPEC §10)', () => {
     const { diagnostics } = parseFilter(text);
     expect(diagnostics).toHaveLength(DEFAULT_LIMITS.maxErrors + 1);
     expect(diagnostics.at(-1)!.code).toBe('too-many-errors');
-    expect(codesOf(parseFilter(';;;;;', { limits: { maxErrors: 2 } }).diagnostics)).toEqual(['empty-clause', 'empty-clause', 'too-many-errors']);
-    expect(codesOf(parseSort('a;b;c', { limits: { maxErrors: 1 } }).diagnostics)).toEqual(['implicit-direction', 'too-many-errors']);
+    expect(codesOf(parseFilter(';;A.Foo(1);B.Foo(1)', { limits: { maxErrors: 2 } }).diagnostics)).toEqual(['empty-clause', 'empty-clause', 'too-many-errors']);
+    expect(codesOf(parseSort('a;1b;2c', { limits: { maxErrors: 1 } }).diagnostics)).toEqual(['implicit-direction', 'too-many-errors']);
+  });
+
+  // SPEC §3/§4: empty clauses and implicit directions are warnings. Past the
+  // cap they are dropped, but must not add an error that makes a valid text invalid.
+  it.each([
+    ['A.Equal(1)' + ';'.repeat(150), 'filter'],
+    [';;;;;', 'filter'],
+    ['a;b;c', 'sort'],
+    ['a' + ';'.repeat(150), 'sort'],
+  ] as const)('%j: warnings past maxErrors add no error', (text, kind) => {
+    const { diagnostics } = kind === 'filter' ? parseFilter(text, { limits: { maxErrors: 2 } }) : parseSort(text, { limits: { maxErrors: 2 } });
+    expect(diagnostics).toHaveLength(2);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const defaults = kind === 'filter' ? parseFilter(text) : parseSort(text);
+    expect(defaults.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });

@@ -236,11 +236,11 @@ describe('parseFilter: messages, suggestions and fixes', () => {
     ['A.Equal(1);;B.Equal(2)', 'A.Equal(1);B.Equal(2)'],
     ['A.Equal(1);;', 'A.Equal(1)'],
     [';;A.Equal(1);;;B.IsNull();', 'A.Equal(1);B.IsNull()'],
-    ['A.Equal(1))', 'A.Equal(1)'],
-    ['A.Equal(1);)B.IsNull())', 'A.Equal(1);B.IsNull()'],
-    ['A.Equal(1);)', 'A.Equal(1)'],
-    [')A.Equal(1);', 'A.Equal(1)'],
     ['Or(A.Equal(1))', 'A.Equal(1)'],
+    ["A.InArray(O'Brien,It's)", "A.InArray('O''Brien','It''s')"],
+    ["O'Brien.EqualInFields(A)", "'O''Brien'.EqualInFields(A)"],
+    ['New York.EqualInFields(City)', "'New York'.EqualInFields(City)"],
+    ['New York . NY.EqualInFields(City)', "'New York.NY'.EqualInFields(City)"],
   ])('the fixes of %j give %j', (input, output) => {
     const edits = parseFilter(input).diagnostics.flatMap((d) => d.fix ?? []).sort((a, b) => b.start - a.start);
     let text = input;
@@ -311,9 +311,24 @@ describe('parseFilter: guesses are suggestions, not fixes', () => {
     ['A.IsNull(x)', 'unexpected-argument', 'A.IsNull()'.slice(2)],
     ['A.Equal(1', 'missing-close-paren', ')'],
     ['A.Equal(1;B.Equal(2)', 'missing-close-paren', ')'],
+    // A quoted part may have been meant as quoting, not as literal quotes.
+    ["A.Equal(x 'y')", 'unexpected-quote', "'x ''y'''"],
+    ["'a'.'b'.EqualInFields(A)", 'unexpected-quote', "'''a''.''b'''"],
+    ["x 'y'.EqualInFields(A)", 'unexpected-quote', "'x ''y'''"],
+    ["'a' b.EqualInFields(A)", 'unexpected-quote', "'''a'' b'"],
+    ["New York.'x'.EqualInFields(City)", 'unexpected-token', "'New York.''x'''"],
   ])('%s reports %s with suggestion %j and no fix', (input, code, suggestion) => {
     const d = parseFilter(input).diagnostics.find((x) => x.code === code);
     expect(d).toMatchObject({ code, suggestion });
     expect(d!.fix).toBeUndefined();
+  });
+
+  // A stray ')' is an extra ')' or the end of a group whose 'Or(' was left
+  // out; deleting it would turn `A;B)` into an AND the author may not mean.
+  it.each(['A.Equal(1))', 'A.Equal(1);B.Equal(2))', ')A.Equal(1)', 'A.Equal(1);)B.IsNull()'])('%j: a stray ) has no fix', (input) => {
+    const d = parseFilter(input).diagnostics.find((x) => x.code === 'unexpected-close-paren');
+    expect(d).toBeDefined();
+    expect(d!.fix).toBeUndefined();
+    expect(d!.message).toMatch(/remove it, or add the 'Or\(' or 'And\('/);
   });
 });

@@ -1,0 +1,160 @@
+/**
+ * The guides say what the built CLI and the library do; these tests run what
+ * they show. Syntax and limit sections of docs/diagnostics.md must print the
+ * exact frame shown (the validation and lint sections have their own tests),
+ * the explanations in docs/language.md and docs/index.md must be what
+ * `wepql explain` prints, and every `wepql …` line of the guides' shell
+ * blocks must run without a usage error. CLI checks use the built binary.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIAGNOSTIC_CODES, explain, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+const unescape = (text: string): string => text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+function wepql(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Splits a shell line into words, honouring single and double quotes (enough for the guides). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === '#' && word === undefined) break;
+    else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** The `wepql …` commands of a guide's sh blocks, with backslash continuations joined. */
+function commandsOf(markdown: string): string[][] {
+  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)\n```/gm)].map((m) => m[1]!.replace(/\\\n\s*/g, ''));
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((line) => shellWords(line.trim()))
+    .filter((w) => (w[0] === 'npx' && w[1] === 'wepql') || w[0] === 'wepql')
+    .map((w) => (w[0] === 'npx' ? w.slice(2) : w.slice(1)));
+}
+
+beforeAll(() => {
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+});
+
+describe('docs/diagnostics.md: syntax and limit examples print the frames shown', () => {
+  const doc = read('docs/diagnostics.md');
+  const sections = doc
+    .slice(0, doc.indexOf('## Validation codes'))
+    .split(/^(?=### `)/m)
+    .slice(1)
+    .map((body) => [/^### `([^`]+)`/.exec(body)![1]!, body] as const);
+
+  it.each(sections)('%s', (code, body) => {
+    const example = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(body)!;
+    const reported = /Reported:\n\n```text\n([\s\S]*?)\n```/.exec(body)![1]!;
+    const limits = Object.fromEntries(
+      example[2]!.trim().split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
+    );
+    const text = unescape(example[3]!);
+    const result = example[1] === 'filter' ? parseFilter(text, { limits }) : parseSort(text, { limits });
+    const frames = (ds: typeof result.diagnostics) => ds.map((d) => renderCodeFrame(text, d)).join('\n');
+    const all = frames(result.diagnostics);
+    const own = frames(result.diagnostics.filter((d) => d.code === code));
+    expect([all, own]).toContain(unescape(reported));
+    expect(DIAGNOSTIC_CODES[code as DiagnosticCode]).toBeDefined();
+  });
+
+  it.each(sections)('%s: the prose promises a fix only when the diagnostic carries one', (code, body) => {
+    const example = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(body)!;
+    const limits = Object.fromEntries(
+      example[2]!.trim().split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
+    );
+    const text = unescape(example[3]!);
+    const result = example[1] === 'filter' ? parseFilter(text, { limits }) : parseSort(text, { limits });
+    const d = result.diagnostics.find((x) => x.code === code)!;
+    const prose = body.slice(0, body.indexOf('Example ('));
+    // "the `fix` …" or "as a `fix`" promises one; "not (given) (as) a `fix`" denies it.
+    const promises = /`fix`/.test(prose.replace(/not (given )?(as )?a `fix`/g, ''));
+    expect(d.fix !== undefined).toBe(promises);
+  });
+});
+
+describe('docs/language.md: the examples table is what explain prints', () => {
+  const doc = read('docs/language.md');
+  const table = doc.slice(doc.indexOf('## Examples'), doc.indexOf('## Canonical form'));
+  const rows = [...table.matchAll(/^\| `(.+)` \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
+
+  it('has examples', () => expect(rows.length).toBeGreaterThan(5));
+  it.each(rows)('%s', (filter, meaning) => {
+    expect(explain(filter, { schema: employeeSchema }).value).toBe(meaning);
+  });
+});
+
+describe('docs/index.md: the explain lines print what the comment under them says', () => {
+  const doc = read('docs/index.md');
+  const pairs = [...doc.matchAll(/^(wepql explain .+)\n#   (.+)$/gm)].map((m) => [shellWords(m[1]!).slice(1), m[2]!] as const);
+
+  it('has examples', () => expect(pairs.length).toBeGreaterThan(0));
+  it.each(pairs)('%j', (args, expected) => {
+    expect(wepql(args)).toMatchObject({ code: 0, stdout: `${expected}\n` });
+  });
+});
+
+describe('every wepql command in the guides runs (exit 0 or 1, never a usage error)', () => {
+  const commands = ['README.md', 'docs/index.md', 'docs/language.md', 'docs/linting.md', 'docs/diagnostics.md'].flatMap((file) =>
+    commandsOf(read(file))
+      // Commands on files the reader brings (their own saved filters) cannot run here.
+      .filter((args) => !args.some((a) => a.includes('*') || a.startsWith('$')))
+      .map((args) => [file, args] as const),
+  );
+
+  it('finds the commands', () => expect(commands.length).toBeGreaterThanOrEqual(10));
+  it.each(commands)('%s: %j', (_, args) => {
+    const r = wepql(args);
+    expect(r.stderr).not.toMatch(/usage:|internal error/);
+    expect([0, 1]).toContain(r.code);
+  });
+});
+
+describe('scripts/build-docs.mjs: the API reference rule of STYLE.md', () => {
+  interface Gaps {
+    apiDocGaps(
+      api: { undocumented: string[]; withoutExample: string[] },
+      options?: { strict?: boolean },
+    ): { gaps: string[]; fail: boolean };
+  }
+  let docs: Gaps;
+  beforeAll(async () => {
+    const script: string = pathToFileURL(join(ROOT, 'scripts', 'build-docs.mjs')).href;
+    docs = (await import(script)) as Gaps;
+  });
+
+  it('lists every export without documentation or without an @example', () => {
+    const api = { undocumented: ['[warning] Foo.bar (CallSignature), defined in x.ts, does not have any documentation'], withoutExample: ['Baz'] };
+    expect(docs.apiDocGaps(api, { strict: false })).toEqual({
+      gaps: ['Foo.bar (CallSignature), defined in x.ts, does not have any documentation', 'Baz has no @example'],
+      fail: false,
+    });
+    expect(docs.apiDocGaps(api, { strict: true }).fail).toBe(true);
+  });
+
+  it('passes a complete reference even when strict', () => {
+    expect(docs.apiDocGaps({ undocumented: [], withoutExample: [] }, { strict: true })).toEqual({ gaps: [], fail: false });
+  });
+});
