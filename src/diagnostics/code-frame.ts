@@ -20,6 +20,29 @@ export interface CodeFrameOptions {
   readonly lineOffset?: number;
 }
 
+// Characters that would corrupt a terminal or page, or make the shown text
+// differ from what is there: C0/C1 controls, bidirectional overrides and
+// isolates, zero-width characters, line/paragraph separators, BOM, and lone
+// surrogates. Each is replaced by ONE visible character so carets stay aligned.
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text made safe to print: control characters become their Unicode
+ * "control pictures" (`␀`, `␛`), other invisible or reordering characters
+ * and lone surrogates become `�`. Length in UTF-16 units is unchanged.
+ *
+ * @example
+ * printableText('a\u0000b\u202ec'); // 'a␀b�c'
+ */
+export function printableText(text: string): string {
+  return text.replace(UNSAFE, (ch) => {
+    const c = ch.charCodeAt(0);
+    if (c < 0x20) return String.fromCharCode(0x2400 + c);
+    if (c === 0x7f) return '\u2421';
+    return '\ufffd';
+  });
+}
+
 /**
  * One diagnostic as text: `location:line:col: severity code: message`, the
  * source line, a caret line, and the suggestion when there is one.
@@ -45,10 +68,10 @@ export function renderCodeFrame(text: string, d: Diagnostic, options: CodeFrameO
   }
   const caretStart = column - 1 - shift + (shift > 0 ? 1 : 0);
   const caretLength = Math.max(1, Math.min(d.end, lineEnd) - d.start);
-  const visible = sourceLine.replace(/\t/g, ' ');
+  const visible = printableText(sourceLine.replace(/\t/g, ' '));
   const caret = ' '.repeat(Math.max(0, caretStart)) + '^'.repeat(Math.min(caretLength, Math.max(1, visible.length - caretStart + 1)));
   const where = `${options.location === undefined ? '' : options.location + ':'}${line + (options.lineOffset ?? 0)}:${column}`;
-  const out = [`${where}: ${d.severity} ${d.code}: ${d.message}`, `  ${visible}`, `  ${caret}`];
-  if (d.suggestion !== undefined) out.push(`  suggestion: ${d.suggestion}`);
+  const out = [`${printableText(where)}: ${d.severity} ${d.code}: ${printableText(d.message)}`, `  ${visible}`, `  ${caret}`];
+  if (d.suggestion !== undefined) out.push(`  suggestion: ${printableText(d.suggestion)}`);
   return out.join('\n');
 }

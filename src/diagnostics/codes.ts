@@ -13,7 +13,8 @@ import type { Severity } from './diagnostic.js';
  */
 export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'lint';
 
-interface CodeInfo {
+/** What the registry knows of a code. */
+export interface CodeInfo {
   readonly severity: Severity;
   readonly stage: DiagnosticStage;
   /** One line on what the code means. */

@@ -77,8 +77,9 @@ function normalizeValue(value: TypedScalar, type: ScalarType, fold: boolean): Pl
     case 'string':
       return typeof value === 'string' ? (fold ? value.toLowerCase() : value) : undefined;
     case 'number':
-    case 'integer':
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
     case 'boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'datetime': {

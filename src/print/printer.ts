@@ -6,7 +6,7 @@
  * Both layouts walk the tree with an explicit stack, so a tree nested as
  * deep as a caller's `maxDepth` allows cannot overflow the call stack.
  */
-import type { FieldNode, FilterAst, FilterNode, GroupNode, SortAst, Span } from '../ast/nodes.js';
+import type { FieldNode, FilterAst, FilterNode, GroupNode, SortAst, Span, ValueNode } from '../ast/nodes.js';
 import {
   GROUP_OPERATORS,
   IN_FIELDS_OPERATORS,
@@ -21,6 +21,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
+import { invalidCharacter } from '../syntax/text-checks.js';
 import type { ValuePosition } from './quote.js';
 import { needsQuoting, quoteValue } from './quote.js';
 
@@ -135,8 +136,12 @@ function isStringField(field: FieldNode, schema: Schema): boolean {
   return hit.found === 'field' && hit.field.type === 'string';
 }
 
-function valueText(value: string, position: ValuePosition, forceQuotes: boolean): string {
-  return forceQuotes || needsQuoting(value, position) ? quoteValue(value) : value;
+function valueText(value: ValueNode, position: ValuePosition, forceQuotes: boolean): string {
+  // A value with U+0000 or an unpaired surrogate prints, but parses back as
+  // the error invalid-character (SPEC §10), so no text expresses that tree.
+  const bad = invalidCharacter(value.value);
+  if (bad !== undefined) fail('filter', 'invalid-character', `a value contains ${bad}, which databases reject`, value.span);
+  return forceQuotes || needsQuoting(value.value, position) ? quoteValue(value.value) : value.value;
 }
 
 /** The canonical one-line text of a condition (anything but a group). */
@@ -145,7 +150,7 @@ function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): strin
   switch (node.kind) {
     case 'comparison': {
       const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
-      return `${fieldText(node.field, s.schema)}.${node.operator}(${valueText(node.value.value, 'argument', quote)})`;
+      return `${fieldText(node.field, s.schema)}.${node.operator}(${valueText(node.value, 'argument', quote)})`;
     }
     case 'null-check':
       return `${fieldText(node.field, s.schema)}.${node.operator}()`;
@@ -154,7 +159,7 @@ function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): strin
         fail('filter', 'missing-value', `${node.operator} needs at least one value`, node.span);
       }
       const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
-      const values = node.values.map((v) => valueText(v.value, 'argument', quote)).join(',');
+      const values = node.values.map((v) => valueText(v, 'argument', quote)).join(',');
       return `${fieldText(node.field, s.schema)}.${node.operator}(${values})`;
     }
     case 'in-fields': {
@@ -164,7 +169,7 @@ function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): strin
       const schema = s.schema;
       const quote = s.quoteAll && (schema === undefined || node.fields.some((f) => isStringField(f, schema)));
       const fields = node.fields.map((f) => fieldText(f, schema)).join(',');
-      return `${valueText(node.value.value, 'in-fields-head', quote)}.${node.operator}(${fields})`;
+      return `${valueText(node.value, 'in-fields-head', quote)}.${node.operator}(${fields})`;
     }
   }
 }

@@ -7,7 +7,12 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 
-/** Optional parts of a diagnostic. */
+/**
+ * Optional parts of a diagnostic.
+ *
+ * @example
+ * sink.add('empty-clause', 'empty clause', 3, 4, { fix: [{ start: 3, end: 4, newText: '' }] });
+ */
 export interface DiagnosticExtras {
   readonly suggestion?: string;
   readonly fix?: readonly TextEdit[];

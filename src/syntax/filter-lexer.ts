@@ -16,12 +16,24 @@
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain';
 
-/** The four whitespace characters of SPEC §2. */
+/**
+ * The four whitespace characters of SPEC §2.
+ *
+ * @example
+ * isSpaceCode(0x09); // true (tab)
+ * isSpaceCode(0xa0); // false: U+00A0 is an ordinary character
+ */
 export function isSpaceCode(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-/** True for a character that may appear in a `Word`: not `.;(),'` and not whitespace. */
+/**
+ * True for a character that may appear in a `Word`: not `.;(),'` and not whitespace.
+ *
+ * @example
+ * isWordCode('x'.charCodeAt(0)); // true
+ * isWordCode('.'.charCodeAt(0)); // false
+ */
 export function isWordCode(code: number): boolean {
   return !(
     code === 46 || // .
@@ -39,8 +51,13 @@ export function isWordCode(code: number): boolean {
  * Chevrotain's first-character optimisation cannot analyse negated classes,
  * so it is told every start character explicitly; above U+00FF it buckets
  * code units 255 at a time, so one representative per bucket suffices.
+ *
+ * Exported for the sort lexer, which reuses the same hint logic.
+ *
+ * @example
+ * createToken({ name: 'Word', pattern: /[^;]+/, start_chars_hint: wordStartChars((c) => c === 59) });
  */
-function wordStartChars(exclude: (code: number) => boolean): number[] {
+export function wordStartChars(exclude: (code: number) => boolean): number[] {
   const out: number[] = [];
   for (let c = 0; c < 256; c++) if (!exclude(c)) out.push(c);
   let lastBucket = -1;
@@ -54,34 +71,69 @@ function wordStartChars(exclude: (code: number) => boolean): number[] {
   return out;
 }
 
-/** @internal Exported for the sort lexer, which reuses the same hint logic. */
-export { wordStartChars };
-
-/** Tokens that may make up a head segment or a bare value (a token category). */
+/**
+ * Tokens that may make up a head segment or a bare value (a token category).
+ *
+ * @example
+ * filterLexer.tokenize('5.5').tokens.every((t) => tokenMatcher(t, RunPart)); // true
+ */
 export const RunPart = createToken({ name: 'RunPart', pattern: Lexer.NA });
 
-/** Space, tab, CR, LF: ignored between tokens. */
+/**
+ * Space, tab, CR, LF: ignored between tokens.
+ *
+ * @example
+ * filterLexer.tokenize(' A ').tokens.length; // 1: the spaces are skipped
+ */
 export const WhiteSpace = createToken({
   name: 'WhiteSpace',
   pattern: /[ \t\r\n]+/,
   group: Lexer.SKIPPED,
   line_breaks: true,
 });
-/** `(` */
+/**
+ * `(`
+ *
+ * @example
+ * filterLexer.tokenize('(').tokens[0]!.tokenType === LParen; // true
+ */
 export const LParen = createToken({ name: 'LParen', pattern: '(', label: "'('" });
-/** `)` */
+/**
+ * `)`
+ *
+ * @example
+ * filterLexer.tokenize(')').tokens[0]!.tokenType === RParen; // true
+ */
 export const RParen = createToken({ name: 'RParen', pattern: ')', label: "')'" });
-/** `;` — separates clauses. */
+/**
+ * `;` — separates clauses.
+ *
+ * @example
+ * filterLexer.tokenize(';').tokens[0]!.tokenType === Semicolon; // true
+ */
 export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', label: "';'" });
-/** `,` — separates arguments. */
+/**
+ * `,` — separates arguments.
+ *
+ * @example
+ * filterLexer.tokenize(',').tokens[0]!.tokenType === Comma; // true
+ */
 export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
-/** `.` — separates head segments; inside a bare value it is an ordinary character. */
+/**
+ * `.` — separates head segments; inside a bare value it is an ordinary character.
+ *
+ * @example
+ * filterLexer.tokenize('A.B').tokens[1]!.tokenType === Dot; // true
+ */
 export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'", categories: [RunPart] });
 
 /**
  * A `'` directly after a word character (`O'Brien`): not the start of a
  * quoted value but an error inside a bare value, reported as
  * `unexpected-quote` by the parser with the value quoted properly.
+  *
+  * @example
+  * filterLexer.tokenize("O'Brien").tokens.map((t) => t.tokenType.name); // ['Word', 'StrayQuote', 'Word']
  */
 export const StrayQuote = createToken({
   name: 'StrayQuote',
@@ -94,7 +146,12 @@ export const StrayQuote = createToken({
   categories: [RunPart],
 });
 
-/** `'…'` with `''` standing for one `'` (SPEC §2). */
+/**
+ * `'…'` with `''` standing for one `'` (SPEC §2).
+ *
+ * @example
+ * filterLexer.tokenize("'It''s'").tokens[0]!.image; // "'It''s'"
+ */
 export const Quoted = createToken({
   name: 'Quoted',
   pattern: {
@@ -117,7 +174,12 @@ export const Quoted = createToken({
   categories: [RunPart],
 });
 
-/** A `'` with no closing quote: runs to the end of the text (`unterminated-string`). */
+/**
+ * A `'` with no closing quote: runs to the end of the text (`unterminated-string`).
+ *
+ * @example
+ * filterLexer.tokenize("'open").tokens[0]!.tokenType === Unterminated; // true
+ */
 export const Unterminated = createToken({
   name: 'Unterminated',
   pattern: /'[\s\S]*/,
@@ -125,7 +187,12 @@ export const Unterminated = createToken({
   categories: [RunPart],
 });
 
-/** A run of characters other than `.;(),'` and whitespace. */
+/**
+ * A run of characters other than `.;(),'` and whitespace.
+ *
+ * @example
+ * filterLexer.tokenize('New York').tokens.map((t) => t.image); // ['New', 'York']
+ */
 export const Word = createToken({
   name: 'Word',
   pattern: /[^.;(),' \t\r\n]+/,
@@ -134,7 +201,12 @@ export const Word = createToken({
   categories: [RunPart],
 });
 
-/** `And` / `Or` in any case; a longer word such as `Orders` stays a `Word`. */
+/**
+ * `And` / `Or` in any case; a longer word such as `Orders` stays a `Word`.
+ *
+ * @example
+ * filterLexer.tokenize('oR Orders').tokens.map((t) => t.tokenType.name); // ['GroupKeyword', 'Word']
+ */
 export const GroupKeyword = createToken({
   name: 'GroupKeyword',
   pattern: /and|or/i,
@@ -143,7 +215,12 @@ export const GroupKeyword = createToken({
   categories: [RunPart],
 });
 
-/** Every filter token, in lexing priority order. */
+/**
+ * Every filter token, in lexing priority order.
+ *
+ * @example
+ * const lexer = new Lexer(FILTER_TOKENS, { positionTracking: 'onlyOffset' });
+ */
 export const FILTER_TOKENS: TokenType[] = [
   WhiteSpace,
   LParen,
@@ -159,7 +236,12 @@ export const FILTER_TOKENS: TokenType[] = [
   RunPart,
 ];
 
-/** The filter lexer: one instance, reused for every call. */
+/**
+ * The filter lexer: one instance, reused for every call.
+ *
+ * @example
+ * filterLexer.tokenize('A.Equal(1)').tokens.map((t) => t.image); // ['A', '.', 'Equal', '(', '1', ')']
+ */
 export const filterLexer = new Lexer(FILTER_TOKENS, {
   positionTracking: 'onlyOffset',
   ensureOptimizations: true,

@@ -58,6 +58,9 @@ import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } fro
  * The deepest group nesting the parser will recurse into, whatever
  * `limits.maxDepth` says: deeper input is reported as `nesting-too-deep`
  * rather than risking the call stack.
+  *
+  * @example
+  * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
  */
 export const PARSER_DEPTH_CEILING = 200;
 
@@ -81,7 +84,15 @@ function isNameToken(type: TokenType): boolean {
   return type === Word || type === GroupKeyword;
 }
 
-/** Chevrotain parser with embedded actions; one instance is reused for every parse. */
+/**
+ * Chevrotain parser with embedded actions; one instance is reused for every parse.
+ *
+ * @example
+ * const parser = new FilterParser();
+ * parser.prepare(text, DEFAULT_LIMITS, sink);
+ * parser.input = scanFilter(text);
+ * const clauses = parser.filter();
+ */
 export class FilterParser extends EmbeddedActionsParser {
   private text = '';
   private sink = new DiagnosticSink(0, 0);

@@ -9,7 +9,13 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { Comma, Dot, GroupKeyword, isWordCode, LParen, Quoted, RParen, Semicolon, StrayQuote, Unterminated, Word } from './filter-lexer.js';
 
-/** A token as the parser sees it, plus its index in the token array. */
+/**
+ * A token as the parser sees it, plus its index in the token array.
+ *
+ * @example
+ * const [first]: ScannedToken[] = scanFilter('A.Equal(1)');
+ * first!.tokenIndex; // 0
+ */
 export interface ScannedToken extends IToken {
   /** Position of this token in the array `scanFilter` returned. */
   tokenIndex: number;

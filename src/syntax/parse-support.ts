@@ -92,7 +92,12 @@ export interface DrivenParser {
   unreadToken(): IToken | undefined;
 }
 
-/** What `runParser` returns: the top-level nodes, the text's span and every diagnostic. */
+/**
+ * What `runParser` returns: the top-level nodes, the text's span and every diagnostic.
+ *
+ * @example
+ * const { nodes, span, diagnostics }: ParserRun<SortItemNode> = runParser(text, undefined, 'sort', tokenize, getParser, (p) => p.sort());
+ */
 export interface ParserRun<T> {
   readonly nodes: T[];
   readonly span: Span;

@@ -12,17 +12,47 @@ import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
 import { excerpt, isFieldSegment } from './text-checks.js';
 
-/** Tokens that make up a sort item (a token category). */
+/**
+ * Tokens that make up a sort item (a token category).
+ *
+ * @example
+ * sortLexer.tokenize('A=Asc').tokens.every((t) => tokenMatcher(t, SortItemPart)); // true
+ */
 export const SortItemPart = createToken({ name: 'SortItemPart', pattern: Lexer.NA });
-/** Space, tab, CR, LF: ignored. */
+/**
+ * Space, tab, CR, LF: ignored.
+ *
+ * @example
+ * sortLexer.tokenize(' A ').tokens.length; // 1: the spaces are skipped
+ */
 export const SortWhiteSpace = createToken({ name: 'SortWhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED, line_breaks: true });
-/** `;` — separates items. */
+/**
+ * `;` — separates items.
+ *
+ * @example
+ * sortLexer.tokenize(';').tokens[0]!.tokenType === SortSemicolon; // true
+ */
 export const SortSemicolon = createToken({ name: 'SortSemicolon', pattern: ';', label: "';'" });
-/** `,` — not a separator, but recognised so that the error can say to use `;`. */
+/**
+ * `,` — not a separator, but recognised so that the error can say to use `;`.
+ *
+ * @example
+ * sortLexer.tokenize(',').tokens[0]!.tokenType === SortComma; // true
+ */
 export const SortComma = createToken({ name: 'SortComma', pattern: ',', label: "','" });
-/** `=` — between field and direction. */
+/**
+ * `=` — between field and direction.
+ *
+ * @example
+ * sortLexer.tokenize('A=Asc').tokens[1]!.tokenType === SortEquals; // true
+ */
 export const SortEquals = createToken({ name: 'SortEquals', pattern: '=', label: "'='", categories: [SortItemPart] });
-/** A field path or a direction: a run of characters other than `;,=` and whitespace. */
+/**
+ * A field path or a direction: a run of characters other than `;,=` and whitespace.
+ *
+ * @example
+ * sortLexer.tokenize('Address.Zip').tokens[0]!.image; // 'Address.Zip'
+ */
 export const SortWord = createToken({
   name: 'SortWord',
   pattern: /[^;,= \t\r\n]+/,
@@ -31,10 +61,20 @@ export const SortWord = createToken({
   categories: [SortItemPart],
 });
 
-/** Every sort token, in lexing priority order. */
+/**
+ * Every sort token, in lexing priority order.
+ *
+ * @example
+ * const lexer = new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset' });
+ */
 export const SORT_TOKENS: TokenType[] = [SortWhiteSpace, SortSemicolon, SortComma, SortEquals, SortWord, SortItemPart];
 
-/** The sort lexer: one instance, reused. */
+/**
+ * The sort lexer: one instance, reused.
+ *
+ * @example
+ * sortLexer.tokenize('A=Asc;B').tokens.map((t) => t.image); // ['A', '=', 'Asc', ';', 'B']
+ */
 export const sortLexer = new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true });
 
 function endOf(t: IToken): number {
@@ -43,7 +83,15 @@ function endOf(t: IToken): number {
 
 const DIRECTION_BY_LOWER: ReadonlyMap<string, SortDirection> = new Map(SORT_DIRECTIONS.map((d) => [d.toLowerCase(), d] as const));
 
-/** Chevrotain parser of sorts; one instance is reused for every parse. */
+/**
+ * Chevrotain parser of sorts; one instance is reused for every parse.
+ *
+ * @example
+ * const parser = new SortParser();
+ * parser.prepare(text, DEFAULT_LIMITS, sink);
+ * parser.input = sortLexer.tokenize(text).tokens;
+ * const items = parser.sort();
+ */
 export class SortParser extends EmbeddedActionsParser {
   private text = '';
   private sink = new DiagnosticSink(0, 0);
@@ -147,25 +195,32 @@ export class SortParser extends EmbeddedActionsParser {
     if (fieldEnd === 0) {
       sink.add('invalid-field-path', "missing field before '='; write Field=Asc", first.startOffset, endOf(first));
       ok = false;
-    } else if (fieldEnd > 1) {
+    } else {
+      // Whitespace may stand around a '.' as between any two tokens (SPEC §2),
+      // as in a filter's `Address . Zip`; anywhere else it splits the name.
       const from = first.startOffset;
       const to = endOf(parts[fieldEnd - 1]!);
-      sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
-      ok = false;
-    } else {
-      const image = first.image;
+      let image = first.image;
+      let spaced = false;
+      for (let i = 1; i < fieldEnd && !spaced; i++) {
+        const piece = parts[i]!.image;
+        if (image.endsWith('.') || piece.startsWith('.')) image += piece;
+        else spaced = true;
+      }
       const path = image.split('.');
-      const bad = path.findIndex((segment) => !isFieldSegment(segment));
-      if (bad >= 0) {
+      if (spaced) {
+        sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
+        ok = false;
+      } else if (path.some((segment) => !isFieldSegment(segment))) {
         sink.add(
           'invalid-field-path',
           `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,
-          first.startOffset,
-          endOf(first),
+          from,
+          to,
         );
         ok = false;
       } else {
-        field = { kind: 'field', path, name: image, span: { start: first.startOffset, end: endOf(first) } };
+        field = { kind: 'field', path, name: image, span: { start: from, end: to } };
       }
     }
     let direction: SortDirection = 'Asc';

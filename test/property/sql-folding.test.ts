@@ -1,7 +1,7 @@
 /**
  * Case folding in SQL is `String.prototype.toLowerCase`, checked for every
  * Unicode code point: the expression toSql writes for a case-insensitive
- * string (PostgreSQL `lower(… COLLATE pg_unicode_fast)`, SQLite
+ * string (PostgreSQL `lower(… COLLATE "pg_unicode_fast")`, SQLite
  * `wepql_lower(…)`) is run by the real engine over every scalar value and
  * compared with JavaScript. The only allowed differences are the
  * documented gap (docs/sql.md): letters new in Unicode 17, which

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { analyzeFilterOrThrow, compileFilter, DEFAULT_LIMITS, WepqlError } from '../../../src/index.js';
+import { analyzeFilterOrThrow, compileFilter, DEFAULT_LIMITS, toSql, WepqlError } from '../../../src/index.js';
 import { generateFilterSource } from '../../../src/evaluate/filter-codegen.js';
 import { planFilter } from '../../../src/evaluate/plan.js';
 import type { TypedFilter, TypedFilterNode } from '../../../src/index.js';
@@ -124,5 +124,14 @@ describe('limits', () => {
     expect(() => compileFilter(bad)).toThrow(/invalid-value/);
     const wrongOp = { ...typed, clauses: [{ ...typed.clauses[0]!, operator: 'Contains' }] } as TypedFilter;
     expect(() => compileFilter(wrongOp)).toThrow(/operator-not-applicable/);
+  });
+
+  it('an integer field with a value that is not a safe integer is refused, as toSql refuses it', () => {
+    const typed = analyzeFilterOrThrow('I.Equal(1)', { schema });
+    for (const value of [1.5, 2 ** 53]) {
+      const bad = { ...typed, clauses: [{ ...typed.clauses[0]!, value }] } as TypedFilter;
+      expect(() => compileFilter(bad), String(value)).toThrow(/invalid-value/);
+      expect(() => toSql({ filter: bad }, { dialect: 'sqlite', schema }), String(value)).toThrow(/not a integer|invalid-value/);
+    }
   });
 });

@@ -106,6 +106,16 @@ describe('printFilter on built trees', () => {
     expect(() => printFilter(filter(inFields('1', 'EqualInFields', [])))).toThrowError(/missing-value/);
   });
 
+  // Such a value printed fine but parsed back as an error, breaking parse(print(T)) = T.
+  it.each([
+    ['a NUL in a value', filter(cmp('A', 'Equal', 'a\u0000b'))],
+    ['an unpaired surrogate in a list value', filter(list('A', 'InArray', ['ok', '\ud800']))],
+    ['a NUL in an InFields head', filter(inFields('\u0000', 'EqualInFields', ['A']))],
+  ])('refuses %s with invalid-character', (_what, ast) => {
+    expect(() => printFilter(ast)).toThrowError(/invalid-character/);
+    expect(() => printFilter(ast, { pretty: true, width: 1 })).toThrowError(/invalid-character/);
+  });
+
   it.each([
     ['a field name that would inject a clause', filter(cmp('A.Equal(1);B', 'Equal', '1')), 'invalid-field-path'],
     ['an empty field name', filter(cmp('', 'Equal', '1')), 'invalid-field-path'],

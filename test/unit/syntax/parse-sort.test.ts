@@ -14,6 +14,9 @@ describe('parseSort: valid sorts (SPEC §4)', () => {
     ['LastName=asc;CreatedOn=DESC', [{ field: 'LastName', direction: 'Asc', explicit: true }, { field: 'CreatedOn', direction: 'Desc', explicit: true }]],
     [' A = Desc ; B.C = aSc ', [{ field: 'A', direction: 'Desc', explicit: true }, { field: 'B.C', direction: 'Asc', explicit: true }]],
     ['Address.Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
+    // SPEC §2: whitespace may stand between any two tokens, '.' included, as in a filter.
+    ['Address . Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
+    ['A .B\t. C = Asc', [{ field: 'A.B.C', direction: 'Asc', explicit: true }]],
   ])('%j', (input, expected) => {
     const { ast, diagnostics } = parseSort(input);
     expect(diagnostics).toEqual([]);
@@ -53,6 +56,10 @@ describe('parseSort: valid sorts (SPEC §4)', () => {
 describe('parseSort: diagnostics (code, start, end)', () => {
   it.each<[string, [string, number, number][]]>([
     ['A', [['implicit-direction', 0, 1]]],
+    ['A . B', [['implicit-direction', 0, 5]]],
+    ['A B.C=Asc', [['invalid-field-path', 0, 5]]],
+    ['A . . B=Asc', [['invalid-field-path', 0, 7]]],
+    ['A . =Asc', [['invalid-field-path', 0, 3]]],
     ['A=Asc;a=Desc', [['duplicate-sort-field', 6, 7]]],
     ['A=Asc;B=Desc;a', [['implicit-direction', 13, 14], ['duplicate-sort-field', 13, 14]]],
     ['A=Asc,B=Desc', [['sort-comma-separator', 5, 6]]],
