@@ -126,6 +126,7 @@ type FieldsOf<T, M, Method extends InFieldsMethod, V> = [
  * where<Employee>().inFields(1).equal('Gender', 'Source'); // '1.EqualInFields(Gender,Source)'
  */
 export interface InFieldsEquality<T, M, V, R> {
+  /** `value.EqualInFields(F1,…)`: true when any listed field equals the value. */
   equal(...fields: FieldsOf<T, M, 'equal', V>): R;
 }
 

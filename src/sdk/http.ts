@@ -15,8 +15,14 @@ import { WepqlError } from '../diagnostics/error.js';
  * const response: ResponseLike = await fetch(url);
  */
 export interface ResponseLike {
+  /** The HTTP status code. */
   readonly status: number;
-  readonly headers: { get(name: string): string | null };
+  /** The response headers; only `get` is used. */
+  readonly headers: {
+    /** A header's value by case-insensitive name, or null when absent. */
+    get(name: string): string | null;
+  };
+  /** Reads the whole body as text (the client parses the JSON itself). */
   text(): Promise<string>;
 }
 
@@ -48,7 +54,10 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseLike>;
  */
 export type HeadersLike =
   | Readonly<Record<string, string>>
-  | { forEach(callback: (value: string, name: string) => void): void }
+  | {
+      /** Calls back once per header, as WHATWG `Headers.forEach` does. */
+      forEach(callback: (value: string, name: string) => void): void;
+    }
   | Iterable<readonly [string, string]>;
 
 /**

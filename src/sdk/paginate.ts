@@ -35,6 +35,7 @@ export interface PageRequestContext {
  * };
  */
 export interface PageSource {
+  /** Sends one list request and answers with the raw response; retries and paging are the client's. */
   fetchPage(request: ListRequestParams, context: PageRequestContext): Promise<ResponseLike>;
 }
 
