@@ -44,6 +44,8 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   readonly recordColumn?: string;
   /** Compare strings exactly instead of case-insensitively. */
   readonly caseSensitive?: boolean;
+  /** The collation `toSql` folds case with (its `foldCollation`; default `pg_unicode_fast`, PostgreSQL 18). */
+  readonly foldCollation?: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
         tieBreaker: options.tieBreaker,
         ...(options.columns === undefined ? {} : { columns: options.columns }),
         ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
+        ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
       },
     );
     return { ...sql, none: scope.none };

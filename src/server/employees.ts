@@ -46,22 +46,38 @@ export function loadSampleEmployees(): unknown[] {
   return records;
 }
 
+/** The collation `chooseFoldCollation` creates on PostgreSQL 15–16. */
+export const FALLBACK_FOLD_COLLATION = 'wepql_fold';
+
 /**
- * `toSql` folds case with PostgreSQL 18's `pg_unicode_fast` collation. On an
- * older server this creates a stand-in of that name in the `public` schema:
- * libc's `C.UTF-8`, which orders by code point like the real one and
- * lower-cases like `toLowerCase` except for a few letters (`İ`, final `Σ`).
- * Returns the server version number and whether the stand-in was created.
+ * Picks the collation `toSql` should fold case with on this server (its
+ * `foldCollation` option): PostgreSQL 18's `pg_unicode_fast` (full Unicode
+ * case mapping, exactly `toLowerCase`) when available; on 17 the built-in
+ * `pg_c_utf8`; on older servers a libc `C.UTF-8` collation it creates as
+ * `public.wepql_fold`. All order by code point; the fallbacks use simple
+ * case mapping, which differs from `toLowerCase` only for a few letters
+ * (`İ`, final `Σ`) — `note` says so for the log.
  *
  * @example
- * await ensureCaseFoldingCollation((sql, params) => pool.query(sql, params)); // { version: 150018, standIn: true }
+ * const { foldCollation, note } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
+ * // PostgreSQL 15: { version: 150018, foldCollation: 'wepql_fold', note: '…' }
  */
-export async function ensureCaseFoldingCollation(query: SqlRunner): Promise<{ version: number; standIn: boolean }> {
+export async function chooseFoldCollation(
+  query: SqlRunner,
+): Promise<{ version: number; foldCollation: string | undefined; note?: string }> {
   const { rows } = await query('SHOW server_version_num', []);
   const version = Number((rows[0] as { server_version_num: string }).server_version_num);
-  if (version >= 180000) return { version, standIn: false };
-  await query(`CREATE COLLATION IF NOT EXISTS public.pg_unicode_fast (provider = libc, locale = 'C.UTF-8')`, []);
-  return { version, standIn: true };
+  if (version >= 180000) return { version, foldCollation: undefined };
+  const gap = 'simple case mapping; İ and final Σ fold differently from toLowerCase, see docs/sql.md';
+  if (version >= 170000) {
+    return { version, foldCollation: 'pg_c_utf8', note: `PostgreSQL ${version}: folding case with pg_c_utf8 (${gap})` };
+  }
+  await query(`CREATE COLLATION IF NOT EXISTS public."${FALLBACK_FOLD_COLLATION}" (provider = libc, locale = 'C.UTF-8')`, []);
+  return {
+    version,
+    foldCollation: FALLBACK_FOLD_COLLATION,
+    note: `PostgreSQL ${version}: folding case with a libc C.UTF-8 collation "${FALLBACK_FOLD_COLLATION}" (${gap})`,
+  };
 }
 
 /**
@@ -84,9 +100,13 @@ export async function seedEmployeeTable(query: SqlRunner, records: readonly unkn
  * @example
  * const { source, clientExists } = employeePostgresSource((sql, params) => pool.query(sql, params));
  */
-export function employeePostgresSource(query: SqlRunner): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
+export function employeePostgresSource(
+  query: SqlRunner,
+  foldCollation?: string,
+): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
   const source = createPostgresDataSource({
     query,
+    ...(foldCollation === undefined ? {} : { foldCollation }),
     table: EMPLOYEE_TABLE,
     schema: employeeSchema,
     tieBreaker: 'Id',

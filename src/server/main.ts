@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
 import { createListServer } from './server.js';
 import type { ListServerOptions } from './server.js';
-import { employeePostgresSource, ensureCaseFoldingCollation, loadSampleEmployees } from './employees.js';
+import { chooseFoldCollation, employeePostgresSource, loadSampleEmployees } from './employees.js';
 
 function fail(message: string): never {
   process.stderr.write(`wepql server: ${message}\n`);
@@ -55,9 +55,9 @@ async function main(): Promise<void> {
     const pg = (await import('pg')).default as unknown as typeof import('pg');
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
     const query = (sql: string, params: unknown[]) => pool.query(sql, params);
-    const { version, standIn } = await ensureCaseFoldingCollation(query);
-    if (standIn) log(`PostgreSQL ${version}: using a C.UTF-8 stand-in for the collation pg_unicode_fast (PostgreSQL 18)`);
-    const { source, clientExists } = employeePostgresSource(query);
+    const { foldCollation, note } = await chooseFoldCollation(query);
+    if (note !== undefined) log(note);
+    const { source, clientExists } = employeePostgresSource(query, foldCollation);
     data = { source: source as DataSource, clientExists };
     described = `PostgreSQL table "employees" at ${redact(databaseUrl)}`;
     closeData = () => pool.end();

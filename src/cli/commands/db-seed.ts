@@ -4,7 +4,7 @@
  * `DATABASE_URL=… npm start` serves the list from the database.
  */
 import { parseArgs, UsageError } from '../args.js';
-import { ensureCaseFoldingCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
+import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
 
 /**
  * Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`).
@@ -29,12 +29,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     await client.connect();
     const query = (sql: string, params: unknown[]) => client.query(sql, params);
-    const { version, standIn } = await ensureCaseFoldingCollation(query);
-    if (standIn) {
-      process.stderr.write(
-        `wepql db-seed: PostgreSQL ${version} has no pg_unicode_fast collation (new in 18); created a C.UTF-8 stand-in (see docs/server.md)\n`,
-      );
-    }
+    // Creates the fallback collation the server will fold case with on PostgreSQL 15–16.
+    const { note } = await chooseFoldCollation(query);
+    if (note !== undefined) process.stderr.write(`wepql db-seed: ${note}\n`);
     const count = await seedEmployeeTable(query, loadSampleEmployees());
     process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}" with ${count} employees\n`);
     return 0;
