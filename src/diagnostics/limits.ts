@@ -43,11 +43,23 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 });
 
 /**
- * Fills the unset fields of partial limits with the defaults.
+ * Fills the unset fields of partial limits with the defaults. A limit must
+ * be a whole number ≥ 0, or `Infinity` to lift a bound; `undefined` and any
+ * other value (`NaN`, negative, fractional, not a number) take the default,
+ * so a configuration mistake can never disable a bound — a `NaN` limit
+ * would otherwise let every input through — and parsing still never throws.
  *
  * @example
  * resolveLimits({ maxDepth: 8 }).maxLength; // 8192
+ * resolveLimits({ maxLength: NaN }).maxLength; // 8192
  */
 export function resolveLimits(partial?: Partial<Limits>): Limits {
-  return partial === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...partial };
+  if (partial === undefined) return DEFAULT_LIMITS;
+  const out: Record<keyof Limits, number> = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    if (!Object.hasOwn(partial, key)) continue;
+    const value: unknown = partial[key];
+    if (typeof value === 'number' && (Number.isSafeInteger(value) || value === Infinity) && value >= 0) out[key] = value;
+  }
+  return out;
 }

@@ -68,6 +68,7 @@ export interface ResolvedField {
   /** The schema's spelling of each segment. */
   readonly path: readonly string[];
   readonly type: ScalarType;
+  /** Whether the value may be null: the field is nullable, or an object on its path is. */
   readonly nullable: boolean;
   readonly filterable: boolean;
   readonly sortable: boolean;
@@ -155,7 +156,8 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
     folded.set(key, entry);
   };
 
-  const walk = (defs: unknown, prefix: readonly string[], where: string, depth: number): void => {
+  // `parentNullable`: a field inside a nullable object is null whenever the object is missing.
+  const walk = (defs: unknown, prefix: readonly string[], where: string, depth: number, parentNullable: boolean): void => {
     if (depth > 32) throw new SchemaDefinitionError(where, 'objects nest deeper than 32 levels');
     if (typeof defs !== 'object' || defs === null || Array.isArray(defs)) {
       throw new SchemaDefinitionError(where, 'must be an object mapping field names to definitions');
@@ -173,7 +175,7 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
       const name = path.join('.');
       if (def.type === 'object') {
         add(name, { found: 'object', name, exactCase: true }, at);
-        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1);
+        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1, parentNullable || def.nullable === true);
         continue;
       }
       if (!SCALARS.has(def.type as string)) {
@@ -186,7 +188,7 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
         name,
         path: Object.freeze(path),
         type: def.type,
-        nullable: def.nullable === true,
+        nullable: parentNullable || def.nullable === true,
         filterable: def.filterable !== false,
         sortable: def.sortable !== false,
         ...(def.description === undefined ? {} : { description: def.description }),
@@ -195,7 +197,7 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
       add(name, { found: 'field', field, exactCase: true }, at);
     }
   };
-  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0);
+  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0, false);
 
   return Object.freeze({
     definition,

@@ -151,3 +151,17 @@ describe('schemas/wepql-schema.schema.json', () => {
     expect(loadSchemaJson(JSON.stringify(doc)).errors).not.toEqual([]);
   });
 });
+
+describe('nullable objects', () => {
+  it('a field inside a nullable object is nullable', async () => {
+    const { defineSchema } = await import('../../../src/index.js');
+    const schema = defineSchema({
+      fields: {
+        Home: { type: 'object', nullable: true, fields: { Zip: { type: 'string' }, Geo: { type: 'object', fields: { Lat: { type: 'number' } } } } },
+        Work: { type: 'object', fields: { Zip: { type: 'string' } } },
+      },
+    });
+    const byName = new Map(schema.fields.map((f) => [f.name, f.nullable]));
+    expect(Object.fromEntries(byName)).toEqual({ 'Home.Zip': true, 'Home.Geo.Lat': true, 'Work.Zip': false });
+  });
+});

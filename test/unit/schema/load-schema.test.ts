@@ -22,7 +22,7 @@ describe('loadSchemaJson', () => {
       ['LastName', 'string', false, true, true],
       ['Gender', 'integer', true, true, true],
       ['Ssn', 'string', false, false, false],
-      ['Address.Zip', 'string', false, true, true],
+      ['Address.Zip', 'string', true, true, true], // inside a nullable object
     ]);
     expect(value!.lookup('address.zip')).toMatchObject({ found: 'field', exactCase: false });
   });

@@ -43,9 +43,15 @@ describe('limits (SPEC §10)', () => {
   // `{ ...DEFAULT_LIMITS, maxDepth: undefined }` or NaN must not lift the
   // ceiling: before, Math.min gave NaN, no group was ever too deep, and the
   // parse relied on catching a stack overflow.
-  it.each([undefined, Number.NaN, Number.POSITIVE_INFINITY])('keeps the ceiling when maxDepth is %s', (maxDepth) => {
+  it.each([undefined, Number.NaN])('takes the default depth when maxDepth is %s', (maxDepth) => {
     const limits = { maxLength: 1_000_000, maxDepth } as unknown as { maxLength: number; maxDepth: number };
     const { diagnostics } = parseFilter(nest(100_000), { limits });
+    expect(codesOf(diagnostics)).toEqual(['nesting-too-deep']);
+    expect(diagnostics[0]!.start).toBe(3 * 32);
+  });
+
+  it('keeps the ceiling when maxDepth is Infinity', () => {
+    const { diagnostics } = parseFilter(nest(100_000), { limits: { maxLength: 1_000_000, maxDepth: Number.POSITIVE_INFINITY } });
     expect(codesOf(diagnostics)).toEqual(['nesting-too-deep']);
     expect(diagnostics[0]!.message).toMatch(/ceiling of 200/);
     expect(diagnostics[0]!.start).toBe(3 * 200);
