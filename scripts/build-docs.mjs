@@ -414,11 +414,11 @@ export async function buildApiDocs(outDir) {
 }
 
 /**
- * STYLE.md: every public export has TSDoc with one `@example`. While this is
- * false the build only warns about the exports that break the rule; set it
- * to true once their count is zero, so that the rule cannot slip again.
+ * STYLE.md: every public export has TSDoc with one `@example`. The count of
+ * exports that break the rule reached zero, so the docs build now fails on
+ * any new one, so that the rule cannot slip again.
  */
-export const REQUIRE_COMPLETE_API_DOCS = false;
+export const REQUIRE_COMPLETE_API_DOCS = true;
 
 /**
  * The exports of a `buildApiDocs` result that break STYLE.md's rule, one line

@@ -13,7 +13,12 @@ import type { Severity } from './diagnostic.js';
  */
 export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'lint';
 
-/** What the registry knows of a code. */
+/**
+ * What the registry knows of a code.
+ *
+ * @example
+ * const info: CodeInfo = DIAGNOSTIC_CODES['empty-clause']; // { severity: 'warning', stage: 'syntax', summary: … }
+ */
 export interface CodeInfo {
   readonly severity: Severity;
   readonly stage: DiagnosticStage;

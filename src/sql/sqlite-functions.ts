@@ -29,6 +29,7 @@ export const SQLITE_DATETIME_FUNCTION = 'wepql_datetime';
  * const host: SqliteFunctionHost = { create_function: (name, fn) => betterSqlite.function(name, fn) };
  */
 export interface SqliteFunctionHost {
+  /** Registers a scalar SQL function `name` implemented by `fn`. */
   create_function(name: string, fn: (...args: any[]) => unknown): unknown;
 }
 
