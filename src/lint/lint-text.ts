@@ -4,7 +4,6 @@
  */
 import type { FilterAst, FilterNode } from '../ast/nodes.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
-import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { formatFilter, formatSort } from '../print/format.js';
 import type { Schema } from '../schema/schema.js';
@@ -113,7 +112,8 @@ export function fixText(text: string, kind: LintKind, options: LintTextOptions =
   for (let round = 0; round < 4; round++) {
     const findings = lintText(current, kind, options);
     if (findings.length === 0) break;
-    if (findings.some((d) => d.fix === undefined || d.fix.length === 0)) return round === 0 ? undefined : settle(current, kind, options);
+    // A finding without a safe fix leaves the text as the author wrote it.
+    if (findings.some((d) => d.fix === undefined || d.fix.length === 0)) return undefined;
     const next = applyEdits(
       current,
       findings.flatMap((d) => d.fix ?? []),
@@ -126,8 +126,7 @@ export function fixText(text: string, kind: LintKind, options: LintTextOptions =
 
 /** The canonical form of a text whose findings are all fixed, or undefined if it still has any. */
 function settle(text: string, kind: LintKind, options: LintTextOptions): string | undefined {
-  const findings = lintText(text, kind, options);
-  if (findings.length > 0 || hasErrors(findings)) return undefined;
+  if (lintText(text, kind, options).length > 0) return undefined;
   const printOptions = {
     ...(options.schema === undefined ? {} : { schema: options.schema }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
