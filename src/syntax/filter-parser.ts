@@ -30,6 +30,7 @@ import {
   FILTER_OPERATORS,
   operatorKind,
   type FilterOperator,
+  type OperatorKind,
   type InFieldsOperator,
   type ListOperator,
   type NoValueOperator,
@@ -75,6 +76,9 @@ interface Arg {
   /** The `,` that precedes the slot, if any. */
   readonly comma: IToken | undefined;
 }
+
+/** The tokens of an empty argument slot; shared, never written. */
+const NO_TOKENS: IToken[] = [];
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
@@ -272,23 +276,27 @@ export class FilterParser extends EmbeddedActionsParser {
   // condition = head "(" arguments ")" ;   head = segment { "." segment }
   readonly condition = this.RULE('condition', (): ConditionNode | null => {
     // Conditions never nest, so the pieces of the one being parsed live in
-    // fields filled by closures created once: no allocation per token.
-    const head: IToken[] = (this.run = []);
+    // fields filled by closures created once: no allocation per token. The
+    // head is the start of the scratch run, which is reused across
+    // conditions and parses (a fresh array per head reserved sixteen slots).
+    this.runLength = 0;
     this.AT_LEAST_ONE(this.pushHeadPart);
+    const headLength = this.runLength;
     this.callOpen = undefined;
     this.callArgs = undefined;
     this.callClose = undefined;
     this.OPTION(this.parseCall);
     if (this.RECORDING_PHASE) return null;
-    return this.buildCondition(head, this.callOpen, this.callArgs, this.callClose);
+    return this.buildCondition(this.run, headLength, this.callOpen, this.callArgs, this.callClose);
   });
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): Arg[] => {
     const list: Arg[] = (this.argList = []);
-    const tokens: IToken[] = (this.run = []);
+    const from = this.runLength;
     this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
+      const tokens = this.takeRun(from);
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
       const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
       list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
@@ -297,19 +305,21 @@ export class FilterParser extends EmbeddedActionsParser {
     return list;
   });
 
-  private run: IToken[] = [];
+  /** Scratch tokens of the condition being parsed: its head, then its arguments' runs. */
+  private readonly run: IToken[] = [];
+  private runLength = 0;
   private argList: Arg[] = [];
   private callOpen: IToken | undefined;
   private callArgs: Arg[] | undefined;
   private callClose: IToken | undefined;
   private readonly pushHeadPart = (): void => {
-    this.run.push(this.CONSUME(RunPart));
+    this.run[this.runLength++] = this.CONSUME(RunPart);
   };
   private readonly pushArgumentPart = (): void => {
-    this.run.push(this.CONSUME2(RunPart));
+    this.run[this.runLength++] = this.CONSUME2(RunPart);
   };
   private readonly pushNextArgumentPart = (): void => {
-    this.run.push(this.CONSUME3(RunPart));
+    this.run[this.runLength++] = this.CONSUME3(RunPart);
   };
   private readonly consumeClose = (): IToken => this.CONSUME(RParen);
   private readonly parseCall = (): void => {
@@ -319,10 +329,14 @@ export class FilterParser extends EmbeddedActionsParser {
   };
   private readonly parseNextArgument = (): void => {
     const comma = this.CONSUME(Comma);
-    const tokens: IToken[] = (this.run = []);
+    const from = this.runLength;
     this.MANY3(this.pushNextArgumentPart);
-    if (!this.RECORDING_PHASE) this.argList.push({ tokens, junk: this.skipArgumentJunk(), start: endOf(comma), comma });
+    if (!this.RECORDING_PHASE) this.argList.push({ tokens: this.takeRun(from), junk: this.skipArgumentJunk(), start: endOf(comma), comma });
   };
+  /** The scratch run from `from` on, as an exact-sized array of its own. */
+  private takeRun(from: number): IToken[] {
+    return this.runLength === from ? NO_TOKENS : this.run.slice(from, this.runLength);
+  }
 
   // ---- recovery -------------------------------------------------------
 
@@ -421,23 +435,25 @@ export class FilterParser extends EmbeddedActionsParser {
 
   // ---- semantic actions -----------------------------------------------
 
-  private buildCondition(head: IToken[], open: IToken | undefined, args: Arg[] | undefined, close: IToken | undefined): ConditionNode | null {
+  /** `head[0, headLength)` is the condition's head; `head` may hold stale tokens past it. */
+  private buildCondition(head: IToken[], headLength: number, open: IToken | undefined, args: Arg[] | undefined, close: IToken | undefined): ConditionNode | null {
     const text = this.text;
     const sink = this.sink;
     const first = head[0]!;
-    const headEnd = endOf(head[head.length - 1]!);
-    for (const t of head) if (t.tokenType === Unterminated) return null; // reported by the lexer pass
+    const headEnd = endOf(head[headLength - 1]!);
+    for (let i = 0; i < headLength; i++) if (head[i]!.tokenType === Unterminated) return null; // reported by the lexer pass
 
     let lastDot = -1;
-    for (let i = head.length - 1; i >= 0; i--) {
+    for (let i = headLength - 1; i >= 0; i--) {
       if (head[i]!.tokenType === Dot) {
         lastDot = i;
         break;
       }
     }
-    const opToken = lastDot === head.length - 1 ? undefined : head[lastDot + 1];
-    const opName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === head.length ? opToken.image : undefined;
-    const op = opName === undefined ? undefined : operatorFor(opName);
+    const opToken = lastDot === headLength - 1 ? undefined : head[lastDot + 1];
+    const opName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === headLength ? opToken.image : undefined;
+    const entry = opName === undefined ? undefined : operatorFor(opToken!);
+    const op = entry?.op;
 
     if (open === undefined || args === undefined) {
       const written = excerpt(text.slice(first.startOffset, headEnd));
@@ -516,7 +532,7 @@ export class FilterParser extends EmbeddedActionsParser {
       return null;
     }
 
-    const kind = operatorKind(op);
+    const kind = entry!.kind;
     const spanEnd = close === undefined ? this.lastConsumedEnd(open) : endOf(close);
     const span = { start: first.startOffset, end: spanEnd };
     if (lastDot < 0) {
@@ -664,7 +680,8 @@ export class FilterParser extends EmbeddedActionsParser {
     } else {
       const start = first.startOffset;
       const end = endOf(last);
-      raw = this.text.slice(start, end);
+      // A one-token value is its token's image: no second copy of the text.
+      raw = tokens.length === 1 ? first.image : this.text.slice(start, end);
       for (let i = 1; i < tokens.length; i++) {
         const type = tokens[i]!.tokenType;
         if (type === StrayQuote || type === Quoted) {
@@ -840,7 +857,9 @@ export class FilterParser extends EmbeddedActionsParser {
     const last = tokens[to - 1]!;
     const start = first.startOffset;
     const end = endOf(last);
-    const path: string[] = [];
+    // Most paths have one segment: a one-element literal is exact-sized,
+    // where pushing into [] would allocate room for sixteen.
+    let path: string[] | undefined;
     let expectName = true;
     for (let i = from; i < to; i++) {
       const t = tokens[i]!;
@@ -873,10 +892,11 @@ export class FilterParser extends EmbeddedActionsParser {
         );
         return null;
       }
-      path.push(t.image);
+      if (path === undefined) path = [t.image];
+      else path.push(t.image);
       expectName = false;
     }
-    if (expectName) {
+    if (expectName || path === undefined) {
       const lastToken = tokens[to - 1]!;
       this.sink.add(
         'invalid-field-path',
@@ -890,17 +910,36 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 }
 
-// Operator names are almost always written the same few ways, so resolving
-// them through an exact-spelling cache skips the lower-casing of
-// canonicalOperator. The cache holds only names that resolve, and is
-// bounded, so hostile case variants cannot grow it.
-const OPERATOR_CACHE = new Map<string, FilterOperator>();
-function operatorFor(name: string): FilterOperator | undefined {
-  const cached = OPERATOR_CACHE.get(name);
-  if (cached !== undefined) return cached;
+// Operator names resolve by comparing character codes against the names
+// bucketed by length and first letter: no string hashing, no lower-casing
+// (a Map lookup keyed by the freshly sliced name was a tenth of parse time).
+// An ASCII case-insensitive match is also a `toLowerCase` match, so the
+// result is canonicalOperator's; anything else takes canonicalOperator itself.
+interface OperatorEntry {
+  readonly op: FilterOperator;
+  readonly kind: OperatorKind;
+  readonly lower: string;
+}
+const OPERATOR_BUCKETS: (OperatorEntry[] | undefined)[] = [];
+for (const op of FILTER_OPERATORS) {
+  (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push({ op, kind: operatorKind(op), lower: op.toLowerCase() });
+}
+function bucketKey(length: number, firstCode: number): number {
+  return length * 32 + (firstCode & 31);
+}
+function operatorFor(token: IToken): OperatorEntry | undefined {
+  const name = token.image;
+  const length = name.length;
+  const bucket = OPERATOR_BUCKETS[bucketKey(length, name.charCodeAt(0))];
+  if (bucket !== undefined) {
+    next: for (const entry of bucket) {
+      const lower = entry.lower;
+      for (let i = 0; i < length; i++) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) continue next;
+      return entry;
+    }
+  }
   const op = canonicalOperator(name);
-  if (op !== undefined && OPERATOR_CACHE.size < 512) OPERATOR_CACHE.set(name, op);
-  return op;
+  return op === undefined ? undefined : { op, kind: operatorKind(op), lower: op.toLowerCase() };
 }
 
 /**
