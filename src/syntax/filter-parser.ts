@@ -65,23 +65,26 @@ import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } fro
  */
 export const PARSER_DEPTH_CEILING = 200;
 
-/** One comma-separated slot of an argument list. */
+/**
+ * One comma-separated slot of an argument list. Slots are pooled by the
+ * parser and overwritten by the next condition: a condition's slots are
+ * read only by its own `buildCondition`, before any other condition starts.
+ */
 interface Arg {
-  /** The run of value tokens in the slot (possibly empty). */
-  readonly tokens: IToken[];
+  /** The run of value tokens in the slot (possibly empty): the parser's scratch run `[from, to)`. */
+  from: number;
+  to: number;
   /** True when unexpected tokens followed the run (already reported). */
-  readonly junk: boolean;
+  junk: boolean;
   /** Offset where the slot begins: just after `(` or `,`. */
-  readonly start: number;
+  start: number;
   /** The `,` that precedes the slot, if any. */
-  readonly comma: IToken | undefined;
+  comma: IToken | undefined;
 }
 
-/** The tokens of an empty argument slot; shared, never written. */
-const NO_TOKENS: IToken[] = [];
-
+/** Offset just past `t` (the scanner sets `endOffset` on every token, so reading it slices no image). */
 function endOf(t: IToken): number {
-  return t.startOffset + t.image.length;
+  return t.endOffset! + 1;
 }
 
 function isNameToken(type: TokenType): boolean {
@@ -212,8 +215,17 @@ export class FilterParser extends EmbeddedActionsParser {
     IGNORE_AMBIGUITIES: true,
     DEF: [{ ALT: (): FilterNode | null => this.SUBRULE2(this.group) }, { ALT: (): FilterNode | null => this.SUBRULE2(this.condition) }],
   };
-  private readonly parseFirstClause = (): FilterNode | null => this.OR(this.firstClauseAlternatives);
-  private readonly parseNextClause = (): FilterNode | null => this.OR2(this.nextClauseAlternatives);
+  // Once the grammar is recorded, the choice is made here rather than by
+  // Chevrotain's general two-token lookahead: it is the one that lookahead
+  // makes (entered on a word, the group is tried first and needs `And`/`Or`
+  // then "("; any other word starts a condition), at a tenth of its cost.
+  private readonly parseFirstClause = (): FilterNode | null =>
+    this.RECORDING_PHASE ? this.OR(this.firstClauseAlternatives) : this.startsGroup() ? this.SUBRULE(this.group) : this.SUBRULE(this.condition);
+  private readonly parseNextClause = (): FilterNode | null =>
+    this.RECORDING_PHASE ? this.OR2(this.nextClauseAlternatives) : this.startsGroup() ? this.SUBRULE2(this.group) : this.SUBRULE2(this.condition);
+  private startsGroup(): boolean {
+    return this.LA(1).tokenType === GroupKeyword && this.LA(2).tokenType === LParen;
+  }
 
   // group = ( "And" | "Or" ) "(" clauses ")" ;
   readonly group = this.RULE('group', (): GroupNode | null => {
@@ -243,7 +255,7 @@ export class FilterParser extends EmbeddedActionsParser {
     if (this.RECORDING_PHASE) return null;
     this.depth--;
     if (tooDeep) return null;
-    const operator = keyword.image.length === 2 ? 'Or' : 'And';
+    const operator = keyword.endOffset! - keyword.startOffset === 1 ? 'Or' : 'And';
     if (close === undefined) {
       this.reportMissingClose(open, this.lastConsumedEnd(open));
       return null;
@@ -283,34 +295,33 @@ export class FilterParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE(this.pushHeadPart);
     const headLength = this.runLength;
     this.callOpen = undefined;
-    this.callArgs = undefined;
     this.callClose = undefined;
     this.OPTION(this.parseCall);
     if (this.RECORDING_PHASE) return null;
-    return this.buildCondition(this.run, headLength, this.callOpen, this.callArgs, this.callClose);
+    return this.buildCondition(this.run, headLength, this.callOpen, this.args, this.argCount, this.callClose);
   });
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
-  readonly arguments = this.RULE('arguments', (): Arg[] => {
-    const list: Arg[] = (this.argList = []);
+  readonly arguments = this.RULE('arguments', (): void => {
+    this.argCount = 0;
     const from = this.runLength;
     this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
-      const tokens = this.takeRun(from);
+      const to = this.runLength;
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
-      const start = tokens.length > 0 ? tokens[0]!.startOffset : endOf(this.LA(0));
-      list.push({ tokens, junk: this.skipArgumentJunk(), start, comma: undefined });
+      const start = to > from ? this.run[from]!.startOffset : endOf(this.LA(0));
+      this.addArg(from, to, start, undefined);
     }
     this.MANY2(this.parseNextArgument);
-    return list;
   });
 
   /** Scratch tokens of the condition being parsed: its head, then its arguments' runs. */
   private readonly run: IToken[] = [];
   private runLength = 0;
-  private argList: Arg[] = [];
+  /** Pooled slots; the current condition's are `[0, argCount)`. */
+  private readonly args: Arg[] = [];
+  private argCount = 0;
   private callOpen: IToken | undefined;
-  private callArgs: Arg[] | undefined;
   private callClose: IToken | undefined;
   private readonly pushHeadPart = (): void => {
     this.run[this.runLength++] = this.CONSUME(RunPart);
@@ -324,18 +335,28 @@ export class FilterParser extends EmbeddedActionsParser {
   private readonly consumeClose = (): IToken => this.CONSUME(RParen);
   private readonly parseCall = (): void => {
     this.callOpen = this.CONSUME(LParen);
-    this.callArgs = this.SUBRULE(this.arguments);
+    this.SUBRULE(this.arguments);
     this.callClose = this.OPTION2(this.consumeClose);
   };
   private readonly parseNextArgument = (): void => {
     const comma = this.CONSUME(Comma);
     const from = this.runLength;
     this.MANY3(this.pushNextArgumentPart);
-    if (!this.RECORDING_PHASE) this.argList.push({ tokens: this.takeRun(from), junk: this.skipArgumentJunk(), start: endOf(comma), comma });
+    if (!this.RECORDING_PHASE) this.addArg(from, this.runLength, endOf(comma), comma);
   };
-  /** The scratch run from `from` on, as an exact-sized array of its own. */
-  private takeRun(from: number): IToken[] {
-    return this.runLength === from ? NO_TOKENS : this.run.slice(from, this.runLength);
+  /** Records the next slot (its run ends the scratch run) and skips what follows it up to `,`, `)` or `;`. */
+  private addArg(from: number, to: number, start: number, comma: IToken | undefined): void {
+    const junk = this.skipArgumentJunk();
+    const i = this.argCount++;
+    const a = this.args[i];
+    if (a === undefined) this.args.push({ from, to, junk, start, comma });
+    else {
+      a.from = from;
+      a.to = to;
+      a.junk = junk;
+      a.start = start;
+      a.comma = comma;
+    }
   }
 
   // ---- recovery -------------------------------------------------------
@@ -436,7 +457,8 @@ export class FilterParser extends EmbeddedActionsParser {
   // ---- semantic actions -----------------------------------------------
 
   /** `head[0, headLength)` is the condition's head; `head` may hold stale tokens past it. */
-  private buildCondition(head: IToken[], headLength: number, open: IToken | undefined, args: Arg[] | undefined, close: IToken | undefined): ConditionNode | null {
+  /** `args[0, n)` are its argument slots when it has an argument list (`open` set); `args` may hold stale slots past them. */
+  private buildCondition(head: IToken[], headLength: number, open: IToken | undefined, args: Arg[], n: number, close: IToken | undefined): ConditionNode | null {
     const text = this.text;
     const sink = this.sink;
     const first = head[0]!;
@@ -451,11 +473,12 @@ export class FilterParser extends EmbeddedActionsParser {
       }
     }
     const opToken = lastDot === headLength - 1 ? undefined : head[lastDot + 1];
-    const opName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === headLength ? opToken.image : undefined;
-    const entry = opName === undefined ? undefined : operatorFor(opToken!);
+    // The operator's name is compared in the text; its image is sliced only for messages.
+    const opIsName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === headLength;
+    const entry = opIsName ? operatorFor(text, opToken) : undefined;
     const op = entry?.op;
 
-    if (open === undefined || args === undefined) {
+    if (open === undefined) {
       const written = excerpt(text.slice(first.startOffset, headEnd));
       sink.add(
         'missing-operator',
@@ -483,8 +506,8 @@ export class FilterParser extends EmbeddedActionsParser {
     }
 
     if (close === undefined) {
-      const lastArg = args[args.length - 1]!;
-      const swallowed = lastArg.tokens.length > 0 && lastArg.tokens[lastArg.tokens.length - 1]!.tokenType === Unterminated;
+      const lastArg = args[n - 1]!;
+      const swallowed = lastArg.to > lastArg.from && head[lastArg.to - 1]!.tokenType === Unterminated;
       if (!swallowed) this.reportMissingClose(open, this.lastConsumedEnd(open));
       ok = false;
     }
@@ -494,7 +517,7 @@ export class FilterParser extends EmbeddedActionsParser {
       sink.add('missing-operator', "missing operator name before '('; write Field.Operator(value)", first.startOffset, endOf(open));
       return null;
     }
-    if (opName === undefined) {
+    if (!opIsName) {
       const bad = isNameToken(opToken.tokenType) ? head[lastDot + 2]! : opToken;
       sink.add(
         'unexpected-token',
@@ -506,6 +529,7 @@ export class FilterParser extends EmbeddedActionsParser {
     }
     const opSpan = { start: opToken.startOffset, end: endOf(opToken) };
     if (op === undefined) {
+      const opName = opToken.image;
       if (lastDot < 0) {
         sink.add(
           'missing-operator',
@@ -528,7 +552,7 @@ export class FilterParser extends EmbeddedActionsParser {
       );
       ok = false;
       // Arguments are still checked below so that every independent problem is reported.
-      this.checkArgumentsLoosely(args);
+      this.checkArgumentsLoosely(args, n);
       return null;
     }
 
@@ -550,7 +574,7 @@ export class FilterParser extends EmbeddedActionsParser {
 
     if (kind === 'in-fields') {
       const value = this.buildHeadValue(head, lastDot);
-      const fields = this.buildFieldArguments(op as InFieldsOperator, args, open, close);
+      const fields = this.buildFieldArguments(op as InFieldsOperator, args, n, open, close);
       if (!ok || value === null || fields === null) return null;
       const node: InFieldsNode = { kind: 'in-fields', value, operator: op as InFieldsOperator, operatorSpan: opSpan, fields, span };
       return node;
@@ -559,9 +583,10 @@ export class FilterParser extends EmbeddedActionsParser {
     const field = this.buildField(head, 0, lastDot, 'field');
     switch (kind) {
       case 'no-value': {
-        const hasArgument = args.length > 1 || args[0]!.tokens.length > 0 || args[0]!.junk;
+        const a0 = args[0]!;
+        const hasArgument = n > 1 || a0.to > a0.from || a0.junk;
         if (hasArgument) {
-          const from = args[0]!.tokens[0]?.startOffset ?? args[1]?.comma?.startOffset ?? args[0]!.start;
+          const from = a0.to > a0.from ? head[a0.from]!.startOffset : (n > 1 ? args[1]!.comma?.startOffset : undefined) ?? a0.start;
           const to = close === undefined ? this.lastConsumedEnd(open) : close.startOffset;
           sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
             // Dropping what the author wrote is a guess: a suggestion, not a fix.
@@ -574,24 +599,24 @@ export class FilterParser extends EmbeddedActionsParser {
         return node;
       }
       case 'single-value': {
-        if (args.length > 1) {
+        if (n > 1) {
           const from = args[1]!.comma!.startOffset;
-          const to = this.argsEnd(args);
+          const to = this.argsEnd(args, n);
           sink.add(
             'too-many-values',
-            `${op} takes exactly one value but got ${args.length}; use InArray(…) for several values, or quote a value that contains ','`,
+            `${op} takes exactly one value but got ${n}; use InArray(…) for several values, or quote a value that contains ','`,
             from,
             Math.max(from + 1, to),
           );
-          for (const a of args) this.buildValue(a.tokens, a.junk);
+          for (let i = 0; i < n; i++) this.buildValue(args[i]!);
           return null;
         }
         const arg = args[0]!;
-        if (arg.tokens.length === 0 && !arg.junk) {
+        if (arg.to === arg.from && !arg.junk) {
           sink.add('missing-value', `${op} needs a value: write ${field?.name ?? 'Field'}.${op}(value)`, open.startOffset, spanEnd);
           return null;
         }
-        const value = this.buildValue(arg.tokens, arg.junk);
+        const value = this.buildValue(arg);
         if (!ok || field === null || value === null) return null;
         const node: ComparisonNode = { kind: 'comparison', field, operator: op as SingleValueOperator, operatorSpan: opSpan, value, span };
         return node;
@@ -599,28 +624,28 @@ export class FilterParser extends EmbeddedActionsParser {
       case 'list': {
         const values: ValueNode[] = [];
         let listOk = true;
-        if (args.length === 1 && args[0]!.tokens.length === 0 && !args[0]!.junk) {
+        if (n === 1 && args[0]!.to === args[0]!.from && !args[0]!.junk) {
           sink.add('missing-value', `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`, open.startOffset, spanEnd);
           return null;
         }
-        if (args.length > this.limits.maxListValues) {
+        if (n > this.limits.maxListValues) {
           const from = args[this.limits.maxListValues]!.start;
           sink.add(
             'too-many-list-values',
-            `${op} has ${args.length} values; the limit is ${this.limits.maxListValues} (limit maxListValues)`,
+            `${op} has ${n} values; the limit is ${this.limits.maxListValues} (limit maxListValues)`,
             from,
-            Math.max(from, this.argsEnd(args)),
+            Math.max(from, this.argsEnd(args, n)),
           );
           listOk = false;
         }
-        for (let i = 0; i < args.length; i++) {
+        for (let i = 0; i < n; i++) {
           const a = args[i]!;
-          if (a.tokens.length === 0 && !a.junk) {
-            this.reportEmptyItem(args, i, close, 'value');
+          if (a.to === a.from && !a.junk) {
+            this.reportEmptyItem(args, n, i, close, 'value');
             listOk = false;
             continue;
           }
-          const v = this.buildValue(a.tokens, a.junk);
+          const v = this.buildValue(a);
           if (v === null) listOk = false;
           else values.push(v);
         }
@@ -633,18 +658,18 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /** For an unknown operator: still reports value-level problems (quotes, bad characters). */
-  private checkArgumentsLoosely(args: Arg[]): void {
-    for (const a of args) if (a.tokens.length > 0) this.buildValue(a.tokens, a.junk);
+  private checkArgumentsLoosely(args: Arg[], n: number): void {
+    for (let i = 0; i < n; i++) if (args[i]!.to > args[i]!.from) this.buildValue(args[i]!);
   }
 
-  private argsEnd(args: Arg[]): number {
-    const last = args[args.length - 1]!;
-    if (last.tokens.length > 0) return endOf(last.tokens[last.tokens.length - 1]!);
+  private argsEnd(args: Arg[], n: number): number {
+    const last = args[n - 1]!;
+    if (last.to > last.from) return endOf(this.run[last.to - 1]!);
     return last.start;
   }
 
-  private reportEmptyItem(args: Arg[], i: number, close: IToken | undefined, what: 'value' | 'field'): void {
-    const next = args[i + 1]?.comma ?? close;
+  private reportEmptyItem(args: Arg[], n: number, i: number, close: IToken | undefined, what: 'value' | 'field'): void {
+    const next = (i + 1 < n ? args[i + 1]!.comma : undefined) ?? close;
     const at = next === undefined ? args[i]!.start : next.startOffset;
     this.sink.add(
       'missing-value',
@@ -655,17 +680,20 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /** SPEC §2 bare/quoted value from the tokens of one argument slot. */
-  private buildValue(tokens: IToken[], junk: boolean): ValueNode | null {
-    const first = tokens[0];
-    if (first === undefined || junk) return null;
-    const last = tokens[tokens.length - 1]!;
+  private buildValue(arg: Arg): ValueNode | null {
+    const tokens = this.run;
+    const from = arg.from;
+    const to = arg.to;
+    if (to === from || arg.junk) return null;
+    const first = tokens[from]!;
+    const last = tokens[to - 1]!;
     if (last.tokenType === Unterminated) return null;
     let value: string;
     let raw: string;
     let quoted = false;
     if (first.tokenType === Quoted) {
-      if (tokens.length > 1) {
-        const extra = tokens[1]!;
+      if (to - from > 1) {
+        const extra = tokens[from + 1]!;
         this.sink.add(
           'unexpected-token',
           `unexpected ${describeToken(extra)} after the quoted value ${excerpt(first.image)}; put the whole value inside the quotes`,
@@ -681,8 +709,8 @@ export class FilterParser extends EmbeddedActionsParser {
       const start = first.startOffset;
       const end = endOf(last);
       // A one-token value is its token's image: no second copy of the text.
-      raw = tokens.length === 1 ? first.image : this.text.slice(start, end);
-      for (let i = 1; i < tokens.length; i++) {
+      raw = to - from === 1 ? first.image : this.text.slice(start, end);
+      for (let i = from + 1; i < to; i++) {
         const type = tokens[i]!.tokenType;
         if (type === StrayQuote || type === Quoted) {
           const q = quoteText(raw);
@@ -692,7 +720,7 @@ export class FilterParser extends EmbeddedActionsParser {
             `unexpected ' inside the value ${excerpt(raw)}; quote the whole value and double the quote: ${excerpt(q, 80)}`,
             at,
             at + 1,
-            quoteRepair(tokens, 0, tokens.length, start, end, q),
+            quoteRepair(tokens, from, to, start, end, q),
           );
           return null;
         }
@@ -815,36 +843,36 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /** The arguments of an InFields operator: one or more field paths. */
-  private buildFieldArguments(op: InFieldsOperator, args: Arg[], open: IToken, close: IToken | undefined): FieldNode[] | null {
-    if (args.length === 1 && args[0]!.tokens.length === 0 && !args[0]!.junk) {
+  private buildFieldArguments(op: InFieldsOperator, args: Arg[], n: number, open: IToken, close: IToken | undefined): FieldNode[] | null {
+    if (n === 1 && args[0]!.to === args[0]!.from && !args[0]!.junk) {
       const end = close === undefined ? endOf(open) : endOf(close);
       this.sink.add('missing-value', `${op} needs at least one field: write value.${op}(Field1,Field2)`, open.startOffset, end);
       return null;
     }
     let ok = true;
-    if (args.length > this.limits.maxInFields) {
+    if (n > this.limits.maxInFields) {
       const from = args[this.limits.maxInFields]!.start;
       this.sink.add(
         'too-many-in-fields',
-        `${op} lists ${args.length} fields; the limit is ${this.limits.maxInFields} (limit maxInFields)`,
+        `${op} lists ${n} fields; the limit is ${this.limits.maxInFields} (limit maxInFields)`,
         from,
-        Math.max(from, this.argsEnd(args)),
+        Math.max(from, this.argsEnd(args, n)),
       );
       ok = false;
     }
     const fields: FieldNode[] = [];
-    for (let i = 0; i < args.length; i++) {
+    for (let i = 0; i < n; i++) {
       const a = args[i]!;
       if (a.junk) {
         ok = false;
         continue;
       }
-      if (a.tokens.length === 0) {
-        this.reportEmptyItem(args, i, close, 'field');
+      if (a.to === a.from) {
+        this.reportEmptyItem(args, n, i, close, 'field');
         ok = false;
         continue;
       }
-      const f = this.buildField(a.tokens, 0, a.tokens.length, 'argument');
+      const f = this.buildField(this.run, a.from, a.to, 'argument');
       if (f === null) ok = false;
       else fields.push(f);
     }
@@ -882,7 +910,8 @@ export class FilterParser extends EmbeddedActionsParser {
         );
         return null;
       }
-      if (!isNameToken(type) || !isFieldSegment(t.image)) {
+      const image = t.image;
+      if (!isNameToken(type) || !isFieldSegment(image)) {
         const shown = type === Quoted ? `${excerpt(t.image)} (field names are not quoted)` : `"${excerpt(t.image)}"`;
         this.sink.add(
           'invalid-field-path',
@@ -892,8 +921,8 @@ export class FilterParser extends EmbeddedActionsParser {
         );
         return null;
       }
-      if (path === undefined) path = [t.image];
-      else path.push(t.image);
+      if (path === undefined) path = [image];
+      else path.push(image);
       expectName = false;
     }
     if (expectName || path === undefined) {
@@ -927,18 +956,18 @@ for (const op of FILTER_OPERATORS) {
 function bucketKey(length: number, firstCode: number): number {
   return length * 32 + (firstCode & 31);
 }
-function operatorFor(token: IToken): OperatorEntry | undefined {
-  const name = token.image;
-  const length = name.length;
-  const bucket = OPERATOR_BUCKETS[bucketKey(length, name.charCodeAt(0))];
+function operatorFor(text: string, token: IToken): OperatorEntry | undefined {
+  const start = token.startOffset;
+  const length = endOf(token) - start;
+  const bucket = OPERATOR_BUCKETS[bucketKey(length, text.charCodeAt(start))];
   if (bucket !== undefined) {
     next: for (const entry of bucket) {
       const lower = entry.lower;
-      for (let i = 0; i < length; i++) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) continue next;
+      for (let i = 0; i < length; i++) if ((text.charCodeAt(start + i) | 0x20) !== lower.charCodeAt(i)) continue next;
       return entry;
     }
   }
-  const op = canonicalOperator(name);
+  const op = canonicalOperator(token.image);
   return op === undefined ? undefined : { op, kind: operatorKind(op), lower: op.toLowerCase() };
 }
 

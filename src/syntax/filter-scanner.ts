@@ -21,37 +21,87 @@ export interface ScannedToken extends IToken {
   tokenIndex: number;
 }
 
+/**
+ * A pooled token of `scanFilterShared`: its image is sliced from the text
+ * only when read (the parser reads most positions through `endOffset` and
+ * never needs the images of operator names or of multi-word values), and
+ * then cached. Chevrotain itself reads `image` only to word error messages.
+ */
+class PooledToken implements ScannedToken {
+  declare image: string;
+  startOffset: number;
+  /** Offset of the last character (inclusive, as in Chevrotain). */
+  endOffset: number;
+  tokenTypeIdx: number;
+  tokenType: TokenType;
+  tokenIndex: number;
+  /** The text this token was scanned from. */
+  source: string;
+  /** The image once read; undefined until then. */
+  cached: string | undefined;
+  constructor(source: string, startOffset: number, endOffset: number, tokenType: TokenType, tokenIndex: number) {
+    this.startOffset = startOffset;
+    this.endOffset = endOffset;
+    this.tokenTypeIdx = tokenType.tokenTypeIdx!;
+    this.tokenType = tokenType;
+    this.tokenIndex = tokenIndex;
+    this.source = source;
+    this.cached = undefined;
+  }
+}
+Object.defineProperty(PooledToken.prototype, 'image', {
+  get(this: PooledToken): string {
+    return (this.cached ??= this.source.slice(this.startOffset, this.endOffset + 1));
+  },
+  enumerable: true,
+  configurable: true,
+});
+
 // parseFilter scans into these reused objects so that a parse allocates no
 // token objects once warm; the pool is bounded so that one huge input does
 // not pin memory forever.
 const POOL_LIMIT = 4096;
-const pool: ScannedToken[] = [];
+const pool: PooledToken[] = [];
 const shared: ScannedToken[] = [];
 let reuse = false;
 /** Tokens emitted so far by the current scan. */
 let count = 0;
 
-function emit(tokens: ScannedToken[], image: string, startOffset: number, tokenType: TokenType): void {
+/** Emits the token `text[startOffset, end)`. */
+function emit(tokens: ScannedToken[], text: string, startOffset: number, end: number, tokenType: TokenType): void {
   const index = count++;
-  if (reuse && index < POOL_LIMIT) {
-    let t = pool[index];
-    if (t === undefined) {
-      // Same fields in the same order as Chevrotain's own tokens ('onlyOffset'), plus tokenIndex.
-      t = { image, startOffset, tokenTypeIdx: tokenType.tokenTypeIdx!, tokenType, tokenIndex: index } as ScannedToken;
-      pool[index] = t;
-    } else {
-      t.image = image;
+  if (reuse) {
+    // The shared array holds only pooled tokens, each at its own index: one
+    // left there by an earlier scan is overwritten in place.
+    if (index < tokens.length) {
+      const t = tokens[index] as PooledToken;
       t.startOffset = startOffset;
+      t.endOffset = end - 1;
       t.tokenTypeIdx = tokenType.tokenTypeIdx!;
       t.tokenType = tokenType;
+      t.source = text;
+      t.cached = undefined;
+      return;
     }
-    // Overwriting in place keeps the shared array's backing store: emptying
-    // it and pushing again reallocated it several times per parse.
-    if (index < tokens.length) tokens[index] = t;
-    else tokens.push(t);
+    let t: PooledToken | undefined;
+    if (index >= POOL_LIMIT || (t = pool[index]) === undefined) {
+      t = new PooledToken(text, startOffset, end - 1, tokenType, index);
+      if (index < POOL_LIMIT) pool[index] = t;
+    } else {
+      t.startOffset = startOffset;
+      t.endOffset = end - 1;
+      t.tokenTypeIdx = tokenType.tokenTypeIdx!;
+      t.tokenType = tokenType;
+      t.source = text;
+      t.cached = undefined;
+    }
+    // Truncating the shared array only at the end of a scan keeps its
+    // backing store: emptying it and pushing again reallocated it several times per parse.
+    tokens.push(t);
     return;
   }
-  const t = { image, startOffset, tokenTypeIdx: tokenType.tokenTypeIdx!, tokenType, tokenIndex: index } as ScannedToken;
+  // Same fields in the same order as Chevrotain's own tokens ('onlyOffset'), plus endOffset and tokenIndex.
+  const t = { image: text.slice(startOffset, end), startOffset, endOffset: end - 1, tokenTypeIdx: tokenType.tokenTypeIdx!, tokenType, tokenIndex: index } as ScannedToken;
   if (index < tokens.length) tokens[index] = t;
   else tokens.push(t);
 }
@@ -109,28 +159,28 @@ function scanInto(text: string, tokens: ScannedToken[]): void {
         i++;
         continue;
       case 40:
-        emit(tokens, '(', i, LParen);
+        emit(tokens, text, i, i + 1, LParen);
         i++;
         continue;
       case 41:
-        emit(tokens, ')', i, RParen);
+        emit(tokens, text, i, i + 1, RParen);
         i++;
         continue;
       case 59:
-        emit(tokens, ';', i, Semicolon);
+        emit(tokens, text, i, i + 1, Semicolon);
         i++;
         continue;
       case 44:
-        emit(tokens, ',', i, Comma);
+        emit(tokens, text, i, i + 1, Comma);
         i++;
         continue;
       case 46:
-        emit(tokens, '.', i, Dot);
+        emit(tokens, text, i, i + 1, Dot);
         i++;
         continue;
       case 39: {
         if (i > 0 && isWordCode(text.charCodeAt(i - 1))) {
-          emit(tokens, "'", i, StrayQuote);
+          emit(tokens, text, i, i + 1, StrayQuote);
           i++;
           continue;
         }
@@ -138,14 +188,14 @@ function scanInto(text: string, tokens: ScannedToken[]): void {
         for (;;) {
           const close = text.indexOf("'", j);
           if (close < 0) {
-            emit(tokens, text.slice(i), i, Unterminated);
+            emit(tokens, text, i, n, Unterminated);
             return;
           }
           if (text.charCodeAt(close + 1) === 39) {
             j = close + 2;
             continue;
           }
-          emit(tokens, text.slice(i, close + 1), i, Quoted);
+          emit(tokens, text, i, close + 1, Quoted);
           i = close + 1;
           break;
         }
@@ -160,7 +210,7 @@ function scanInto(text: string, tokens: ScannedToken[]): void {
           if (d <= 59 && !isWordCode(d)) break;
         }
         const length = j - i;
-        emit(tokens, text.slice(i, j), i, length <= 3 && isGroupWord(text, i, length) ? GroupKeyword : Word);
+        emit(tokens, text, i, j, length <= 3 && isGroupWord(text, i, length) ? GroupKeyword : Word);
         i = j;
       }
     }
