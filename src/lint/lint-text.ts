@@ -2,7 +2,6 @@
  * Linting one saved filter or sort: syntax, typing (with a schema) and the
  * semantic rules in one list, and the safe rewrite `--fix` applies.
  */
-import type { FilterAst, FilterNode } from '../ast/nodes.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { formatFilter, formatSort } from '../print/format.js';
@@ -37,27 +36,6 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
   return a.start - b.start || a.end - b.end;
 }
 
-/** Gives `single-child-group` findings an unwrapping fix when the parser left it out. */
-function withGroupFixes(text: string, ast: FilterAst, diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const singles: FilterNode[] = [];
-  const stack: FilterNode[] = [...ast.clauses];
-  let budget = 10_000;
-  while (stack.length > 0 && budget-- > 0) {
-    const node = stack.pop()!;
-    if (node.kind !== 'group') continue;
-    if (node.children.length === 1) singles.push(node);
-    stack.push(...node.children);
-  }
-  return diagnostics.map((d) => {
-    if (d.code !== 'single-child-group' || d.fix !== undefined) return d;
-    const group = singles.find((g) => g.span.start <= d.start && d.end <= g.span.end && g.kind === 'group');
-    if (group === undefined || group.kind !== 'group') return d;
-    const child = group.children[0]!;
-    const fix: TextEdit[] = [{ start: group.span.start, end: group.span.end, newText: text.slice(child.span.start, child.span.end) }];
-    return { ...d, fix };
-  });
-}
-
 /**
  * Every finding for one filter or sort text, sorted by position.
  *
@@ -75,11 +53,11 @@ export function lintText(text: string, kind: LintKind, options: LintTextOptions 
     return [...result.diagnostics].sort(byPosition);
   }
   if (options.schema === undefined) {
-    const parsed = parseFilter(text, limits === undefined ? {} : { limits });
-    return withGroupFixes(text, parsed.ast, parsed.diagnostics).sort(byPosition);
+    return [...parseFilter(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
   }
   const analyzed = analyzeFilter(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
-  const diagnostics = withGroupFixes(text, analyzed.ast, analyzed.diagnostics);
+  // The parser already attaches the safe fixes (empty clauses, single-child groups, …).
+  const diagnostics = [...analyzed.diagnostics];
   if (analyzed.value !== undefined) {
     diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
   }

@@ -195,7 +195,7 @@ export function injectFault(
     }
   });
   if (candidates.length === 0) return undefined;
-  const { path, draft } = candidates[choice % candidates.length]!;
+  const { path } = candidates[choice % candidates.length]!;
   const pickFrom = <T>(xs: readonly T[]): T => xs[Math.floor(choice / 7) % xs.length]!;
   let index = 0;
   let part: Fault['part'];
