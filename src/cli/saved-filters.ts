@@ -147,7 +147,6 @@ function entriesFromObject(
   path: string,
   value: unknown,
   slots: readonly StringSlot[],
-  content: string,
   starts: readonly number[],
   where: string,
 ): SavedEntry[] {
@@ -175,7 +174,6 @@ function entriesFromObject(
     });
   }
   if (out.length === 0) throw new SavedFileError(path, `${where}: has neither a "filter" nor a "sort" string`);
-  void content;
   return out;
 }
 
@@ -212,7 +210,7 @@ export function readSavedFilters(path: string, content: string): SavedFile {
     const objects = scanObjects(content, 0);
     const list = Array.isArray(parsed) ? parsed : [parsed];
     list.forEach((item, k) => {
-      entries.push(...entriesFromObject(path, item, objects[k] ?? [], content, starts, Array.isArray(parsed) ? `entry ${k}` : 'the object'));
+      entries.push(...entriesFromObject(path, item, objects[k] ?? [], starts, Array.isArray(parsed) ? `entry ${k}` : 'the object'));
     });
   } else {
     for (let n = 0; n < starts.length; n++) {
@@ -226,7 +224,7 @@ export function readSavedFilters(path: string, content: string): SavedFile {
       } catch (e) {
         throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
       }
-      entries.push(...entriesFromObject(path, parsed, scanObjects(line, start)[0] ?? [], content, starts, `line ${n + 1}`));
+      entries.push(...entriesFromObject(path, parsed, scanObjects(line, start)[0] ?? [], starts, `line ${n + 1}`));
     }
   }
   return { path, content, format, entries };
