@@ -6,4 +6,5 @@
 export * from './dialect.js';
 export * from './storage.js';
 export * from './to-sql.js';
+export type { Seek, SeekKey, SeekValue } from './seek.js';
 export * from './sqlite-functions.js';
