@@ -280,12 +280,15 @@ function checkValue(field: ResolvedField, value: unknown): void {
 }
 
 /**
- * The expression a field is compared and ordered by. Strings are folded
- * (case-insensitive) or pinned to a byte-wise collation (case-sensitive),
- * so `=`, LIKE and ORDER BY all work on code points whatever collation the
- * column was declared with.
+ * The expression a field is compared and ordered by, around `raw` (a column
+ * or a placeholder). Strings are folded (case-insensitive) or pinned to a
+ * byte-wise collation (case-sensitive), so `=`, LIKE and ORDER BY all work
+ * on code points whatever collation the column was declared with.
+ *
+ * @example
+ * compared(lastName, context, '"LastName"'); // 'lower("LastName" COLLATE "pg_unicode_fast")'
  */
-function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
+export function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
   if (cx.dialect === 'postgres') {
     // pg_unicode_fast (PostgreSQL 18, the default fold collation) applies

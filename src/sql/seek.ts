@@ -6,7 +6,7 @@
  * OFFSET walks past every earlier row.
  */
 import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
-import { orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
 import { sqlError } from './errors.js';
 import type { SqlPart } from './to-sql.js';
 
@@ -104,6 +104,15 @@ class Writer {
       if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
       this.parts.push({ param: value });
       return this;
+    }
+    if (key.field.type === 'string') {
+      // The key's text is folded by the database, exactly as the column is: where its case mapping
+      // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
+      if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
+      const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
+      this.sql(before);
+      this.parts.push({ param: value });
+      return this.sql(after);
     }
     const bound = sqlParameter(key.field, typed(key, value), cx);
     this.parts.push({ param: bound.value });
