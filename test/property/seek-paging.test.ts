@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Seek, SeekKey, SqlDialect, TypedSort } from '../../src/sql/index.js';
+import type { Seek, SeekKey, SqlDialect } from '../../src/sql/index.js';
+import type { TypedSort } from '../../src/index.js';
 import { toSql } from '../../src/sql/index.js';
 import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../../src/list/index.js';
 import { query } from '../../src/index.js';
@@ -122,22 +123,24 @@ describe('the memory source through handleListRequest', () => {
         const options = { source, schema: testSchema, codec, route };
         const sortText = sort === null ? undefined : typedSortText(sort);
         const expected = query(records, { schema: testSchema, ...(sort === null ? {} : { sort }) });
+        type Body = { Data: unknown[]; Pagination: { DataToken: string; TotalPages: number; PageNo: number } };
         const first = await handleListRequest({ query: { limit: String(limit), ...(sortText === undefined ? {} : { sort: sortText }) } }, options);
         expect(first.status).toBe(200);
-        const pages = [first.body.Data as unknown[]];
-        let token = first.body.Pagination!.DataToken;
-        const total = first.body.Pagination!.TotalPages;
+        const firstBody = first.body as Body;
+        const pages = [firstBody.Data];
+        let token = firstBody.Pagination.DataToken;
+        const total = firstBody.Pagination.TotalPages;
         for (let n = 2; n <= total; n++) {
-          const next = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
-          expect(next.body.Pagination!.PageNo).toBe(n);
-          pages.push(next.body.Data as unknown[]);
-          token = next.body.Pagination!.DataToken;
+          const next = (await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options)).body as Body;
+          expect(next.Pagination.PageNo).toBe(n);
+          pages.push(next.Data);
+          token = next.Pagination.DataToken;
         }
         expect(pages.flat()).toEqual(expected);
         for (let n = total - 1; n >= 1; n--) {
-          const prev = await handleListRequest({ query: { 'data-token': token, 'prev-page': 'true' } }, options);
-          expect(prev.body.Data).toEqual(pages[n - 1]);
-          token = prev.body.Pagination!.DataToken;
+          const prev = (await handleListRequest({ query: { 'data-token': token, 'prev-page': 'true' } }, options)).body as Body;
+          expect(prev.Data).toEqual(pages[n - 1]);
+          token = prev.Pagination.DataToken;
         }
       }),
       { numRuns: 150 },

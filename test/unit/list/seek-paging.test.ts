@@ -18,20 +18,21 @@ import { defineSchema } from '../../../src/index.js';
 
 const schema = defineSchema({ fields: { Id: { type: 'integer' }, Name: { type: 'string', nullable: true } } });
 const route = '/api/things';
+type Body = { Data: unknown[]; Pagination: { DataToken: string; TotalPages: number; TotalRecords: number; PageNo: number } };
 const codec = createTokenCodec({ secret: 'seek paging unit test secret' });
 
 async function walk(source: DataSource, query: Record<string, string>): Promise<{ pages: number[][]; keyed: boolean[] }> {
   const options = { source, schema, codec, route };
   let r = await handleListRequest({ query }, options);
-  const pages = [(r.body.Data as { Id: number }[]).map((x) => x.Id)];
+  const pages = [((r.body as Body).Data as { Id: number }[]).map((x) => x.Id)];
   const keyed: boolean[] = [];
   for (;;) {
-    const token = r.body.Pagination!.DataToken;
+    const token = (r.body as Body).Pagination!.DataToken;
     const checked = await codec.verify(token, route);
     keyed.push(checked.ok && checked.payload.keys !== undefined);
-    if (pages.length >= r.body.Pagination!.TotalPages) break;
+    if (pages.length >= (r.body as Body).Pagination!.TotalPages) break;
     r = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
-    pages.push((r.body.Data as { Id: number }[]).map((x) => x.Id));
+    pages.push(((r.body as Body).Data as { Id: number }[]).map((x) => x.Id));
   }
   return { pages, keyed };
 }
@@ -63,7 +64,7 @@ describe('seek tokens', () => {
     const records = Array.from({ length: 30 }, (_, i) => ({ Id: i + 1, Name: null }));
     const r = await handleListRequest({ query: { limit: '10', filter } }, { source: createMemoryDataSource(records, { schema }), schema, codec, route });
     expect(r.status).toBe(200);
-    expect(r.body.Pagination!.DataToken.length).toBeLessThan(2000);
+    expect((r.body as Body).Pagination!.DataToken.length).toBeLessThan(2000);
   });
 });
 
@@ -83,19 +84,19 @@ describe('rows inserted between two pages (PGlite)', () => {
       const source = createPostgresDataSource({ query, table: 'things', schema, tieBreaker: 'Id', foldCollation: 'C' });
       const options = { source, schema, codec, route };
       const first = await handleListRequest({ query: { limit: '5', sort: 'Name=Asc' } }, options);
-      const seen = (first.body.Data as { Id: number }[]).map((r) => r.Id);
+      const seen = ((first.body as Body).Data as { Id: number }[]).map((r) => r.Id);
       expect(seen).toEqual([1, 2, 3, 4, 5]);
       // Both before the cursor: one sorts first, one between rows already seen.
       await insertPostgresRecords({ query, table: 'things', schema }, [
         { Id: 101, Name: 'a' },
         { Id: 102, Name: 'm02x' },
       ]);
-      let token = first.body.Pagination!.DataToken;
-      for (let p = 2; p <= first.body.Pagination!.TotalPages; p++) {
+      let token = (first.body as Body).Pagination!.DataToken;
+      for (let p = 2; p <= (first.body as Body).Pagination!.TotalPages; p++) {
         const next = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
-        expect(next.body.Pagination!.TotalRecords).toBe(20);
-        seen.push(...(next.body.Data as { Id: number }[]).map((r) => r.Id));
-        token = next.body.Pagination!.DataToken;
+        expect((next.body as Body).Pagination!.TotalRecords).toBe(20);
+        seen.push(...((next.body as Body).Data as { Id: number }[]).map((r) => r.Id));
+        token = (next.body as Body).Pagination!.DataToken;
       }
       // Offset paging would have shown rows 4 and 5 again and never row 19 and 20.
       expect(seen).toEqual(initial.map((r) => r.Id));
