@@ -42,8 +42,13 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   'db-seed': {
     summary: 'create and fill the employees table of DATABASE_URL from the sample data',
-    usage: 'wepql db-seed [--database-url URL]',
+    usage: 'wepql db-seed [--database-url URL] [--rows N]',
     load: () => import('./commands/db-seed.js'),
+  },
+  'db-index': {
+    summary: 'print (or create) the indexes that serve given sorts and filters on the employees table',
+    usage: 'wepql db-index [--database-url URL] [--sort S]... [--filters FILE] [--concurrently] [--apply]',
+    load: () => import('./commands/db-index.js'),
   },
 };
 

@@ -8,3 +8,4 @@ export * from './storage.js';
 export * from './to-sql.js';
 export type { Seek, SeekKey, SeekValue } from './seek.js';
 export * from './sqlite-functions.js';
+export * from './indexes.js';

@@ -143,21 +143,8 @@ export interface SqlParts {
  * toSqlParts({ filter: 'Id.Equal(5)' }, { dialect: 'sqlite', schema }).where; // [{ sql: '"Id" = ' }, { param: 5 }]
  */
 export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
-  const dialect = checkDialect(options?.dialect);
-  const schema = options.schema;
-  if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
-  const limits = resolveLimits(options.limits);
-  const fold = options.foldCollation === undefined ? DEFAULT_FOLD_COLLATION : options.foldCollation;
-  if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
-  const context: CompileContext = {
-    dialect,
-    schema,
-    columns: resolveColumnMap(schema, options.columns),
-    caseSensitive: options.caseSensitive === true,
-    // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
-    foldCollation: quoteIdentifier(fold, 'postgres'),
-    limits,
-  };
+  const context = compileContext(options);
+  const { schema, limits } = context;
   const filter = typedFilter(query?.filter, schema, limits);
   const sort = typedSort(query?.sort, schema, limits);
   if (options.tieBreaker !== undefined && typeof options.tieBreaker !== 'string') {
@@ -204,6 +191,52 @@ export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {
   const where = renderParts(parts.where, options.dialect, start);
   const orderBy = renderParts(parts.orderBy, options.dialect, start + where.params.length);
   return { where: where.sql, orderBy: orderBy.sql, params: [...where.params, ...orderBy.params] };
+}
+
+/**
+ * Checks `toSql`'s options and turns them into the compiler's context; the
+ * index advisor builds its context here too, so both write the same
+ * expressions. Throws `WepqlError` like `toSql`.
+ *
+ * @example
+ * compileContext({ dialect: 'postgres', schema: employeeSchema }).foldCollation; // '"pg_unicode_fast"'
+ */
+export function compileContext(options: Pick<ToSqlOptions, 'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'limits'>): CompileContext {
+  const dialect = checkDialect(options?.dialect);
+  const schema = options.schema;
+  if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
+  const limits = resolveLimits(options.limits);
+  const fold = options.foldCollation === undefined ? DEFAULT_FOLD_COLLATION : options.foldCollation;
+  if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
+  return {
+    dialect,
+    schema,
+    columns: resolveColumnMap(schema, options.columns),
+    caseSensitive: options.caseSensitive === true,
+    // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
+    foldCollation: quoteIdentifier(fold, 'postgres'),
+    limits,
+  };
+}
+
+/**
+ * A filter as text, syntax tree or typed tree, validated to a typed tree; throws like `toSql`.
+ *
+ * @example
+ * typedFilterOf('Id.Equal(5)', employeeSchema, resolveLimits()).clauses.length; // 1
+ */
+export function typedFilterOf(input: SqlQuery['filter'], schema: Schema, limits: Limits): TypedFilter | undefined {
+  return typedFilter(input, schema, limits);
+}
+
+/**
+ * A sort as text, syntax tree or typed tree, validated to a typed tree; throws like `toSql`.
+ *
+ * @example
+ * typedSortOf('LastName=Asc', employeeSchema, resolveLimits())?.keys.length; // 1
+ */
+export function typedSortOf(input: SqlQuery['sort'], schema: Schema, limits: Limits): TypedSort | undefined {
+  return typedSort(input, schema, limits);
 }
 
 function typedFilter(input: SqlQuery['filter'], schema: Schema, limits: Limits): TypedFilter | undefined {

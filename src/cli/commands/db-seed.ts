@@ -1,21 +1,29 @@
 /**
  * `wepql db-seed`: creates the `employees` table of a PostgreSQL database
- * (replacing it) and fills it with examples/employees.json, so that
- * `DATABASE_URL=… npm start` serves the list from the database.
+ * (replacing it) and fills it with examples/employees.json, or with N
+ * generated employees (`--rows N`, made inside the server by
+ * generate_series), so that `DATABASE_URL=… npm start` serves the list from
+ * the database.
  */
 import { parseArgs, UsageError } from '../args.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
+import { seedGeneratedEmployees } from '../../server/generate-employees.js';
 
 /**
- * Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`).
+ * Runs `wepql db-seed [--database-url URL] [--rows N]` (default: `DATABASE_URL`, the 1,200 sample employees).
  *
  * @example
- * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres
- * await run(['--database-url', url]); // 0
+ * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres --rows 1000000
+ * await run(['--database-url', url, '--rows', '1000000']); // 0
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['--database-url'] });
+  const args = parseArgs(argv, { values: ['--database-url', '--rows'] });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  const rowsText = args.values.get('--rows');
+  const rows = rowsText === undefined ? undefined : Number(rowsText);
+  if (rows !== undefined && !(/^\d+$/.test(rowsText!) && Number.isSafeInteger(rows) && rows <= 100_000_000)) {
+    throw new UsageError(`--rows must be a whole number from 0 to 100000000, got ${JSON.stringify(rowsText)}`);
+  }
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');
   let pg: typeof import('pg');
@@ -32,8 +40,15 @@ export async function run(argv: readonly string[]): Promise<number> {
     // Creates the fallback collation the server will fold case with on PostgreSQL 15–16.
     const { note } = await chooseFoldCollation(query);
     if (note !== undefined) process.stderr.write(`wepql db-seed: ${note}\n`);
-    const count = await seedEmployeeTable(query, loadSampleEmployees());
-    process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}" with ${count} employees\n`);
+    const started = Date.now();
+    const count =
+      rows === undefined
+        ? await seedEmployeeTable(query, loadSampleEmployees())
+        : await seedGeneratedEmployees(query, rows, (done) => {
+            if (rows >= 1_000_000) process.stderr.write(`wepql db-seed: ${done} of ${rows} rows\n`);
+          });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}" with ${count} employees in ${seconds} s\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`wepql db-seed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,0 +1,165 @@
+/**
+ * The advised indexes are the ones the database uses: with the statements
+ * of `indexesFor` (through `wepql db-index --apply` on the real server),
+ * EXPLAIN of the data source's own queries names the advised index — for a
+ * sorted first page, a seek page, a StartsWith filter, an integer Equal and
+ * a datetime range — and never a sequential scan. Sequential scans are
+ * priced out (`enable_seqscan = off`) so that the small test table cannot
+ * make them cheaper; the planner still falls back to one, or to another
+ * index, when an index's expression does not match the query exactly, which
+ * is what these tests would catch.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataQuery, DataSource, SqlRunner } from '../../../src/list/index.js';
+import { createPostgresDataSource } from '../../../src/list/index.js';
+import { indexesFor } from '../../../src/sql/index.js';
+import { analyzeFilter, analyzeSort, employeeSchema } from '../../../src/index.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/server/employees.js';
+import { seedGeneratedEmployees } from '../../../src/server/generate-employees.js';
+import { runCli } from '../../support/cli.js';
+import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+
+const SORT = 'LastName=Asc';
+const FILTERS = ['LastName.StartsWith(Sm)', 'Gender.Equal(1)', 'BirthOn.GreaterThanOrEqual(1990-01-01);BirthOn.LessThan(1990-03-01)'];
+
+interface Plan {
+  readonly 'Node Type': string;
+  readonly 'Index Name'?: string;
+  readonly Plans?: readonly Plan[];
+}
+function nodes(plan: Plan): Plan[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/** Runs the source's statement through EXPLAIN and returns the plan's nodes. */
+function explainingRunner(query: SqlRunner, plans: Plan[][]): SqlRunner {
+  return async (sql, params) => {
+    const explained = await query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    const raw = (explained.rows[0] as Record<string, unknown>)['QUERY PLAN'];
+    const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: Plan }[];
+    plans.push(nodes(json[0]!.Plan));
+    return query(sql, params);
+  };
+}
+
+function q(filter: string, sort: string): DataQuery {
+  return {
+    filter: filter === '' ? undefined : analyzeFilter(filter, { schema: employeeSchema }).value!,
+    sort: sort === '' ? undefined : analyzeSort(sort, { schema: employeeSchema }).value!,
+    includeDeleted: false,
+    clientId: 1,
+  };
+}
+
+async function checkPlans(query: SqlRunner, foldCollation: string | undefined): Promise<void> {
+  const advised = indexesFor(employeeSchema, {
+    dialect: 'postgres',
+    table: EMPLOYEE_TABLE,
+    clientField: 'ClientId',
+    tieBreaker: 'Id',
+    sorts: [SORT],
+    filters: FILTERS,
+    ...(foldCollation === undefined ? {} : { foldCollation }),
+  });
+  const nameFor = (serves: string) => advised.find((i) => i.serves.includes(serves))!.name;
+  const plans: Plan[][] = [];
+  const source: DataSource = createPostgresDataSource({
+    query: explainingRunner(query, plans),
+    table: EMPLOYEE_TABLE,
+    schema: employeeSchema,
+    tieBreaker: 'Id',
+    recordColumn: RECORD_COLUMN,
+    ...(foldCollation === undefined ? {} : { foldCollation }),
+    ...EMPLOYEE_SCOPE,
+  });
+  const expectIndex = (index: string, what: string) => {
+    const plan = plans.pop()!;
+    const summary = plan.map((n) => `${n['Node Type']}${n['Index Name'] ? ` on ${n['Index Name']}` : ''}`).join(' > ');
+    expect(plan.some((n) => n['Node Type'] === 'Seq Scan'), `${what}: ${summary}`).toBe(false);
+    expect(plan.some((n) => n['Index Name'] === index), `${what} should use ${index}: ${summary}`).toBe(true);
+  };
+
+  const page1 = await source.keyedPage!(q('', SORT), { offset: 0, limit: 50 });
+  expect(page1.rows.length).toBe(50);
+  expectIndex(nameFor('sort LastName=Asc'), 'sorted first page');
+  const page2 = await source.keyedPage!(q('', SORT), { offset: 50, limit: 50, after: page1.keys!.last });
+  expect(page2.rows.length).toBe(50);
+  expectIndex(nameFor('sort LastName=Asc'), 'seek page');
+  await source.keyedPage!(q('', SORT), { offset: 0, limit: 50, before: page2.keys!.first });
+  expectIndex(nameFor('sort LastName=Asc'), 'seek page backwards');
+  expect(await source.count(q(FILTERS[0]!, ''))).toBeGreaterThan(0);
+  expectIndex(nameFor('LastName.StartsWith'), 'StartsWith');
+  expect(await source.count(q(FILTERS[1]!, ''))).toBeGreaterThan(0);
+  expectIndex(nameFor('Gender.Equal'), 'integer Equal');
+  expect(await source.count(q(FILTERS[2]!, ''))).toBeGreaterThan(0);
+  expectIndex(nameFor('BirthOn.GreaterThanOrEqual'), 'datetime range');
+}
+
+describe.skipIf(findPostgresBin() === undefined)('advised indexes on the real PostgreSQL server (wepql db-seed --rows, db-index --apply)', () => {
+  let server: PostgresServer | undefined;
+  let pool: pg.Pool | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+    pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    dir = mkdtempSync(join(tmpdir(), 'wepql-index-'));
+  }, 60_000);
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('db-seed fills, db-index creates, and EXPLAIN names the advised index', async () => {
+    const seed = runCli(['db-seed', '--database-url', server!.url, '--rows', '20000']);
+    expect(seed.code, seed.stderr).toBe(0);
+    expect(seed.stdout).toMatch(/with 20000 employees/);
+    const saved = join(dir, 'saved.txt');
+    writeFileSync(saved, `# the list's saved filters\n${FILTERS.join('\n')}\n`);
+    const printed = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
+    expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(4);
+    const applied = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved, '--apply']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const p = pool!;
+    const client = await p.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const query: SqlRunner = (sql, params) => client.query(sql, params);
+      await checkPlans(query, (await chooseFoldCollation(query)).foldCollation);
+    } finally {
+      client.release();
+    }
+  }, 60_000);
+});
+
+describe('advised indexes on PGlite', () => {
+  it('EXPLAIN names the advised index', async () => {
+    const db = new PGlite();
+    try {
+      const query: SqlRunner = (sql, params) => db.query(sql, params);
+      await seedGeneratedEmployees(query, 3000);
+      const { foldCollation } = await chooseFoldCollation(query);
+      for (const index of indexesFor(employeeSchema, {
+        dialect: 'postgres',
+        table: EMPLOYEE_TABLE,
+        clientField: 'ClientId',
+        tieBreaker: 'Id',
+        sorts: [SORT],
+        filters: FILTERS,
+        ...(foldCollation === undefined ? {} : { foldCollation }),
+      })) {
+        await db.query(index.sql);
+      }
+      await db.query(`ANALYZE ${EMPLOYEE_TABLE}`);
+      await db.query('SET enable_seqscan = off');
+      await checkPlans(query, foldCollation);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});
