@@ -19,6 +19,7 @@ import { createTokenCodec } from '../list/token.js';
 import { checkApiVersion } from '../list/version.js';
 import type { Schema } from '../schema/schema.js';
 import { employeeSchema } from '../schemas/employee.js';
+import { PARAMETER_HEADER_PREFIX } from '../wire/contract.js';
 
 /**
  * Options of `createListServer`.
@@ -221,7 +222,7 @@ export function createListServer(options: ListServerOptions): ListServer {
 function listHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(headers)) {
-    if (!name.startsWith('x-api-') || values === undefined) continue;
+    if (!name.startsWith(PARAMETER_HEADER_PREFIX) || values === undefined) continue;
     out[name] = values.map(utf8Text);
   }
   return out;
