@@ -14,3 +14,4 @@ export * from './data-source.js';
 export * from './memory-source.js';
 export * from './postgres-source.js';
 export * from './postgres-table.js';
+export * from './headers.js';
