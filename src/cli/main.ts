@@ -26,7 +26,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   lint: {
     summary: 'check saved filters and sorts against a schema',
-    usage: 'wepql lint [--schema FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
+    usage: 'wepql lint [--schema FILE] [--policy FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
     load: () => import('./commands/lint.js'),
   },
   query: {
