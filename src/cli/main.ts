@@ -40,6 +40,12 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     usage: 'wepql explain [--sort] [--schema FILE] TEXT',
     load: () => import('./commands/explain.js'),
   },
+  schema: {
+    summary: 'schema files from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
+    usage:
+      'wepql schema --from-openapi FILE [--component NAME] | wepql schema --types [--schema FILE] [--name NAME] | wepql schema --openapi --path PATH [--schema FILE] [--policy FILE] [--name NAME] [--format yaml|json]',
+    load: () => import('./commands/schema.js'),
+  },
   'db-seed': {
     summary: 'create and fill the employees table of DATABASE_URL from the sample data',
     usage: 'wepql db-seed [--database-url URL]',
