@@ -6,10 +6,8 @@
 import type { FilterOperator } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
-import { TOKEN_ERROR_HEADER } from '../list/envelope.js';
-import { LIST_PARAMETERS } from '../list/params.js';
-import type { ListParameter } from '../list/params.js';
-import { VERSION_HEADERS } from '../list/version.js';
+import { LIST_PARAMETERS, TOKEN_ERROR_HEADER, VERSION_HEADERS } from '../wire/contract.js';
+import type { ListParameter } from '../wire/contract.js';
 import type { Policy } from '../policy/policy.js';
 import { policyLimits } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
