@@ -5,6 +5,7 @@
  * `{ status, headers, body }` it returns.
  */
 import type { Limits } from '../diagnostics/limits.js';
+import type { Policy } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
@@ -32,6 +33,8 @@ export interface ListHandlerOptions {
   readonly maxLimit?: number;
   /** Limits for filter and sort analysis. */
   readonly limits?: Partial<Limits>;
+  /** The endpoint's policy (`wepql/policy`, defined against `schema`): refusals are 400 `ValidationErrors`. */
+  readonly policy?: Policy;
   /** Accepted `api-version` / `x-api-version` values (default `['1.0']`); `false` skips the check. */
   readonly apiVersions?: readonly string[] | false;
   /** Called with an error the data source threw; the client gets a bare 500 envelope. */
@@ -64,6 +67,7 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
     schema: options.schema,
     ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   if (!parsed.ok) return errorResponse(parsed.error);
   try {
