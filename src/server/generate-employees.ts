@@ -27,6 +27,8 @@ const EPOCH_1950 = Date.UTC(1950, 0, 1);
 
 /** A 31-bit hash of (row, salt), the same in SQL and JavaScript. */
 function mix(i: number, salt: number): number {
+  // Plain doubles are exact while i * 2654435761 stays below 2^53 (i up to 3.3 million); BigInt beyond.
+  if (i < 3_000_000) return (((i * 2654435761 + salt * 40503) % 2147483647) * 48271) % 2147483647;
   return Number((((BigInt(i) * 2654435761n + BigInt(salt) * 40503n) % 2147483647n) * 48271n) % 2147483647n);
 }
 const mixSql = (salt: number) => `((((g.i::bigint * 2654435761 + ${salt * 40503}) % 2147483647) * 48271) % 2147483647)`;

@@ -41,8 +41,11 @@ export type Seek = { readonly after: SeekKey } | { readonly before: SeekKey };
 
 /**
  * Compiles the seek predicate (without WHERE; joined with AND to the
- * filter): a leading range on the first key that an index on the ORDER BY
- * can serve, then the exact lexicographic comparison. Every value is a
+ * filter). When every key walks towards larger values (all `Asc` going
+ * forward, or all `Desc` going back) from non-NULL values, it is one
+ * row-value comparison an index seeks to; otherwise a leading range on the
+ * first key that an index on the ORDER BY can serve, then the exact
+ * lexicographic comparison. Every value is a
  * bound parameter. Throws `WepqlError` (`invalid-value`) when the key does
  * not have one value of the right type per ORDER BY key.
  *
@@ -59,6 +62,17 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
   const out = new Writer();
+  if (keys.length > 1 && keys.every((k, i) => (k.direction === 'Asc') === forward && values[i] !== null)) {
+    // Every key walks towards larger values past a non-NULL: one row-value comparison, which a b-tree
+    // on the ORDER BY seeks to directly. NULLs (the smallest) are all behind the cursor, and a row
+    // comparison meeting a NULL is not true, so they stay out as they should.
+    out.sql(`(${keys.map((k) => k.expr).join(', ')}) > (`);
+    keys.forEach((k, i) => {
+      if (i > 0) out.sql(', ');
+      out.param(k, values[i]!, context);
+    });
+    return out.sql(')').parts;
+  }
   // With one key the exact test is itself a plain range.
   const bound = keys.length > 1 ? leadingBound(keys[0]!, values[0]!, forward) : undefined;
   if (bound === 'nulls') out.sql(`${keys[0]!.expr} IS NULL AND `);
