@@ -83,7 +83,13 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
   const scope = options.clientId === undefined ? {} : { clientId: options.clientId };
 
   if (request.mode === 'skip') {
-    const q: DataQuery = { filter: request.filter, sort: request.sort, includeDeleted: request.includeDeleted, ...scope };
+    const q: DataQuery = {
+      filter: request.filter,
+      sort: request.sort,
+      includeDeleted: request.includeDeleted,
+      cacheKey: JSON.stringify([request.filterText, request.sortText]),
+      ...scope,
+    };
     const rows = await source.page(q, { offset: request.skip, limit: request.limit });
     return listResponse({ data: rows });
   }

@@ -156,7 +156,8 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
     if (entry.sorted === undefined && window.offset === 0 && window.after === undefined && window.before === undefined) {
       // First page: only its rows need sorting; the full sort runs after this response has gone.
       const top = partialSort(entry.matches, window.limit, readers, base);
-      setTimeout(() => sorted(q, entry), 0);
+      // Only a cached result can be asked for again.
+      if (cacheKey(q) !== undefined) setTimeout(() => sorted(q, entry), 0);
       return { positions: top, from: 0, to: top.length };
     }
     const order = sorted(q, entry);

@@ -21,7 +21,7 @@ import { indexesFor } from '../../../src/sql/index.js';
 import { analyzeFilter, analyzeSort } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/schemas/employee.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/server/employees.js';
-import { seedGeneratedEmployees } from '../../../src/server/generate-employees.js';
+import { generatedEmployee, seedGeneratedEmployees } from '../../../src/server/generate-employees.js';
 import { runCli } from '../../support/cli.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 
@@ -144,6 +144,9 @@ describe('advised indexes on PGlite', () => {
     try {
       const query: SqlRunner = (sql, params) => db.query(sql, params);
       await seedGeneratedEmployees(query, 3000);
+      // The generator inside the database and its JavaScript twin give the same records.
+      const stored = await db.query<{ Record: unknown }>(`SELECT "Record" FROM ${EMPLOYEE_TABLE} WHERE "Id" IN (1, 2, 1500, 3000) ORDER BY "Id"`);
+      expect(stored.rows.map((r) => r.Record)).toEqual([1, 2, 1500, 3000].map(generatedEmployee));
       const { foldCollation } = await chooseFoldCollation(query);
       for (const index of indexesFor(employeeSchema, {
         dialect: 'postgres',
