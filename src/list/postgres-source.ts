@@ -140,7 +140,20 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const seek: Seek | undefined =
         window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;
-      const rows = await run(q, window, seek);
+      const key = window.after ?? window.before;
+      const direction = q.sort?.keys[0]?.direction;
+      let rows: readonly unknown[];
+      if (seek === undefined || key === undefined || direction === undefined || key[0] === null || (direction === 'Asc') === ('after' in seek)) {
+        rows = await run(q, window, seek);
+      } else {
+        // Walking towards smaller first keys, NULL keys come last: the non-NULL rows from an index range
+        // first, then, only if the page is not full, the NULL ones (also an index range).
+        rows = await run(q, window, { ...seek, firstKey: 'not-null' });
+        if (rows.length < window.limit) {
+          const rest = await run(q, { offset: 0, limit: window.limit - rows.length }, { ...seek, firstKey: 'null' });
+          rows = 'before' in seek ? [...rest, ...rows] : [...rows, ...rest];
+        }
+      }
       if (rows.length === 0) return { rows };
       return { rows: rows.map(rebuild), keys: { first: keyOf(q, rows[0]), last: keyOf(q, rows[rows.length - 1]) } };
     },

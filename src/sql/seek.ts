@@ -37,7 +37,17 @@ export type SeekKey = readonly SeekValue[];
  * const next: Seek = { after: ['Smith', 1042] };
  * const prev: Seek = { before: ['Adams', 17] };
  */
-export type Seek = { readonly after: SeekKey } | { readonly before: SeekKey };
+export type Seek = ({ readonly after: SeekKey } | { readonly before: SeekKey }) & {
+  /**
+   * Only the rows whose first sort key is (`'null'`) or is not (`'not-null'`)
+   * NULL. A walk towards smaller values of the first key (a `Desc` sort
+   * going forward, an `Asc` one going back) meets NULLs last; asking for the
+   * non-NULL rows first gives the index a range to start from, and the NULL
+   * rows (`IS NULL`, also an index range) are read only when the page is not
+   * yet full.
+   */
+  readonly firstKey?: 'null' | 'not-null';
+};
 
 /**
  * Compiles the seek predicate (without WHERE; joined with AND to the
@@ -62,6 +72,13 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
   const out = new Writer();
+  const first = keys[0]!;
+  if (seek.firstKey === 'null') out.sql(`${first.expr} IS NULL AND `);
+  else if (seek.firstKey === 'not-null') {
+    // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
+    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).param(first, values[0]!, context).sql(' AND ');
+    else out.sql(`${first.expr} IS NOT NULL AND `);
+  }
   if (keys.length > 1 && keys.every((k, i) => (k.direction === 'Asc') === forward && values[i] !== null)) {
     // Every key walks towards larger values past a non-NULL: one row-value comparison, which a b-tree
     // on the ORDER BY seeks to directly. NULLs (the smallest) are all behind the cursor, and a row
