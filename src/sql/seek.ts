@@ -79,11 +79,21 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
     if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).param(first, values[0]!, context).sql(' AND ');
     else out.sql(`${first.expr} IS NOT NULL AND `);
   }
-  if (keys.length > 1 && keys.every((k, i) => (k.direction === 'Asc') === forward && values[i] !== null)) {
-    // Every key walks towards larger values past a non-NULL: one row-value comparison, which a b-tree
-    // on the ORDER BY seeks to directly. NULLs (the smallest) are all behind the cursor, and a row
-    // comparison meeting a NULL is not true, so they stay out as they should.
-    out.sql(`(${keys.map((k) => k.expr).join(', ')}) > (`);
+  const upward = (k: OrderKey) => (k.direction === 'Asc') === forward;
+  const rowValue =
+    keys.length > 1 && values.every((v) => v !== null)
+      ? keys.every(upward)
+        ? '>'
+        : // Towards smaller values, NULLs lie ahead; with only the first key (its NULLs excluded here) and the never-NULL tie-breaker, none can.
+          seek.firstKey === 'not-null' && keys.every((k) => !upward(k)) && keys.slice(1).every((k) => k.field === undefined)
+          ? '<'
+          : undefined
+      : undefined;
+  if (rowValue !== undefined) {
+    // One row-value comparison, which a b-tree on the ORDER BY seeks to directly. Walking upward,
+    // NULLs (the smallest) are all behind the cursor, and a row comparison meeting a NULL is not
+    // true, so they stay out as they should.
+    out.sql(`(${keys.map((k) => k.expr).join(', ')}) ${rowValue} (`);
     keys.forEach((k, i) => {
       if (i > 0) out.sql(', ');
       out.param(k, values[i]!, context);
