@@ -3,6 +3,8 @@
  * flags and missing flag values are usage errors (exit 2), never ignored.
  */
 
+import { nearestName } from '../diagnostics/suggest.js';
+
 /** A problem with the command line itself; the CLI exits 2 with its message. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -19,6 +21,8 @@ export interface ArgSpec {
   readonly switches?: readonly string[];
   /** Flags that take a value and may repeat; collected in order. */
   readonly repeatable?: readonly string[];
+  /** Short aliases, such as `-q` for `--quiet`. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** The parsed command line. */
@@ -53,7 +57,8 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
     }
     if (arg.startsWith('-') && arg !== '-') {
       const eq = arg.indexOf('=');
-      const flag = eq > 0 ? arg.slice(0, eq) : arg;
+      const written = eq > 0 ? arg.slice(0, eq) : arg;
+      const flag = spec.aliases !== undefined && Object.hasOwn(spec.aliases, written) ? spec.aliases[written]! : written;
       if (switchFlags.has(flag)) {
         if (eq > 0) throw new UsageError(`${flag} takes no value`);
         switches.add(flag);
@@ -73,8 +78,12 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
         } else values.set(flag, value);
         continue;
       }
-      const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort().join(', ');
-      throw new UsageError(`unknown option ${flag}${known ? ` (this command accepts: ${known})` : ''}`);
+      const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort();
+      const near = flag.startsWith('--') ? nearestName(flag.slice(2), known.map((k) => k.slice(2))) : undefined;
+      throw new UsageError(
+        `unknown option ${flag}` +
+          (near !== undefined ? `; did you mean --${near}?` : known.length > 0 ? ` (this command accepts: ${known.join(', ')})` : ''),
+      );
     }
     positionals.push(arg);
   }

@@ -9,6 +9,7 @@ import type { Schema } from '../schema/schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import { evolutionDiagnostics, hasDeprecations, renameAwareSchema } from './schema-evolution.js';
 import { lintFilter } from './semantic-rules.js';
 
 /**
@@ -20,6 +21,12 @@ import { lintFilter } from './semantic-rules.js';
 export interface LintTextOptions {
   /** Without a schema only syntax is checked (no typing, no semantic rules). */
   readonly schema?: Schema;
+  /**
+   * The schema the saved text was written for. With it, fields removed,
+   * renamed, retyped or whose nullability changed since are reported (a
+   * rename with a safe fix). Needs `schema`.
+   */
+  readonly previousSchema?: Schema;
   readonly caseSensitive?: boolean;
   readonly limits?: Partial<Limits>;
 }
@@ -45,23 +52,47 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
  */
 export function lintText(text: string, kind: LintKind, options: LintTextOptions = {}): Diagnostic[] {
   const limits = options.limits;
-  if (kind === 'sort') {
-    const result =
-      options.schema === undefined
-        ? parseSort(text, limits === undefined ? {} : { limits })
-        : analyzeSort(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
-    return [...result.diagnostics].sort(byPosition);
+  const { schema, previousSchema } = options;
+  if (schema === undefined) {
+    const parsed = kind === 'sort' ? parseSort(text, limits === undefined ? {} : { limits }) : parseFilter(text, limits === undefined ? {} : { limits });
+    return [...parsed.diagnostics].sort(byPosition);
   }
-  if (options.schema === undefined) {
-    return [...parseFilter(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
-  }
-  const analyzed = analyzeFilter(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
+  // Under a previous schema, old names of renamed fields resolve so the rest of the text is still checked.
+  const typing = previousSchema === undefined ? schema : renameAwareSchema(previousSchema, schema);
+  const analyzeOptions = { schema: typing, ...(limits === undefined ? {} : { limits }) };
+  const analyzed = kind === 'sort' ? analyzeSort(text, analyzeOptions) : analyzeFilter(text, analyzeOptions);
   // The parser already attaches the safe fixes (empty clauses, single-child groups, …).
-  const diagnostics = [...analyzed.diagnostics];
-  if (analyzed.value !== undefined) {
-    diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
+  let diagnostics = [...analyzed.diagnostics];
+  if (previousSchema !== undefined || hasDeprecations(schema)) {
+    const evolution = evolutionDiagnostics(analyzed.ast, {
+      schema,
+      ...(previousSchema === undefined ? {} : { previousSchema }),
+      analyzed: diagnostics,
+    });
+    // A removed field is reported as such, not as an unknown one.
+    const removed = new Set(evolution.filter((d) => d.code === 'field-removed').map((d) => `${d.start}:${d.end}`));
+    if (removed.size > 0) diagnostics = diagnostics.filter((d) => d.code !== 'unknown-field' || !removed.has(`${d.start}:${d.end}`));
+    diagnostics.push(...evolution);
+  }
+  if (kind === 'filter' && analyzed.value !== undefined) {
+    diagnostics.push(...lintFilter(analyzed.value as Parameters<typeof lintFilter>[0], { text, caseSensitive: options.caseSensitive === true }));
   }
   return diagnostics.sort(byPosition);
+}
+
+/**
+ * The text with only the rename fixes applied, in place: every other byte
+ * stays as written. Returns the text itself when nothing was renamed.
+ *
+ * @example
+ * renameFields('surname.Equal(Smith)', 'filter', { schema: next, previousSchema: previous }); // 'LastName.Equal(Smith)'
+ */
+export function renameFields(text: string, kind: LintKind, options: LintTextOptions): string {
+  if (options.schema === undefined || options.previousSchema === undefined) return text;
+  const edits = lintText(text, kind, options)
+    .filter((d) => d.code === 'field-renamed')
+    .flatMap((d) => d.fix ?? []);
+  return edits.length === 0 ? text : applyEdits(text, edits);
 }
 
 /** Applies non-overlapping edits (later ones that overlap an earlier one are skipped). */
