@@ -48,6 +48,36 @@ export const definition: CommandDefinition = {
  * parseRecords('{"a":1}\n{"a":2}\n', 'data.ndjson'); // [{ a: 1 }, { a: 2 }]
  */
 export function parseRecords(text: string, path: string): unknown[] {
+  const records = readRecords(text, path);
+  records.forEach((record, i) => {
+    if (tooDeep(record)) {
+      const where = lineOf.get(record);
+      throw new UsageError(
+        `invalid data file ${path}: record ${i + 1}${where === undefined ? '' : ` (line ${where})`} nests deeper than ${MAX_RECORD_DEPTH} levels; records may nest at most ${MAX_RECORD_DEPTH} deep`,
+      );
+    }
+  });
+  return records;
+}
+
+/** How deep a record may nest: far beyond any real record, well within what printing and inference can walk. */
+const MAX_RECORD_DEPTH = 256;
+/** NDJSON line of each record object, for messages. */
+const lineOf = new WeakMap<object, number>();
+
+/** Whether a value nests deeper than MAX_RECORD_DEPTH; iterative, so a hostile record cannot exhaust the stack here. */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_RECORD_DEPTH) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function readRecords(text: string, path: string): unknown[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === '') return [];
   let whole: unknown;
@@ -71,7 +101,9 @@ export function parseRecords(text: string, path: string): unknown[] {
     const line = lines[i]!.trim();
     if (line === '') continue;
     try {
-      records.push(JSON.parse(line));
+      const record: unknown = JSON.parse(line);
+      if (typeof record === 'object' && record !== null) lineOf.set(record, i + 1);
+      records.push(record);
     } catch (e) {
       throw new UsageError(`invalid data file ${path}: line ${i + 1} is not JSON (${(e as Error).message}); expected a JSON array or NDJSON`);
     }
