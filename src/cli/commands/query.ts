@@ -51,7 +51,7 @@ export function parseRecords(text: string, path: string): unknown[] {
   const records = readRecords(text, path);
   records.forEach((record, i) => {
     if (tooDeep(record)) {
-      const where = lineOf.get(record);
+      const where = typeof record === 'object' && record !== null ? lineOf.get(record) : undefined;
       throw new UsageError(
         `invalid data file ${path}: record ${i + 1}${where === undefined ? '' : ` (line ${where})`} nests deeper than ${MAX_RECORD_DEPTH} levels; records may nest at most ${MAX_RECORD_DEPTH} deep`,
       );
