@@ -7,8 +7,6 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
 import { UsageError } from './args.js';
 
 /** Extensions a directory walk picks up. */
@@ -54,11 +52,17 @@ const GLOB_CHARS = /[*?[\]{}!]/;
  * neither a file, a directory nor a glob matching at least one file.
  *
  * @example
- * discoverFiles(['views/', 'extra/*.yaml'], { cwd: process.cwd(), ignore: { base: process.cwd(), patterns: [] } });
+ * await discoverFiles(['views/', 'extra/*.yaml'], { cwd: process.cwd(), ignore: { base: process.cwd(), patterns: [] } });
  */
-export function discoverFiles(inputs: readonly string[], options: { readonly cwd: string; readonly ignore: IgnoreRules }): string[] {
-  const rules: Ignore = ignore().add([...options.ignore.patterns]);
+export async function discoverFiles(
+  inputs: readonly string[],
+  options: { readonly cwd: string; readonly ignore: IgnoreRules },
+): Promise<string[]> {
+  // The matchers load only when needed: most runs name files and have no ignore rules.
+  const patterns = options.ignore.patterns.filter((p) => p.trim() !== '' && !p.startsWith('#'));
+  const rules = patterns.length === 0 ? undefined : (await import('ignore')).default().add(patterns);
   const isIgnored = (abs: string, dir: boolean): boolean => {
+    if (rules === undefined) return false;
     const rel = relative(options.ignore.base, abs);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
     return rules.ignores(toPosix(rel) + (dir ? '/' : ''));
@@ -114,7 +118,7 @@ export function discoverFiles(inputs: readonly string[], options: { readonly cwd
     } catch {
       stat = undefined;
     }
-    if (stat?.isFile() === true) {
+    if (stat !== undefined && !stat.isDirectory()) {
       add(input);
       continue;
     }
@@ -125,6 +129,7 @@ export function discoverFiles(inputs: readonly string[], options: { readonly cwd
       continue;
     }
     if (!GLOB_CHARS.test(input)) throw new UsageError(`cannot read ${input}: no such file or directory`);
+    const picomatch = (await import('picomatch')).default;
     const scan = picomatch.scan(input);
     const base = scan.base === '' ? '.' : scan.base;
     const matcher = picomatch(toPosix(input), { dot: false });

@@ -8,7 +8,7 @@
 import { formatFilter, formatSort } from '../print/format.js';
 import { WepqlError } from '../diagnostics/error.js';
 import { readInput, loadSchemaFile, writeFileText } from './io.js';
-import { readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from './saved-filters.js';
+import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from './saved-filters.js';
 import { UsageError } from './args.js';
 import { paint, plural, STDIN_LABEL } from './color.js';
 import { discoverFiles, readIgnoreFile } from './discover.js';
@@ -28,9 +28,10 @@ export async function runFmtCheck(
   if (inputs.length === 0) throw new UsageError(`${write ? '--write' : '--check'} needs at least one FILE, directory or glob`);
   if (write && inputs.includes('-')) throw new UsageError('--write cannot rewrite standard input; name files');
   const cwd = process.cwd();
-  const files = discoverFiles(inputs, { cwd, ignore: { base: cwd, patterns: readIgnoreFile(`${cwd}/.wepqlignore`, false) } });
+  const files = await discoverFiles(inputs, { cwd, ignore: { base: cwd, patterns: readIgnoreFile(`${cwd}/.wepqlignore`, false) } });
   const schema = options.schemaFile === undefined ? undefined : await loadSchemaFile(options.schemaFile);
   const printOptions = schema === undefined ? {} : { schema };
+  if (needsYaml(files)) await loadYaml();
   let bad = 0;
   let unformattable = 0;
   for (const path of files) {

@@ -16,8 +16,33 @@
  * JSON or YAML document is searched for the strings the selector reaches
  * instead; an entry's `name` is a string `name` member next to it.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { select, type SelectorStep, type TreeAdapter } from './selector.js';
+
+type YamlModule = typeof import('yaml');
+let yaml: YamlModule | undefined;
+
+/**
+ * Loads the YAML reader when some file needs it (YAML, or a selector):
+ * most runs read only JSON and text, and start faster without it.
+ *
+ * @example
+ * if (needsYaml(paths, selectors)) await loadYaml();
+ */
+export async function loadYaml(): Promise<void> {
+  yaml ??= await import('yaml');
+}
+
+/**
+ * Whether reading these files with these selectors needs `loadYaml` first.
+ *
+ * @example
+ * needsYaml(['views/a.yaml'], {}); // true
+ */
+export function needsYaml(paths: readonly string[], selectors?: SavedSelectors): boolean {
+  if (selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined)) return true;
+  return paths.some((p) => /\.ya?ml$/i.test(p));
+}
 
 /** One saved filter or sort found in a file. */
 export interface SavedEntry {
@@ -254,10 +279,12 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
   return { path, content, format, entries };
 }
 
-const YAML_TREE: TreeAdapter<unknown> = {
-  members: (n) => (isMap(n) ? n.items.map((p) => [isScalar(p.key) ? String(p.key.value) : String(p.key), p.value] as const) : undefined),
-  items: (n) => (isSeq(n) ? n.items : undefined),
-};
+function yamlTree(y: YamlModule): TreeAdapter<unknown> {
+  return {
+    members: (n) => (y.isMap(n) ? n.items.map((p) => [y.isScalar(p.key) ? String(p.key.value) : String(p.key), p.value] as const) : undefined),
+    items: (n) => (y.isSeq(n) ? n.items : undefined),
+  };
+}
 
 const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorStep[])[]> = {
   filter: [[{ kind: 'member', key: 'filter' }], [{ kind: 'wildcard' }, { kind: 'member', key: 'filter' }]],
@@ -266,9 +293,12 @@ const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorSt
 
 /** Entries of a YAML (or JSON, read as YAML) file, found by selectors or in the default places. */
 function yamlEntries(path: string, content: string, starts: readonly number[], selectors: SavedSelectors | undefined): SavedEntry[] {
+  if (yaml === undefined) throw new Error('readSavedFilters: call loadYaml() before reading YAML or using selectors');
+  const { isMap, isScalar } = yaml;
+  const tree = yamlTree(yaml);
   let documents;
   try {
-    documents = parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
+    documents = yaml.parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
   } catch (e) {
     if (e instanceof RangeError) throw new SavedFileError(path, 'the document nests too deeply to read');
     throw e;
@@ -284,7 +314,7 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
     for (const kind of ['filter', 'sort'] as const) {
       const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : selectors[kind] === undefined ? [] : [selectors[kind]!];
       for (const steps of chosen) {
-        for (const { node, parent } of select<unknown>(doc.contents, steps, YAML_TREE)) {
+        for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
           if (!isScalar(node) || node.value === null) continue;
           const scalar = node as YamlNode & { value: unknown; type?: string; range: [number, number, number] };
           const at = positionOf(starts, scalar.range[0]);

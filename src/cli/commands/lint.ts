@@ -22,7 +22,7 @@ import { findConfig, loadConfig, type DatabaseSource, type LintConfig } from '..
 import { discoverFiles, readIgnoreFile } from '../discover.js';
 import { loadSchemaFile, readInput, writeFileText } from '../io.js';
 import { startProgress } from '../progress.js';
-import { readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../saved-filters.js';
+import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../saved-filters.js';
 import { parseSelector } from '../selector.js';
 
 /** `wepql lint`: options and examples, the source of its help. */
@@ -115,10 +115,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     ...(args.repeated.get('--ignore-pattern') ?? []),
   ];
   let paths: string[] = [];
-  if (args.positionals.length > 0) paths = discoverFiles(args.positionals, { cwd, ignore: { base: ignoreBase, patterns } });
+  if (args.positionals.length > 0) paths = await discoverFiles(args.positionals, { cwd, ignore: { base: ignoreBase, patterns } });
   else if (config.paths !== undefined && database === undefined) {
     const base = config.base!;
-    paths = discoverFiles(config.paths, { cwd: base, ignore: { base, patterns } }).map((p) => relative(cwd, resolve(base, p)) || p);
+    paths = (await discoverFiles(config.paths, { cwd: base, ignore: { base, patterns } })).map((p) => relative(cwd, resolve(base, p)) || p);
   }
   if (paths.length === 0 && database === undefined) {
     throw new UsageError('name at least one FILE, directory or glob (- reads standard input), give --table for a database, or set "paths" in wepql.config.json');
@@ -127,6 +127,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   // Read everything first so that a usage problem in any source stops the run before output.
   const items: Item[] = [];
   const files: SavedFile[] = [];
+  if (needsYaml(paths, selectors)) await loadYaml();
   for (const path of paths) {
     const content = await readInput(path);
     let file: SavedFile;
@@ -157,6 +158,14 @@ export async function run(argv: readonly string[]): Promise<number> {
   const replacements = new Map<SavedFile, Map<SavedEntry, string>>();
   const rowFixes: { entry: { id: string; kind: 'filter' | 'sort'; column: string; text: string }; text: string }[] = [];
   let fixedCount = 0;
+  // Saved filters repeat (copied views, shared defaults): lint each distinct text once.
+  const cache = new Map<string, Diagnostic[]>();
+  const lintCached = (text: string, kind: 'filter' | 'sort'): Diagnostic[] => {
+    const key = `${kind}\u0000${text}`;
+    let found = cache.get(key);
+    if (found === undefined) cache.set(key, (found = lintText(text, kind, options)));
+    return found;
+  };
   const progress = startProgress(items.length, 'filters and sorts');
   for (const item of items) {
     const { entry } = item;
@@ -175,7 +184,7 @@ export async function run(argv: readonly string[]): Promise<number> {
         } else if (item.row !== undefined) rowFixes.push({ entry: { ...item.row, kind: entry.kind, text: entry.text }, text: fixed });
       }
     }
-    for (const raw of lintText(text, entry.kind, options)) {
+    for (const raw of lintCached(text, entry.kind)) {
       const d = applyRule(raw, rules);
       if (d === undefined) continue;
       const finding: LintFinding = {
