@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
-import { nearestName } from '../diagnostics/suggest.js';
-import { UsageError } from './args.js';
+import { didYouMean, UsageError } from './args.js';
 
 /** The file name searched for. */
 export const CONFIG_FILE = 'wepql.config.json';
@@ -129,7 +128,7 @@ export function loadConfig(file: string): LintConfig {
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
   for (const key of Object.keys(obj)) {
     if (!(KEYS as readonly string[]).includes(key)) {
-      const near = nearestName(key, KEYS);
+      const near = didYouMean(key, KEYS);
       fail(key, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${KEYS.join(', ')})`);
     }
   }
@@ -156,7 +155,7 @@ export function loadConfig(file: string): LintConfig {
     rules = Object.create(null) as Record<string, RuleSetting>;
     for (const [code, setting] of Object.entries(rawRules as object)) {
       if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
-        const near = nearestName(code, Object.keys(DIAGNOSTIC_CODES));
+        const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
         fail(`rules.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
       }
       if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting)) fail(`rules.${code}`, 'must be "off", "info", "warn" or "error"');
@@ -176,7 +175,7 @@ export function loadConfig(file: string): LintConfig {
     const db = rawDb as Record<string, unknown>;
     for (const key of Object.keys(db)) {
       if (!(DATABASE_KEYS as readonly string[]).includes(key)) {
-        const near = nearestName(key, DATABASE_KEYS);
+        const near = didYouMean(key, DATABASE_KEYS);
         fail(`database.${key}`, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}`);
       }
       if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');

@@ -7,8 +7,7 @@
  * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
 import { readFileSync } from 'node:fs';
-import { nearestName } from '../diagnostics/suggest.js';
-import { UsageError } from './args.js';
+import { didYouMean, UsageError } from './args.js';
 import { decideColor, setColor } from './color.js';
 import { renderHelp, usageLine, type CommandDefinition } from './command.js';
 
@@ -71,7 +70,7 @@ async function commandHelp(name: string, entry: CommandEntry, rest: readonly str
 }
 
 function unknownCommand(name: string): string {
-  const near = nearestName(name, Object.keys(COMMANDS));
+  const near = didYouMean(name, Object.keys(COMMANDS));
   return `wepql: unknown command "${name}"${near === undefined ? '' : `; did you mean "${near}"?`}\nRun \`wepql --help\` for the list of commands.\n`;
 }
 

@@ -3,8 +3,7 @@
  * each in its own module (`schema-diff.ts`, …), so that tools can be added
  * as rows of `SUBCOMMANDS`.
  */
-import { nearestName } from '../../diagnostics/suggest.js';
-import { UsageError } from '../args.js';
+import { didYouMean, UsageError } from '../args.js';
 import { renderHelp, type CommandDefinition } from '../command.js';
 
 interface SubcommandModule {
@@ -40,7 +39,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError(`name a subcommand: ${Object.keys(SUBCOMMANDS).join(', ')}`);
   if (!Object.hasOwn(SUBCOMMANDS, name)) {
-    const near = nearestName(name, Object.keys(SUBCOMMANDS));
+    const near = didYouMean(name, Object.keys(SUBCOMMANDS));
     throw new UsageError(`unknown subcommand "${name}"${near === undefined ? '' : `; did you mean "${near}"?`}`);
   }
   const sub = await SUBCOMMANDS[name]!.load();
