@@ -233,10 +233,11 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
       }
       const path = [...prefix, key];
       const name = path.join('.');
-      const earlier = [
-        ...earlierPaths(def.renamedFrom, prefix, at),
-        ...parentEarlier.map((p) => `${p}.${key}`),
-      ];
+      // Earlier paths: its own earlier names under the current parent, and its
+      // current and earlier names under each earlier path of the parent.
+      const own = earlierPaths(def.renamedFrom, prefix, at);
+      const bare = own.filter((p) => p.split('.').length === path.length).map((p) => p.split('.').pop()!);
+      const earlier = [...new Set([...own, ...parentEarlier.flatMap((p) => [key, ...bare].map((k) => `${p}.${k}`))])];
       if (def.type === 'object') {
         add(name, { found: 'object', name, exactCase: true }, at);
         walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1, parentNullable || def.nullable === true, earlier);
