@@ -31,7 +31,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   lint: { summary: 'check saved filters and sorts against a schema (and the schema before it)', load: () => import('./commands/lint.js') },
   query: { summary: 'run a filter and sort over a JSON or NDJSON file of records', load: () => import('./commands/query.js') },
   explain: { summary: 'say what a filter (or sort) means in plain English', load: () => import('./commands/explain.js') },
-  schema: { summary: 'work with schema files: `wepql schema diff OLD NEW` prints what changed', load: () => import('./commands/schema.js') },
+  schema: {
+    summary: 'schema files: `diff OLD NEW`, from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
+    load: () => import('./commands/schema.js'),
+  },
   'db-seed': { summary: 'create and fill the employees table of DATABASE_URL from the sample data', load: () => import('./commands/db-seed.js') },
 };
 

@@ -5,6 +5,9 @@
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { formatFilter, formatSort } from '../print/format.js';
+import type { Policy } from '../policy/policy.js';
+import { policyLimits } from '../policy/policy.js';
+import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
@@ -29,6 +32,8 @@ export interface LintTextOptions {
   readonly previousSchema?: Schema;
   readonly caseSensitive?: boolean;
   readonly limits?: Partial<Limits>;
+  /** An endpoint's policy (`wepql/policy`): its refusals are reported and its caps tighten `limits`. Needs `schema`. */
+  readonly policy?: Policy;
 }
 
 /**
@@ -51,8 +56,8 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
  * // ['duplicate-condition']
  */
 export function lintText(text: string, kind: LintKind, options: LintTextOptions = {}): Diagnostic[] {
-  const limits = options.limits;
-  const { schema, previousSchema } = options;
+  const { schema, previousSchema, policy } = options;
+  const limits = policyLimits(options.limits, policy);
   if (schema === undefined) {
     const parsed = kind === 'sort' ? parseSort(text, limits === undefined ? {} : { limits }) : parseFilter(text, limits === undefined ? {} : { limits });
     return [...parsed.diagnostics].sort(byPosition);
@@ -74,8 +79,12 @@ export function lintText(text: string, kind: LintKind, options: LintTextOptions 
     if (removed.size > 0) diagnostics = diagnostics.filter((d) => d.code !== 'unknown-field' || !removed.has(`${d.start}:${d.end}`));
     diagnostics.push(...evolution);
   }
-  if (kind === 'filter' && analyzed.value !== undefined) {
-    diagnostics.push(...lintFilter(analyzed.value as Parameters<typeof lintFilter>[0], { text, caseSensitive: options.caseSensitive === true }));
+  if (analyzed.value !== undefined && policy !== undefined) {
+    if (analyzed.value.kind === 'typed-filter') diagnostics.push(...checkFilterPolicy(analyzed.value, policy));
+    else diagnostics.push(...checkSortPolicy(analyzed.value, policy));
+  }
+  if (analyzed.value !== undefined && analyzed.value.kind === 'typed-filter') {
+    diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
   }
   return diagnostics.sort(byPosition);
 }

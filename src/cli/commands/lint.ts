@@ -21,6 +21,7 @@ import { specOf, type CommandDefinition } from '../command.js';
 import { findConfig, loadConfig, type DatabaseSource, type LintConfig } from '../config.js';
 import { discoverFiles, readIgnoreFile } from '../discover.js';
 import { loadSchemaFile, readInput, writeFileText } from '../io.js';
+import { loadPolicyFile } from '../policy-file.js';
 import { startProgress } from '../progress.js';
 import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../saved-filters.js';
 import { parseSelector } from '../selector.js';
@@ -37,6 +38,7 @@ export const definition: CommandDefinition = {
   options: [
     { flag: '--schema', value: 'FILE', description: 'the schema the filters must satisfy (without one, only syntax is checked)' },
     { flag: '--previous-schema', value: 'FILE', description: 'the schema the filters were written for: report removed, renamed, retyped and nullability-changed fields' },
+    { flag: '--policy', value: 'FILE', description: "an endpoint's policy file: report the fields and operators it refuses (needs --schema)" },
     { flag: '--config', value: 'FILE', description: 'read settings from FILE instead of the nearest wepql.config.json' },
     { flag: '--no-config', description: 'ignore any wepql.config.json' },
     { flag: '--fix', description: 'rewrite fixable findings in place (renamed fields, then safe fixes); every other byte stays as it was' },
@@ -91,8 +93,11 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (previousPath !== undefined && schemaPath === undefined) throw new UsageError('--previous-schema needs --schema, the schema the filters will run under');
   const schema: Schema | undefined = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
   const previousSchema: Schema | undefined = previousPath === undefined ? undefined : await loadSchemaFile(previousPath);
+  const policyPath = args.values.get('--policy') ?? config.policy;
+  const policy = policyPath === undefined ? undefined : await loadPolicyFile(policyPath, schema);
   const options: LintTextOptions = {
     ...(schema === undefined ? {} : { schema }),
+    ...(policy === undefined ? {} : { policy }),
     ...(previousSchema === undefined ? {} : { previousSchema }),
     caseSensitive: args.switches.has('--case-sensitive') || config.caseSensitive === true,
   };
