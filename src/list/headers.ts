@@ -7,6 +7,7 @@
  * one filter. Framework adapters and the reference server share this.
  */
 import type { HeaderInput } from './params.js';
+import { PARAMETER_HEADER_PREFIX } from '../wire/contract.js';
 
 /**
  * The `x-api-*` headers, names lower-cased, each with every value it was sent
@@ -21,7 +22,7 @@ export function listHeaders(headers: HeaderInput | undefined): Record<string, st
   if (headers === undefined || headers === null) return out;
   const add = (name: string, values: readonly string[]): void => {
     const key = name.toLowerCase();
-    if (!key.startsWith('x-api-')) return;
+    if (!key.startsWith(PARAMETER_HEADER_PREFIX)) return;
     (out[key] ??= []).push(...values.map(utf8Text));
   };
   if (typeof Headers !== 'undefined' && headers instanceof Headers) {

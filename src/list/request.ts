@@ -12,8 +12,10 @@ import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
-import type { HeaderInput, ListParameter, QueryInput } from './params.js';
+import type { HeaderInput, QueryInput } from './params.js';
 import { readParameter } from './params.js';
+import type { ListParameter } from '../wire/contract.js';
+import { parameterHeader } from '../wire/contract.js';
 
 /**
  * Where the parameters of a list call come from: query and headers, or a fetch `Request`.
@@ -136,7 +138,7 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     const p = readParameter(name, query, headers);
     if (p === undefined) return undefined;
     if ('repeated' in p) {
-      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header x-api-${name}` : 'query'}); send it once`);
+      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header ${parameterHeader(name)}` : 'query'}); send it once`);
       return undefined;
     }
     // An empty value counts as not sent, so `?filter=` means no filter. Flags are read separately.

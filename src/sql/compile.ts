@@ -8,8 +8,8 @@
  * `String.prototype.toLowerCase` (the parameter is folded here, the column
  * by the database), strings order by code point, NULL first under Asc.
  */
-import type { SingleValueOperator } from '../ast/operators.js';
-import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/operators.js';
+import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { hasInvalidCharacter, type ScalarType } from '../schema/values.js';
@@ -17,7 +17,7 @@ import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../va
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
-import { globPattern, LIKE_ESCAPE, likePattern, type PatternPosition } from './patterns.js';
+import { globPattern, LIKE_ESCAPE, likePattern } from './patterns.js';
 import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
 import { postgresTimestamp } from './storage.js';
 import type { SqlPart } from './to-sql.js';
@@ -39,24 +39,6 @@ export interface CompileContext {
   readonly foldCollation: string;
   readonly limits: Limits;
 }
-
-const COMPARISON_SQL: Partial<Record<SingleValueOperator, string>> = {
-  Equal: '=',
-  NotEqual: '<>',
-  LessThan: '<',
-  LessThanOrEqual: '<=',
-  GreaterThan: '>',
-  GreaterThanOrEqual: '>=',
-};
-
-const PATTERN_OPERATORS: Partial<Record<SingleValueOperator, { position: PatternPosition; negated: boolean }>> = {
-  Contains: { position: 'contains', negated: false },
-  StartsWith: { position: 'starts', negated: false },
-  EndsWith: { position: 'ends', negated: false },
-  NotContains: { position: 'contains', negated: true },
-  NotStartsWith: { position: 'starts', negated: true },
-  NotEndsWith: { position: 'ends', negated: true },
-};
 
 // PostgreSQL array casts for `= ANY($1::type[])`: one parameter however long the list.
 const POSTGRES_ARRAY_TYPE: Readonly<Record<ScalarType, string>> = {
@@ -186,43 +168,43 @@ class FilterCompiler {
 
   /** Writes one `field op value` test. */
   private single(field: ResolvedField, operator: SingleValueOperator, value: TypedScalar): void {
-    const comparison = COMPARISON_SQL[operator];
-    if (comparison !== undefined) {
-      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${comparison} `);
+    const info: OperatorInfo = OPERATORS[operator];
+    // The table's relations are spelled as SQL spells them.
+    if (info.relation !== undefined) {
+      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${info.relation} `);
       this.param(field, value);
       return;
     }
-    const pattern = PATTERN_OPERATORS[operator];
-    if (pattern === undefined || field.type !== 'string' || typeof value !== 'string') {
+    const position = info.position;
+    if (position === undefined || field.type !== 'string' || typeof value !== 'string') {
       return sqlError('invalid-value', `${operator} does not apply to ${field.type} field ${field.name}`);
     }
     if (value === '') {
       // Every string contains, starts and ends with '' (SPEC §6: Contains('')
       // matches every non-null string), so the negated forms match nothing.
-      this.out.sql(pattern.negated ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
+      this.out.sql(info.negative ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
       return;
     }
     const expr = compared(field, this.cx, this.raw(field));
-    const not = pattern.negated ? 'NOT ' : '';
+    const not = info.negative ? 'NOT ' : '';
     const text = this.cx.caseSensitive ? value : value.toLowerCase();
     if (this.cx.dialect === 'sqlite' && this.cx.caseSensitive) {
       // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
-      this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, pattern.position));
+      this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, position));
       return;
     }
     // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
     // case-insensitive LIKE is exact on it.
-    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, pattern.position)).sql(` ESCAPE '${LIKE_ESCAPE}'`);
+    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position)).sql(` ESCAPE '${LIKE_ESCAPE}'`);
   }
 
-  private list(operator: string, field: ResolvedField, values: readonly TypedScalar[]): void {
+  private list(operator: ListOperator, field: ResolvedField, values: readonly TypedScalar[]): void {
     if (!Array.isArray(values) || values.length === 0) sqlError('missing-value', `${operator} needs at least one value`);
     if (values.length > this.cx.limits.maxListValues) {
       sqlError('too-many-list-values', `${operator} has more than ${this.cx.limits.maxListValues} values (limit maxListValues)`);
     }
     for (const v of values) checkValue(field, v);
-    const orNull = operator === 'InArrayOrNull' || operator === 'NotInArrayOrNull';
-    const negated = operator === 'NotInArray' || operator === 'NotInArrayOrNull';
+    const { nullMatches: orNull, negative: negated } = OPERATORS[operator];
     const raw = this.raw(field);
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
     const expr = compared(field, this.cx, raw);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource, createTokenCodec, employeeSchema, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/index.js';
-import type { DataSource, ListHandlerOptions } from '../../../src/index.js';
+import { createMemoryDataSource, createTokenCodec, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import type { DataSource, ListHandlerOptions } from '../../../src/list/index.js';
 import { employees, SCOPE } from './list-contract.js';
 
 const ROUTE = '/api/public/clients/1/employees';

@@ -7,8 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeFilter, analyzeSort, createTokenCodec, employeeSchema, handleListRequest } from '../../../src/index.js';
-import type { DataQuery, DataSource } from '../../../src/index.js';
+import { analyzeFilter, analyzeSort } from '../../../src/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import type { DataQuery, DataSource } from '../../../src/list/index.js';
 
 /** The sample employees (clients 1, 2 and 3; RowStatus 3 = deleted). */
 export const employees: readonly Employee[] = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8'));

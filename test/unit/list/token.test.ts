@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTokenCodec, WepqlError } from '../../../src/index.js';
-import type { DataTokenPayload } from '../../../src/index.js';
+import { createTokenCodec } from '../../../src/list/index.js';
+import { WepqlError } from '../../../src/index.js';
+import type { DataTokenPayload } from '../../../src/list/index.js';
 
 const ROUTE = '/api/public/clients/1/employees';
 const SECRET = 'test secret of at least sixteen bytes';
