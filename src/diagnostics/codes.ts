@@ -78,6 +78,7 @@ export const DIAGNOSTIC_CODES = {
   'redundant-or-branch': { severity: 'warning', stage: 'lint', summary: 'An Or branch is implied by another and adds nothing.' },
   'duplicate-list-value': { severity: 'warning', stage: 'lint', summary: 'A list operator repeats a value.' },
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
+  'date-only-equality': { severity: 'warning', stage: 'lint', summary: 'A datetime is compared for equality with a date without a time, which is one instant, not the day.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /**
