@@ -437,8 +437,8 @@ export function apiDocGaps(api, { strict = REQUIRE_COMPLETE_API_DOCS } = {}) {
 // ---------------------------------------------------------------------------
 
 /**
- * Bundles docs/playground/main.ts (which imports the library from
- * src/index.ts and the sample employees) with esbuild for the browser and
+ * Bundles docs/playground/main.ts (which imports the library from src/,
+ * `wepql/codemirror` with CodeMirror, and the sample employees) with esbuild for the browser and
  * copies its page into `outDir`. Returns the bundle's size and the part of it that is sample data, in bytes.
  */
 export async function buildPlayground(outDir) {
@@ -448,7 +448,8 @@ export async function buildPlayground(outDir) {
     entryPoints: [join(ROOT, 'docs', 'playground', 'main.ts')],
     outfile: join(outDir, 'main.js'),
     bundle: true,
-    format: 'esm',
+    // A classic script, not a module: Chromium refuses module scripts of a page opened from file://.
+    format: 'iife',
     platform: 'browser',
     target: 'es2022',
     minify: true,

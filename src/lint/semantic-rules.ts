@@ -24,6 +24,8 @@ export interface LintOptions {
 }
 
 interface Context {
+  /** The direct branches of Or groups: a suggestion replacing one must be a single clause. */
+  readonly orBranches: ReadonlySet<TypedFilterNode>;
   readonly text: string | undefined;
   readonly caseSensitive: boolean;
   readonly out: Diagnostic[];
@@ -150,7 +152,7 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
     values = node.source.values;
   } else return;
   if (node.field.type !== 'datetime') return;
-  const range = dayRangeFilter(node.field.name, values.map((v) => v.value), negate);
+  const range = dayRangeFilter(node.field.name, values.map((v) => v.value), negate, ctx.orBranches.has(node));
   if (range === undefined) return;
   const instants = values.map((v) => `${v.value.trim()}T00:00:00Z`).join(', ');
   ctx.out.push({
@@ -299,6 +301,20 @@ function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): bo
   return checkContradictions(silent, andLevel(clauses));
 }
 
+function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
+  const out = new Set<TypedFilterNode>();
+  const stack = [...clauses];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind !== 'group') continue;
+    for (const c of node.children) {
+      if (node.operator === 'Or') out.add(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
 /**
  * Runs the semantic rules on a validated filter: `contradiction`,
  * `duplicate-condition`, `redundant-or-branch`, `duplicate-list-value`,
@@ -312,7 +328,7 @@ function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): bo
  * // ['contradiction', 'unsatisfiable-filter']
  */
 export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diagnostic[] {
-  const ctx: Context = { text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
+  const ctx: Context = { orBranches: orBranches(filter.clauses), text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
   const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
   if (!ok) {
     const span = filter.source.span;

@@ -35,6 +35,8 @@ export function dateOnlyDay(text: string): { day: string; next: string; nextIncl
  * The filter text that means "on that day" (or, with `negate`, "not on that
  * day") for a datetime field and one or more date-only days: the
  * `GreaterThanOrEqual`/`LessThan` pair per day, in an `Or` for several days.
+ * With `inOr` (the condition is a branch of an `Or`) the text is one clause,
+ * so it can replace the condition in place.
  *
  * @example
  * dayRangeFilter('CreatedOn', ['2024-03-21']);
@@ -42,7 +44,7 @@ export function dateOnlyDay(text: string): { day: string; next: string; nextIncl
  * dayRangeFilter('CreatedOn', ['2024-03-21'], true);
  * // 'Or(CreatedOn.LessThan(2024-03-21);CreatedOn.GreaterThanOrEqual(2024-03-22))'
  */
-export function dayRangeFilter(field: string, days: readonly string[], negate = false): string | undefined {
+export function dayRangeFilter(field: string, days: readonly string[], negate = false, inOr = false): string | undefined {
   const ranges = days.map(dateOnlyDay);
   if (ranges.length === 0 || ranges.some((r) => r === undefined)) return undefined;
   const parts = ranges.map((r) => {
@@ -53,6 +55,8 @@ export function dayRangeFilter(field: string, days: readonly string[], negate = 
     }
     return `${field}.GreaterThanOrEqual(${r!.day});${upper}`;
   });
-  if (parts.length === 1) return parts[0];
-  return negate ? parts.join(';') : `Or(${parts.map((p) => `And(${p})`).join(';')})`;
+  // Several clauses must stay one clause where the condition sits in an Or.
+  if (parts.length === 1) return inOr && !negate ? `And(${parts[0]})` : parts[0];
+  if (negate) return inOr ? `And(${parts.join(';')})` : parts.join(';');
+  return `Or(${parts.map((p) => `And(${p})`).join(';')})`;
 }

@@ -7,3 +7,5 @@
 export * from './complete.js';
 export * from './words.js';
 export * from './explain.js';
+export * from './tokens.js';
+export * from './hover.js';

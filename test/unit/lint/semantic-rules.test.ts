@@ -147,3 +147,15 @@ describe('date-only-equality', () => {
     expect(fixText('Born.Equal(2024-03-21)', 'filter', { schema })).toBeUndefined();
   });
 });
+
+describe('date-only-equality inside an Or', () => {
+  it.each([
+    ['Or(Age.Equal(1);Born.Equal(2024-03-21))', 'And(Born.GreaterThanOrEqual(2024-03-21);Born.LessThan(2024-03-22))'],
+    ['Or(Age.Equal(1);Born.NotEqual(2024-03-21))', 'Or(Born.LessThan(2024-03-21);Born.GreaterThanOrEqual(2024-03-22))'],
+  ])('%s suggests the single clause %s, which replaces it in place', (text, suggestion) => {
+    const d = lintText(text, 'filter', { schema }).find((x) => x.code === 'date-only-equality')!;
+    expect(d.suggestion).toBe(suggestion);
+    const replaced = text.slice(0, d.start) + d.suggestion + text.slice(d.end);
+    expect(lintText(replaced, 'filter', { schema }).filter((x) => x.severity === 'error')).toEqual([]);
+  });
+});
