@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     const read = (): Promise<string[]> =>
       page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent ?? ''));
     await page
-      .waitForFunction((want) => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join('|') === want, expected.join('|'), { timeout: 5_000 })
+      .waitForFunction((want) => Array.from(document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel'), (e) => e.textContent).join('|') === want, expected.join('|'), { timeout: 5_000 })
       .catch(() => undefined);
     // CodeMirror ignores Enter for 75 ms after the menu opens (so a fast typist's Enter is not taken as a choice).
     await page.waitForTimeout(150);
