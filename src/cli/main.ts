@@ -40,6 +40,11 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     usage: 'wepql explain [--sort] [--schema FILE] TEXT',
     load: () => import('./commands/explain.js'),
   },
+  lsp: {
+    summary: 'language server for editors over stdio (.wepql files of saved filters)',
+    usage: 'wepql lsp [--schema FILE] [--case-sensitive] [--stdio]',
+    load: () => import('./commands/lsp.js'),
+  },
   'db-seed': {
     summary: 'create and fill the employees table of DATABASE_URL from the sample data',
     usage: 'wepql db-seed [--database-url URL]',
