@@ -18,8 +18,8 @@
  * sentence shows what the filter really tests.
  */
 import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
-import type { GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
-import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { FilterOperator, GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
+import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -159,8 +159,11 @@ const TEXT_PHRASES: Readonly<Partial<Record<SingleValueOperator, string>>> = {
   NotEndsWith: 'does not end with',
 };
 
-/** Operators that are false on a null field although a reader might expect "not x" to include "no value". */
-const NEGATIVE_OPERATORS: ReadonlySet<SingleValueOperator> = new Set(['NotEqual', 'NotContains', 'NotStartsWith', 'NotEndsWith']);
+/** A "not x" operator that is false on a null field, though a reader might expect it to include "no value". */
+function surprisesOnNull(op: FilterOperator): boolean {
+  const info = OPERATORS[op];
+  return info.negative && !info.nullMatches;
+}
 
 const ORDER_PHRASES: Readonly<Partial<Record<SingleValueOperator, readonly [number: string, time: string]>>> = {
   Equal: ['is', 'is'],
@@ -195,7 +198,7 @@ class Words {
         const type = this.typeOf(node.field, node.operator, node.value.value);
         const instant = node.operator === 'Equal' || node.operator === 'NotEqual' ? this.dateOnly(node.field, [node.value], node.operator === 'NotEqual') : undefined;
         const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${instant?.values ?? this.value(node.value, type)}`;
-        const withNull = NEGATIVE_OPERATORS.has(node.operator) ? this.unlessNull(text, node.field) : text;
+        const withNull = surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
         return instant === undefined ? withNull : `${withNull}${instant.note}`;
       }
       case 'null-check':
@@ -206,7 +209,7 @@ class Words {
         const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
         const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
         if (instant !== undefined) return `${text}${instant.note}`;
-        return node.operator === 'NotInArray' ? this.unlessNull(text, node.field) : text;
+        return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
       }
       case 'in-fields': {
         const base = baseOperatorOfInFields(node.operator);
@@ -268,7 +271,7 @@ class Words {
   private typeOf(field: FieldNode, op: SingleValueOperator, value: string): ScalarType | undefined {
     const found = this.schema?.lookup(field.name);
     if (found?.found === 'field') return found.field.type;
-    if (Object.hasOwn(TEXT_PHRASES, op)) return 'string';
+    if (OPERATORS[op].family === 'text') return 'string';
     return guessType(value);
   }
 

@@ -4,8 +4,11 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './complete.js';
-export * from './words.js';
-export * from './explain.js';
-export * from './tokens.js';
-export * from './hover.js';
+export { complete } from './complete.js';
+export type { CompleteOptions, CompletionItem, CompletionKind, CompletionResult } from './complete.js';
+export { explain } from './explain.js';
+export type { ExplainOptions, ExplainResult } from './explain.js';
+export { highlightTokens } from './tokens.js';
+export type { HighlightOptions, HighlightToken, TokenKind } from './tokens.js';
+export { hoverAt } from './hover.js';
+export type { HoverInfo, HoverOptions } from './hover.js';
