@@ -82,6 +82,7 @@ export const DIAGNOSTIC_CODES = {
   'redundant-or-branch': { severity: 'warning', stage: 'lint', summary: 'An Or branch is implied by another and adds nothing.' },
   'duplicate-list-value': { severity: 'warning', stage: 'lint', summary: 'A list operator repeats a value.' },
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
+  'date-only-equality': { severity: 'warning', stage: 'lint', summary: 'A datetime is compared for equality with a date without a time, which is one instant, not the day.' },
   // --- schema evolution (lint with a previous schema; deprecations) ---
   'field-removed': { severity: 'error', stage: 'schema-change', summary: 'The field was in the previous schema and is gone from the new one.' },
   'field-renamed': { severity: 'warning', stage: 'schema-change', summary: "The field was renamed; `--fix` writes the new name." },
