@@ -11,7 +11,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { ValuePosition } from '../print/quote.js';
 import { needsQuoting, quoteValue } from '../print/quote.js';
 // A leaf with no imports of its own, so the builder still depends only downwards.
-import { hasInvalidCharacter } from '../schema/values.js';
+import { hasInvalidCharacter, instantOf } from '../schema/values.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -65,14 +65,11 @@ export function valueToText(value: unknown, where: string): string {
       return value ? 'true' : 'false';
     default:
       if (value instanceof Date) {
-        const time = value.getTime();
-        if (Number.isNaN(time)) builderError('invalid-value', `${where}: the Date is invalid (its time is NaN)`);
-        const year = value.getUTCFullYear();
-        // toISOString writes years outside 0–9999 as ±YYYYYY, which the datetime grammar refuses.
-        if (year < 0 || year > 9999) {
-          builderError('invalid-value', `${where}: the Date's year ${year} is outside 0000–9999, which the datetime grammar can express`);
+        const time = instantOf(value);
+        if (time === undefined) {
+          builderError('invalid-value', `${where}: the Date is invalid or out of range; datetimes lie in the years 0001 to 9999`);
         }
-        return value.toISOString();
+        return new Date(time).toISOString();
       }
       return builderError(
         'invalid-value',

@@ -4,7 +4,7 @@
  */
 import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { defineSchema } from './schema.js';
-import { parseDatetimeText } from './values.js';
+import { instantOf, parseDatetimeText } from './values.js';
 
 /**
  * Options of `inferSchema`.
@@ -161,7 +161,8 @@ function observeValue(stats: KeyStats, value: unknown, depth: number, ancestors:
     }
   } else if (typeof value === 'boolean') stats.booleans++;
   else if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) stats.nulls++;
+    // A fake or out-of-range Date counts as null, as the evaluator reads it.
+    if (instantOf(value) === undefined) stats.nulls++;
     else stats.dates++;
   } else if (isPlainObject(value) && depth <= MAX_INFER_DEPTH && !ancestors.has(value)) {
     ancestors.add(value);

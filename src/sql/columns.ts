@@ -5,7 +5,7 @@
  * so that values which do not convert read as NULL (SPEC §6).
  */
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import type { ScalarType } from '../schema/values.js';
+import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import type { ColumnMap } from './to-sql.js';
@@ -115,6 +115,9 @@ export function fieldExpression(
 const DATETIME_REGEX =
   "'^[0-9]{4}-[0-9]{2}-[0-9]{2}(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$'";
 
+const POSTGRES_MIN_INSTANT = `'${new Date(MIN_DATETIME_MS).toISOString()}'::timestamptz`;
+const POSTGRES_MAX_INSTANT = `'${new Date(MAX_DATETIME_MS).toISOString()}'::timestamptz`;
+
 function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   // Keys are identifier-shaped (checked above), so a plain literal is safe.
   const node = `(${column} -> ${path.map((k) => `'${k}'`).join(' -> ')})`;
@@ -140,10 +143,13 @@ function postgresJsonValue(column: string, path: readonly string[], type: Scalar
       // interval, since timestamptz input refuses offsets beyond ±15:59.
       const local = `regexp_replace(regexp_replace(${text}, '(Z|[+-][0-9]{2}:[0-9]{2})$', ''), '(\\.[0-9]{3})[0-9]+$', '\\1')`;
       const offset = `COALESCE(substring(${text} from '[+-][0-9]{2}:[0-9]{2}$')::interval, interval '0')`;
+      // An offset can carry 0001-01-01 into year 0000 or 9999-12-31 into
+      // 10000: out of range, so null, as in memory (parseDatetimeText).
+      const instant = `((${local}::timestamp AT TIME ZONE 'UTC') - ${offset})`;
       return (
         `(CASE WHEN jsonb_typeof(${node}) = 'string' AND ${text} ~ ${DATETIME_REGEX}` +
         ` AND pg_input_is_valid(${local}, 'timestamp')` +
-        ` THEN (${local}::timestamp AT TIME ZONE 'UTC') - ${offset} END)`
+        ` THEN CASE WHEN ${instant} BETWEEN ${POSTGRES_MIN_INSTANT} AND ${POSTGRES_MAX_INSTANT} THEN ${instant} END END)`
       );
     }
   }

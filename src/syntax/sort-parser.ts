@@ -11,6 +11,7 @@ import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
 import { excerpt, isFieldSegment } from './text-checks.js';
+import { shielded } from './shielded.js';
 
 /**
  * Tokens that make up a sort item (a token category).
@@ -75,7 +76,7 @@ export const SORT_TOKENS: TokenType[] = [SortWhiteSpace, SortSemicolon, SortComm
  * @example
  * sortLexer.tokenize('A=Asc;B').tokens.map((t) => t.image); // ['A', '=', 'Asc', ';', 'B']
  */
-export const sortLexer = new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true });
+export const sortLexer = shielded(() => new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true }));
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
