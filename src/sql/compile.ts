@@ -12,7 +12,7 @@ import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/ope
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { comparableValue, type ScalarType } from '../schema/values.js';
+import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
@@ -183,26 +183,27 @@ class FilterCompiler {
   }
 
   private param(field: ResolvedField, value: TypedScalar): void {
-    this.out.param(this.paramValue(field, value));
-    if (field.type === 'datetime' && this.cx.dialect === 'postgres') this.out.sql('::timestamptz');
+    const { value: bound, cast } = sqlParameter(field, value, this.cx);
+    this.out.param(bound);
+    if (cast !== '') this.out.sql(cast);
   }
 
   /** A checked value in the form the storage convention compares it with. */
   private paramValue(field: ResolvedField, value: TypedScalar): unknown {
-    const comparable = comparableValue(value, field.type, !this.cx.caseSensitive)!;
-    if (field.type === 'datetime' && this.cx.dialect === 'postgres') return postgresTimestamp(comparable as number);
-    if (field.type === 'boolean' && this.cx.dialect === 'sqlite') return comparable ? 1 : 0;
-    return comparable;
+    return sqlParameter(field, value, this.cx).value;
   }
 }
 
 /**
- * The expression a field is compared and ordered by. Strings are folded
- * (case-insensitive) or pinned to a byte-wise collation (case-sensitive),
- * so `=`, LIKE and ORDER BY all work on code points whatever collation the
- * column was declared with.
+ * The expression a field is compared and ordered by, around `raw` (a column
+ * or a placeholder). Strings are folded (case-insensitive) or pinned to a
+ * byte-wise collation (case-sensitive), so `=`, LIKE and ORDER BY all work
+ * on code points whatever collation the column was declared with.
+ *
+ * @example
+ * compared(lastName, context, '"LastName"'); // 'lower("LastName" COLLATE "pg_unicode_fast")'
  */
-function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
+export function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
   if (cx.dialect === 'postgres') {
     // pg_unicode_fast (PostgreSQL 18, the default fold collation) applies
@@ -214,16 +215,30 @@ function compared(field: ResolvedField, cx: CompileContext, raw: string): string
 }
 
 /**
- * Compiles a typed sort to the parts of an ORDER BY list (without the
- * keyword): each key with `NULLS FIRST` under `ASC` and `NULLS LAST` under
- * `DESC`, then the tie-breaker column ascending. No parts when there is
- * neither.
+ * One key of an ORDER BY as written: the expression, its direction, and the
+ * field it reads (undefined for the tie-breaker column, which is compared
+ * as it is stored and never null).
  *
  * @example
- * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC' }]
+ * const key: OrderKey = { expr: '"Id"', direction: 'Asc', field: undefined };
  */
-export function compileSortParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly SqlPart[] {
-  const items: string[] = [];
+export interface OrderKey {
+  readonly expr: string;
+  readonly direction: 'Asc' | 'Desc';
+  readonly field: ResolvedField | undefined;
+}
+
+/**
+ * The keys of a typed sort, then the tie-breaker ascending: the single
+ * source of the ORDER BY expressions, shared by `compileSortParts`, the seek
+ * predicate and the index advisor, so an advised index always matches the
+ * emitted ORDER BY. Checks the sort like `compileSortParts`.
+ *
+ * @example
+ * orderKeys(typed, context, 'Id').map((k) => k.expr); // ['lower("LastName" COLLATE "pg_unicode_fast")', '"Id"']
+ */
+export function orderKeys(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly OrderKey[] {
+  const out: OrderKey[] = [];
   const keys = sort?.keys ?? [];
   if (keys.length > context.limits.maxSortKeys) {
     sqlError(LIMIT_CODES.maxSortKeys, limitMessage('maxSortKeys', context.limits.maxSortKeys));
@@ -233,12 +248,68 @@ export function compileSortParts(sort: TypedSort | undefined, context: CompileCo
     if (hit.found !== 'field' || !hit.exactCase || hit.field.type !== key.field.type) {
       sqlError('unknown-field', `sort field ${JSON.stringify(key.field?.name)} is not a ${key.field?.type} field of the schema`);
     }
-    const expr = compared(hit.field, context, fieldExpression(hit.field, context.columns, context.dialect));
-    if (key.direction === 'Asc') items.push(`${expr} ASC NULLS FIRST`);
-    else if (key.direction === 'Desc') items.push(`${expr} DESC NULLS LAST`);
-    else sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
+    if (key.direction !== 'Asc' && key.direction !== 'Desc') {
+      sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
+    }
+    out.push({ expr: comparedExpression(hit.field, context), direction: key.direction, field: hit.field });
   }
-  if (tieBreaker !== undefined) items.push(`${quoteIdentifier(tieBreaker, context.dialect)} ASC`);
+  if (tieBreaker !== undefined) out.push({ expr: quoteIdentifier(tieBreaker, context.dialect), direction: 'Asc', field: undefined });
+  return out;
+}
+
+/**
+ * The expression a field is compared and ordered by in this context (folded
+ * or byte-wise for strings, the stored column otherwise); the index advisor
+ * indexes exactly this.
+ *
+ * @example
+ * comparedExpression(lastName, context); // 'lower("LastName" COLLATE "pg_unicode_fast")'
+ */
+export function comparedExpression(field: ResolvedField, context: CompileContext): string {
+  return compared(field, context, fieldExpression(field, context.columns, context.dialect));
+}
+
+/**
+ * A typed value as the parameter it is compared with (folded text, a
+ * timestamp text or epoch ms, 0/1 booleans on SQLite) and the cast that
+ * follows its placeholder (`::timestamptz` for PostgreSQL datetimes, else '').
+ *
+ * @example
+ * sqlParameter(lastName, 'Smith', context); // { value: 'smith', cast: '' }
+ */
+export function sqlParameter(field: ResolvedField, value: TypedScalar, context: CompileContext): { value: unknown; cast: string } {
+  // Seek keys reach here without checkTypedFilter: check them the same way.
+  const comparable = comparableValue(value, field.type, !context.caseSensitive);
+  if (comparable === undefined) sqlError('invalid-value', `a value for ${field.name} is not a ${field.type}`);
+  if (typeof value === 'string' && hasInvalidCharacter(value)) {
+    sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate, which databases reject`);
+  }
+  if (field.type === 'datetime' && context.dialect === 'postgres') return { value: postgresTimestamp(comparable as number), cast: '::timestamptz' };
+  if (field.type === 'boolean' && context.dialect === 'sqlite') return { value: comparable ? 1 : 0, cast: '' };
+  return { value: comparable, cast: '' };
+}
+
+/**
+ * Compiles a typed sort to the parts of an ORDER BY list (without the
+ * keyword): each key with `NULLS FIRST` under `ASC` and `NULLS LAST` under
+ * `DESC`, then the tie-breaker column ascending. No parts when there is
+ * neither. `reverse` writes the exact opposite order (for reading a page
+ * backwards from a seek key).
+ *
+ * @example
+ * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC' }]
+ */
+export function compileSortParts(
+  sort: TypedSort | undefined,
+  context: CompileContext,
+  tieBreaker?: string,
+  reverse = false,
+): readonly SqlPart[] {
+  const items = orderKeys(sort, context, tieBreaker).map((key) => {
+    const asc = (key.direction === 'Asc') !== reverse;
+    if (key.field === undefined) return `${key.expr} ${asc ? 'ASC' : 'DESC'}`;
+    return `${key.expr} ${asc ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`;
+  });
   return items.length === 0 ? [] : [{ sql: items.join(', ') }];
 }
 

@@ -10,8 +10,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnMap, SqlDialect, TypedFilter, TypedSort } from '../../src/index.js';
-import { query, toSql } from '../../src/index.js';
+import type { ColumnMap, SqlDialect } from '../../src/sql/index.js';
+import type { TypedFilter, TypedSort } from '../../src/index.js';
+import { query } from '../../src/index.js';
+import { toSql } from '../../src/sql/index.js';
 import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 

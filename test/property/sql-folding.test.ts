@@ -8,7 +8,8 @@
  * PostgreSQL 18's Unicode 16 tables do not know yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineSchema, toSql, type SqlDialect } from '../../src/index.js';
+import { defineSchema } from '../../src/index.js';
+import { toSql, type SqlDialect } from '../../src/sql/index.js';
 import { startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { T: { type: 'string' } } });

@@ -6,8 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnMap, ResolvedField, SqlDialect, TypedFilter, TypedFilterNode } from '../../../src/index.js';
-import { NO_SPAN, WepqlError, defineSchema, query, toSql } from '../../../src/index.js';
+import type { ColumnMap, SqlDialect } from '../../../src/sql/index.js';
+import type { ResolvedField, TypedFilter, TypedFilterNode } from '../../../src/index.js';
+import { NO_SPAN, WepqlError, defineSchema, query } from '../../../src/index.js';
+import { toSql } from '../../../src/sql/index.js';
 import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
