@@ -9,11 +9,11 @@ import { NO_SPAN } from '../ast/nodes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ValuePosition } from '../print/quote.js';
-import { needsQuoting, quoteValue } from '../print/quote.js';
+import { needsQuoting } from '../print/quote.js';
 // A leaf with no imports of its own, so the builder still depends only downwards.
-import { hasInvalidCharacter, instantOf } from '../schema/values.js';
+import { hasInvalidCharacter, IDENTIFIER_RULE, isIdentifier, quoteValue } from '../ast/lexical.js';
+import { instantOf } from '../schema/values.js';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Throws a `WepqlError` carrying one diagnostic with no source range (a
@@ -104,10 +104,10 @@ export function builtField(path: unknown): FieldNode {
   }
   const segments = path.split('.');
   for (const segment of segments) {
-    if (!IDENTIFIER.test(segment)) {
+    if (!isIdentifier(segment)) {
       builderError(
         'invalid-field-path',
-        `${describe(path)} is not a field path: each dot-separated segment must match [A-Za-z_][A-Za-z0-9_]*`,
+        `${describe(path)} is not a field path: each dot-separated segment must match ${IDENTIFIER_RULE}`,
       );
     }
   }

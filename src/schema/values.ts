@@ -254,24 +254,4 @@ export function recordValueAs(value: unknown, type: ScalarType): string | number
   }
 }
 
-/**
- * True when a string holds U+0000 or an unpaired surrogate (SPEC §10:
- * `invalid-character`, since databases reject such text).
- *
- * @example
- * hasInvalidCharacter('a\u0000b'); // true
- */
-export function hasInvalidCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-      i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
-}
+export { hasInvalidCharacter } from '../ast/lexical.js';

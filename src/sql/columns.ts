@@ -9,6 +9,7 @@ import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/val
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import type { ColumnMap } from './to-sql.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * A column mapping read and checked.
@@ -22,7 +23,6 @@ export type ResolvedColumn =
 
 // JSON keys are written into the SQL text as literals; restricting them to
 // identifier characters means no quoting rule of either dialect can be hit.
-const JSON_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The default column of a field: its name, or for a nested field its path
@@ -76,8 +76,8 @@ function readMapping(key: string, value: unknown): ResolvedColumn {
         sqlError('invalid-sql-option', `${where}.path must be an array of 1 to 32 keys`);
       }
       for (const segment of path) {
-        if (typeof segment !== 'string' || !JSON_KEY.test(segment)) {
-          sqlError('invalid-sql-option', `${where}.path has key ${JSON.stringify(segment)}; JSON keys must match [A-Za-z_][A-Za-z0-9_]*`);
+        if (typeof segment !== 'string' || !isIdentifier(segment)) {
+          sqlError('invalid-sql-option', `${where}.path has key ${JSON.stringify(segment)}; JSON keys must match ${IDENTIFIER_RULE}`);
         }
       }
       return { kind: 'json', column: (value as { json: string }).json, path: Object.freeze([...(path as string[])]) };

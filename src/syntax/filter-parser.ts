@@ -53,7 +53,8 @@ import {
   Unterminated,
   Word,
 } from './filter-lexer.js';
-import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } from './text-checks.js';
+import { excerpt } from './text-checks.js';
+import { invalidCharacter, isIdentifier, quoteValue as quoteText, unquoteValue as unquoteText } from '../ast/lexical.js';
 
 /**
  * The deepest group nesting the parser will recurse into, whatever
@@ -912,7 +913,7 @@ export class FilterParser extends EmbeddedActionsParser {
         return null;
       }
       const image = t.image;
-      if (!isNameToken(type) || !isFieldSegment(image)) {
+      if (!isNameToken(type) || !isIdentifier(image)) {
         const shown = type === Quoted ? `${excerpt(t.image)} (field names are not quoted)` : `"${excerpt(t.image)}"`;
         this.sink.add(
           'invalid-field-path',

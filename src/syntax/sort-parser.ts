@@ -10,8 +10,9 @@ import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
-import { excerpt, isFieldSegment } from './text-checks.js';
+import { excerpt } from './text-checks.js';
 import { shielded } from './shielded.js';
+import { isIdentifier } from '../ast/lexical.js';
 
 /**
  * Tokens that make up a sort item (a token category).
@@ -212,7 +213,7 @@ export class SortParser extends EmbeddedActionsParser {
       if (spaced) {
         sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
         ok = false;
-      } else if (path.some((segment) => !isFieldSegment(segment))) {
+      } else if (path.some((segment) => !isIdentifier(segment))) {
         sink.add(
           'invalid-field-path',
           `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,

@@ -17,7 +17,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { WepqlError } from '../diagnostics/error.js';
 import { DEPTH_CEILING, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import { hasInvalidCharacter } from '../ast/lexical.js';
+import { comparableValue, type ScalarType } from '../schema/values.js';
 import { describeApplicableTypes } from './applicability.js';
 import type { TypedFilter } from './typed-tree.js';
 
