@@ -11,7 +11,7 @@ import type { Severity } from './diagnostic.js';
  * @example
  * const syntaxCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'syntax');
  */
-export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'lint';
+export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint' | 'schema-change';
 
 /**
  * What the registry knows of a code.
@@ -72,12 +72,23 @@ export const DIAGNOSTIC_CODES = {
   'not-sortable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not sortable.' },
   'not-a-leaf-field': { severity: 'error', stage: 'validate', summary: 'The path names an object, not a field with a value.' },
   'invalid-sql-option': { severity: 'error', stage: 'validate', summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.' },
+  // --- per-endpoint policies (wepql/policy) ---
+  'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },
+  'operator-not-allowed': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow the operator on the field." },
+  'field-not-sortable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow sorting by the field." },
   // --- semantic lint rules ---
   'contradiction': { severity: 'warning', stage: 'lint', summary: 'Two conditions at the same AND level cannot both be true.' },
   'duplicate-condition': { severity: 'warning', stage: 'lint', summary: 'The same condition appears twice at the same level.' },
   'redundant-or-branch': { severity: 'warning', stage: 'lint', summary: 'An Or branch is implied by another and adds nothing.' },
   'duplicate-list-value': { severity: 'warning', stage: 'lint', summary: 'A list operator repeats a value.' },
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
+  // --- schema evolution (lint with a previous schema; deprecations) ---
+  'field-removed': { severity: 'error', stage: 'schema-change', summary: 'The field was in the previous schema and is gone from the new one.' },
+  'field-renamed': { severity: 'warning', stage: 'schema-change', summary: "The field was renamed; `--fix` writes the new name." },
+  'field-retyped': { severity: 'warning', stage: 'schema-change', summary: "The field's type changed and its values now compare differently." },
+  'field-retyped-incompatible': { severity: 'error', stage: 'schema-change', summary: "The field's type changed and this condition's values or operator no longer apply." },
+  'field-nullability-changed': { severity: 'warning', stage: 'schema-change', summary: 'The field became nullable or stopped being nullable, which changes what a null check matches.' },
+  'deprecated-field': { severity: 'warning', stage: 'schema-change', summary: 'The schema marks the field as deprecated.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /**

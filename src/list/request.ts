@@ -5,6 +5,9 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
+import type { Policy } from '../policy/policy.js';
+import { policyLimits } from '../policy/policy.js';
+import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
@@ -92,6 +95,8 @@ export interface ListRequestOptions {
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
+  /** The endpoint's policy (`wepql/policy`): refusals land in `ValidationErrors`, its caps tighten `limits`. */
+  readonly policy?: Policy;
 }
 
 /**
@@ -243,23 +248,27 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
 export function analyzeListQuery(
   filterText: string,
   sortText: string,
-  options: Pick<ListRequestOptions, 'schema' | 'limits'>,
+  options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
 ): { filter: TypedFilter | undefined; sort: TypedSort | undefined; errors: readonly ParameterError[] } {
   const errors: ParameterError[] = [];
   const fail = (param: string, code: ValidationErrorCode, message: string): void => {
     errors.push({ param, code, message });
   };
-  const analysis = { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) };
+  const { policy } = options;
+  const limits = policyLimits(options.limits, policy);
+  const analysis = { schema: options.schema, ...(limits ? { limits } : {}) };
   let filter: TypedFilter | undefined;
   if (filterText !== '') {
     const analyzed = analyzeFilter(filterText, analysis);
     reportDiagnostics('filter', analyzed.diagnostics, fail);
+    if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('filter', checkFilterPolicy(analyzed.value, policy), fail);
     filter = analyzed.value;
   }
   let sort: TypedSort | undefined;
   if (sortText !== '') {
     const analyzed = analyzeSort(sortText, analysis);
     reportDiagnostics('sort', analyzed.diagnostics, fail);
+    if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('sort', checkSortPolicy(analyzed.value, policy), fail);
     sort = analyzed.value;
   }
   return errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors };

@@ -11,3 +11,4 @@ export { DEFAULT_FOLD_COLLATION, toSql, toSqlParts } from './to-sql.js';
 export type { ColumnMap, ColumnMapping, SqlFragment, SqlPart, SqlParts, SqlQuery, ToSqlOptions } from './to-sql.js';
 export { registerSqliteFunctions } from './sqlite-functions.js';
 export type { SqliteFunctionHost } from './sqlite-functions.js';
+export type { Seek, SeekKey, SeekValue } from './seek.js';

@@ -3,6 +3,7 @@
  * escaping only makes the user's `%`, `_`, `*`, `?` and `[` mean
  * themselves.
  */
+import type { TextPosition } from '../ast/operators.js';
 
 /**
  * The escape character every LIKE wepql writes declares with `ESCAPE '\'`.
@@ -13,14 +14,6 @@
 export const LIKE_ESCAPE = '\\';
 
 /**
- * Where the value must appear.
- *
- * @example
- * const position: PatternPosition = 'starts';
- */
-export type PatternPosition = 'contains' | 'starts' | 'ends';
-
-/**
  * A LIKE pattern matching text that contains, starts or ends with `value`
  * literally: `%`, `_` and the escape character `\` are escaped. Use it with
  * an explicit `ESCAPE '\'` clause (PostgreSQL's default escape is also `\`,
@@ -29,7 +22,7 @@ export type PatternPosition = 'contains' | 'starts' | 'ends';
  * @example
  * likePattern('50%_off', 'starts'); // '50\\%\\_off%'
  */
-export function likePattern(value: string, position: PatternPosition): string {
+export function likePattern(value: string, position: TextPosition): string {
   const escaped = value.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c);
   return position === 'contains' ? `%${escaped}%` : position === 'starts' ? `${escaped}%` : `%${escaped}`;
 }
@@ -43,7 +36,7 @@ export function likePattern(value: string, position: PatternPosition): string {
  * @example
  * globPattern('a*b', 'contains'); // '*a[*]b*'
  */
-export function globPattern(value: string, position: PatternPosition): string {
+export function globPattern(value: string, position: TextPosition): string {
   const escaped = value.replace(/[*?[]/g, (c) => `[${c}]`);
   return position === 'contains' ? `*${escaped}*` : position === 'starts' ? `${escaped}*` : `*${escaped}`;
 }

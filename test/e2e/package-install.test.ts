@@ -78,13 +78,14 @@ afterAll(() => {
 });
 
 describe('the installed package', () => {
-  it('ships the sample data the commands read, and chevrotain as its only runtime dependency', () => {
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['chevrotain']);
+  it('ships the sample data the commands read, and only chevrotain (parser) and yaml (CLI) as runtime dependencies', () => {
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['chevrotain', 'yaml']);
     expect(existsSync(join(installed, 'examples/employees.json'))).toBe(true);
     expect(existsSync(join(installed, 'dist/server/main.js'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, '..', 'chevrotain', 'package.json'))).toBe(true);
+    expect(existsSync(join(installed, '..', 'yaml', 'package.json'))).toBe(true);
   });
 
   it('wepql db-seed --help prints its usage', () => {
