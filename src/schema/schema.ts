@@ -143,7 +143,7 @@ function earlierPaths(renamedFrom: string | readonly string[] | undefined, prefi
   if (renamedFrom === undefined) return [];
   const names: readonly unknown[] = typeof renamedFrom === 'string' ? [renamedFrom] : Array.isArray(renamedFrom) ? renamedFrom : [renamedFrom];
   return names.map((n) => {
-    if (typeof n !== 'string' || !n.split('.').every((s) => IDENTIFIER.test(s))) {
+    if (typeof n !== 'string' || !n.split('.').every((s) => isIdentifier(s))) {
       throw new SchemaDefinitionError(`${where}.renamedFrom`, 'earlier names must be field names or dotted paths of field names');
     }
     return n.includes('.') ? n : [...prefix, n].join('.');
