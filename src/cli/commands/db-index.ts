@@ -6,10 +6,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from '../args.js';
+import { specOf, type CommandDefinition } from '../command.js';
 import { readSavedFilters } from '../saved-filters.js';
 import { indexesFor } from '../../sql/indexes.js';
 import { employeeSchema } from '../../schemas/employee.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../server/employees.js';
+
+/** `wepql db-index`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'db-index',
+  summary: 'print (or create, with --apply) the indexes that serve given sorts and filters on the employees table',
+  options: [
+    { flag: '--database-url', value: 'URL', description: 'the database (default: DATABASE_URL); without one, statements are printed for --fold-collation' },
+    { flag: '--sort', value: 'TEXT', repeatable: true, description: 'a sort the list is read in' },
+    { flag: '--filters', value: 'FILE', description: 'saved filters (and sorts) the list is read with: .txt one per line, .json, .ndjson, - for stdin' },
+    { flag: '--fold-collation', value: 'NAME', description: "the collation case is folded with (default: the server's, as the list server picks it)" },
+    { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
+    { flag: '--apply', description: 'create the indexes instead of printing them' },
+  ],
+  examples: ['wepql db-index --sort LastName=Asc --filters saved-filters.txt', 'wepql db-index --database-url postgres://… --sort LastName=Asc --apply'],
+};
 
 /**
  * Runs `wepql db-index [--database-url URL] [--sort S]… [--filters FILE] [--fold-collation NAME] [--concurrently] [--apply]`.
@@ -20,11 +36,7 @@ import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../serve
  * await run(['--sort', 'LastName=Asc', '--fold-collation', 'wepql_fold']); // 0, prints the statements
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    values: ['--database-url', '--filters', '--fold-collation'],
-    repeatable: ['--sort'],
-    switches: ['--apply', '--concurrently'],
-  });
+  const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   const apply = args.switches.has('--apply');

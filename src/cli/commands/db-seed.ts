@@ -6,8 +6,20 @@
  * the database.
  */
 import { parseArgs, UsageError } from '../args.js';
+import { specOf, type CommandDefinition } from '../command.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
 import { seedGeneratedEmployees } from '../../server/generate-employees.js';
+
+/** `wepql db-seed`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'db-seed',
+  summary: 'create (replacing it) and fill the employees table of a PostgreSQL database from the sample data or N generated rows',
+  options: [
+    { flag: '--database-url', value: 'URL', description: 'the database to fill (default: the DATABASE_URL environment variable)' },
+    { flag: '--rows', value: 'N', description: 'N deterministic generated employees (Ids 1…N) instead of the 1,200 samples; made inside the server' },
+  ],
+  examples: ['wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres', 'wepql db-seed --rows 1000000'],
+};
 
 /**
  * Runs `wepql db-seed [--database-url URL] [--rows N]` (default: `DATABASE_URL`, the 1,200 sample employees).
@@ -17,7 +29,7 @@ import { seedGeneratedEmployees } from '../../server/generate-employees.js';
  * await run(['--database-url', url, '--rows', '1000000']); // 0
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['--database-url', '--rows'] });
+  const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const rowsText = args.values.get('--rows');
   const rows = rowsText === undefined ? undefined : Number(rowsText);
