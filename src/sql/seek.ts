@@ -72,13 +72,6 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
   const out = new Writer();
-  const first = keys[0]!;
-  if (seek.firstKey === 'null') out.sql(`${first.expr} IS NULL AND `);
-  else if (seek.firstKey === 'not-null') {
-    // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
-    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).param(first, values[0]!, context).sql(' AND ');
-    else out.sql(`${first.expr} IS NOT NULL AND `);
-  }
   const upward = (k: OrderKey) => (k.direction === 'Asc') === forward;
   const rowValue =
     keys.length > 1 && values.every((v) => v !== null)
@@ -89,6 +82,14 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
           ? '<'
           : undefined
       : undefined;
+  const first = keys[0]!;
+  if (seek.firstKey === 'null') out.sql(`${first.expr} IS NULL AND `);
+  // A row comparison already keeps NULL first keys out, and a second bound would give the index two starts to choose from.
+  else if (seek.firstKey === 'not-null' && rowValue === undefined) {
+    // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
+    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).param(first, values[0]!, context).sql(' AND ');
+    else out.sql(`${first.expr} IS NOT NULL AND `);
+  }
   if (rowValue !== undefined) {
     // One row-value comparison, which a b-tree on the ORDER BY seeks to directly. Walking upward,
     // NULLs (the smallest) are all behind the cursor, and a row comparison meeting a NULL is not
