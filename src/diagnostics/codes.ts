@@ -71,6 +71,7 @@ export const DIAGNOSTIC_CODES = {
   'not-filterable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not filterable.' },
   'not-sortable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not sortable.' },
   'not-a-leaf-field': { severity: 'error', stage: 'validate', summary: 'The path names an object, not a field with a value.' },
+  'invalid-typed-tree': { severity: 'error', stage: 'validate', summary: 'A typed tree built by code has a node, operator or field the language does not know.' },
   'invalid-sql-option': { severity: 'error', stage: 'validate', summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.' },
   // --- per-endpoint policies (wepql/policy) ---
   'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },

@@ -5,6 +5,7 @@
  * and report warnings; a filter with such findings still runs.
  */
 import type { Span } from '../ast/nodes.js';
+import type { ScalarType } from '../ast/operators.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
 import { dayRangeFilter } from '../schema/date-only.js';
@@ -51,16 +52,16 @@ function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
 
 /** A structural key: equal keys mean equivalent conditions. */
 function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
-  const norm = (v: Parameters<typeof normalizeValue>[0]): string => JSON.stringify(normalizeValue(v, caseSensitive));
+  const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string => JSON.stringify(normalizeValue(v, type, caseSensitive));
   switch (node.kind) {
     case 'comparison':
-      return `c|${node.field.name}|${node.operator}|${norm(node.value)}`;
+      return `c|${node.field.name}|${node.operator}|${norm(node.value, node.field.type)}`;
     case 'null-check':
       return `n|${node.field.name}|${node.operator}`;
     case 'list':
-      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map(norm))].sort().join(',')}`;
+      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map((v) => norm(v, node.field.type)))].sort().join(',')}`;
     case 'in-fields':
-      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!)}`).join(',')}`;
+      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!, f.type)}`).join(',')}`;
     case 'group':
       return `g|${node.operator}(${node.children.map((c) => conditionKey(c, caseSensitive)).join(';')})`;
   }
@@ -118,7 +119,7 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
   if (node.kind !== 'list') return;
   const seen = new Set<string>();
   node.values.forEach((v, i) => {
-    const key = JSON.stringify(normalizeValue(v, ctx.caseSensitive));
+    const key = JSON.stringify(normalizeValue(v, node.field.type, ctx.caseSensitive));
     if (!seen.has(key)) {
       seen.add(key);
       return;
