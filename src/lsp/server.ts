@@ -110,8 +110,8 @@ function serve(connection: Connection, options: LspOptions): void {
       try {
         config = loadConfig(configFile);
         selectors = {
-          ...(config.filterPath === undefined ? {} : { filter: parseSelector(config.filterPath, 'filterPath') }),
-          ...(config.sortPath === undefined ? {} : { sort: parseSelector(config.sortPath, 'sortPath') }),
+          ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
+          ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
         };
         rules = config.rules;
       } catch (e) {
