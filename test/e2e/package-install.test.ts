@@ -21,7 +21,10 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   exports: Record<string, unknown>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
+/** Optional peers that an entry imports when loaded (`wepql/codemirror` needs CodeMirror), installed as an app using it would. */
+const IMPORTED_PEERS = Object.keys(pkg.peerDependencies ?? {}).filter((name) => name.startsWith('@codemirror/'));
 let dir = '';
 let installed = '';
 const children: ChildProcess[] = [];
@@ -36,7 +39,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The installed folders of wepql's runtime dependencies and theirs, nested copies first as Node resolves them. */
 function runtimeDependencyFolders(): string[] {
   const folders: string[] = [];
-  const queue: [string, string][] = Object.keys(pkg.dependencies ?? {}).map((name) => [name, ROOT]);
+  const queue: [string, string][] = [...Object.keys(pkg.dependencies ?? {}), ...IMPORTED_PEERS].map((name) => [name, ROOT]);
   while (queue.length > 0) {
     const [name, from] = queue.shift()!;
     const folder = [join(from, 'node_modules', name), join(ROOT, 'node_modules', name)].find((f) => existsSync(join(f, 'package.json')));
@@ -92,6 +95,12 @@ describe('the installed package', () => {
     const r = run(join(installed, '..', '.bin', 'wepql'), ['db-seed', '--help'], join(installed, '..', '..'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^usage: wepql db-seed/);
+  });
+
+  it('wepql lsp --help loads the language server and its dependencies', () => {
+    const r = run(join(installed, '..', '.bin', 'wepql'), ['lsp', '--help'], join(installed, '..', '..'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage: wepql lsp/);
   });
 
   it('wepql query runs a filter over the shipped sample', () => {
