@@ -162,7 +162,7 @@ describe('wepql lint: wepql.config.json', () => {
   });
 
   it('accepts the "policy" key (a path relative to the config)', () => {
-    const dir = project({ ...files, 'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' } });
+    const dir = project({ ...files, 'policy.json': { caps: { maxConditions: 50 } }, 'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' } });
     const r = runCli(['lint'], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('1 file, 2 filters checked');
