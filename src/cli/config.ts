@@ -52,8 +52,9 @@ export interface LintConfig {
   /** Files, directories and globs, relative to the config file. */
   readonly paths?: readonly string[];
   readonly ignorePatterns?: readonly string[];
-  readonly filterPath?: string;
-  readonly sortPath?: string;
+  /** Selectors for filters inside JSON/YAML documents (one or several). */
+  readonly filterPath?: readonly string[];
+  readonly sortPath?: readonly string[];
   readonly rules?: Readonly<Record<string, RuleSetting>>;
   readonly maxWarnings?: number;
   readonly caseSensitive?: boolean;
@@ -199,8 +200,8 @@ export function loadConfig(file: string): LintConfig {
     policy: path('policy'),
     paths: strings('paths'),
     ignorePatterns: strings('ignorePatterns'),
-    filterPath: str('filterPath'),
-    sortPath: str('sortPath'),
+    filterPath: typeof own('filterPath') === 'string' ? [str('filterPath')!] : strings('filterPath'),
+    sortPath: typeof own('sortPath') === 'string' ? [str('sortPath')!] : strings('sortPath'),
   };
   return {
     file,

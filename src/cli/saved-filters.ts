@@ -66,11 +66,12 @@ export interface SavedEntry {
  * selectors (see `parseSelector`).
  *
  * @example
- * const where: SavedSelectors = { filter: parseSelector('$.views[*].filter') };
+ * const where: SavedSelectors = { filter: [parseSelector('$.views[*].filter')] };
  */
 export interface SavedSelectors {
-  readonly filter?: readonly SelectorStep[];
-  readonly sort?: readonly SelectorStep[];
+  /** Every selector that finds filters (a file may hold them in several places). */
+  readonly filter?: readonly (readonly SelectorStep[])[];
+  readonly sort?: readonly (readonly SelectorStep[])[];
 }
 
 /** A parsed saved-filter file. */
@@ -312,7 +313,7 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
       throw new SavedFileError(path, `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`);
     }
     for (const kind of ['filter', 'sort'] as const) {
-      const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : selectors[kind] === undefined ? [] : [selectors[kind]!];
+      const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : (selectors[kind] ?? []);
       for (const steps of chosen) {
         for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
           if (!isScalar(node) || node.value === null) continue;

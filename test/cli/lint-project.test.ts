@@ -161,11 +161,17 @@ describe('wepql lint: wepql.config.json', () => {
     expect(r.stderr).toContain('shema: unknown key; did you mean "schema"?');
   });
 
-  it('accepts the "policy" key (a path relative to the config)', () => {
-    const dir = project({ ...files, 'policy.json': { caps: { maxConditions: 50 } }, 'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' } });
-    const r = runCli(['lint'], { cwd: dir });
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('1 file, 2 filters checked');
+  it('feeds its "policy" key (a path relative to the config) to the same check as --policy', () => {
+    const dir = project({
+      'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' },
+      'schemas/v2.json': V2,
+      'policy.json': { fields: { LastName: { filter: ['Equal'] } } },
+      'views/a.txt': 'LastName.StartsWith(Sm)\n',
+    });
+    const r = runCli(['lint', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(json(r).map((f) => f.code)).toEqual(['operator-not-allowed']);
+    expect(runCli(['lint', '--no-config', '--schema', 'schemas/v2.json', '--policy', 'policy.json', '--format', 'json', 'views'], { cwd: dir }).stdout).toBe(r.stdout);
   });
 });
 

@@ -45,8 +45,8 @@ export const definition: CommandDefinition = {
     { flag: '--format', value: 'pretty|json|sarif', description: 'pretty code frames (default), a JSON array of findings, or SARIF 2.1.0' },
     { flag: '--quiet', alias: '-q', description: 'report errors only' },
     { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings' },
-    { flag: '--filter-path', value: 'PATH', description: "where filters sit inside JSON/YAML documents, such as '$.views[*].filter'" },
-    { flag: '--sort-path', value: 'PATH', description: "where sorts sit inside JSON/YAML documents, such as '$.views[*].sort'" },
+    { flag: '--filter-path', value: 'PATH', repeatable: true, description: "where filters sit inside JSON/YAML documents, such as '$.views[*].filter'" },
+    { flag: '--sort-path', value: 'PATH', repeatable: true, description: "where sorts sit inside JSON/YAML documents, such as '$.views[*].sort'" },
     { flag: '--ignore-pattern', value: 'PATTERN', repeatable: true, description: 'leave out files matching this .gitignore-style pattern' },
     { flag: '--ignore-path', value: 'FILE', description: 'read .gitignore-style patterns from FILE (default: .wepqlignore beside the config, if any)' },
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
@@ -101,11 +101,11 @@ export async function run(argv: readonly string[]): Promise<number> {
     ...(previousSchema === undefined ? {} : { previousSchema }),
     caseSensitive: args.switches.has('--case-sensitive') || config.caseSensitive === true,
   };
-  const filterPath = args.values.get('--filter-path') ?? config.filterPath;
-  const sortPath = args.values.get('--sort-path') ?? config.sortPath;
+  const filterPaths = args.repeated.get('--filter-path') ?? config.filterPath;
+  const sortPaths = args.repeated.get('--sort-path') ?? config.sortPath;
   const selectors: SavedSelectors = {
-    ...(filterPath === undefined ? {} : { filter: parseSelector(filterPath, '--filter-path') }),
-    ...(sortPath === undefined ? {} : { sort: parseSelector(sortPath, '--sort-path') }),
+    ...(filterPaths === undefined ? {} : { filter: filterPaths.map((p) => parseSelector(p, '--filter-path')) }),
+    ...(sortPaths === undefined ? {} : { sort: sortPaths.map((p) => parseSelector(p, '--sort-path')) }),
   };
   const database = databaseSource(args, config);
   if (fix && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
