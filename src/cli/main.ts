@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'schema files: `diff OLD NEW`, from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
     load: () => import('./commands/schema.js'),
   },
+  lsp: { summary: 'language server for editors over stdio (.wepql files of saved filters)', load: () => import('./commands/lsp.js') },
   'db-seed': { summary: 'create and fill the employees table of DATABASE_URL from the sample data', load: () => import('./commands/db-seed.js') },
 };
 

@@ -6,6 +6,7 @@
 import { nearestName } from '../diagnostics/suggest.js';
 import type { DeprecationDefinition, FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { SchemaDefinitionError, defineSchema } from './schema.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * The result of `loadSchemaJson`: a schema, or undefined with at least one error.
@@ -20,7 +21,6 @@ export interface LoadSchemaResult {
   readonly errors: readonly string[];
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TYPES = ['string', 'number', 'integer', 'datetime', 'boolean', 'object'] as const;
 const TOP_KEYS = ['$schema', 'title', 'description', 'version', 'fields'] as const;
 const SCALAR_KEYS = ['type', 'nullable', 'filterable', 'sortable', 'description', 'renamedFrom', 'deprecated'] as const;
@@ -109,8 +109,8 @@ function checkFields(
   let ok = true;
   for (const name of Object.keys(value)) {
     const at = `${path}${memberPath(name)}`;
-    if (!IDENTIFIER.test(name)) {
-      report(at, `field name ${JSON.stringify(name)} is not an identifier; names must match [A-Za-z_][A-Za-z0-9_]*`);
+    if (!isIdentifier(name)) {
+      report(at, `field name ${JSON.stringify(name)} is not an identifier; names must match ${IDENTIFIER_RULE}`);
       ok = false;
       continue;
     }
@@ -261,7 +261,7 @@ function own(object: object, key: string): unknown {
 }
 
 function memberPath(key: string): string {
-  return IDENTIFIER.test(key) || key === '$schema' ? `.${key}` : `[${JSON.stringify(key)}]`;
+  return isIdentifier(key) || key === '$schema' ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
 function short(value: unknown): string {

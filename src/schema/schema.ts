@@ -5,6 +5,7 @@
  * filter to the schema's own spelling.
  */
 import type { ScalarType } from './values.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * A field holding a scalar value.
@@ -135,7 +136,6 @@ export interface Schema {
   lookup(name: string): FieldLookup;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'datetime', 'boolean']);
 
 /** A field's earlier names as full paths: a bare name is a sibling under the same parent. */
@@ -143,7 +143,7 @@ function earlierPaths(renamedFrom: string | readonly string[] | undefined, prefi
   if (renamedFrom === undefined) return [];
   const names: readonly unknown[] = typeof renamedFrom === 'string' ? [renamedFrom] : Array.isArray(renamedFrom) ? renamedFrom : [renamedFrom];
   return names.map((n) => {
-    if (typeof n !== 'string' || !n.split('.').every((s) => IDENTIFIER.test(s))) {
+    if (typeof n !== 'string' || !n.split('.').every((s) => isIdentifier(s))) {
       throw new SchemaDefinitionError(`${where}.renamedFrom`, 'earlier names must be field names or dotted paths of field names');
     }
     return n.includes('.') ? n : [...prefix, n].join('.');
@@ -224,8 +224,8 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
     }
     for (const key of Object.keys(defs)) {
       const at = `${where}.${key}`;
-      if (!IDENTIFIER.test(key)) {
-        throw new SchemaDefinitionError(at, 'a field name must match [A-Za-z_][A-Za-z0-9_]*');
+      if (!isIdentifier(key)) {
+        throw new SchemaDefinitionError(at, `a field name must match ${IDENTIFIER_RULE}`);
       }
       const def = (defs as Record<string, unknown>)[key] as FieldDefinition | undefined;
       if (typeof def !== 'object' || def === null) {

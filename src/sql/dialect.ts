@@ -2,7 +2,7 @@
  * The two SQL dialects wepql compiles to, and the one place that knows how
  * each quotes identifiers and writes parameter placeholders.
  */
-import { hasInvalidCharacter } from '../schema/values.js';
+import { hasInvalidCharacter } from '../ast/lexical.js';
 import { sqlError } from './errors.js';
 
 /**
