@@ -17,6 +17,7 @@ import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../va
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
+import { MYSQL_LIKE_ESCAPE, mysqlCompared, orderSuffix } from './mysql.js';
 import { globPattern, LIKE_ESCAPE, likePattern, type PatternPosition } from './patterns.js';
 import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
 import { postgresTimestamp } from './storage.js';
@@ -35,8 +36,10 @@ export interface CompileContext {
   readonly schema: Schema;
   readonly columns: ReadonlyMap<string, ResolvedColumn>;
   readonly caseSensitive: boolean;
-  /** PostgreSQL: the collation `lower()` folds with, already quoted (`"pg_unicode_fast"`). */
+  /** PostgreSQL and MySQL: the collation `lower()` folds with, already quoted (`"pg_unicode_fast"`). */
   readonly foldCollation: string;
+  /** MySQL: the code-point collation strings are compared with, already quoted (`` `utf8mb4_nopad_bin` ``). */
+  readonly binaryCollation?: string;
   readonly limits: Limits;
 }
 
@@ -212,7 +215,8 @@ class FilterCompiler {
     }
     // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
     // case-insensitive LIKE is exact on it.
-    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, pattern.position)).sql(` ESCAPE '${LIKE_ESCAPE}'`);
+    const escape = this.cx.dialect === 'mysql' ? MYSQL_LIKE_ESCAPE : LIKE_ESCAPE;
+    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, pattern.position, escape)).sql(` ESCAPE '${escape}'`);
   }
 
   private list(operator: string, field: ResolvedField, values: readonly TypedScalar[]): void {
@@ -257,7 +261,7 @@ class FilterCompiler {
         return this.cx.dialect === 'postgres' ? postgresTimestamp(ms) : ms;
       }
       case 'boolean':
-        return this.cx.dialect === 'sqlite' ? (value ? 1 : 0) : value;
+        return this.cx.dialect === 'postgres' ? value : value ? 1 : 0;
       default:
         return value;
     }
@@ -303,6 +307,7 @@ function compared(field: ResolvedField, cx: CompileContext, raw: string): string
     // does; both it and "C" order by code point.
     return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE ${cx.foldCollation})`;
   }
+  if (cx.dialect === 'mysql') return mysqlCompared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
   return cx.caseSensitive ? `${raw} COLLATE BINARY` : `${SQLITE_LOWER_FUNCTION}(${raw})`;
 }
 
@@ -327,8 +332,7 @@ export function compileSortParts(sort: TypedSort | undefined, context: CompileCo
       sqlError('unknown-field', `sort field ${JSON.stringify(key.field?.name)} is not a ${key.field?.type} field of the schema`);
     }
     const expr = compared(hit.field, context, fieldExpression(hit.field, context.columns, context.dialect));
-    if (key.direction === 'Asc') items.push(`${expr} ASC NULLS FIRST`);
-    else if (key.direction === 'Desc') items.push(`${expr} DESC NULLS LAST`);
+    if (key.direction === 'Asc' || key.direction === 'Desc') items.push(`${expr} ${orderSuffix(key.direction, context.dialect)}`);
     else sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
   }
   if (tieBreaker !== undefined) items.push(`${quoteIdentifier(tieBreaker, context.dialect)} ASC`);
@@ -337,7 +341,7 @@ export function compileSortParts(sort: TypedSort | undefined, context: CompileCo
 
 /**
  * Writes parts as SQL text with the dialect's placeholders: `$n` counting
- * from `paramStart` in PostgreSQL, `?` in SQLite. Returns the text and the
+ * from `paramStart` in PostgreSQL, `?` in SQLite and MySQL. Returns the text and the
  * parameters in placeholder order.
  *
  * @example

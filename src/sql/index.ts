@@ -7,3 +7,4 @@ export * from './dialect.js';
 export * from './storage.js';
 export * from './to-sql.js';
 export * from './sqlite-functions.js';
+export { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE } from './mysql.js';

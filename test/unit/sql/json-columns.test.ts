@@ -64,7 +64,7 @@ const FILTERS = [
   'D.InArray(2023-12-31T00:01Z,2024-01-02T15:59Z)',
 ];
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs };
+const starters: Record<'postgres' | 'sqlite', () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs };
 
 describe.each(['postgres', 'sqlite'] as const)('JSON columns on %s', (dialect) => {
   let engine: SqlEngine;
