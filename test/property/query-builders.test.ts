@@ -1,0 +1,163 @@
+/**
+ * `wepql/kysely` and `wepql/drizzle` through the real Kysely and
+ * drizzle-orm packages on PostgreSQL (PGlite) and SQLite (sql.js): for
+ * generated tables, filters and sorts, the wepql condition ANDed with an
+ * application condition of the query builder's own (`wepql_row <> 1`)
+ * returns, in order, exactly what `query()` returns without record 1: the
+ * fragment composes with the builder's conditions and parameters.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { and, ne } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { integer as pgInteger, pgTable } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleSqlJs } from 'drizzle-orm/sql-js';
+import { integer as sqliteInteger, sqliteTable } from 'drizzle-orm/sqlite-core';
+import fc from 'fast-check';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+} from 'kysely';
+import type { Database } from 'sql.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drizzleOrderBy, drizzleWhere } from '../../src/adapters/drizzle.js';
+import { kyselyOrderBy, kyselyWhere } from '../../src/adapters/kysely.js';
+import type { SqlDialect } from '../../src/sql/index.js';
+import type { TypedFilter, TypedSort } from '../../src/index.js';
+import { query } from '../../src/index.js';
+import { ROW_COLUMN, loadTable, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
+
+const RUNS = 120;
+const EXCLUDED = 1;
+
+interface Cases {
+  cases: { wepql_row: number };
+}
+
+/** A Kysely instance whose driver runs compiled queries on the engine (Kysely ships no PGlite or sql.js driver). */
+function kyselyOn(engine: SqlEngine): Kysely<Cases> {
+  const postgres = engine.dialect === 'postgres';
+  return new Kysely<Cases>({
+    dialect: {
+      createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
+      createIntrospector: (k) => (postgres ? new PostgresIntrospector(k) : new SqliteIntrospector(k)),
+      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
+      createDriver: () =>
+        Object.assign(new DummyDriver(), {
+          acquireConnection: async () => ({
+            executeQuery: async (compiled: CompiledQuery) => ({ rows: await engine.rows(compiled.sql, compiled.parameters) }),
+            streamQuery: () => {
+              throw new Error('not used');
+            },
+          }),
+        }),
+    },
+  });
+}
+
+const pgCases = pgTable('cases', { wepql_row: pgInteger('wepql_row') });
+const sqliteCases = sqliteTable('cases', { wepql_row: sqliteInteger('wepql_row') });
+
+type Runner = (filter: TypedFilter, sort: TypedSort | null, caseSensitive: boolean) => Promise<{ rows: number[]; sql: string }>;
+
+function kyselyRunner(engine: SqlEngine): Runner {
+  const db = kyselyOn(engine);
+  return async (filter, sort, caseSensitive) => {
+    const options = { dialect: engine.dialect, schema: testSchema, caseSensitive, tieBreaker: ROW_COLUMN };
+    const order = kyselyOrderBy(sort ?? undefined, options);
+    const builder = db
+      .selectFrom('cases')
+      .select('wepql_row')
+      .where((eb) => eb.and([eb('wepql_row', '<>', EXCLUDED), kyselyWhere(eb, filter, options)]))
+      .$if(order !== undefined, (q) => q.orderBy(order!));
+    const rows = await builder.execute();
+    return { rows: rows.map((r) => Number(r.wepql_row)), sql: `${builder.compile().sql} ${JSON.stringify(builder.compile().parameters)}` };
+  };
+}
+
+function drizzleRunner(engine: SqlEngine): Runner {
+  const options = (caseSensitive: boolean) => ({ dialect: engine.dialect, schema: testSchema, caseSensitive, tieBreaker: ROW_COLUMN });
+  if (engine.dialect === 'postgres') {
+    const db = drizzlePglite(engine.native as PGlite);
+    return async (filter, sort, caseSensitive) => {
+      const o = options(caseSensitive);
+      const builder = db
+        .select({ row: pgCases.wepql_row })
+        .from(pgCases)
+        .where(and(ne(pgCases.wepql_row, EXCLUDED), drizzleWhere(filter, o)))
+        .orderBy(...drizzleOrderBy(sort ?? undefined, o));
+      const rows = await builder;
+      return { rows: rows.map((r) => Number(r.row)), sql: `${builder.toSQL().sql} ${JSON.stringify(builder.toSQL().params)}` };
+    };
+  }
+  const db = drizzleSqlJs(engine.native as Database);
+  return async (filter, sort, caseSensitive) => {
+    const o = options(caseSensitive);
+    const builder = db
+      .select({ row: sqliteCases.wepql_row })
+      .from(sqliteCases)
+      .where(and(ne(sqliteCases.wepql_row, EXCLUDED), drizzleWhere(filter, o)))
+      .orderBy(...drizzleOrderBy(sort ?? undefined, o));
+    const rows = builder.all();
+    return { rows: rows.map((r) => Number(r.row)), sql: `${builder.toSQL().sql} ${JSON.stringify(builder.toSQL().params)}` };
+  };
+}
+
+const starters: Record<'postgres' | 'sqlite', () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs };
+const builders = { kysely: kyselyRunner, drizzle: drizzleRunner } as const;
+
+describe.each(['postgres', 'sqlite'] as const)('query builders on %s return what query() returns', (dialect: SqlDialect & ('postgres' | 'sqlite')) => {
+  let engine: SqlEngine;
+  beforeAll(async () => {
+    engine = await starters[dialect]();
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it.each(['kysely', 'drizzle'] as const)('%s', async (builder) => {
+    const run = builders[builder](engine);
+    await fc.assert(
+      fc.asyncProperty(recordsArb({ maxLength: 16 }), typedFilterArb(), fc.option(typedSortArb()), fc.boolean(), async (records, filter, sort, cs) => {
+        const rows = records.map((r) => ({ ...r }));
+        const index = new Map<unknown, number>(rows.map((r, i) => [r, i]));
+        await loadTable(engine, testSchema, rows, { table: 'cases' });
+        const got = await run(filter, sort, cs);
+        const expected = query(rows, { filter, ...(sort === null ? {} : { sort }), schema: testSchema, caseSensitive: cs })
+          .map((r) => index.get(r)!)
+          .filter((i) => i !== EXCLUDED);
+        if (JSON.stringify(got.rows) !== JSON.stringify(expected)) {
+          throw new Error(
+            [
+              `${builder} on ${dialect} disagrees with query()${cs ? ' (case-sensitive)' : ''}`,
+              `filter: ${typedFilterText(filter)}`,
+              `sort:   ${sort === null ? '' : typedSortText(sort)}`,
+              `sql:    ${got.sql}`,
+              `rows from the database: ${JSON.stringify(got.rows)}`,
+              `rows from query():      ${JSON.stringify(expected)}`,
+            ].join('\n'),
+          );
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('an empty filter composes as always-true, and no sort and no tie-breaker adds no ORDER BY', async () => {
+    await loadTable(engine, testSchema, [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }], { table: 'cases' });
+    const empty = { filter: { kind: 'typed-filter', clauses: [], source: { kind: 'filter', clauses: [] } } } as unknown as { filter: TypedFilter };
+    for (const builder of ['kysely', 'drizzle'] as const) {
+      expect((await builders[builder](engine)(empty.filter, null, false)).rows, builder).toEqual([0, 2]);
+    }
+    expect(kyselyOrderBy(undefined, { dialect, schema: testSchema })).toBeUndefined();
+    expect(drizzleOrderBy(undefined, { dialect, schema: testSchema })).toEqual([]);
+    expect(drizzleWhere(undefined, { dialect, schema: testSchema })).toBeUndefined();
+  });
+});
