@@ -16,12 +16,13 @@ import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-sou
 import { scopeClauses, withClauses } from './data-source.js';
 
 /**
- * Runs one statement with `?` parameters and resolves to its rows. With
+ * Runs one statement with `?` parameters and resolves to its rows, or to
+ * `mysql2`'s `[rows, fields]` pair as its promise API returns it. With
  * `mysql2/promise`, use `execute` (a server-side prepared statement, so
  * values are bound, not interpolated by the driver).
  *
  * @example
- * const run: MysqlRunner = async (sql, params) => (await pool.execute(sql, params))[0] as unknown[];
+ * const run: MysqlRunner = (sql, params) => pool.execute(sql, params);
  */
 export type MysqlRunner = (sql: string, params: unknown[]) => Promise<unknown>;
 
@@ -32,7 +33,7 @@ export type MysqlRunner = (sql: string, params: unknown[]) => Promise<unknown>;
  * const options: MysqlDataSourceOptions = { run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface MysqlDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `async (sql, params) => (await pool.execute(sql, params))[0]`. */
+  /** Runs a statement, such as `(sql, params) => pool.execute(sql, params)` with `mysql2/promise`. */
   readonly run: MysqlRunner;
   /** The table, optionally database-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
@@ -58,8 +59,12 @@ export interface MysqlDataSourceOptions extends ScopeOptions {
 const tableName = (table: string | readonly string[]): string =>
   (typeof table === 'string' ? [table] : table).map((p) => quoteIdentifier(p, 'mysql')).join('.');
 
-const rowsOf = (result: unknown): readonly Record<string, unknown>[] =>
-  Array.isArray(result) ? (result as Record<string, unknown>[]) : [];
+// mysql2's promise API resolves to [rows, fields]; rows are objects, never
+// arrays, so an array whose first item is an array is that pair.
+const rowsOf = (result: unknown): readonly Record<string, unknown>[] => {
+  if (!Array.isArray(result)) return [];
+  return (Array.isArray(result[0]) ? result[0] : result) as Record<string, unknown>[];
+};
 
 /**
  * Serves a list from MySQL or MariaDB. The table follows `toSql`'s storage
@@ -69,7 +74,7 @@ const rowsOf = (result: unknown): readonly Record<string, unknown>[] =>
  * import mysql from 'mysql2/promise';
  * const pool = mysql.createPool({ uri: process.env.MYSQL_URL, charset: 'utf8mb4_general_ci' });
  * const source = createMysqlDataSource({
- *   run: async (sql, params) => (await pool.execute(sql, params))[0],
+ *   run: (sql, params) => pool.execute(sql, params),
  *   table: 'employees', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record',
  *   clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 },
  * });

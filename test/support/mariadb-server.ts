@@ -6,7 +6,7 @@
  * root the server is told `--user=root`, since mariadbd otherwise refuses.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,7 +108,13 @@ export async function startMariadbServer(): Promise<MariadbServer> {
   );
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
+  // A test run that dies without stop() must not leave a server behind.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const cleanup = (): void => {
+    process.off('exit', killOnExit);
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     await waitForPort(port, () => exited, 60_000);
     const create = spawnSync('mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', '-e', 'CREATE DATABASE wepql'], {
@@ -119,8 +125,14 @@ export async function startMariadbServer(): Promise<MariadbServer> {
   } catch (error) {
     child.kill('SIGKILL');
     await exit;
+    let log = '';
+    try {
+      log = readFileSync(join(dir, 'error.log'), 'utf8').slice(-2000);
+    } catch {
+      // No log written: the message alone must do.
+    }
     cleanup();
-    throw error;
+    throw new Error(`${(error as Error).message}\nmariadbd error log (end):\n${log}`);
   }
   let stopped = false;
   return {

@@ -13,7 +13,8 @@ import { describeListContract, employees, SCOPE } from './list-contract.js';
 
 const available = findMariadb() !== undefined;
 
-async function seeded(): Promise<{ run: MysqlRunner; close: () => Promise<void> }> {
+/** `pairs`: the runner returns mysql2's `[rows, fields]` as it is (DDL prepared too); otherwise just the rows. */
+async function seeded(pairs: boolean): Promise<{ run: MysqlRunner; close: () => Promise<void> }> {
   const server: MariadbServer = await startMariadbServer();
   const pool = mysql.createPool({
     host: server.host,
@@ -23,7 +24,9 @@ async function seeded(): Promise<{ run: MysqlRunner; close: () => Promise<void> 
     charset: 'UTF8MB4_GENERAL_CI',
     connectionLimit: 4,
   });
-  const run: MysqlRunner = async (sql, params) => (params.length === 0 ? await pool.query(sql) : await pool.execute(sql, params as never[]))[0];
+  const run: MysqlRunner = pairs
+    ? (sql, params) => pool.execute(sql, params as never[])
+    : async (sql, params) => (params.length === 0 ? await pool.query(sql) : await pool.execute(sql, params as never[]))[0];
   await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
   await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
   return {
@@ -40,7 +43,7 @@ if (!available) {
   describe.skip('list contract: MariaDB server (not installed)', () => {});
 } else {
   describeListContract('MariaDB server via mysql2, whole records from a JSON column', async () => {
-    const { run, close } = await seeded();
+    const { run, close } = await seeded(true);
     const source = createMysqlDataSource({ run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record', ...SCOPE });
     return { source, close };
   });
@@ -48,7 +51,7 @@ if (!available) {
   describeListContract(
     'MariaDB server via mysql2, records rebuilt from the columns',
     async () => {
-      const { run, close } = await seeded();
+      const { run, close } = await seeded(false);
       const source = createMysqlDataSource({ run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', ...SCOPE });
       return { source, close };
     },
