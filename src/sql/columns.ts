@@ -2,13 +2,13 @@
  * Where each schema field lives in the table: a plain column (by default
  * the field name, nested paths joined with `_`) or a path inside a JSON
  * column. Also writes the SQL expression that reads a field as its type,
- * so that values which do not convert read as NULL (SPEC §6). JSON
- * columns are PostgreSQL and SQLite only.
+ * so that values which do not convert read as NULL (SPEC §6).
  */
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
+import { mysqlJsonValue } from './mysql.js';
 import type { ColumnMap } from './to-sql.js';
 
 /**
@@ -104,11 +104,7 @@ export function fieldExpression(
   const mapping = columns.get(field.name) ?? { kind: 'column', column: defaultColumnName(field) };
   const column = quoteIdentifier(mapping.column, dialect);
   if (mapping.kind === 'column') return column;
-  if (dialect === 'mysql') {
-    // Reading JSON values as wepql reads them (ISO datetimes included) is not
-    // written for MySQL yet; refusing beats comparing them some other way.
-    sqlError('invalid-sql-option', `columns[${JSON.stringify(field.name)}]: JSON columns are not supported on MySQL; map the field to a column`);
-  }
+  if (dialect === 'mysql') return mysqlJsonValue(column, mapping.path, field.type);
   return dialect === 'postgres'
     ? postgresJsonValue(column, mapping.path, field.type)
     : sqliteJsonValue(column, mapping.path, field.type);

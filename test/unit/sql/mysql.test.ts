@@ -1,12 +1,17 @@
 /**
  * The MySQL dialect's text: backtick quoting, `?` placeholders, folding
  * pinned to explicit collations, the `!` LIKE escape, NULL placement by
- * MySQL's own order, and what it refuses. What the text returns on a real
- * server is tested in test/property/sql-differential.test.ts.
+ * MySQL's own order, and what it refuses; and that the text means the same
+ * under the SQL modes that change how MySQL reads it (`NO_BACKSLASH_ESCAPES`,
+ * `ANSI_QUOTES`) on a real MariaDB. Generated filters on a real server are
+ * in test/property/sql-differential.test.ts.
  */
-import { describe, expect, it } from 'vitest';
-import { WepqlError, defineSchema } from '../../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WepqlError, defineSchema, query } from '../../../src/index.js';
 import { quoteIdentifier, toSql, type ToSqlOptions } from '../../../src/sql/index.js';
+import { startMariadb } from '../../support/mariadb-engine.js';
+import { findMariadb } from '../../support/mariadb-server.js';
+import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {
@@ -59,11 +64,51 @@ describe('toSql with dialect mysql', () => {
     ['a name over 64 characters', { columns: { LastName: 'a'.repeat(65) } }, 'invalid-sql-option'],
     ['a name ending in a space', { columns: { LastName: 'a ' } }, 'invalid-sql-option'],
     ['a name outside the BMP', { columns: { LastName: 'a😀' } }, 'invalid-sql-option'],
-    ['a JSON column', { columns: { LastName: { json: 'doc', path: ['last'] } } }, 'invalid-sql-option'],
     ['a collation that is not a name', { foldCollation: 5 }, 'invalid-sql-option'],
     ['a binary collation that is not a name', { binaryCollation: null }, 'invalid-sql-option'],
   ])('refuses %s', (_title, extra, code) => {
     const merged = { ...options, ...extra } as unknown as ToSqlOptions;
     expect(codes(() => toSql({ filter: 'LastName.Equal(a)' }, merged))).toEqual([code]);
+  });
+});
+
+describe.skipIf(findMariadb() === undefined)('the same rows under every SQL mode (MariaDB)', () => {
+  let engine: SqlEngine;
+  beforeAll(async () => {
+    engine = await startMariadb();
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  const records = ['50%', '50_', 'a!b', 'a\\b', "o'k", '"q"', '`t`', 'plain', 'A!B'].map((LastName, Id) => ({
+    Id,
+    LastName,
+    HCE: Id % 2 === 0,
+    CreatedOn: `2024-01-0${(Id % 9) + 1}T0${Id % 10}:00:00+01:00`,
+  }));
+  const filters = [
+    "LastName.Contains('!')",
+    "LastName.StartsWith('a!')",
+    "LastName.EndsWith('%')",
+    "LastName.Contains('_')",
+    "LastName.Contains('\\')",
+    "LastName.NotContains('''')",
+    "LastName.Equal('\"q\"')",
+    "LastName.InArray('`t`','a!b')",
+    'CreatedOn.GreaterThan(2024-01-04)',
+  ];
+
+  it.each(['', 'NO_BACKSLASH_ESCAPES', 'ANSI_QUOTES', 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES,PIPES_AS_CONCAT'])('sql_mode %j', async (mode) => {
+    await engine.run(`SET SESSION sql_mode = '${mode}'`);
+    const columns = { CreatedOn: { json: 'doc', path: ['created'] } } as const;
+    await loadTable(engine, schema, records, { table: 'modes', columns });
+    for (const filter of filters) {
+      for (const caseSensitive of [false, true]) {
+        const fragment = toSql({ filter, sort: 'LastName=Desc' }, { ...options, caseSensitive, columns, tieBreaker: ROW_COLUMN });
+        const expected = query(records, { filter, sort: 'LastName=Desc', schema, caseSensitive }).map((r) => records.indexOf(r));
+        expect(await selectRows(engine, 'modes', fragment), `${filter} caseSensitive=${caseSensitive}`).toEqual(expected);
+      }
+    }
   });
 });
