@@ -5,7 +5,8 @@
 // turning filter text into a predicate.
 import { Query as MingoQuery, find as mingoFind } from 'mingo';
 import sift from 'sift';
-import { analyzeFilterOrThrow, compileFilter, compileSort, employeeSchema, sortRecords } from '../dist/index.js';
+import { analyzeFilterOrThrow, compileFilter, compileSort, sortRecords } from '../dist/index.js';
+import { employeeSchema } from '../dist/schemas/employee.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, median, medianMs, opsPerSecond, writeSection } from './harness.mjs';
 

@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { lintText, parseFilter, employeeSchema } from '../dist/index.js';
+import { lintText, parseFilter } from '../dist/index.js';
+import { employeeSchema } from '../dist/schemas/employee.js';
 import { medianMs, fmt, machineLine, writeSection } from './harness.mjs';
 
 let seed = 42;

@@ -5,7 +5,8 @@
 // count and sort; token pages verify the token and sort; skip pages skip
 // the count and the token.
 import http from 'node:http';
-import { createMemoryDataSource, createTokenCodec, employeeSchema, handleListRequest } from '../dist/index.js';
+import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
+import { employeeSchema } from '../dist/schemas/employee.js';
 import { createListServer } from '../dist/server/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';

@@ -381,12 +381,13 @@ export async function buildDiagrams(outDir, { distDir = join(ROOT, 'dist') } = {
 // ---------------------------------------------------------------------------
 
 /**
- * Runs TypeDoc on src/index.ts (options in typedoc.json) into `outDir`.
+ * Runs TypeDoc on the entries of package.json `exports` (typedoc.json, kept in
+ * step by `npm run api:update`) into `outDir`.
  * Counts the exports TypeDoc reports as undocumented and, separately, the
  * top-level exports whose comment has no `@example`.
  */
 export async function buildApiDocs(outDir) {
-  const { Application, TypeDocReader, TSConfigReader, LogLevel } = await import('typedoc');
+  const { Application, TypeDocReader, TSConfigReader, LogLevel, ReflectionKind } = await import('typedoc');
   const app = await Application.bootstrapWithPlugins(
     { options: join(ROOT, 'typedoc.json'), out: outDir, logLevel: 'Warn' },
     [new TypeDocReader(), new TSConfigReader()],
@@ -401,16 +402,21 @@ export async function buildApiDocs(outDir) {
     log(message, level);
   };
   const project = await app.convert();
-  if (project === undefined) throw new Error('typedoc could not convert src/index.ts');
+  if (project === undefined) throw new Error('typedoc could not convert the entry points of typedoc.json');
   app.validate(project);
   await app.generateDocs(project, outDir);
   const withoutExample = [];
-  for (const child of project.children ?? []) {
+  // One entry point gives the exports as children; several (package.json exports) give one module each.
+  // A name exported by two entries is documented once; the second is a reference to the first.
+  const exported = (project.children ?? []).flatMap((c) =>
+    c.kind === ReflectionKind.Module ? (c.children ?? []).filter((e) => e.kind !== ReflectionKind.Reference).map((e) => ({ module: c.name, reflection: e })) : [{ module: '', reflection: c }],
+  );
+  for (const { module, reflection: child } of exported) {
     const comments = [child.comment, ...(child.signatures ?? []).map((s) => s.comment)].filter(Boolean);
     const hasExample = comments.some((c) => c.blockTags.some((t) => t.tag === '@example'));
-    if (!hasExample) withoutExample.push(child.name);
+    if (!hasExample) withoutExample.push(module === '' ? child.name : `${module}: ${child.name}`);
   }
-  return { exports: (project.children ?? []).length, undocumented, withoutExample };
+  return { exports: exported.length, undocumented, withoutExample };
 }
 
 /**

@@ -1,65 +1,105 @@
 /**
- * wepql — the filter and sort language of the payroll and workforce API's
- * list endpoints: parse, validate, print, evaluate, compile to SQL, build,
- * and serve the list contract.
+ * `wepql`: the core of the filter and sort language — parse, validate,
+ * format, evaluate, lint — with schemas and diagnostics. SQL, the list
+ * contract, the client SDK, language services and the server have their
+ * own entries (`wepql/sql`, `wepql/list`, `wepql/sdk`, `wepql/service`,
+ * `wepql/server`); the employee schema is `wepql/schemas/employee`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './ast/operators.js';
-export type * from './ast/nodes.js';
+
+// Syntax trees and operators.
+export type {
+  Span,
+  ValueNode,
+  FieldNode,
+  ComparisonNode,
+  NullCheckNode,
+  ListNode,
+  InFieldsNode,
+  GroupNode,
+  ConditionNode,
+  FilterNode,
+  FilterAst,
+  SortItemNode,
+  SortAst,
+  Node,
+} from './ast/nodes.js';
 export { NO_SPAN } from './ast/nodes.js';
-export * from './diagnostics/diagnostic.js';
-export * from './diagnostics/codes.js';
-export * from './diagnostics/limits.js';
-export * from './diagnostics/error.js';
-export * from './diagnostics/code-frame.js';
-export * from './diagnostics/suggest.js';
-export * from './schema/values.js';
-export * from './schema/schema.js';
-export type * from './validate/typed-tree.js';
-export * from './syntax/parse-options.js';
-export * from './syntax/parse-filter.js';
-export * from './syntax/parse-sort.js';
-export * from './syntax/grammar-productions.js';
-export * from './schema/infer.js';
-export * from './schema/load-schema.js';
-export * from './schemas/employee.js';
-export * from './validate/applicability.js';
-export * from './validate/convert-value.js';
-export * from './validate/validate-filter.js';
-export * from './validate/validate-sort.js';
-export * from './validate/analyze.js';
-export * from './evaluate/options.js';
-export * from './evaluate/compile-filter.js';
-export * from './evaluate/compile-sort.js';
-export * from './evaluate/query.js';
-export * from './sql/dialect.js';
-export * from './sql/storage.js';
-export * from './sql/to-sql.js';
-export * from './sql/sqlite-functions.js';
-export * from './evaluate/string-order.js';
-export * from './lint/semantic-rules.js';
-export * from './lint/lint-text.js';
-export * from './lint/report.js';
-export * from './list/token.js';
-export * from './list/envelope.js';
-export * from './list/params.js';
-export * from './list/version.js';
-export * from './list/request.js';
-export * from './list/handler.js';
-export * from './list/data-source.js';
-export * from './list/memory-source.js';
-export * from './list/postgres-source.js';
-export * from './list/postgres-table.js';
-export * from './service/complete.js';
-export * from './service/words.js';
-export * from './service/explain.js';
-export * from './print/format.js';
-export * from './builder/field-types.js';
-export * from './builder/filter-builder.js';
-export * from './builder/sort-builder.js';
-export type * from './builder/employee.js';
-export * from './sdk/request.js';
-export * from './sdk/errors.js';
-export * from './sdk/http.js';
-export * from './sdk/paginate.js';
+export { FILTER_OPERATORS, SORT_DIRECTIONS, canonicalOperator, operatorKind } from './ast/operators.js';
+export type { FilterOperator, OperatorKind, SortDirection } from './ast/operators.js';
+
+// Diagnostics.
+export { hasErrors, lineColumn } from './diagnostics/diagnostic.js';
+export type { Diagnostic, Severity, TextEdit } from './diagnostics/diagnostic.js';
+export { DIAGNOSTIC_CODES, codeInfo } from './diagnostics/codes.js';
+export type { CodeInfo, DiagnosticCode, DiagnosticStage } from './diagnostics/codes.js';
+export { DEFAULT_LIMITS } from './diagnostics/limits.js';
+export type { Limits } from './diagnostics/limits.js';
+export { WepqlError } from './diagnostics/error.js';
+export { renderCodeFrame } from './diagnostics/code-frame.js';
+export type { CodeFrameOptions } from './diagnostics/code-frame.js';
+
+// Schemas.
+export { SCALAR_TYPES } from './schema/values.js';
+export type { ScalarType } from './schema/values.js';
+export { SchemaDefinitionError, defineSchema } from './schema/schema.js';
+export type {
+  FieldDefinition,
+  FieldLookup,
+  ObjectFieldDefinition,
+  ResolvedField,
+  ScalarFieldDefinition,
+  Schema,
+  SchemaDefinition,
+} from './schema/schema.js';
+export { inferSchema } from './schema/infer.js';
+export type { InferSchemaOptions } from './schema/infer.js';
+export { loadSchemaJson } from './schema/load-schema.js';
+export type { LoadSchemaResult } from './schema/load-schema.js';
+
+// Parsing.
+export { parseFilter } from './syntax/parse-filter.js';
+export type { ParseFilterResult } from './syntax/parse-filter.js';
+export { parseSort } from './syntax/parse-sort.js';
+export type { ParseSortResult } from './syntax/parse-sort.js';
+export type { ParseOptions } from './syntax/parse-options.js';
+
+// Validation and typed trees.
+export { validateFilter } from './validate/validate-filter.js';
+export type { ValidateFilterResult, ValidateOptions } from './validate/validate-filter.js';
+export { validateSort } from './validate/validate-sort.js';
+export type { ValidateSortResult } from './validate/validate-sort.js';
+export { analyzeFilter, analyzeFilterOrThrow, analyzeSort, analyzeSortOrThrow } from './validate/analyze.js';
+export type { AnalyzeFilterResult, AnalyzeOptions, AnalyzeSortResult } from './validate/analyze.js';
+export { isOperatorApplicable, operatorsForType } from './validate/applicability.js';
+export type {
+  TypedComparison,
+  TypedFilter,
+  TypedFilterNode,
+  TypedGroup,
+  TypedInFields,
+  TypedList,
+  TypedNullCheck,
+  TypedScalar,
+  TypedSort,
+  TypedSortKey,
+} from './validate/typed-tree.js';
+
+// Printing.
+export { formatFilter, formatSort, printFilter, printSort, quoteValue } from './print/format.js';
+export type { PrintOptions, ValuePosition } from './print/format.js';
+
+// Evaluation.
+export { compileFilter } from './evaluate/compile-filter.js';
+export { compileSort, sortRecords } from './evaluate/compile-sort.js';
+export { query } from './evaluate/query.js';
+export type { EvaluateOptions, EvaluateStrategy, QueryOptions, RecordComparator, RecordPredicate } from './evaluate/options.js';
+
+// Linting.
+export { lintFilter } from './lint/semantic-rules.js';
+export type { LintOptions } from './lint/semantic-rules.js';
+export { fixText, lintText } from './lint/lint-text.js';
+export type { LintKind, LintTextOptions } from './lint/lint-text.js';
+export { findingToJson, toSarif } from './lint/report.js';
+export type { LintFinding } from './lint/report.js';

@@ -5,18 +5,10 @@
  * form, the plain-English explanation, completions at the cursor and the
  * matching records.
  */
-import type { CompletionItem, Diagnostic } from '../../src/index.js';
-import {
-  analyzeFilter,
-  analyzeSort,
-  complete,
-  explain,
-  hasErrors,
-  printFilter,
-  printSort,
-  query,
-  renderCodeFrame,
-} from '../../src/index.js';
+import type { CompletionItem } from '../../src/service/index.js';
+import type { Diagnostic } from '../../src/index.js';
+import { analyzeFilter, analyzeSort, hasErrors, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
+import { complete, explain } from '../../src/service/index.js';
 import { employeeSchema } from '../../src/schemas/employee.js';
 import employees from '../../examples/employees.json' with { type: 'json' };
 

@@ -1,10 +1,10 @@
 /**
  * A small typed SDK for the employee list, built on wepql's builder and
  * paging client — the example of docs/sdk.md. In your own package, import
- * from 'wepql' instead of '../../src/index.js'.
+ * from 'wepql/sdk' instead of '../../src/sdk/index.js'.
  */
-import { orderBy, paginate, where } from '../../src/index.js';
-import type { Employee, FetchLike, Filter, ListPage, Paginated, RetryOptions, Sort } from '../../src/index.js';
+import { orderBy, paginate, where } from '../../src/sdk/index.js';
+import type { Employee, FetchLike, Filter, ListPage, Paginated, RetryOptions, Sort } from '../../src/sdk/index.js';
 
 /**
  * How to reach and authenticate against the API.

@@ -10,7 +10,9 @@ import { drizzle } from 'drizzle-orm/sql-js';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import initSqlJs from 'sql.js';
 import { drizzleOrderBy, drizzleWhere } from '../../dist/adapters/drizzle.js';
-import { employeeSchema, query, quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../dist/index.js';
+import { query } from '../../dist/index.js';
+import { employeeSchema } from '../../dist/schemas/employee.js';
+import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));
 const SQL = await initSqlJs();

@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
 import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../dist/adapters/mysql.js';
-import { analyzeFilter, analyzeSort, employeeSchema, query, toSql } from '../../dist/index.js';
+import { analyzeFilter, analyzeSort, query } from '../../dist/index.js';
+import { employeeSchema } from '../../dist/schemas/employee.js';
+import { toSql } from '../../dist/sql/index.js';
 
 const url = process.env.MYSQL_URL;
 if (!url) throw new Error('set MYSQL_URL, e.g. mysql://root@127.0.0.1:3306/wepql');

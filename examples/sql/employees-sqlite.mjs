@@ -6,7 +6,9 @@
 // Run after building:  npm run build && node examples/sql/employees-sqlite.mjs
 import { readFileSync } from 'node:fs';
 import initSqlJs from 'sql.js';
-import { employeeSchema, query, quoteIdentifier, registerSqliteFunctions, sqlColumnType, toSql, toStoredValue } from '../../dist/index.js';
+import { query } from '../../dist/index.js';
+import { employeeSchema } from '../../dist/schemas/employee.js';
+import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toSql, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));
 const SQL = await initSqlJs();

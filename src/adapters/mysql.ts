@@ -7,4 +7,5 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from '../list/mysql-source.js';
+export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../list/mysql-source.js';
+export type { MysqlDataSourceOptions, MysqlRunner, MysqlTableOptions } from '../list/mysql-source.js';

@@ -136,7 +136,7 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 export type FilterOperator = SingleValueOperator | NoValueOperator | ListOperator | InFieldsOperator;
 
 /**
- * The four argument shapes of SPEC §3's operator table.
+ * The four argument shapes of the operator table.
  *
  * @example
  * const kind: OperatorKind = operatorKind('EqualInFields'); // 'in-fields'
@@ -144,7 +144,138 @@ export type FilterOperator = SingleValueOperator | NoValueOperator | ListOperato
 export type OperatorKind = 'single-value' | 'no-value' | 'list' | 'in-fields';
 
 /**
- * Every condition operator, in the order of SPEC §3's table.
+ * The scalar types a field may have. Declared here, with the operators, since
+ * what an operator applies to is part of its meaning; the schema module
+ * re-exports it.
+ *
+ * @example
+ * const type: ScalarType = 'datetime';
+ */
+export type ScalarType = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
+
+/**
+ * Every scalar type, in documentation order.
+ *
+ * @example
+ * SCALAR_TYPES.includes('boolean'); // true
+ */
+export const SCALAR_TYPES: readonly ScalarType[] = Object.freeze(['string', 'number', 'integer', 'datetime', 'boolean']);
+
+const ORDERED_TYPES = ['number', 'integer', 'datetime'] as const satisfies readonly ScalarType[];
+const TEXT_TYPES = ['string'] as const satisfies readonly ScalarType[];
+
+/**
+ * What an operator tests: equality, order, a substring, nullness or
+ * membership in a list.
+ *
+ * @example
+ * const family: OperatorFamily = OPERATORS.StartsWith.family; // 'text'
+ */
+export type OperatorFamily = 'equality' | 'order' | 'text' | 'null' | 'membership';
+
+/**
+ * How an equality or order operator relates a field value `x` to the value `v`.
+ *
+ * @example
+ * const relation: OperatorRelation = OPERATORS.LessThanOrEqual.relation; // '<='
+ */
+export type OperatorRelation = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+/**
+ * Where a text operator looks for its value in the field's text.
+ *
+ * @example
+ * const position: TextPosition = OPERATORS.NotStartsWith.position; // 'starts'
+ */
+export type TextPosition = 'contains' | 'starts' | 'ends';
+
+/**
+ * What one operator means. Every stage (validation, evaluation, SQL, lint,
+ * explain, completion, the builder's types) reads these facts from
+ * `OPERATORS` rather than restating them.
+ *
+ * @example
+ * const info: OperatorInfo = OPERATORS.NotInArrayOrNull;
+ * info.nullMatches; // true
+ */
+export interface OperatorInfo {
+  /** The argument shape. */
+  readonly arity: OperatorKind;
+  /** What the operator tests. */
+  readonly family: OperatorFamily;
+  /** The field types it applies to (an InFields operator: each listed field's type). */
+  readonly types: readonly ScalarType[];
+  /**
+   * The operator that holds on exactly the non-null values where this one
+   * fails (`LessThan` → `GreaterThanOrEqual`); null where none exists (InFields).
+   */
+  readonly negation: FilterOperator | null;
+  /** Whether it is written as the negation of another operator (`NotEqual`, `NotInArrayOrNull`, `IsNotNull`). */
+  readonly negative: boolean;
+  /** Whether a null field (missing, null, or not of the field's type) satisfies it. */
+  readonly nullMatches: boolean;
+  /** Equality and order operators: how `x` relates to `v`. */
+  readonly relation?: OperatorRelation;
+  /** Text operators: where the value must (or, negative, must not) occur. */
+  readonly position?: TextPosition;
+  /** InFields operators: the single-field operator applied to each listed field. */
+  readonly base?: SingleValueOperator;
+}
+
+/**
+ * The operator table: the one place that says what each of the 26 condition
+ * operators means. `v.OpInFields(F1,F2)` is `F1.Op(v) or F2.Op(v)`, so an
+ * InFields operator takes its base operator's types and is false when every
+ * listed field is null. Every operator but `IsNull` and the `…OrNull` lists
+ * is false on a null field.
+ *
+ * @example
+ * OPERATORS.Contains.types;            // ['string']
+ * OPERATORS.GreaterThan.negation;      // 'LessThanOrEqual'
+ * OPERATORS.InArrayOrNull.nullMatches; // true
+ */
+export const OPERATORS = {
+  Equal: { arity: 'single-value', family: 'equality', types: SCALAR_TYPES, negation: 'NotEqual', negative: false, nullMatches: false, relation: '=' },
+  NotEqual: { arity: 'single-value', family: 'equality', types: SCALAR_TYPES, negation: 'Equal', negative: true, nullMatches: false, relation: '<>' },
+  LessThan: { arity: 'single-value', family: 'order', types: ORDERED_TYPES, negation: 'GreaterThanOrEqual', negative: false, nullMatches: false, relation: '<' },
+  LessThanOrEqual: { arity: 'single-value', family: 'order', types: ORDERED_TYPES, negation: 'GreaterThan', negative: false, nullMatches: false, relation: '<=' },
+  GreaterThan: { arity: 'single-value', family: 'order', types: ORDERED_TYPES, negation: 'LessThanOrEqual', negative: false, nullMatches: false, relation: '>' },
+  GreaterThanOrEqual: { arity: 'single-value', family: 'order', types: ORDERED_TYPES, negation: 'LessThan', negative: false, nullMatches: false, relation: '>=' },
+  Contains: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'NotContains', negative: false, nullMatches: false, position: 'contains' },
+  StartsWith: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'NotStartsWith', negative: false, nullMatches: false, position: 'starts' },
+  EndsWith: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'NotEndsWith', negative: false, nullMatches: false, position: 'ends' },
+  NotContains: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'Contains', negative: true, nullMatches: false, position: 'contains' },
+  NotStartsWith: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'StartsWith', negative: true, nullMatches: false, position: 'starts' },
+  NotEndsWith: { arity: 'single-value', family: 'text', types: TEXT_TYPES, negation: 'EndsWith', negative: true, nullMatches: false, position: 'ends' },
+  IsNull: { arity: 'no-value', family: 'null', types: SCALAR_TYPES, negation: 'IsNotNull', negative: false, nullMatches: true },
+  IsNotNull: { arity: 'no-value', family: 'null', types: SCALAR_TYPES, negation: 'IsNull', negative: true, nullMatches: false },
+  InArray: { arity: 'list', family: 'membership', types: SCALAR_TYPES, negation: 'NotInArray', negative: false, nullMatches: false },
+  InArrayOrNull: { arity: 'list', family: 'membership', types: SCALAR_TYPES, negation: 'NotInArrayOrNull', negative: false, nullMatches: true },
+  NotInArray: { arity: 'list', family: 'membership', types: SCALAR_TYPES, negation: 'InArray', negative: true, nullMatches: false },
+  NotInArrayOrNull: { arity: 'list', family: 'membership', types: SCALAR_TYPES, negation: 'InArrayOrNull', negative: true, nullMatches: true },
+  EqualInFields: { arity: 'in-fields', family: 'equality', types: SCALAR_TYPES, negation: null, negative: false, nullMatches: false, relation: '=', base: 'Equal' },
+  LessThanInFields: { arity: 'in-fields', family: 'order', types: ORDERED_TYPES, negation: null, negative: false, nullMatches: false, relation: '<', base: 'LessThan' },
+  LessThanOrEqualInFields: { arity: 'in-fields', family: 'order', types: ORDERED_TYPES, negation: null, negative: false, nullMatches: false, relation: '<=', base: 'LessThanOrEqual' },
+  GreaterThanInFields: { arity: 'in-fields', family: 'order', types: ORDERED_TYPES, negation: null, negative: false, nullMatches: false, relation: '>', base: 'GreaterThan' },
+  GreaterThanOrEqualInFields: { arity: 'in-fields', family: 'order', types: ORDERED_TYPES, negation: null, negative: false, nullMatches: false, relation: '>=', base: 'GreaterThanOrEqual' },
+  ContainsInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'contains', base: 'Contains' },
+  StartsWithInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'starts', base: 'StartsWith' },
+  EndsWithInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'ends', base: 'EndsWith' },
+} as const satisfies Record<FilterOperator, OperatorInfo>;
+
+/**
+ * The operators whose table entry lists type `K`: what a field of that type
+ * accepts, as a type.
+ *
+ * @example
+ * type BooleanOps = OperatorsForType<'boolean'>; // 'Equal' | 'NotEqual' | 'IsNull' | … | 'EqualInFields'
+ */
+export type OperatorsForType<K extends ScalarType> = {
+  [O in FilterOperator]: K extends (typeof OPERATORS)[O]['types'][number] ? O : never;
+}[FilterOperator];
+
+/**
+ * Every condition operator, in the order of the operator table.
  *
  * @example
  * FILTER_OPERATORS.length; // 26
@@ -156,17 +287,16 @@ export const FILTER_OPERATORS: readonly FilterOperator[] = [
   ...IN_FIELDS_OPERATORS,
 ];
 
-const KIND_BY_OPERATOR: ReadonlyMap<string, OperatorKind> = new Map<string, OperatorKind>([
-  ...SINGLE_VALUE_OPERATORS.map((op) => [op, 'single-value'] as const),
-  ...NO_VALUE_OPERATORS.map((op) => [op, 'no-value'] as const),
-  ...LIST_OPERATORS.map((op) => [op, 'list'] as const),
-  ...IN_FIELDS_OPERATORS.map((op) => [op, 'in-fields'] as const),
-]);
-
-// Keywords match case-insensitively (SPEC §2); a Map keyed by the lower-cased
-// spelling avoids any prototype-chain lookups on hostile names like `__proto__`.
+// Keywords match case-insensitively; a Map keyed by the lower-cased spelling
+// avoids any prototype-chain lookups on hostile names like `__proto__`.
 const OPERATOR_BY_LOWER: ReadonlyMap<string, FilterOperator> = new Map(
   FILTER_OPERATORS.map((op) => [op.toLowerCase(), op] as const),
+);
+
+// Exact spellings only, for trees built by code: `constructor` or
+// `toString` must never reach an inherited property of `OPERATORS`.
+const OPERATOR_BY_NAME: ReadonlyMap<unknown, OperatorInfo> = new Map(
+  FILTER_OPERATORS.map((op) => [op, OPERATORS[op] as OperatorInfo] as const),
 );
 
 /**
@@ -181,22 +311,35 @@ export function canonicalOperator(name: string): FilterOperator | undefined {
 }
 
 /**
+ * The table entry of an exactly spelled operator name, or undefined for
+ * anything else (another case, `constructor`, a non-string): the lookup a
+ * tree built by code must go through.
+ *
+ * @example
+ * operatorInfo('InArray')?.arity; // 'list'
+ * operatorInfo('constructor');    // undefined
+ */
+export function operatorInfo(name: unknown): OperatorInfo | undefined {
+  return OPERATOR_BY_NAME.get(name);
+}
+
+/**
  * The argument shape of a canonical operator name.
  *
  * @example
  * operatorKind('InArray'); // 'list'
  */
 export function operatorKind(op: FilterOperator): OperatorKind {
-  return KIND_BY_OPERATOR.get(op) as OperatorKind;
+  return OPERATORS[op].arity;
 }
 
 /**
- * For an InFields operator, the single-field operator it applies to each field
- * (SPEC §6: `v.OpInFields(F1,F2)` is `F1.Op(v) or F2.Op(v)`).
+ * For an InFields operator, the single-field operator it applies to each
+ * field (`v.OpInFields(F1,F2)` is `F1.Op(v) or F2.Op(v)`).
  *
  * @example
  * baseOperatorOfInFields('StartsWithInFields'); // 'StartsWith'
  */
 export function baseOperatorOfInFields(op: InFieldsOperator): SingleValueOperator {
-  return op.slice(0, -'InFields'.length) as SingleValueOperator;
+  return OPERATORS[op].base;
 }

@@ -1,9 +1,10 @@
 /**
  * The type-level half of the builder: which dotted paths a record type has,
  * what kind of value each holds, and which operators and values that kind
- * accepts (SPEC §5's applicability table). Nothing here exists at run time
+ * accepts, read from the operator table. Nothing here exists at run time
  * except the `FIELD_TYPES` symbol.
  */
+import type { FilterOperator, InFieldsOperator, OperatorsForType, ScalarType } from '../ast/operators.js';
 
 /**
  * The kinds of field the builder distinguishes (the schema's scalar types).
@@ -11,7 +12,24 @@
  * @example
  * const kind: FieldKind = 'datetime';
  */
-export type FieldKind = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
+export type FieldKind = ScalarType;
+
+/**
+ * The builder's method name for an operator: `StartsWith` → `startsWith`.
+ *
+ * @example
+ * type M = OperatorMethod<'NotInArrayOrNull'>; // 'notInArrayOrNull'
+ */
+export type OperatorMethod<O extends FilterOperator> = Uncapitalize<O>;
+
+/**
+ * The single-field methods a field of kind `K` offers: exactly the
+ * operators the operator table applies to `K`, InFields excluded.
+ *
+ * @example
+ * type M = FieldMethodsOfKind<'boolean'>; // 'equal' | 'notEqual' | 'isNull' | … | 'notInArrayOrNull'
+ */
+export type FieldMethodsOfKind<K extends FieldKind> = OperatorMethod<Exclude<OperatorsForType<K>, InFieldsOperator>>;
 
 /**
  * A phantom key a record type may carry to declare field kinds its
@@ -195,29 +213,24 @@ export type EqualityValue<T, M, P extends string> =
         : ValueOfKind<K>
     : never;
 
+type InFieldsBase<O> = O extends `${infer B}InFields` ? Uncapitalize<B> : never;
+
 /**
  * The InFields operators, by the builder's method names.
  *
  * @example
  * const method: InFieldsMethod = 'startsWith'; // inFields('D').startsWith(…)
  */
-export type InFieldsMethod =
-  | 'equal'
-  | 'lessThan'
-  | 'lessThanOrEqual'
-  | 'greaterThan'
-  | 'greaterThanOrEqual'
-  | 'contains'
-  | 'startsWith'
-  | 'endsWith';
+export type InFieldsMethod = InFieldsBase<InFieldsOperator>;
 
-type InFieldsMethodsOfKind<K extends FieldKind> = K extends 'string'
-  ? 'equal' | 'contains' | 'startsWith' | 'endsWith'
-  : K extends 'number' | 'integer' | 'datetime'
-    ? 'equal' | 'lessThan' | 'lessThanOrEqual' | 'greaterThan' | 'greaterThanOrEqual'
-    : K extends 'boolean'
-      ? 'equal'
-      : never;
+/**
+ * The InFields methods that may list a field of kind `K`: the InFields
+ * operators the operator table applies to `K`.
+ *
+ * @example
+ * type M = InFieldsMethodsOfKind<'boolean'>; // 'equal'
+ */
+export type InFieldsMethodsOfKind<K extends FieldKind> = InFieldsBase<Extract<OperatorsForType<K>, InFieldsOperator>>;
 
 /**
  * The paths an InFields operator may list for a head value of type `V`:

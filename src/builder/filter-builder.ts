@@ -20,6 +20,7 @@ import { printFilter } from '../print/printer.js';
 import type {
   EqualityValue,
   FieldKind,
+  FieldMethodsOfKind,
   FieldPath,
   FieldTypesFor,
   FilterValue,
@@ -106,13 +107,9 @@ export interface TextConditions<R> {
  * @example
  * const next: Filter<Employee> = where<Employee>().field('Gender').inArray(1, 2);
  */
-export type FieldConditions<R, K extends FieldKind, E> = K extends 'string'
-  ? EqualityConditions<R, E> & TextConditions<R>
-  : K extends 'boolean'
-    ? EqualityConditions<R, E>
-    : K extends 'number' | 'integer' | 'datetime'
-      ? EqualityConditions<R, E> & OrderConditions<R, ValueOfKind<K>>
-      : never;
+export type FieldConditions<R, K extends FieldKind, E> = K extends FieldKind
+  ? Pick<EqualityConditions<R, E> & OrderConditions<R, ValueOfKind<K>> & TextConditions<R>, FieldMethodsOfKind<K>>
+  : never;
 
 type FieldsOf<T, M, Method extends InFieldsMethod, V> = [
   InFieldsPath<T, M, Method, V>,

@@ -26,7 +26,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   lint: {
     summary: 'check saved filters and sorts against a schema',
-    usage: 'wepql lint [--schema FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
+    usage: 'wepql lint [--schema FILE] [--policy FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
     load: () => import('./commands/lint.js'),
   },
   query: {
@@ -39,6 +39,12 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'say what a filter (or sort) means in plain English',
     usage: 'wepql explain [--sort] [--schema FILE] TEXT',
     load: () => import('./commands/explain.js'),
+  },
+  schema: {
+    summary: 'schema files from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
+    usage:
+      'wepql schema --from-openapi FILE [--component NAME] | wepql schema --types [--schema FILE] [--name NAME] | wepql schema --openapi --path PATH [--schema FILE] [--policy FILE] [--name NAME] [--format yaml|json]',
+    load: () => import('./commands/schema.js'),
   },
   'db-seed': {
     summary: 'create and fill the employees table of DATABASE_URL from the sample data',

@@ -11,7 +11,7 @@ import type { Severity } from './diagnostic.js';
  * @example
  * const syntaxCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'syntax');
  */
-export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'lint';
+export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint';
 
 /**
  * What the registry knows of a code.
@@ -72,6 +72,10 @@ export const DIAGNOSTIC_CODES = {
   'not-sortable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not sortable.' },
   'not-a-leaf-field': { severity: 'error', stage: 'validate', summary: 'The path names an object, not a field with a value.' },
   'invalid-sql-option': { severity: 'error', stage: 'validate', summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.' },
+  // --- per-endpoint policies (wepql/policy) ---
+  'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },
+  'operator-not-allowed': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow the operator on the field." },
+  'field-not-sortable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow sorting by the field." },
   // --- semantic lint rules ---
   'contradiction': { severity: 'warning', stage: 'lint', summary: 'Two conditions at the same AND level cannot both be true.' },
   'duplicate-condition': { severity: 'warning', stage: 'lint', summary: 'The same condition appears twice at the same level.' },

@@ -79,6 +79,21 @@ function columnCompare(key: SortKeyReader, records: readonly unknown[]): ColumnC
  * sortTypedRecords(records, typedSort).map((r) => r.LastName);
  */
 export function sortTypedRecords<T>(records: readonly T[], sort: TypedSort, options: EvaluateOptions = {}): T[] {
+  const order = sortTypedOrder(records, sort, options);
+  const n = records.length;
+  const out: T[] = new Array<T>(n);
+  for (let i = 0; i < n; i++) out[i] = records[order[i]!]!;
+  return out;
+}
+
+/**
+ * The positions of the records in sort order (stable), for callers that
+ * keep positions rather than records, such as a paging cache.
+ *
+ * @example
+ * sortTypedOrder([{ A: 2 }, { A: 1 }], typedSort); // [1, 0]
+ */
+export function sortTypedOrder(records: readonly unknown[], sort: TypedSort, options: EvaluateOptions = {}): number[] {
   const keys = readers(sort, options);
   const n = records.length;
   const order: number[] = new Array<number>(n);
@@ -104,7 +119,5 @@ export function sortTypedRecords<T>(records: readonly T[], sort: TypedSort, opti
     }
     order.sort(compare);
   }
-  const out: T[] = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = records[order[i]!]!;
-  return out;
+  return order;
 }

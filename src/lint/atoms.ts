@@ -12,6 +12,7 @@
  * never report a contradiction that is not one.
  */
 import type { SingleValueOperator } from '../ast/operators.js';
+import { OPERATORS } from '../ast/operators.js';
 import type { ScalarType } from '../schema/values.js';
 import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../validate/typed-tree.js';
 
@@ -60,34 +61,18 @@ export function toAtom(node: SingleFieldCondition, caseSensitive: boolean): Atom
   const base = { field: node.field.name, type: node.field.type };
   switch (node.kind) {
     case 'null-check':
-      return node.operator === 'IsNull'
+      return OPERATORS[node.operator].nullMatches
         ? { ...base, nullOk: true, test: { op: 'None' } }
         : { ...base, nullOk: false, test: { op: 'Any' } };
     case 'comparison':
       return { ...base, nullOk: false, test: { op: node.operator, value: normalizeValue(node.value, caseSensitive) } };
     case 'list': {
       const values = node.values.map((v) => normalizeValue(v, caseSensitive));
-      const nullOk = node.operator === 'InArrayOrNull' || node.operator === 'NotInArrayOrNull';
-      const op = node.operator === 'InArray' || node.operator === 'InArrayOrNull' ? 'InArray' : 'NotInArray';
-      return { ...base, nullOk, test: { op, values } };
+      const info = OPERATORS[node.operator];
+      return { ...base, nullOk: info.nullMatches, test: { op: info.negative ? 'NotInArray' : 'InArray', values } };
     }
   }
 }
-
-const NEGATION: Readonly<Record<SingleValueOperator, SingleValueOperator>> = {
-  Equal: 'NotEqual',
-  NotEqual: 'Equal',
-  LessThan: 'GreaterThanOrEqual',
-  LessThanOrEqual: 'GreaterThan',
-  GreaterThan: 'LessThanOrEqual',
-  GreaterThanOrEqual: 'LessThan',
-  Contains: 'NotContains',
-  NotContains: 'Contains',
-  StartsWith: 'NotStartsWith',
-  NotStartsWith: 'StartsWith',
-  EndsWith: 'NotEndsWith',
-  NotEndsWith: 'EndsWith',
-};
 
 /** The test that holds on exactly the non-null values where `test` fails. */
 function negateTest(test: AtomTest): AtomTest {
@@ -101,7 +86,7 @@ function negateTest(test: AtomTest): AtomTest {
     case 'NotInArray':
       return { op: 'InArray', values: test.values };
     default:
-      return { op: NEGATION[test.op], value: test.value };
+      return { op: OPERATORS[test.op].negation, value: test.value };
   }
 }
 

@@ -5,6 +5,9 @@
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { formatFilter, formatSort } from '../print/format.js';
+import type { Policy } from '../policy/policy.js';
+import { policyLimits } from '../policy/policy.js';
+import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
@@ -22,6 +25,8 @@ export interface LintTextOptions {
   readonly schema?: Schema;
   readonly caseSensitive?: boolean;
   readonly limits?: Partial<Limits>;
+  /** An endpoint's policy (`wepql/policy`): its refusals are reported and its caps tighten `limits`. Needs `schema`. */
+  readonly policy?: Policy;
 }
 
 /**
@@ -44,13 +49,13 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
  * // ['duplicate-condition']
  */
 export function lintText(text: string, kind: LintKind, options: LintTextOptions = {}): Diagnostic[] {
-  const limits = options.limits;
+  const { policy } = options;
+  const limits = policyLimits(options.limits, policy);
   if (kind === 'sort') {
-    const result =
-      options.schema === undefined
-        ? parseSort(text, limits === undefined ? {} : { limits })
-        : analyzeSort(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
-    return [...result.diagnostics].sort(byPosition);
+    if (options.schema === undefined) return [...parseSort(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
+    const result = analyzeSort(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
+    const refused = result.value !== undefined && policy !== undefined ? checkSortPolicy(result.value, policy) : [];
+    return [...result.diagnostics, ...refused].sort(byPosition);
   }
   if (options.schema === undefined) {
     return [...parseFilter(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
@@ -58,6 +63,7 @@ export function lintText(text: string, kind: LintKind, options: LintTextOptions 
   const analyzed = analyzeFilter(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
   // The parser already attaches the safe fixes (empty clauses, single-child groups, …).
   const diagnostics = [...analyzed.diagnostics];
+  if (analyzed.value !== undefined && policy !== undefined) diagnostics.push(...checkFilterPolicy(analyzed.value, policy));
   if (analyzed.value !== undefined) {
     diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
   }

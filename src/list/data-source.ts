@@ -9,6 +9,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { convertValueText } from '../validate/convert-value.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import type { SeekKey } from '../sql/seek.js';
 
 /**
  * What a data source is asked for.
@@ -25,6 +26,13 @@ export interface DataQuery {
   readonly includeDeleted: boolean;
   /** The client (company) the list belongs to, from the route; undefined for a list that is not per client. */
   readonly clientId?: string | number;
+  /**
+   * Names the (filter, sort) pair in text form, such as the handler's
+   * `JSON.stringify([filterText, sortText])`: queries with equal keys (and
+   * equal `clientId` and `includeDeleted`) match the same rows, so a source
+   * may reuse work across requests. Absent: nothing is reused.
+   */
+  readonly cacheKey?: string;
 }
 
 /**
@@ -39,7 +47,32 @@ export interface PageWindow {
 }
 
 /**
- * Where a list's records come from.
+ * A window that may seek: with `after`, the `limit` records just after
+ * that sort key; with `before`, the `limit` records just before it (in the
+ * query's order); `offset` is then only the page's nominal position.
+ *
+ * @example
+ * await source.keyedPage!(q, { offset: 50, limit: 25, after: ['Smith', 1042] } satisfies SeekWindow);
+ */
+export interface SeekWindow extends PageWindow {
+  readonly after?: SeekKey;
+  readonly before?: SeekKey;
+}
+
+/**
+ * A page with the sort keys (tie-breaker last) of its first and last records; no keys when it is empty.
+ *
+ * @example
+ * const { rows, keys } = await source.keyedPage!(q, { offset: 0, limit: 25 });
+ */
+export interface KeyedPage {
+  readonly rows: readonly unknown[];
+  readonly keys?: { readonly first: SeekKey; readonly last: SeekKey };
+}
+
+/**
+ * Where a list's records come from. A source that implements `keyedPage`
+ * is paged by seek (keyset) in token mode; one that does not, by offset.
  *
  * @example
  * const source: DataSource = { count: async () => rows.length, page: async (q, w) => rows.slice(w.offset, w.offset + w.limit) };
@@ -49,6 +82,8 @@ export interface DataSource {
   count(q: DataQuery): Promise<number>;
   /** The records of one window, in the query's order. */
   page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]>;
+  /** The records of a window that may seek, with the keys of its first and last record. */
+  keyedPage?(q: DataQuery, window: SeekWindow): Promise<KeyedPage>;
 }
 
 /**

@@ -4,6 +4,8 @@
  * error the list contract produces. Responses are plain data
  * (`{ status, headers, body }`) so any HTTP framework can send them.
  */
+import type { ErrorEnvelope, ListEnvelope } from '../wire/contract.js';
+import { TOKEN_ERROR_HEADER } from '../wire/contract.js';
 
 /**
  * The validation error codes of the seed (first element of each `ValidationErrors` pair).
@@ -90,35 +92,6 @@ export interface PaginationInput {
   readonly dataToken: string;
 }
 
-/**
- * The success envelope as sent.
- *
- * @example
- * const body = (await response.json()) as ListEnvelope<Employee>; body.Pagination?.DataToken;
- */
-export interface ListEnvelope<T = unknown> {
-  readonly Data: readonly T[];
-  readonly Status: 1;
-  readonly Code: '200';
-  readonly ErrorCode: '';
-  readonly Message: 'OK';
-  readonly StackTrace: '';
-  readonly Pagination?: {
-    readonly PageNo: number;
-    readonly PageSize: number;
-    readonly TotalRecords: number;
-    readonly TotalPages: number;
-    readonly DataToken: string;
-  };
-}
-
-/**
- * The header that says why a data token was refused (the seed's body has no room for it).
- *
- * @example
- * response.headers[TOKEN_ERROR_HEADER]; // 'expired: the data token expired at 2024-…'
- */
-export const TOKEN_ERROR_HEADER = 'x-wepql-token-error';
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
 
@@ -184,7 +157,7 @@ export function errorResponse(error: ListError): ListResponse {
           Message: error.errors.map((e) => `${e.param}: [${e.message}]`).join('\n'),
           StackTrace: '',
           ValidationErrors: grouped,
-        },
+        } satisfies ErrorEnvelope,
       };
     }
     case 'page-out-of-range':
@@ -198,7 +171,7 @@ export function errorResponse(error: ListError): ListResponse {
           ErrorCode: 'InternalServerError',
           Message: `Page Number out of range. [${error.first}-${error.last}]`,
           StackTrace: '',
-        },
+        } satisfies ErrorEnvelope,
       };
     case 'unsupported-version':
       return {
@@ -210,12 +183,12 @@ export function errorResponse(error: ListError): ListResponse {
           ErrorCode: '',
           Message: `The HTTP resource that matches the request URI '${error.address}' does not support the API version '${error.version}'.`,
           StackTrace: '',
-        },
+        } satisfies ErrorEnvelope,
       };
     case 'not-found':
-      return { status: 404, headers, body: { Status: 0, Code: '404', ErrorCode: null, Message: error.message, StackTrace: '' } };
+      return { status: 404, headers, body: { Status: 0, Code: '404', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope };
     case 'internal':
-      return { status: 500, headers, body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } };
+      return { status: 500, headers, body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope };
   }
 }
 

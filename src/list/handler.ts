@@ -5,13 +5,14 @@
  * `{ status, headers, body }` it returns.
  */
 import type { Limits } from '../diagnostics/limits.js';
+import type { Policy } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
-import type { DataQuery, DataSource } from './data-source.js';
+import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
 import type { ListRequest, ListRequestInput } from './request.js';
 import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, requestParts } from './request.js';
-import type { TokenCodec, VerifiedDataToken } from './token.js';
+import type { DataTokenPayload, TokenCodec, VerifiedDataToken } from './token.js';
 import { checkApiVersion } from './version.js';
 
 /**
@@ -32,6 +33,8 @@ export interface ListHandlerOptions {
   readonly maxLimit?: number;
   /** Limits for filter and sort analysis. */
   readonly limits?: Partial<Limits>;
+  /** The endpoint's policy (`wepql/policy`, defined against `schema`): refusals are 400 `ValidationErrors`. */
+  readonly policy?: Policy;
   /** Accepted `api-version` / `x-api-version` values (default `['1.0']`); `false` skips the check. */
   readonly apiVersions?: readonly string[] | false;
   /** Called with an error the data source threw; the client gets a bare 500 envelope. */
@@ -64,6 +67,7 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
     schema: options.schema,
     ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   if (!parsed.ok) return errorResponse(parsed.error);
   try {
@@ -85,8 +89,15 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
   }
 
   if (request.mode === 'first') {
-    const q: DataQuery = { filter: request.filter, sort: request.sort, includeDeleted: request.includeDeleted, ...scope };
-    const totalRecords = await source.count(q);
+    const q: DataQuery = {
+      filter: request.filter,
+      sort: request.sort,
+      includeDeleted: request.includeDeleted,
+      cacheKey: JSON.stringify([request.filterText, request.sortText]),
+      ...scope,
+    };
+    // Counting and reading the page are independent: on a pool they run at once.
+    const [totalRecords, page] = await Promise.all([source.count(q), readPage(source, q, { offset: 0, limit: request.limit })]);
     const totalPages = Math.ceil(totalRecords / request.limit);
     const state = {
       route,
@@ -97,14 +108,14 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
       totalRecords,
       totalPages,
     };
-    const dataToken = await codec.issue({ ...state, page: 1 });
-    // Later tokens carry larger page numbers: at most 15 more digits, so at most 20 more base64url
-    // characters. Near the limit, the last page's token must fit too, or paging would break midway.
-    const longest = dataToken.length > codec.maxLength - 24 && totalPages > 1 ? await codec.issue({ ...state, page: totalPages }) : dataToken;
-    if (longest.length > codec.maxLength) return errorResponse(tokenTooLong(longest.length, codec.maxLength));
-    const rows = await source.page(q, { offset: 0, limit: request.limit });
+    // Every later token must fit too, or paging would break midway: the one with the largest page
+    // number and no keys is the longest that must be issued (keys are dropped rather than refused).
+    // Compressed lengths vary by a character or two with the digits, hence the margin.
+    const longest = await codec.issue({ ...state, page: Math.max(1, totalPages) });
+    if (longest.length > codec.maxLength - TOKEN_MARGIN) return errorResponse(tokenTooLong(longest.length, codec.maxLength));
+    const dataToken = await issueToken(codec, { ...state, page: 1 }, page.keys);
     return listResponse({
-      data: rows,
+      data: page.rows,
       pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
     });
   }
@@ -126,20 +137,38 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
   }
   const analyzed = analyzeListQuery(state.filter, state.sort, options);
   if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
-  const q: DataQuery = { filter: analyzed.filter, sort: analyzed.sort, includeDeleted: state.includeDeleted, ...scope };
-  const rows = await source.page(q, { offset: (target - 1) * state.limit, limit: state.limit });
-  const dataToken = await codec.issue({
-    route,
-    filter: state.filter,
-    sort: state.sort,
+  const q: DataQuery = {
+    filter: analyzed.filter,
+    sort: analyzed.sort,
     includeDeleted: state.includeDeleted,
+    cacheKey: JSON.stringify([state.filter, state.sort]),
+    ...scope,
+  };
+  // The neighbouring pages seek from the token's keys; any other page number counts rows from the start.
+  const keys = state.keys;
+  const window: SeekWindow = {
+    offset: (target - 1) * state.limit,
     limit: state.limit,
-    page: target,
-    totalRecords: state.totalRecords,
-    totalPages: state.totalPages,
-  });
+    ...(keys !== undefined && target === state.page + 1 ? { after: keys.last } : {}),
+    ...(keys !== undefined && target === state.page - 1 ? { before: keys.first } : {}),
+  };
+  const page = await readPage(source, q, window);
+  const dataToken = await issueToken(
+    codec,
+    {
+      route,
+      filter: state.filter,
+      sort: state.sort,
+      includeDeleted: state.includeDeleted,
+      limit: state.limit,
+      page: target,
+      totalRecords: state.totalRecords,
+      totalPages: state.totalPages,
+    },
+    page.keys,
+  );
   return listResponse({
-    data: rows,
+    data: page.rows,
     pagination: {
       pageNo: target,
       pageSize: state.limit,
@@ -148,6 +177,23 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
       dataToken,
     },
   });
+}
+
+const TOKEN_MARGIN = 8;
+
+/** A page through `keyedPage` when the source seeks, else through `page` (without keys, so the next token pages by count). */
+async function readPage(source: DataSource, q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
+  if (source.keyedPage !== undefined) return source.keyedPage(q, window);
+  return { rows: await source.page(q, { offset: window.offset, limit: window.limit }) };
+}
+
+/** Issues a token with the page's keys, or without them (paging by count) when they would make it too long. */
+async function issueToken(codec: TokenCodec, payload: DataTokenPayload, keys: KeyedPage['keys']): Promise<string> {
+  if (keys !== undefined) {
+    const token = await codec.issue({ ...payload, keys });
+    if (token.length <= codec.maxLength) return token;
+  }
+  return codec.issue(payload);
 }
 
 /** Parameters sent again with a token must repeat the token's values, or the client would believe it changed them. */

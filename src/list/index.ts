@@ -1,16 +1,41 @@
 /**
- * `wepql/list`: the list contract for servers — requests, data tokens,
- * envelopes, the framework-neutral handler and data sources.
+ * `wepql/list`: the list contract for servers — the framework-neutral
+ * handler, request parsing, data tokens, envelopes, data sources, and the
+ * wire names shared with the client.
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './token.js';
-export * from './envelope.js';
-export * from './params.js';
-export * from './version.js';
-export * from './request.js';
-export * from './handler.js';
-export * from './data-source.js';
-export * from './memory-source.js';
-export * from './postgres-source.js';
-export * from './postgres-table.js';
+export { handleListRequest } from './handler.js';
+export type { ListHandlerOptions } from './handler.js';
+export { parseListRequest } from './request.js';
+export type { ListQuery, ListRequest, ListRequestInput, ListRequestOptions, PageMove, ParsedListRequest } from './request.js';
+export type { HeaderInput, QueryInput } from './params.js';
+export { checkApiVersion } from './version.js';
+export { createTokenCodec } from './token.js';
+export type {
+  DataTokenPayload,
+  TokenCodec,
+  TokenCodecOptions,
+  TokenRefusal,
+  TokenSecret,
+  TokenVerification,
+  VerifiedDataToken,
+} from './token.js';
+export { errorResponse, listResponse } from './envelope.js';
+export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
+export type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
+export { createMemoryDataSource } from './memory-source.js';
+export type { MemoryDataSourceOptions } from './memory-source.js';
+export { createPostgresDataSource } from './postgres-source.js';
+export type { PostgresDataSourceOptions, SqlRunner } from './postgres-source.js';
+export { createPostgresTable, insertPostgresRecords } from './postgres-table.js';
+export type { PostgresTableOptions } from './postgres-table.js';
+export {
+  DEFAULT_API_VERSION,
+  LIST_PARAMETERS,
+  PARAMETER_HEADER_PREFIX,
+  TOKEN_ERROR_HEADER,
+  VERSION_HEADERS,
+  parameterHeader,
+} from '../wire/contract.js';
+export type { ErrorEnvelope, ListEnvelope, ListParameter, WirePagination } from '../wire/contract.js';

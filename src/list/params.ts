@@ -3,6 +3,8 @@
  * `x-api-*` headers. A header wins over the query parameter of the same
  * name; header names are case-insensitive, query names exact.
  */
+import type { ListParameter } from '../wire/contract.js';
+import { parameterHeader } from '../wire/contract.js';
 
 /**
  * Query parameters as a plain record (Node, Express, Fastify) or as `URLSearchParams`.
@@ -19,31 +21,6 @@ export type QueryInput = Readonly<Record<string, string | readonly string[] | un
  */
 export type HeaderInput = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
 
-/**
- * The parameters of a list request, by their query names (headers add `x-api-`).
- *
- * @example
- * LIST_PARAMETERS.map((p) => `x-api-${p}`); // ['x-api-limit', 'x-api-skip', …]
- */
-export const LIST_PARAMETERS = [
-  'limit',
-  'skip',
-  'filter',
-  'sort',
-  'include-deleted',
-  'next-page',
-  'prev-page',
-  'page',
-  'data-token',
-] as const;
-
-/**
- * One of the list parameters.
- *
- * @example
- * const name: ListParameter = 'data-token';
- */
-export type ListParameter = (typeof LIST_PARAMETERS)[number];
 
 /**
  * A parameter's value and where it came from.
@@ -81,7 +58,7 @@ export function readParameter(
   query: QueryInput | undefined,
   headers: HeaderInput | undefined,
 ): ParameterValue | RepeatedParameter | undefined {
-  const header = headerValues(headers, `x-api-${name}`);
+  const header = headerValues(headers, parameterHeader(name));
   if (header !== undefined) return single(header, 'header');
   const fromQuery = queryValues(query, name);
   if (fromQuery !== undefined) return single(fromQuery, 'query');

@@ -1,7 +1,7 @@
 /**
  * A data source over a PostgreSQL table through `toSql`: `COUNT(*)` for the
- * first page, `LIMIT/OFFSET` for each page, every user value a bound
- * parameter. It needs only a `query(sql, params)` function, so it works
+ * first page, a seek (keyset) predicate for the next and previous pages and
+ * `LIMIT/OFFSET` for jumps, every user value a bound parameter. It needs only a `query(sql, params)` function, so it works
  * with a `pg` Pool or Client and with PGlite alike, and imports neither.
  */
 import type { Schema } from '../schema/schema.js';
@@ -9,8 +9,9 @@ import type { ColumnMap } from '../sql/to-sql.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { toSql } from '../sql/to-sql.js';
-import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
-import { scopeClauses, withClauses } from './data-source.js';
+import type { Seek, SeekKey, SeekValue } from '../sql/seek.js';
+import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
+import { scalarField, scopeClauses, withClauses } from './data-source.js';
 
 /**
  * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
@@ -72,11 +73,15 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
   // Checked once here so a bad option fails at start-up, not on the first request.
   quoteIdentifier(options.tieBreaker, 'postgres');
 
-  const compile = (q: DataQuery, withSort: boolean) => {
+  const compile = (q: DataQuery, withSort: boolean, seek?: Seek) => {
     const scope = scopeClauses(schema, options, q);
     const filter = withClauses(q.filter, scope.clauses);
     const sql = toSql(
-      { ...(filter === undefined ? {} : { filter }), ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}) },
+      {
+        ...(filter === undefined ? {} : { filter }),
+        ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}),
+        ...(seek === undefined ? {} : { seek }),
+      },
       {
         dialect: 'postgres',
         schema,
@@ -106,7 +111,39 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
     return out;
   };
 
+  // The raw stored value of every ORDER BY key, read back with the page so a token can seek from its first and last row.
+  const keyColumns = (q: DataQuery): string =>
+    [
+      ...(q.sort?.keys ?? []).map((k) => fieldExpression(scalarField(schema, k.field.name, 'sort'), columns, 'postgres')),
+      quoteIdentifier(options.tieBreaker, 'postgres'),
+    ]
+      .map((expr, i) => `, ${expr} AS "wepql_k${i}"`)
+      .join('');
+  const keyOf = (q: DataQuery, row: unknown): SeekKey => {
+    const r = row as Record<string, unknown>;
+    const types = [...(q.sort?.keys ?? []).map((k) => k.field.type), 'tie'];
+    return types.map((type, i) => seekValue(r[`wepql_k${i}`], type));
+  };
+
+  const run = async (q: DataQuery, window: PageWindow, seek?: Seek): Promise<readonly unknown[]> => {
+    const { where, orderBy, params, none } = compile(q, true, seek);
+    if (none) return [];
+    const n = params.length;
+    const sql =
+      `SELECT ${select}${keyColumns(q)} FROM ${table}${where ? ` WHERE ${where}` : ''}` +
+      `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT $${n + 1}${seek === undefined ? ` OFFSET $${n + 2}` : ''}`;
+    const result = await options.query(sql, seek === undefined ? [...params, window.limit, window.offset] : [...params, window.limit]);
+    return seek !== undefined && 'before' in seek ? [...result.rows].reverse() : result.rows;
+  };
+
   return Object.freeze({
+    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
+      const seek: Seek | undefined =
+        window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;
+      const rows = await run(q, window, seek);
+      if (rows.length === 0) return { rows };
+      return { rows: rows.map(rebuild), keys: { first: keyOf(q, rows[0]), last: keyOf(q, rows[rows.length - 1]) } };
+    },
     async count(q: DataQuery): Promise<number> {
       const { where, params, none } = compile(q, false);
       if (none) return 0;
@@ -124,6 +161,15 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
       return result.rows.map(rebuild);
     },
   });
+}
+
+function seekValue(value: unknown, type: string): SeekValue {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  // `pg` returns bigint and numeric as text; a tie-breaker stays text (the server reads it as the column's type), so a 64-bit key is exact.
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+  if (typeof value === 'string' && (type === 'integer' || type === 'number')) return Number(value);
+  return value as SeekValue;
 }
 
 function fromDatabase(value: unknown, type: string): unknown {

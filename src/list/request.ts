@@ -5,12 +5,17 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
+import type { Policy } from '../policy/policy.js';
+import { policyLimits } from '../policy/policy.js';
+import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
-import type { HeaderInput, ListParameter, QueryInput } from './params.js';
+import type { HeaderInput, QueryInput } from './params.js';
 import { readParameter } from './params.js';
+import type { ListParameter } from '../wire/contract.js';
+import { parameterHeader } from '../wire/contract.js';
 
 /**
  * Where the parameters of a list call come from: query and headers, or a fetch `Request`.
@@ -90,6 +95,8 @@ export interface ListRequestOptions {
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
+  /** The endpoint's policy (`wepql/policy`): refusals land in `ValidationErrors`, its caps tighten `limits`. */
+  readonly policy?: Policy;
 }
 
 /**
@@ -131,7 +138,7 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     const p = readParameter(name, query, headers);
     if (p === undefined) return undefined;
     if ('repeated' in p) {
-      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header x-api-${name}` : 'query'}); send it once`);
+      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header ${parameterHeader(name)}` : 'query'}); send it once`);
       return undefined;
     }
     // An empty value counts as not sent, so `?filter=` means no filter. Flags are read separately.
@@ -241,23 +248,27 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
 export function analyzeListQuery(
   filterText: string,
   sortText: string,
-  options: Pick<ListRequestOptions, 'schema' | 'limits'>,
+  options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
 ): { filter: TypedFilter | undefined; sort: TypedSort | undefined; errors: readonly ParameterError[] } {
   const errors: ParameterError[] = [];
   const fail = (param: string, code: ValidationErrorCode, message: string): void => {
     errors.push({ param, code, message });
   };
-  const analysis = { schema: options.schema, ...(options.limits ? { limits: options.limits } : {}) };
+  const { policy } = options;
+  const limits = policyLimits(options.limits, policy);
+  const analysis = { schema: options.schema, ...(limits ? { limits } : {}) };
   let filter: TypedFilter | undefined;
   if (filterText !== '') {
     const analyzed = analyzeFilter(filterText, analysis);
     reportDiagnostics('filter', analyzed.diagnostics, fail);
+    if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('filter', checkFilterPolicy(analyzed.value, policy), fail);
     filter = analyzed.value;
   }
   let sort: TypedSort | undefined;
   if (sortText !== '') {
     const analyzed = analyzeSort(sortText, analysis);
     reportDiagnostics('sort', analyzed.diagnostics, fail);
+    if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('sort', checkSortPolicy(analyzed.value, policy), fail);
     sort = analyzed.value;
   }
   return errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors };

@@ -1,7 +1,8 @@
 /**
  * Data tokens (SPEC §11): the opaque, integrity-protected state of token
  * paging. A token is `<payload>.<mac>`, both compact base64url; the payload
- * is JSON, the MAC is HMAC-SHA256 over a domain-separated copy of the
+ * is JSON compressed with deflate-raw (`CompressionStream`, in Node 20 and
+ * browsers), so that long filters fit; the MAC is HMAC-SHA256 over a domain-separated copy of the
  * payload text, keyed with the server secret through WebCrypto so that the
  * core needs no Node built-in.
  *
@@ -9,6 +10,7 @@
  * page number back, which is harmless, but cannot change them.
  */
 import { WepqlError } from '../diagnostics/error.js';
+import type { SeekKey } from '../sql/seek.js';
 import { decodeBase64Url, encodeBase64Url, isBase64Url } from './base64url.js';
 
 /**
@@ -33,6 +35,12 @@ export interface DataTokenPayload {
   readonly totalRecords: number;
   /** Computed once on the first page and carried forward. */
   readonly totalPages: number;
+  /**
+   * The sort keys (tie-breaker included) of the page's first and last rows,
+   * so that `next-page`/`prev-page` seek from them; absent when the source
+   * cannot seek, the page was empty, or the keys would make the token too long.
+   */
+  readonly keys?: { readonly first: SeekKey; readonly last: SeekKey };
 }
 
 /**
@@ -89,7 +97,7 @@ export interface TokenCodecOptions {
   readonly ttlSeconds?: number;
   /** The clock, in epoch milliseconds; default `Date.now`. */
   readonly now?: () => number;
-  /** Longest token accepted, checked before anything else; default 4,096 (SPEC §10). */
+  /** Longest token accepted, checked before anything else; default 8,192. */
   readonly maxLength?: number;
   /** How far in the future an issue time may lie before the token is refused as future-dated; default 0 ms. */
   readonly clockSkewMs?: number;
@@ -99,7 +107,7 @@ export interface TokenCodecOptions {
  * Issues and verifies data tokens.
  *
  * @example
- * const codec: TokenCodec = createTokenCodec({ secret: 'a long random server secret' }); codec.maxLength; // 4096
+ * const codec: TokenCodec = createTokenCodec({ secret: 'a long random server secret' }); codec.maxLength; // 8192
  */
 export interface TokenCodec {
   /** Signs a payload; the token expires `ttlSeconds` after now. */
@@ -135,7 +143,7 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
   if (!(typeof ttlSeconds === 'number' && Number.isFinite(ttlSeconds) && ttlSeconds > 0)) {
     throw new WepqlError(`ttlSeconds must be a positive number, got ${String(ttlSeconds)}`, []);
   }
-  const maxLength = options.maxLength ?? 4096;
+  const maxLength = options.maxLength ?? 8192;
   const skew = options.clockSkewMs ?? 0;
   const now = options.now ?? Date.now;
   const secrets = [options.secret, ...(options.previousSecrets ?? [])].map((s, i) => secretBytes(s, i));
@@ -166,8 +174,9 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
         t: payload.totalPages,
         i: issuedAt,
         e: issuedAt + Math.round(ttlSeconds * 1000),
+        ...(payload.keys === undefined ? {} : { k: [payload.keys.first, payload.keys.last] }),
       };
-      const payloadText = encodeBase64Url(encoder.encode(JSON.stringify(wire)));
+      const payloadText = encodeBase64Url(await deflate(encoder.encode(JSON.stringify(wire))));
       const [key] = await getKeys();
       return `${payloadText}.${encodeBase64Url(await mac(key!, payloadText))}`;
     },
@@ -195,7 +204,7 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
         return refuse('bad-signature', 'the data token was altered or was not issued by this server; start again from page one');
       }
       // Only now, with the MAC checked, is the payload decoded.
-      const wire = decodeWire(payloadText);
+      const wire = await decodeWire(payloadText);
       if (wire === undefined) return refuse('malformed', 'the data token does not hold a paging state this server understands');
       if (wire.r !== route) {
         return refuse('wrong-route', 'the data token belongs to another list; a token is only valid on the list that issued it');
@@ -220,6 +229,7 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
           totalPages: wire.t,
           issuedAt: wire.i,
           expiresAt: wire.e,
+          ...(wire.k === undefined ? {} : { keys: { first: wire.k[0], last: wire.k[1] } }),
         },
       };
     },
@@ -238,12 +248,18 @@ interface WirePayload {
   t: number;
   i: number;
   e: number;
+  k?: [SeekKey, SeekKey];
 }
 
-function decodeWire(payloadText: string): WirePayload | undefined {
+// A signed payload is ours, but its size is still bounded before it is read.
+const MAX_PAYLOAD_BYTES = 1 << 16;
+
+async function decodeWire(payloadText: string): Promise<WirePayload | undefined> {
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(decodeBase64Url(payloadText)!));
+    const json = await inflate(decodeBase64Url(payloadText)!, MAX_PAYLOAD_BYTES);
+    if (json === undefined) return undefined;
+    value = JSON.parse(decoder.decode(json));
   } catch {
     return undefined;
   }
@@ -254,7 +270,48 @@ function decodeWire(payloadText: string): WirePayload | undefined {
   if (v.d !== 0 && v.d !== 1) return undefined;
   if (!isCount(v.l) || v.l < 1 || !isCount(v.p) || v.p < 1 || !isCount(v.n) || !isCount(v.t)) return undefined;
   if (!isCount(v.i) || !isCount(v.e)) return undefined;
+  if (v.k !== undefined && !(Array.isArray(v.k) && v.k.length === 2 && v.k.every(isSeekKey))) return undefined;
   return v as unknown as WirePayload;
+}
+
+function isSeekKey(x: unknown): x is SeekKey {
+  return (
+    Array.isArray(x) &&
+    x.every((v) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
+  );
+}
+
+async function deflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Inflates at most `limit` bytes; undefined for corrupt or larger input. */
+async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | undefined> {
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        await reader.cancel();
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 function secretBytes(secret: TokenSecret, index: number): Uint8Array<ArrayBuffer> {

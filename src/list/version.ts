@@ -9,14 +9,8 @@
 import type { ListError } from './envelope.js';
 import type { HeaderInput } from './params.js';
 import { headerValues } from './params.js';
+import { DEFAULT_API_VERSION, VERSION_HEADERS } from '../wire/contract.js';
 
-/**
- * The version headers, in the order they are checked.
- *
- * @example
- * VERSION_HEADERS; // ['api-version', 'x-api-version']
- */
-export const VERSION_HEADERS = ['api-version', 'x-api-version'] as const;
 
 /**
  * The `unsupported-version` error for the first version header that names a
@@ -30,7 +24,7 @@ export function checkApiVersion(
   headers: HeaderInput | undefined,
   options: { readonly address: string; readonly supported?: readonly string[] },
 ): ListError | undefined {
-  const supported = options.supported ?? ['1.0'];
+  const supported = options.supported ?? [DEFAULT_API_VERSION];
   for (const name of VERSION_HEADERS) {
     const values = headerValues(headers, name);
     if (values === undefined) continue;

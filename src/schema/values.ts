@@ -3,24 +3,12 @@
  * One module so that the validator, the evaluator, the SQL compiler and the
  * tests all read `1e3`, `2024-02-30` or `"TRUE"` the same way.
  *
- * Depends on nothing.
+ * Depends only on the operator table (for the scalar types).
  */
 
-/**
- * The scalar types a field may have.
- *
- * @example
- * const type: ScalarType = 'datetime';
- */
-export type ScalarType = 'string' | 'number' | 'integer' | 'datetime' | 'boolean';
+import type { ScalarType } from '../ast/operators.js';
 
-/**
- * Every scalar type, in documentation order.
- *
- * @example
- * SCALAR_TYPES.includes('boolean'); // true
- */
-export const SCALAR_TYPES: readonly ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean'];
+export { SCALAR_TYPES, type ScalarType } from '../ast/operators.js';
 
 /**
  * The largest integer magnitude an `integer` field accepts: 2^53−1.

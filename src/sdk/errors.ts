@@ -83,3 +83,48 @@ export class DataTokenExpiredError extends ListRequestError {
     if (details.reason !== undefined) this.reason = details.reason;
   }
 }
+
+/**
+ * Why paging stopped without reaching the end of the list.
+ *
+ * @example
+ * const reason: PagingProblem = 'skip-ignored';
+ */
+export type PagingProblem =
+  /** A skip page repeated the page before it: the server ignores `skip`. */
+  | 'skip-ignored'
+  /** The server handed back a `DataToken` already followed in this session. */
+  | 'token-repeated'
+  /** A page's records were the same as an earlier page's in this session. */
+  | 'page-repeated'
+  /** A full page came without the `Pagination` or `DataToken` needed to ask for the next one. */
+  | 'no-next-page'
+  /** More pages than `maxPages` were asked for. */
+  | 'page-cap'
+  /** One page took longer than `timeoutMs`. */
+  | 'timeout';
+
+/**
+ * Paging stopped because continuing would loop, duplicate records, run past
+ * the caller's cap, or wait forever — never a silent truncation.
+ *
+ * @example
+ * try { await paginate<Employee>(fetch, { url, mode: 'skip' }).toArray(); }
+ * catch (e) { if (e instanceof PagingError && e.problem === 'skip-ignored') useTokenPaging(); }
+ */
+export class PagingError extends WepqlError {
+  /** What went wrong. */
+  readonly problem: PagingProblem;
+  /** The address of the request that showed the problem. */
+  readonly url: string;
+  /** Records handed to the caller before paging stopped. */
+  readonly recordsYielded: number;
+
+  constructor(message: string, details: { readonly problem: PagingProblem; readonly url: string; readonly recordsYielded: number }) {
+    super(message, []);
+    this.name = 'PagingError';
+    this.problem = details.problem;
+    this.url = details.url;
+    this.recordsYielded = details.recordsYielded;
+  }
+}

@@ -3,11 +3,43 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from '../builder/field-types.js';
-export * from '../builder/filter-builder.js';
-export * from '../builder/sort-builder.js';
-export type * from '../builder/employee.js';
-export * from './request.js';
-export * from './errors.js';
-export * from './http.js';
-export * from './paginate.js';
+export { FIELD_TYPES } from '../builder/field-types.js';
+export type {
+  EqualityValue,
+  FieldKind,
+  FieldPath,
+  FieldTypeMap,
+  FieldTypesFor,
+  FilterValue,
+  InFieldsMethod,
+  InFieldsPath,
+  KindAt,
+  RecordPaths,
+  ValueAt,
+  ValueOfKind,
+} from '../builder/field-types.js';
+export { where } from '../builder/filter-builder.js';
+export type {
+  EqualityConditions,
+  FieldConditions,
+  Filter,
+  FilterPart,
+  InFieldsConditions,
+  InFieldsEquality,
+  InFieldsOrder,
+  InFieldsText,
+  OrderConditions,
+  TextConditions,
+} from '../builder/filter-builder.js';
+export { orderBy } from '../builder/sort-builder.js';
+export type { Sort, SortDirectionInput } from '../builder/sort-builder.js';
+export type { Employee, EmployeeFieldTypes } from '../builder/employee.js';
+export { encodeListRequest, toFilterText, toSortText } from './request.js';
+export type { EncodeListRequestOptions, EncodedListRequest, FilterInput, ListRequestParams, SortInput } from './request.js';
+export { DataTokenExpiredError, ListRequestError, PagingError } from './errors.js';
+export type { ListRequestErrorDetails, PagingProblem } from './errors.js';
+export { withRetries } from './http.js';
+export type { Credentials, FetchInit, FetchLike, HeadersLike, ResponseLike, RetryOptions, RetryPolicyOptions } from './http.js';
+export { paginate } from './paginate.js';
+export type { ListPage, PageRequestContext, PageSource, PaginateOptions, Paginated } from './paginate.js';
+export type { ErrorEnvelope, ListEnvelope, WirePagination } from '../wire/contract.js';

@@ -1,16 +1,20 @@
 /**
- * The paging client (SPEC §11): an async iterator over the records of a
- * list endpoint, following `DataToken` with `next-page` (token paging) or
- * advancing `skip` (skip paging), restarting from page one when a token
- * expires, and retrying as the seed advises.
+ * The paging client: an async iterator over the records of a list
+ * endpoint. This module checks the options and wires the transport; a
+ * `PageSession` holds the state of one iteration, and `token-pages.ts` and
+ * `skip-pages.ts` move it forward.
  */
 import { WepqlError } from '../diagnostics/error.js';
-import type { ListRequestErrorDetails } from './errors.js';
-import { DataTokenExpiredError, ListRequestError } from './errors.js';
 import type { Credentials, FetchLike, HeadersLike, ResponseLike, RetryOptions } from './http.js';
 import { RetryingSender, headersToRecord } from './http.js';
+import { readAnswer } from './page-answer.js';
+import { PageSession } from './page-session.js';
+import type { SessionConfig } from './page-session.js';
 import type { FilterInput, ListRequestParams, SortInput } from './request.js';
 import { encodeListRequest } from './request.js';
+import { skipPages } from './skip-pages.js';
+import { tokenPages } from './token-pages.js';
+import { DEFAULT_API_VERSION, VERSION_HEADERS } from '../wire/contract.js';
 
 /**
  * What `fetchPage` is given: the request's parameters and the headers to send with them.
@@ -75,6 +79,13 @@ export interface PaginateOptions {
   readonly reauthenticate?: () => Promise<Credentials>;
   /** How 500 answers are retried (GET requests: all of paging). */
   readonly retry?: RetryOptions;
+  /**
+   * How long one page may take, retries included, before paging stops with
+   * `PagingError` (`timeout`). Default 30,000 ms; `Infinity` waits as long as it takes.
+   */
+  readonly timeoutMs?: number;
+  /** Requests one iteration may send before it stops with `PagingError` (`page-cap`). Default: no cap. */
+  readonly maxPages?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -111,114 +122,6 @@ export interface Paginated<T> extends AsyncIterable<T> {
   toArray(): Promise<T[]>;
 }
 
-interface Envelope {
-  readonly Data: readonly unknown[];
-  readonly Pagination?: {
-    readonly PageNo?: unknown;
-    readonly PageSize?: unknown;
-    readonly TotalRecords?: unknown;
-    readonly TotalPages?: unknown;
-    readonly DataToken?: unknown;
-  };
-}
-
-interface Received {
-  readonly status: number;
-  readonly body: unknown;
-  readonly tokenError: string | null;
-  readonly url: string;
-}
-
-/** The reference server's header naming why a token was refused (src/list/envelope.ts). */
-const TOKEN_ERROR_HEADER = 'x-wepql-token-error';
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
-}
-
-function describeFailure(r: Received): string {
-  const code = str(field(r.body, 'Code'));
-  const message = str(field(r.body, 'Message'));
-  const parts = [`GET ${r.url} answered ${r.status}`];
-  if (code !== undefined) parts.push(code);
-  if (message !== undefined && message !== '') parts.push(message);
-  return parts.join(': ');
-}
-
-function detailsOf(r: Received): ListRequestErrorDetails {
-  const code = str(field(r.body, 'Code'));
-  const errorCode = field(r.body, 'ErrorCode');
-  const validation = field(r.body, 'ValidationErrors');
-  return {
-    url: r.url,
-    status: r.status,
-    body: r.body,
-    ...(code === undefined ? {} : { code }),
-    ...(typeof errorCode === 'string' || errorCode === null ? { errorCode } : {}),
-    ...(typeof validation === 'object' && validation !== null
-      ? { validationErrors: validation as Readonly<Record<string, readonly (readonly [string, string])[]>> }
-      : {}),
-  };
-}
-
-function requestError(r: Received, message = describeFailure(r)): ListRequestError {
-  return new ListRequestError(message, detailsOf(r));
-}
-
-function envelopeOf(r: Received): Envelope {
-  if (r.status < 200 || r.status > 299) throw requestError(r);
-  if (!Array.isArray(field(r.body, 'Data'))) {
-    throw requestError(r, `GET ${r.url} answered ${r.status} without a list envelope (no Data array)`);
-  }
-  return r.body as Envelope;
-}
-
-/**
- * Whether a failed paging move means "the token is no good, start again".
- * The reference server says why in a header; other servers answer an
- * expired token like a missing one — the seed's `BadRequest` "Page Number
- * out of range" body, or a `DataValidationError` about the token — which,
- * for a page known to exist, can only mean the token was refused.
- */
-function tokenRefusal(r: Received): { readonly refused: boolean; readonly reason?: string } {
-  if (r.status !== 400) return { refused: false };
-  if (r.tokenError !== null) {
-    const reason = r.tokenError.split(':', 1)[0]!.trim();
-    return { refused: reason === 'expired', reason };
-  }
-  const code = str(field(r.body, 'Code'));
-  const message = str(field(r.body, 'Message')) ?? '';
-  if (code === 'BadRequest' && /page number out of range/i.test(message)) return { refused: true };
-  if (code === 'DataValidationError') {
-    const errors = field(r.body, 'ValidationErrors');
-    if ((typeof errors === 'object' && errors !== null && Object.hasOwn(errors, 'data-token')) || /token/i.test(message)) {
-      return { refused: true };
-    }
-  }
-  return { refused: false };
-}
-
-async function receive(response: ResponseLike, url: string): Promise<Received> {
-  const text = await response.text();
-  let body: unknown;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  return { status: response.status, body, tokenError: response.headers.get(TOKEN_ERROR_HEADER), url };
-}
-
 // A relative address resolves against the page's location in a browser.
 function absoluteUrl(url: string | URL): URL {
   try {
@@ -242,7 +145,13 @@ function positiveInteger(name: string, value: number, min: number): number {
  * any fetch-compatible function) with `url`, or a `PageSource` for a
  * transport of your own. Token paging follows `DataToken` with `next-page`
  * until `PageNo` reaches `TotalPages`; skip paging sends `skip` from 0 until
- * a page is shorter than `limit`. A refused-as-expired token restarts from
+ * a page is shorter than `limit`. Paging never loops and never truncates
+ * silently: a repeated `DataToken`, a page seen before, a skip page that
+ * repeats the previous one (a server that ignores `skip`), a missing way to
+ * the next page, more than `maxPages` requests or a page slower than
+ * `timeoutMs` (default 30 s) stop it with `PagingError`. Without
+ * `TotalPages`, a full page asks for the next and a short one ends the list.
+ * A refused-as-expired token restarts from
  * page one, jumps to the page holding the first record not yet yielded and
  * carries on (or throws, with `onExpired: 'throw'`). A 401 calls
  * `reauthenticate` once and repeats; a 500 is retried with exponential
@@ -267,6 +176,11 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
   if (mode !== 'token' && mode !== 'skip') throw new WepqlError(`paginate: mode must be 'token' or 'skip', got ${String(mode)}`, []);
   const onExpired = options.onExpired ?? 'restart';
   const style = options.style ?? 'query';
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new WepqlError(`paginate: timeoutMs must be a number of milliseconds above 0 (or Infinity), got ${String(timeoutMs)}`, []);
+  }
+  const maxPages = options.maxPages === undefined ? Infinity : positiveInteger('maxPages', options.maxPages, 1);
   let fetchPage: PageSource['fetchPage'];
   if (typeof source === 'function') {
     if (options.url === undefined) throw new WepqlError('paginate: url is required when a fetch function is given', []);
@@ -288,11 +202,8 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
   }
 
   const staticHeaders: Record<string, string> = { accept: 'application/json' };
-  const version = options.apiVersion === undefined ? '1.0' : options.apiVersion;
-  if (version !== null) {
-    staticHeaders['api-version'] = version;
-    staticHeaders['x-api-version'] = version;
-  }
+  const version = options.apiVersion === undefined ? DEFAULT_API_VERSION : options.apiVersion;
+  if (version !== null) for (const name of VERSION_HEADERS) staticHeaders[name] = version;
   if (options.accessToken !== undefined) staticHeaders['authorization'] = `Bearer ${options.accessToken}`;
   Object.assign(staticHeaders, headersToRecord(options.headers));
   const endpoint = options.url === undefined ? 'the list endpoint' : String(options.url);
@@ -312,125 +223,40 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
     return url.toString();
   };
 
-  async function* pages(): AsyncGenerator<ListPage<T>, void, undefined> {
+  // Each iteration gets its own sender (credentials from re-authentication) and session.
+  const session = (): PageSession => {
     const sender = new RetryingSender({
       ...(options.reauthenticate === undefined ? {} : { reauthenticate: options.reauthenticate }),
       ...(options.retry === undefined ? {} : { retry: options.retry }),
     });
-    const get = async (request: ListRequestParams): Promise<Received> => {
-      options.signal?.throwIfAborted();
-      const response = await sender.send('GET', (auth) =>
-        fetchPage(request, {
-          headers: { ...staticHeaders, ...auth },
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        }),
-      );
-      return receive(response, urlFor(request));
+    const config: SessionConfig = {
+      send: async (request, signal) => {
+        const response = await sender.send('GET', (auth) => fetchPage(request, { headers: { ...staticHeaders, ...auth }, signal }));
+        return readAnswer(response, urlFor(request));
+      },
+      urlFor,
+      query,
+      limit,
+      maxPages,
+      timeoutMs,
+      onExpired,
+      maxRestarts,
+      endpoint,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
-
-    if (mode === 'skip') {
-      for (let skip = 0; ; skip += limit) {
-        const records = envelopeOf(await get({ ...query, skip })).Data as readonly T[];
-        if (records.length > 0) {
-          yield { records, pageNo: Math.floor(skip / limit) + 1, pageSize: limit, skip, restarted: false };
-        }
-        if (records.length < limit) return;
-      }
-    }
-
-    let yielded = 0;
-    let restarts = 0;
-    let restarted = false;
-    let token: string | undefined;
-    let pageNo = 0;
-    // True when the answer refused the token and a restart is due; throws when
-    // the caller chose 'throw' or the restarts are used up.
-    const refused = (r: Received, requested: number): boolean => {
-      const refusal = tokenRefusal(r);
-      if (!refusal.refused) return false;
-      if (onExpired === 'throw' || restarts >= maxRestarts) {
-        const after = onExpired === 'throw' ? '' : ` after ${restarts} restart${restarts === 1 ? '' : 's'}`;
-        throw new DataTokenExpiredError(
-          `the data token was refused${refusal.reason === undefined ? '' : ` (${refusal.reason})`} asking for page ${requested} of ${endpoint}${after}; ${yielded} records had been yielded`,
-          {
-            ...detailsOf(r),
-            recordsYielded: yielded,
-            pageNo: requested,
-            ...(refusal.reason === undefined ? {} : { reason: refusal.reason }),
-          },
-        );
-      }
-      restarts++;
-      restarted = true;
-      token = undefined;
-      return true;
-    };
-
-    for (;;) {
-      let requested: number;
-      let received: Received;
-      if (token === undefined) {
-        requested = 1;
-        received = await get(query);
-      } else {
-        requested = pageNo + 1;
-        received = await get({ dataToken: token, page: 'next' });
-        if (refused(received, requested)) continue;
-      }
-      let envelope = envelopeOf(received);
-      let alreadyYielded = 0;
-      if (restarted) {
-        // Resume after a restart by jumping straight to the page that holds
-        // the first record not yet yielded, rather than walking every page before it.
-        const size = num(envelope.Pagination?.PageSize) ?? limit;
-        const target = Math.floor(yielded / size) + 1;
-        const total = num(envelope.Pagination?.TotalPages);
-        const firstToken = str(envelope.Pagination?.DataToken);
-        if (target > 1 && total !== undefined && target > total) return; // The list shrank below what was yielded.
-        if (target > 1 && firstToken !== undefined) {
-          requested = target;
-          received = await get({ dataToken: firstToken, page: target });
-          if (refused(received, target)) continue;
-          envelope = envelopeOf(received);
-          alreadyYielded = yielded - (target - 1) * size;
-        } else {
-          alreadyYielded = yielded;
-        }
-      }
-      const p = envelope.Pagination;
-      const pageSize = num(p?.PageSize) ?? limit;
-      const totalPages = num(p?.TotalPages);
-      const totalRecords = num(p?.TotalRecords);
-      pageNo = num(p?.PageNo) ?? requested;
-      if (pageNo !== requested) {
-        throw requestError(received, `GET ${received.url} answered page ${pageNo} when page ${requested} was asked for`);
-      }
-      token = str(p?.DataToken);
-      const records = (alreadyYielded > 0 ? envelope.Data.slice(alreadyYielded) : envelope.Data) as readonly T[];
-      if (records.length > 0) {
-        yield {
-          records,
-          pageNo,
-          pageSize,
-          ...(totalRecords === undefined ? {} : { totalRecords }),
-          ...(totalPages === undefined ? {} : { totalPages }),
-          restarted,
-        };
-        yielded += records.length;
-      }
-      restarted = false;
-      if (token === undefined || totalPages === undefined || pageNo >= totalPages || envelope.Data.length === 0) return;
-    }
-  }
+    return new PageSession(config);
+  };
+  const pages = <R>(): AsyncGenerator<ListPage<R>, void, undefined> => (mode === 'skip' ? skipPages<R>(session()) : tokenPages<R>(session()));
 
   return {
-    pages: () => ({ [Symbol.asyncIterator]: () => pages() }),
+    pages: () => ({ [Symbol.asyncIterator]: () => pages<T>() }),
     async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) yield* page.records;
+      for await (const page of pages<T>()) yield* page.records;
     },
     async toArray() {
+      // One push per record: spreading a page into push() overflows the stack on large pages.
       const all: T[] = [];
-      for await (const page of pages()) all.push(...page.records);
+      for await (const page of pages<T>()) for (const record of page.records) all.push(record);
       return all;
     },
   };

@@ -10,6 +10,8 @@ import type { Filter } from '../builder/filter-builder.js';
 import { isBuiltFilter } from '../builder/filter-builder.js';
 import type { Sort } from '../builder/sort-builder.js';
 import { isBuiltSort } from '../builder/sort-builder.js';
+import type { ListParameter } from '../wire/contract.js';
+import { parameterHeader } from '../wire/contract.js';
 
 /**
  * A filter as text, as a syntax tree, or as a builder from `where()`.
@@ -140,8 +142,8 @@ export function encodeListRequest(request: ListRequestParams, options: EncodeLis
   if (style !== 'query' && style !== 'headers') fail(`style must be 'query' or 'headers', got ${String(style)}`);
   const search = new URLSearchParams();
   const headers: Record<string, string> = {};
-  const put = (name: string, value: string): void => {
-    if (style === 'headers' && headerSafe(value)) headers[`x-api-${name}`] = value;
+  const put = (name: ListParameter, value: string): void => {
+    if (style === 'headers' && headerSafe(value)) headers[parameterHeader(name)] = value;
     else search.set(name, value);
   };
 

@@ -1,7 +1,7 @@
 /**
  * `wepql/server`: the reference list server, for tests and for embedding.
  * The framework-neutral pieces (`handleListRequest`, data sources, tokens)
- * come from the main entry.
+ * come from `wepql/list`.
  */
 export { createListServer } from './server.js';
 export type { ListServer, ListServerOptions } from './server.js';

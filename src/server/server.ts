@@ -13,6 +13,7 @@ import type { DataSource } from '../list/data-source.js';
 import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
 import { handleListRequest } from '../list/handler.js';
+import { listHeaders } from '../list/headers.js';
 import { createMemoryDataSource } from '../list/memory-source.js';
 import type { TokenSecret } from '../list/token.js';
 import { createTokenCodec } from '../list/token.js';
@@ -207,35 +208,6 @@ export function createListServer(options: ListServerOptions): ListServer {
       });
     },
   };
-}
-
-/**
- * The `x-api-*` headers, each with every value it was sent with. Node joins
- * repeated headers with ", ", which would silently glue two `x-api-filter`
- * lines into one filter (`LastName.InArray(Smith` + `Jones)`); kept apart,
- * the list kit refuses different repeated values as it does for the query.
- * Node also reads header bytes as Latin-1, so a filter like
- * `FirstName.Equal(Zoë)` sent as UTF-8 arrives garbled: values that are
- * valid UTF-8 are decoded as such.
- */
-function listHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, values] of Object.entries(headers)) {
-    if (!name.startsWith('x-api-') || values === undefined) continue;
-    out[name] = values.map(utf8Text);
-  }
-  return out;
-}
-
-/** A header value Node read as Latin-1, decoded as UTF-8 when it is valid UTF-8. */
-function utf8Text(text: string): string {
-  if (!/[\x80-\xff]/.test(text) || /[^\x00-\xff]/.test(text)) return text;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'latin1'));
-  } catch {
-    // Not UTF-8: keep the Latin-1 reading.
-    return text;
-  }
 }
 
 function decodeURIComponentSafe(text: string): string {

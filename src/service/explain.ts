@@ -18,8 +18,8 @@
  * sentence shows what the filter really tests.
  */
 import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
-import type { GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
-import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { FilterOperator, GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
+import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -158,8 +158,11 @@ const TEXT_PHRASES: Readonly<Partial<Record<SingleValueOperator, string>>> = {
   NotEndsWith: 'does not end with',
 };
 
-/** Operators that are false on a null field although a reader might expect "not x" to include "no value". */
-const NEGATIVE_OPERATORS: ReadonlySet<SingleValueOperator> = new Set(['NotEqual', 'NotContains', 'NotStartsWith', 'NotEndsWith']);
+/** A "not x" operator that is false on a null field, though a reader might expect it to include "no value". */
+function surprisesOnNull(op: FilterOperator): boolean {
+  const info = OPERATORS[op];
+  return info.negative && !info.nullMatches;
+}
 
 const ORDER_PHRASES: Readonly<Partial<Record<SingleValueOperator, readonly [number: string, time: string]>>> = {
   Equal: ['is', 'is'],
@@ -193,14 +196,14 @@ class Words {
       case 'comparison': {
         const type = this.typeOf(node.field, node.operator, node.value.value);
         const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
-        return NEGATIVE_OPERATORS.has(node.operator) ? this.unlessNull(text, node.field) : text;
+        return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
       }
       case 'null-check':
         return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is not set' : 'is set'}`;
       case 'list': {
         const type = this.listType(node.field, node.values);
         const text = `${this.name(node.field)} ${listPhrase(node.operator, node.values.map((v) => this.value(v, type)))}`;
-        return node.operator === 'NotInArray' ? this.unlessNull(text, node.field) : text;
+        return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
       }
       case 'in-fields': {
         const base = baseOperatorOfInFields(node.operator);
@@ -245,7 +248,7 @@ class Words {
   private typeOf(field: FieldNode, op: SingleValueOperator, value: string): ScalarType | undefined {
     const found = this.schema?.lookup(field.name);
     if (found?.found === 'field') return found.field.type;
-    if (Object.hasOwn(TEXT_PHRASES, op)) return 'string';
+    if (OPERATORS[op].family === 'text') return 'string';
     return guessType(value);
   }
 

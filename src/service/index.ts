@@ -4,6 +4,7 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './complete.js';
-export * from './words.js';
-export * from './explain.js';
+export { complete } from './complete.js';
+export type { CompleteOptions, CompletionItem, CompletionKind, CompletionResult } from './complete.js';
+export { explain } from './explain.js';
+export type { ExplainOptions, ExplainResult } from './explain.js';

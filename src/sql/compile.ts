@@ -8,8 +8,8 @@
  * `String.prototype.toLowerCase` (the parameter is folded here, the column
  * by the database), strings order by code point, NULL first under Asc.
  */
-import type { SingleValueOperator } from '../ast/operators.js';
-import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/operators.js';
+import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { hasInvalidCharacter, type ScalarType } from '../schema/values.js';
@@ -18,7 +18,7 @@ import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import { MYSQL_LIKE_ESCAPE, mysqlCompared, orderSuffix } from './mysql.js';
-import { globPattern, LIKE_ESCAPE, likePattern, type PatternPosition } from './patterns.js';
+import { globPattern, LIKE_ESCAPE, likePattern } from './patterns.js';
 import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
 import { postgresTimestamp } from './storage.js';
 import type { SqlPart } from './to-sql.js';
@@ -42,24 +42,6 @@ export interface CompileContext {
   readonly binaryCollation?: string;
   readonly limits: Limits;
 }
-
-const COMPARISON_SQL: Partial<Record<SingleValueOperator, string>> = {
-  Equal: '=',
-  NotEqual: '<>',
-  LessThan: '<',
-  LessThanOrEqual: '<=',
-  GreaterThan: '>',
-  GreaterThanOrEqual: '>=',
-};
-
-const PATTERN_OPERATORS: Partial<Record<SingleValueOperator, { position: PatternPosition; negated: boolean }>> = {
-  Contains: { position: 'contains', negated: false },
-  StartsWith: { position: 'starts', negated: false },
-  EndsWith: { position: 'ends', negated: false },
-  NotContains: { position: 'contains', negated: true },
-  NotStartsWith: { position: 'starts', negated: true },
-  NotEndsWith: { position: 'ends', negated: true },
-};
 
 // PostgreSQL array casts for `= ANY($1::type[])`: one parameter however long the list.
 const POSTGRES_ARRAY_TYPE: Readonly<Record<ScalarType, string>> = {
@@ -189,44 +171,44 @@ class FilterCompiler {
 
   /** Writes one `field op value` test. */
   private single(field: ResolvedField, operator: SingleValueOperator, value: TypedScalar): void {
-    const comparison = COMPARISON_SQL[operator];
-    if (comparison !== undefined) {
-      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${comparison} `);
+    const info: OperatorInfo = OPERATORS[operator];
+    // The table's relations are spelled as SQL spells them.
+    if (info.relation !== undefined) {
+      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${info.relation} `);
       this.param(field, value);
       return;
     }
-    const pattern = PATTERN_OPERATORS[operator];
-    if (pattern === undefined || field.type !== 'string' || typeof value !== 'string') {
+    const position = info.position;
+    if (position === undefined || field.type !== 'string' || typeof value !== 'string') {
       return sqlError('invalid-value', `${operator} does not apply to ${field.type} field ${field.name}`);
     }
     if (value === '') {
       // Every string contains, starts and ends with '' (SPEC §6: Contains('')
       // matches every non-null string), so the negated forms match nothing.
-      this.out.sql(pattern.negated ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
+      this.out.sql(info.negative ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
       return;
     }
     const expr = compared(field, this.cx, this.raw(field));
-    const not = pattern.negated ? 'NOT ' : '';
+    const not = info.negative ? 'NOT ' : '';
     const text = this.cx.caseSensitive ? value : value.toLowerCase();
     if (this.cx.dialect === 'sqlite' && this.cx.caseSensitive) {
       // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
-      this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, pattern.position));
+      this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, position));
       return;
     }
     // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
     // case-insensitive LIKE is exact on it.
     const escape = this.cx.dialect === 'mysql' ? MYSQL_LIKE_ESCAPE : LIKE_ESCAPE;
-    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, pattern.position, escape)).sql(` ESCAPE '${escape}'`);
+    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position, escape)).sql(` ESCAPE '${escape}'`);
   }
 
-  private list(operator: string, field: ResolvedField, values: readonly TypedScalar[]): void {
+  private list(operator: ListOperator, field: ResolvedField, values: readonly TypedScalar[]): void {
     if (!Array.isArray(values) || values.length === 0) sqlError('missing-value', `${operator} needs at least one value`);
     if (values.length > this.cx.limits.maxListValues) {
       sqlError('too-many-list-values', `${operator} has more than ${this.cx.limits.maxListValues} values (limit maxListValues)`);
     }
     for (const v of values) checkValue(field, v);
-    const orNull = operator === 'InArrayOrNull' || operator === 'NotInArrayOrNull';
-    const negated = operator === 'NotInArray' || operator === 'NotInArrayOrNull';
+    const { nullMatches: orNull, negative: negated } = OPERATORS[operator];
     const raw = this.raw(field);
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
     const expr = compared(field, this.cx, raw);
@@ -247,24 +229,14 @@ class FilterCompiler {
   }
 
   private param(field: ResolvedField, value: TypedScalar): void {
-    this.out.param(this.paramValue(field, value));
-    if (field.type === 'datetime' && this.cx.dialect === 'postgres') this.out.sql('::timestamptz');
+    const { value: bound, cast } = sqlParameter(field, value, this.cx);
+    this.out.param(bound);
+    if (cast !== '') this.out.sql(cast);
   }
 
   /** A typed value in the form the storage convention compares it with. */
   private paramValue(field: ResolvedField, value: TypedScalar): unknown {
-    switch (field.type) {
-      case 'string':
-        return this.cx.caseSensitive ? value : (value as string).toLowerCase();
-      case 'datetime': {
-        const ms = (value as Date).getTime();
-        return this.cx.dialect === 'postgres' ? postgresTimestamp(ms) : ms;
-      }
-      case 'boolean':
-        return this.cx.dialect === 'postgres' ? value : value ? 1 : 0;
-      default:
-        return value;
-    }
+    return sqlParameter(field, value, this.cx).value;
   }
 }
 
@@ -294,12 +266,15 @@ function checkValue(field: ResolvedField, value: unknown): void {
 }
 
 /**
- * The expression a field is compared and ordered by. Strings are folded
- * (case-insensitive) or pinned to a byte-wise collation (case-sensitive),
- * so `=`, LIKE and ORDER BY all work on code points whatever collation the
- * column was declared with.
+ * The expression a field is compared and ordered by, around `raw` (a column
+ * or a placeholder). Strings are folded (case-insensitive) or pinned to a
+ * byte-wise collation (case-sensitive), so `=`, LIKE and ORDER BY all work
+ * on code points whatever collation the column was declared with.
+ *
+ * @example
+ * compared(lastName, context, '"LastName"'); // 'lower("LastName" COLLATE "pg_unicode_fast")'
  */
-function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
+export function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
   if (cx.dialect === 'postgres') {
     // pg_unicode_fast (PostgreSQL 18, the default fold collation) applies
@@ -312,16 +287,30 @@ function compared(field: ResolvedField, cx: CompileContext, raw: string): string
 }
 
 /**
- * Compiles a typed sort to the parts of an ORDER BY list (without the
- * keyword): each key with `NULLS FIRST` under `ASC` and `NULLS LAST` under
- * `DESC`, then the tie-breaker column ascending. No parts when there is
- * neither.
+ * One key of an ORDER BY as written: the expression, its direction, and the
+ * field it reads (undefined for the tie-breaker column, which is compared
+ * as it is stored and never null).
  *
  * @example
- * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC' }]
+ * const key: OrderKey = { expr: '"Id"', direction: 'Asc', field: undefined };
  */
-export function compileSortParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly SqlPart[] {
-  const items: string[] = [];
+export interface OrderKey {
+  readonly expr: string;
+  readonly direction: 'Asc' | 'Desc';
+  readonly field: ResolvedField | undefined;
+}
+
+/**
+ * The keys of a typed sort, then the tie-breaker ascending: the single
+ * source of the ORDER BY expressions, shared by `compileSortParts`, the seek
+ * predicate and the index advisor, so an advised index always matches the
+ * emitted ORDER BY. Checks the sort like `compileSortParts`.
+ *
+ * @example
+ * orderKeys(typed, context, 'Id').map((k) => k.expr); // ['lower("LastName" COLLATE "pg_unicode_fast")', '"Id"']
+ */
+export function orderKeys(sort: TypedSort | undefined, context: CompileContext, tieBreaker?: string): readonly OrderKey[] {
+  const out: OrderKey[] = [];
   const keys = sort?.keys ?? [];
   if (keys.length > context.limits.maxSortKeys) {
     sqlError('too-many-sort-keys', `the sort has more than ${context.limits.maxSortKeys} keys (limit maxSortKeys)`);
@@ -331,11 +320,72 @@ export function compileSortParts(sort: TypedSort | undefined, context: CompileCo
     if (hit.found !== 'field' || !hit.exactCase || hit.field.type !== key.field.type) {
       sqlError('unknown-field', `sort field ${JSON.stringify(key.field?.name)} is not a ${key.field?.type} field of the schema`);
     }
-    const expr = compared(hit.field, context, fieldExpression(hit.field, context.columns, context.dialect));
-    if (key.direction === 'Asc' || key.direction === 'Desc') items.push(`${expr} ${orderSuffix(key.direction, context.dialect)}`);
-    else sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
+    if (key.direction !== 'Asc' && key.direction !== 'Desc') {
+      sqlError('invalid-direction', `sort direction ${JSON.stringify(key.direction)} is not Asc or Desc`);
+    }
+    out.push({ expr: comparedExpression(hit.field, context), direction: key.direction, field: hit.field });
   }
-  if (tieBreaker !== undefined) items.push(`${quoteIdentifier(tieBreaker, context.dialect)} ASC`);
+  if (tieBreaker !== undefined) out.push({ expr: quoteIdentifier(tieBreaker, context.dialect), direction: 'Asc', field: undefined });
+  return out;
+}
+
+/**
+ * The expression a field is compared and ordered by in this context (folded
+ * or byte-wise for strings, the stored column otherwise); the index advisor
+ * indexes exactly this.
+ *
+ * @example
+ * comparedExpression(lastName, context); // 'lower("LastName" COLLATE "pg_unicode_fast")'
+ */
+export function comparedExpression(field: ResolvedField, context: CompileContext): string {
+  return compared(field, context, fieldExpression(field, context.columns, context.dialect));
+}
+
+/**
+ * A typed value as the parameter it is compared with (folded text, a
+ * timestamp text or epoch ms, 0/1 booleans on SQLite) and the cast that
+ * follows its placeholder (`::timestamptz` for PostgreSQL datetimes, else '').
+ *
+ * @example
+ * sqlParameter(lastName, 'Smith', context); // { value: 'smith', cast: '' }
+ */
+export function sqlParameter(field: ResolvedField, value: TypedScalar, context: CompileContext): { value: unknown; cast: string } {
+  checkValue(field, value);
+  switch (field.type) {
+    case 'string':
+      return { value: context.caseSensitive ? value : (value as string).toLowerCase(), cast: '' };
+    case 'datetime': {
+      const ms = (value as Date).getTime();
+      return context.dialect === 'postgres' ? { value: postgresTimestamp(ms), cast: '::timestamptz' } : { value: ms, cast: '' };
+    }
+    case 'boolean':
+      return { value: context.dialect === 'postgres' ? value : value ? 1 : 0, cast: '' };
+    default:
+      return { value, cast: '' };
+  }
+}
+
+/**
+ * Compiles a typed sort to the parts of an ORDER BY list (without the
+ * keyword): each key with `NULLS FIRST` under `ASC` and `NULLS LAST` under
+ * `DESC`, then the tie-breaker column ascending. No parts when there is
+ * neither. `reverse` writes the exact opposite order (for reading a page
+ * backwards from a seek key).
+ *
+ * @example
+ * compileSortParts(typed, context, 'Id'); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC' }]
+ */
+export function compileSortParts(
+  sort: TypedSort | undefined,
+  context: CompileContext,
+  tieBreaker?: string,
+  reverse = false,
+): readonly SqlPart[] {
+  const items = orderKeys(sort, context, tieBreaker).map((key) => {
+    const asc = (key.direction === 'Asc') !== reverse;
+    if (key.field === undefined) return `${key.expr} ${asc ? 'ASC' : 'DESC'}`;
+    return `${key.expr} ${orderSuffix(asc ? 'Asc' : 'Desc', context.dialect)}`;
+  });
   return items.length === 0 ? [] : [{ sql: items.join(', ') }];
 }
 

@@ -1,10 +1,15 @@
 /**
- * `wepql/sql`: compile filters and sorts to parameterized SQL.
+ * `wepql/sql`: compile filters and sorts to parameterized SQL, and store
+ * records so that SQL and the in-memory evaluator agree.
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './dialect.js';
-export * from './storage.js';
-export * from './to-sql.js';
-export * from './sqlite-functions.js';
+export { SQL_DIALECTS, quoteIdentifier } from './dialect.js';
+export type { SqlDialect } from './dialect.js';
+export { sqlColumnType, toStoredValue } from './storage.js';
+export { DEFAULT_FOLD_COLLATION, toSql, toSqlParts } from './to-sql.js';
+export type { ColumnMap, ColumnMapping, SqlFragment, SqlPart, SqlParts, SqlQuery, ToSqlOptions } from './to-sql.js';
+export { registerSqliteFunctions } from './sqlite-functions.js';
+export type { SqliteFunctionHost } from './sqlite-functions.js';
+export type { Seek, SeekKey, SeekValue } from './seek.js';
 export { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE } from './mysql.js';

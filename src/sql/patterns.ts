@@ -3,6 +3,7 @@
  * escaping only makes the user's `%`, `_`, `*`, `?` and `[` mean
  * themselves.
  */
+import type { TextPosition } from '../ast/operators.js';
 
 /**
  * The escape character every LIKE wepql writes declares with `ESCAPE '\'`.
@@ -11,14 +12,6 @@
  * `col LIKE $1 ESCAPE '${LIKE_ESCAPE}'`;
  */
 export const LIKE_ESCAPE = '\\';
-
-/**
- * Where the value must appear.
- *
- * @example
- * const position: PatternPosition = 'starts';
- */
-export type PatternPosition = 'contains' | 'starts' | 'ends';
 
 /**
  * A LIKE pattern matching text that contains, starts or ends with `value`
@@ -31,7 +24,7 @@ export type PatternPosition = 'contains' | 'starts' | 'ends';
  * likePattern('50%_off', 'starts');      // '50\\%\\_off%'
  * likePattern('50%!', 'contains', '!');  // '%50!%!!%'
  */
-export function likePattern(value: string, position: PatternPosition, escape: string = LIKE_ESCAPE): string {
+export function likePattern(value: string, position: TextPosition, escape: string = LIKE_ESCAPE): string {
   let escaped = '';
   for (const c of value) escaped += c === escape || c === '%' || c === '_' ? escape + c : c;
   return position === 'contains' ? `%${escaped}%` : position === 'starts' ? `${escaped}%` : `%${escaped}`;
@@ -46,7 +39,7 @@ export function likePattern(value: string, position: PatternPosition, escape: st
  * @example
  * globPattern('a*b', 'contains'); // '*a[*]b*'
  */
-export function globPattern(value: string, position: PatternPosition): string {
+export function globPattern(value: string, position: TextPosition): string {
   const escaped = value.replace(/[*?[]/g, (c) => `[${c}]`);
   return position === 'contains' ? `*${escaped}*` : position === 'starts' ? `${escaped}*` : `*${escaped}`;
 }

@@ -14,6 +14,7 @@ import { compileFilterParts, compileSortParts, renderParts, type CompileContext 
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
 import { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION } from './mysql.js';
+import { compileSeekParts, type Seek } from './seek.js';
 
 /**
  * Where a field is stored: a column name, or a JSON column (`jsonb` in
@@ -124,6 +125,13 @@ export interface SqlFragment {
 export interface SqlQuery {
   readonly filter?: string | FilterAst | TypedFilter;
   readonly sort?: string | SortAst | TypedSort;
+  /**
+   * Keyset paging: only the rows after (or before) a row's sort key, which
+   * is one value per sort key and then the tie-breaker's (so `tieBreaker`
+   * is needed). With `before`, `orderBy` is the reverse order, so that
+   * `LIMIT n` reads the n rows nearest the key; reverse the rows read.
+   */
+  readonly seek?: Seek;
 }
 
 /**
@@ -171,9 +179,17 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
   if (options.tieBreaker !== undefined && typeof options.tieBreaker !== 'string') {
     sqlError('invalid-sql-option', 'tieBreaker must be a column name');
   }
+  const where = filter === undefined ? [] : compileFilterParts(filter, context);
+  const seek = query?.seek;
+  if (seek === undefined) return { where, orderBy: compileSortParts(sort, context, options.tieBreaker) };
+  if (typeof seek !== 'object' || seek === null || !('after' in seek || 'before' in seek)) {
+    sqlError('invalid-sql-option', 'seek must be { after: key } or { before: key }');
+  }
+  const seekParts = compileSeekParts(sort, context, options.tieBreaker, seek);
   return {
-    where: filter === undefined ? [] : compileFilterParts(filter, context),
-    orderBy: compileSortParts(sort, context, options.tieBreaker),
+    // Top-level filter clauses are joined by AND and groups are parenthesized, so appending keeps precedence.
+    where: where.length === 0 ? seekParts : [...where, { sql: ' AND ' }, ...seekParts],
+    orderBy: compileSortParts(sort, context, options.tieBreaker, 'before' in seek),
   };
 }
 

@@ -1,19 +1,10 @@
 /**
- * Which operators apply to which field types (SPEC §5's table, the seed's
- * plus booleans). One table, so the validator, the builder's types, lint
- * rules and editor completions all agree.
+ * Which operators apply to which field types, read from the operator table
+ * so that the validator, the typed-tree check, lint rules and editor
+ * completions all agree.
  */
-import type { FilterOperator } from '../ast/operators.js';
-import { FILTER_OPERATORS, IN_FIELDS_OPERATORS, baseOperatorOfInFields } from '../ast/operators.js';
-import type { ScalarType } from '../schema/values.js';
-
-const ALL_TYPES: readonly ScalarType[] = Object.freeze(['string', 'number', 'integer', 'datetime', 'boolean']);
-const ORDERED_TYPES: readonly ScalarType[] = Object.freeze(['number', 'integer', 'datetime']);
-const TEXT_TYPES: readonly ScalarType[] = Object.freeze(['string']);
-
-const ORDERING = new Set<string>(['LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual']);
-const SUBSTRING = new Set<string>(['Contains', 'StartsWith', 'EndsWith', 'NotContains', 'NotStartsWith', 'NotEndsWith']);
-const IN_FIELDS = new Set<string>(IN_FIELDS_OPERATORS);
+import type { FilterOperator, ScalarType } from '../ast/operators.js';
+import { FILTER_OPERATORS, OPERATORS, SCALAR_TYPES } from '../ast/operators.js';
 
 /**
  * The field types an operator takes. An InFields operator takes what its
@@ -24,12 +15,7 @@ const IN_FIELDS = new Set<string>(IN_FIELDS_OPERATORS);
  * applicableTypes('GreaterThanInFields'); // ['number', 'integer', 'datetime']
  */
 export function applicableTypes(operator: FilterOperator): readonly ScalarType[] {
-  const base: string = IN_FIELDS.has(operator)
-    ? baseOperatorOfInFields(operator as (typeof IN_FIELDS_OPERATORS)[number])
-    : operator;
-  if (ORDERING.has(base)) return ORDERED_TYPES;
-  if (SUBSTRING.has(base)) return TEXT_TYPES;
-  return ALL_TYPES;
+  return OPERATORS[operator].types;
 }
 
 /**
@@ -63,7 +49,7 @@ export function operatorsForType(type: ScalarType): readonly FilterOperator[] {
  */
 export function describeApplicableTypes(operator: FilterOperator): string {
   const types = applicableTypes(operator);
-  if (types.length === ALL_TYPES.length) return 'fields of every type';
+  if (types.length === SCALAR_TYPES.length) return 'fields of every type';
   if (types.length === 1) return `${types[0]} fields`;
   return `${types.slice(0, -1).join(', ')} and ${types[types.length - 1]} fields`;
 }

@@ -4,7 +4,7 @@
  * renews its access token when the server answers 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Employee } from '../../src/index.js';
+import type { Employee } from '../../src/sdk/index.js';
 import { createListServer, type ListServer } from '../../src/server/index.js';
 import { loadSampleEmployees } from '../../src/server/employees.js';
 import { createEmployeesClient, exampleFilter, exampleSort } from '../../examples/sdk/employees-client.js';

@@ -15,7 +15,7 @@ import {
   type Employee,
   type FetchInit,
   type ListPage,
-} from '../../src/index.js';
+} from '../../src/sdk/index.js';
 import { createListServer, type ListServer } from '../../src/server/index.js';
 import { loadSampleEmployees } from '../../src/server/employees.js';
 

@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  WepqlError,
-  orderBy,
-  parseDatetimeText,
-  parseFilter,
-  parseSort,
-  printFilter,
-  printSort,
-  where,
-} from '../../src/index.js';
+import { WepqlError, parseFilter, parseSort, printFilter, printSort } from '../../src/index.js';
+import { orderBy, where } from '../../src/sdk/index.js';
+import { parseDatetimeText } from '../../src/schema/values.js';
 import { valueStringArb } from '../support/arbitraries.js';
 
 // Fields by kind; the runtime builder offers every method, the types choose.

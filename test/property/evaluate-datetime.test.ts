@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recordValueAs } from '../../src/index.js';
+import { recordValueAs } from '../../src/schema/values.js';
 import { recordDatetime } from '../../src/evaluate/datetime.js';
 
 const digits = (n: number) => fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '5', '9'), minLength: n, maxLength: n });

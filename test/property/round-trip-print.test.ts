@@ -8,7 +8,16 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import type { Diagnostic } from '../../src/index.js';
-import { WepqlError, formatFilter, formatSort, hasErrors, parseFilter, parseSort, printFilter, printSort } from '../../src/index.js';
+import {
+  WepqlError,
+  formatFilter,
+  formatSort,
+  hasErrors,
+  parseFilter,
+  parseSort,
+  printFilter,
+  printSort,
+} from '../../src/index.js';
 import {
   TRICKY_PIECES,
   filterAstArb,

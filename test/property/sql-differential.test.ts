@@ -11,8 +11,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnMap, SqlDialect, TypedFilter, TypedSort } from '../../src/index.js';
-import { query, toSql } from '../../src/index.js';
+import type { ColumnMap, SqlDialect } from '../../src/sql/index.js';
+import type { TypedFilter, TypedSort } from '../../src/index.js';
+import { query } from '../../src/index.js';
+import { toSql } from '../../src/sql/index.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { mysqlSafe } from '../support/mysql-fold.js';

@@ -10,7 +10,8 @@
  * 5.2, `İ` and the final sigma (test/support/mysql-fold.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineSchema, toSql, type SqlDialect } from '../../src/index.js';
+import { defineSchema } from '../../src/index.js';
+import { toSql, type SqlDialect } from '../../src/sql/index.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { MYSQL_FOLD_GAP, mysqlFoldsLikeJs } from '../support/mysql-fold.js';

@@ -9,20 +9,23 @@ import type {
   FieldNode,
   FilterAst,
   FilterNode,
-  GroupOperator,
-  InFieldsOperator,
-  ListOperator,
-  NoValueOperator,
   ResolvedField,
   ScalarType,
   Schema,
-  SingleValueOperator,
   SortAst,
   SortDirection,
   Span,
   ValueNode,
 } from '../../src/index.js';
-import { defineSchema, isOperatorApplicable, operatorKind, operatorsForType, parseNumberText } from '../../src/index.js';
+import type {
+  GroupOperator,
+  InFieldsOperator,
+  ListOperator,
+  NoValueOperator,
+  SingleValueOperator,
+} from '../../src/ast/operators.js';
+import { defineSchema, isOperatorApplicable, operatorKind, operatorsForType } from '../../src/index.js';
+import { parseNumberText } from '../../src/schema/values.js';
 
 /** A filter clause before rendering: no spans, no quoting decisions. */
 export type Draft =

@@ -35,13 +35,11 @@ import {
   GROUP_OPERATORS,
   IN_FIELDS_OPERATORS,
   LIST_OPERATORS,
-  NO_SPAN,
   NO_VALUE_OPERATORS,
   SINGLE_VALUE_OPERATORS,
-  SORT_DIRECTIONS,
-  needsQuoting,
-  quoteValue,
-} from '../../src/index.js';
+} from '../../src/ast/operators.js';
+import { NO_SPAN, SORT_DIRECTIONS, quoteValue } from '../../src/index.js';
+import { needsQuoting } from '../../src/print/format.js';
 
 /** Pieces that stress the lexer; strings are built from them. */
 export const TRICKY_PIECES: readonly string[] = [

@@ -7,8 +7,9 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import initSqlJs from 'sql.js';
-import type { ColumnMap, Schema, SqlDialect, SqlFragment } from '../../src/index.js';
-import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../src/index.js';
+import type { ColumnMap, SqlDialect, SqlFragment } from '../../src/sql/index.js';
+import type { Schema } from '../../src/index.js';
+import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../src/sql/index.js';
 
 /** The column holding each record's index in the inserted array. */
 export const ROW_COLUMN = 'wepql_row';

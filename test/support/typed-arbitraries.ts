@@ -40,12 +40,11 @@ import type {
 import {
   IN_FIELDS_OPERATORS,
   LIST_OPERATORS,
-  NO_SPAN,
   NO_VALUE_OPERATORS,
   SINGLE_VALUE_OPERATORS,
   baseOperatorOfInFields,
-  defineSchema,
-} from '../../src/index.js';
+} from '../../src/ast/operators.js';
+import { NO_SPAN, defineSchema } from '../../src/index.js';
 import type { FilterOperator, ScalarType, Schema } from '../../src/index.js';
 
 /** The fields of `testSchema`; every one nullable so that null paths are exercised. */

@@ -7,7 +7,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   FIELD_TYPES,
-  WepqlError,
   orderBy,
   where,
   type Employee,
@@ -15,7 +14,8 @@ import {
   type Filter,
   type KindAt,
   type Sort,
-} from '../../src/index.js';
+} from '../../src/sdk/index.js';
+import { WepqlError } from '../../src/index.js';
 
 interface Person {
   Name: string;

@@ -4,7 +4,7 @@
  * refuse wrong values.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { paginate, where, withRetries, type Employee, type ListPage, type Paginated } from '../../src/index.js';
+import { paginate, where, withRetries, type Employee, type ListPage, type Paginated } from '../../src/sdk/index.js';
 
 describe('paginate and withRetries accept the global fetch', () => {
   it('types records and pages', () => {

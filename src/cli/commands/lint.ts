@@ -1,5 +1,5 @@
 /**
- * `wepql lint [--schema FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...`
+ * `wepql lint [--schema FILE] [--policy FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...`
  *
  * Checks saved filters and sorts like a compiler checks code. Exit 0 when
  * there are no errors (warnings allowed), 1 when there is any error, 2 on a
@@ -10,6 +10,7 @@ import { lintText, fixText } from '../../lint/lint-text.js';
 import { findingToJson, toSarif, type LintFinding } from '../../lint/report.js';
 import type { Schema } from '../../schema/schema.js';
 import { parseArgs, UsageError } from '../args.js';
+import { loadPolicyFile } from '../policy-file.js';
 import { readInput, loadSchemaFile, writeFileText } from '../io.js';
 import { readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile } from '../saved-filters.js';
 
@@ -17,7 +18,7 @@ const VERSION = '0.1.0';
 
 /** Runs `wepql lint`. */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['--schema', '--format'], switches: ['--fix', '--case-sensitive'] });
+  const args = parseArgs(argv, { values: ['--schema', '--policy', '--format'], switches: ['--fix', '--case-sensitive'] });
   const format = args.values.get('--format') ?? 'pretty';
   if (format !== 'pretty' && format !== 'json' && format !== 'sarif') {
     throw new UsageError(`--format must be pretty, json or sarif, got ${JSON.stringify(format)}`);
@@ -27,7 +28,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (fix && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
   const schemaPath = args.values.get('--schema');
   const schema: Schema | undefined = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
-  const options = { ...(schema === undefined ? {} : { schema }), caseSensitive: args.switches.has('--case-sensitive') };
+  const policyPath = args.values.get('--policy');
+  const policy = policyPath === undefined ? undefined : await loadPolicyFile(policyPath, schema);
+  const options = { ...(schema === undefined ? {} : { schema }), ...(policy === undefined ? {} : { policy }), caseSensitive: args.switches.has('--case-sensitive') };
 
   // Read every file first so that a usage problem in any file stops the run before output.
   const files: SavedFile[] = [];

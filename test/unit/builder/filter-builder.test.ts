@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FILTER_OPERATORS,
-  WepqlError,
-  isBuiltFilter,
-  parseFilter,
-  where,
-  type Employee,
-  type Filter,
-} from '../../../src/index.js';
+import { FILTER_OPERATORS, WepqlError, parseFilter } from '../../../src/index.js';
+import { isBuiltFilter } from '../../../src/builder/filter-builder.js';
+import { where, type Employee, type Filter } from '../../../src/sdk/index.js';
 
 interface Person {
   Name: string;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WepqlError, isBuiltSort, orderBy, parseSort, type Employee, type Sort } from '../../../src/index.js';
+import { WepqlError, parseSort } from '../../../src/index.js';
+import { isBuiltSort } from '../../../src/builder/sort-builder.js';
+import { orderBy, type Employee, type Sort } from '../../../src/sdk/index.js';
 
 interface Person {
   Name: string;

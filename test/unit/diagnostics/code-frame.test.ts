@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilter, printableText, renderCodeFrame } from '../../../src/index.js';
+import { parseFilter, renderCodeFrame } from '../../../src/index.js';
+import { printableText } from '../../../src/diagnostics/code-frame.js';
 
 describe('printableText', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseFilter, resolveLimits } from '../../../src/index.js';
+import { DEFAULT_LIMITS, parseFilter } from '../../../src/index.js';
+import { resolveLimits } from '../../../src/diagnostics/limits.js';
 
 describe('resolveLimits', () => {
   it('fills unset and undefined fields with the defaults', () => {

@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, explain, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
+import { DIAGNOSTIC_CODES, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
+import { explain } from '../../../src/service/index.js';
 import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { analyzeFilterOrThrow, compileFilter, DEFAULT_LIMITS, toSql, WepqlError } from '../../../src/index.js';
+import { analyzeFilterOrThrow, compileFilter, DEFAULT_LIMITS, WepqlError } from '../../../src/index.js';
+import { toSql } from '../../../src/sql/index.js';
 import { generateFilterSource } from '../../../src/evaluate/filter-codegen.js';
 import { planFilter } from '../../../src/evaluate/plan.js';
 import type { TypedFilter, TypedFilterNode } from '../../../src/index.js';

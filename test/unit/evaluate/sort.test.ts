@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, compileSort, sortRecords, WepqlError } from '../../../src/index.js';
+import { compareCodePoints } from '../../../src/evaluate/string-order.js';
+import { compileSort, sortRecords, WepqlError } from '../../../src/index.js';
 import { schema } from './fixtures.js';
 
 type Rec = Record<string, unknown> & { id: number };

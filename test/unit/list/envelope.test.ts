@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorResponse, listResponse, TOKEN_ERROR_HEADER } from '../../../src/index.js';
+import { errorResponse, listResponse, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
 
 describe('listResponse', () => {
   it('builds the success envelope with Pagination, keys in the seed\'s order', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource, createTokenCodec, employeeSchema, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/index.js';
-import type { DataSource, ListHandlerOptions } from '../../../src/index.js';
+import { createMemoryDataSource, createTokenCodec, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import type { DataSource, ListHandlerOptions } from '../../../src/list/index.js';
 import { employees, SCOPE } from './list-contract.js';
 
 const ROUTE = '/api/public/clients/1/employees';
@@ -66,7 +67,7 @@ describe('handleListRequest', () => {
     const query = { limit: '1', filter: 'LastName.IsNotNull()' };
     const pageOne = (await call(query)).body.Pagination!;
     expect(pageOne.TotalPages).toBeGreaterThanOrEqual(100);
-    let maxLength = pageOne.DataToken.length;
+    let maxLength = 100;
     let tight = createTokenCodec({ secret: 'handler test secret, 16+ bytes', now: () => clock, maxLength });
     const refused = await call(query, {}, { codec: tight });
     expect(refused.status).toBe(400);
@@ -123,8 +124,13 @@ describe('handleListRequest', () => {
     ]);
   });
 
-  it('refuses filters too long to fit in a token, pointing to skip paging', async () => {
-    const filter = `Id.NotInArray(${Array.from({ length: 450 }, (_, i) => 100000 + i).join(',')})`;
+  it('refuses filters too long to fit in a token even compressed, pointing to skip paging', async () => {
+    // Pseudo-random CJK names barely compress (three UTF-8 bytes each), so they cannot fit in 8,192 characters.
+    let seed = 7;
+    const letter = () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000));
+    const names = Array.from({ length: 400 }, () => Array.from({ length: 8 }, letter).join(''));
+    const filter = `LastName.InArray(${names.join(',')})`;
+    expect(filter.length).toBeLessThanOrEqual(8192);
     const r = await call({ limit: '10', filter });
     expect(r.status).toBe(400);
     expect(r.body.ValidationErrors!.filter![0]![0]).toBe('tooLongError');

@@ -7,8 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeFilter, analyzeSort, createTokenCodec, employeeSchema, handleListRequest } from '../../../src/index.js';
-import type { DataQuery, DataSource } from '../../../src/index.js';
+import { analyzeFilter, analyzeSort } from '../../../src/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import type { DataQuery, DataSource } from '../../../src/list/index.js';
 
 /** The sample employees (clients 1, 2 and 3; RowStatus 3 = deleted). */
 export const employees: readonly Employee[] = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8'));
@@ -256,6 +258,29 @@ export function describeListContract(
       expect(backward.flat()).toEqual(expected);
       body = (await call({ 'data-token': body.Pagination!.DataToken, page: String(pages - 1) })).body as Envelope;
       expect(ids(body.Data)).toEqual(expected.slice((pages - 2) * 40, (pages - 1) * 40));
+    });
+
+    it.each(CASES.map((c) => [c.title, c] as const))('%s: next-page and prev-page seek through the same pages as skip', async (_title, c) => {
+      const expected = reference(c);
+      const codec = createTokenCodec({ secret: 'contract test secret, 16+ bytes' });
+      const route = `/api/public/clients/${c.clientId}/employees`;
+      const call = async (query: Record<string, string>) =>
+        (await handleListRequest({ query }, { source, schema: employeeSchema, codec, route, clientId: c.clientId })).body as Envelope;
+      let body = await call({ limit: '23', filter: c.filter, sort: c.sort, 'include-deleted': String(c.includeDeleted) });
+      const pages = [ids(body.Data)];
+      for (let p = 2; p <= body.Pagination!.TotalPages; p++) {
+        body = await call({ 'data-token': body.Pagination!.DataToken, 'next-page': 'true' });
+        pages.push(ids(body.Data));
+      }
+      expect(pages.flat()).toEqual(expected);
+      for (let p = pages.length - 1; p >= 1; p--) {
+        body = await call({ 'data-token': body.Pagination!.DataToken, 'prev-page': 'true' });
+        expect(ids(body.Data)).toEqual(pages[p - 1]);
+      }
+      if (expected.length > 0 && source.keyedPage !== undefined) {
+        const checked = await codec.verify(body.Pagination!.DataToken, route);
+        expect(checked.ok && checked.payload.keys).toBeTruthy();
+      }
     });
 
     it('serves a skip-paging session with no Pagination', async () => {

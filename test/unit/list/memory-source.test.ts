@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource, employeeSchema, WepqlError } from '../../../src/index.js';
+import { createMemoryDataSource } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import { WepqlError } from '../../../src/index.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 
 describeListContract('memory', async () => ({

@@ -7,7 +7,8 @@
 import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { createMysqlDataSource, createMysqlTable, insertMysqlRecords, type MysqlRunner } from '../../../src/adapters/mysql.js';
-import { analyzeFilter, employeeSchema } from '../../../src/index.js';
+import { analyzeFilter } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 import { findMariadb, mariadbUnavailableReason, startMariadbServer, type MariadbServer } from '../../support/mariadb-server.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { createPostgresDataSource, createPostgresTable, employeeSchema, insertPostgresRecords } from '../../../src/index.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 
 async function seeded(): Promise<PGlite> {

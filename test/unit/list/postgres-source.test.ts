@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import { describe } from 'vitest';
-import { createPostgresDataSource, createPostgresTable, employeeSchema, insertPostgresRecords } from '../../../src/index.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 import { chooseFoldCollation } from '../../../src/server/employees.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../../support/postgres-server.js';
 import type { PostgresServer } from '../../support/postgres-server.js';

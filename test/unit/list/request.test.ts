@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { employeeSchema, errorResponse, parseListRequest } from '../../../src/index.js';
-import type { ListRequestInput, ParsedListRequest } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
+import { errorResponse, parseListRequest } from '../../../src/list/index.js';
+import type { ListRequestInput, ParsedListRequest } from '../../../src/list/index.js';
 
 const schema = employeeSchema;
 const parse = (input: ListRequestInput, maxLimit?: number): ParsedListRequest =>

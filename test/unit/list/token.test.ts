@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTokenCodec, WepqlError } from '../../../src/index.js';
-import type { DataTokenPayload } from '../../../src/index.js';
+import { createTokenCodec } from '../../../src/list/index.js';
+import { WepqlError } from '../../../src/index.js';
+import type { DataTokenPayload } from '../../../src/list/index.js';
 
 const ROUTE = '/api/public/clients/1/employees';
 const SECRET = 'test secret of at least sixteen bytes';
@@ -102,9 +103,9 @@ describe('createTokenCodec', () => {
 
   it('checks the length before anything else', async () => {
     const codec = createTokenCodec({ secret: SECRET });
-    const checked = await codec.verify('x'.repeat(4097), ROUTE);
-    expect(checked).toEqual({ ok: false, reason: 'oversized', message: 'the data token is 4097 characters long; at most 4096 are accepted' });
-    expect(await codec.verify('@'.repeat(4096), ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
+    const checked = await codec.verify('x'.repeat(8193), ROUTE);
+    expect(checked).toEqual({ ok: false, reason: 'oversized', message: 'the data token is 8193 characters long; at most 8192 are accepted' });
+    expect(await codec.verify('@'.repeat(8192), ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WepqlError, defineSchema, needsQuoting, printFilter, printSort, quoteValue } from '../../../src/index.js';
+import { WepqlError, defineSchema, printFilter, printSort, quoteValue } from '../../../src/index.js';
+import { needsQuoting } from '../../../src/print/format.js';
 import { cmp, filter, group, inFields, isNull, list, nested, sort } from './trees.js';
 
 describe('needsQuoting', () => {

@@ -2,19 +2,14 @@
  * Tiny tree constructors for printer tests that must not depend on the
  * parser: every node gets `NO_SPAN`, values are written as given.
  */
+import type { FieldNode, FilterAst, FilterNode, SortAst, SortDirection, ValueNode } from '../../../src/index.js';
 import type {
-  FieldNode,
-  FilterAst,
-  FilterNode,
   GroupOperator,
   InFieldsOperator,
   ListOperator,
   NoValueOperator,
   SingleValueOperator,
-  SortAst,
-  SortDirection,
-  ValueNode,
-} from '../../../src/index.js';
+} from '../../../src/ast/operators.js';
 import { NO_SPAN } from '../../../src/index.js';
 
 export function value(text: string): ValueNode {

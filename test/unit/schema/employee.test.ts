@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { employeeSchema, employeeSchemaDefinition, loadSchemaJson } from '../../../src/index.js';
+import { employeeSchema, employeeSchemaDefinition } from '../../../src/schemas/employee.js';
+import { loadSchemaJson } from '../../../src/index.js';
 
 const root = new URL('../../../', import.meta.url);
 const employeeJson = JSON.parse(readFileSync(new URL('schemas/employee.json', root), 'utf8')) as Record<string, unknown>;

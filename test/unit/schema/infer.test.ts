@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { inferSchema, recordValueAs } from '../../../src/index.js';
+import { inferSchema } from '../../../src/index.js';
+import { recordValueAs } from '../../../src/schema/values.js';
 
 const fieldsOf = (records: readonly unknown[], sampleSize?: number) =>
   inferSchema(records, sampleSize === undefined ? {} : { sampleSize }).definition.fields;

@@ -3,7 +3,9 @@
  * evaluator and the SQL compiler all read through these functions.
  */
 import { describe, expect, it } from 'vitest';
-import { compileFilter, defineSchema, parseIntegerText, toSql } from '../../../src/index.js';
+import { compileFilter, defineSchema } from '../../../src/index.js';
+import { parseIntegerText } from '../../../src/schema/values.js';
+import { toSql } from '../../../src/sql/index.js';
 
 describe('parseIntegerText: a number with no fraction, within ±(2^53−1)', () => {
   it.each<[string, number]>([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headersToRecord, withRetries } from '../../../src/index.js';
+import { headersToRecord } from '../../../src/sdk/http.js';
+import { withRetries } from '../../../src/sdk/index.js';
 
 type Seen = { url: string; method: string; headers: Record<string, string>; body: unknown };
 

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   DataTokenExpiredError,
   ListRequestError,
-  WepqlError,
   encodeListRequest,
   orderBy,
   paginate,
   where,
   type ListRequestParams,
   type PageRequestContext,
-} from '../../../src/index.js';
+} from '../../../src/sdk/index.js';
+import { WepqlError } from '../../../src/index.js';
 import { fakeList } from './fake-list.js';
 
 interface Row {

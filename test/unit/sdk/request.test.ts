@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WepqlError, encodeListRequest, orderBy, parseFilter, where, type Employee, type ListRequestParams } from '../../../src/index.js';
+import { WepqlError, parseFilter } from '../../../src/index.js';
+import { encodeListRequest, orderBy, where, type Employee, type ListRequestParams } from '../../../src/sdk/index.js';
 
 describe('encodeListRequest: query style', () => {
   it.each<[string, ListRequestParams, string]>([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ScalarType } from '../../../src/index.js';
-import { analyzeFilter, complete, defineSchema, hasErrors } from '../../../src/index.js';
+import { analyzeFilter, defineSchema, hasErrors } from '../../../src/index.js';
+import { complete } from '../../../src/service/index.js';
 import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const schema = defineSchema({

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FilterAst, FilterNode } from '../../../src/index.js';
-import { NO_SPAN, defineSchema, explain, fieldWords, parseFilter } from '../../../src/index.js';
+import { NO_SPAN, defineSchema, parseFilter } from '../../../src/index.js';
+import { explain } from '../../../src/service/index.js';
+import { fieldWords } from '../../../src/service/words.js';
 import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const payroll = defineSchema({

@@ -6,7 +6,8 @@
  * collation whose name needs quoting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FOLD_COLLATION, WepqlError, defineSchema, query, toSql, type ToSqlOptions } from '../../../src/index.js';
+import { DEFAULT_FOLD_COLLATION, toSql, type ToSqlOptions } from '../../../src/sql/index.js';
+import { WepqlError, defineSchema, query } from '../../../src/index.js';
 import { loadTable, ROW_COLUMN, selectRows, startPglite, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { Name: { type: 'string', nullable: true } } });

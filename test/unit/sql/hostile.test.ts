@@ -6,8 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnMap, ResolvedField, SqlDialect, TypedFilter, TypedFilterNode } from '../../../src/index.js';
-import { NO_SPAN, WepqlError, defineSchema, query, toSql } from '../../../src/index.js';
+import type { ColumnMap, SqlDialect } from '../../../src/sql/index.js';
+import type { ResolvedField, TypedFilter, TypedFilterNode } from '../../../src/index.js';
+import { NO_SPAN, WepqlError, defineSchema, query } from '../../../src/index.js';
+import { toSql } from '../../../src/sql/index.js';
 import { startMariadb } from '../../support/mariadb-engine.js';
 import { findMariadb } from '../../support/mariadb-server.js';
 import { mysqlFoldsLikeJs } from '../../support/mysql-fold.js';

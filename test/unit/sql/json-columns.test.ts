@@ -4,8 +4,9 @@
  * (fraction cut to milliseconds, no zone = UTC, offsets up to ±23:59).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnMap, SqlDialect } from '../../../src/index.js';
-import { defineSchema, query, toSql } from '../../../src/index.js';
+import type { ColumnMap, SqlDialect } from '../../../src/sql/index.js';
+import { defineSchema, query } from '../../../src/index.js';
+import { toSql } from '../../../src/sql/index.js';
 import { startMariadb } from '../../support/mariadb-engine.js';
 import { findMariadb } from '../../support/mariadb-server.js';
 import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';

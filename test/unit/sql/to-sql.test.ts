@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WepqlError, defineSchema, quoteIdentifier, toSql, toSqlParts, type SqlDialect, type ToSqlOptions } from '../../../src/index.js';
+import { WepqlError, defineSchema } from '../../../src/index.js';
+import { quoteIdentifier, toSql, toSqlParts, type SqlDialect, type ToSqlOptions } from '../../../src/sql/index.js';
 
 const schema = defineSchema({
   fields: {

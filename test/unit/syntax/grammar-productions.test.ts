@@ -1,6 +1,6 @@
 import { createSyntaxDiagramsCode } from 'chevrotain';
 import { describe, expect, it } from 'vitest';
-import { filterGrammarProductions, sortGrammarProductions } from '../../../src/index.js';
+import { filterGrammarProductions, sortGrammarProductions } from '../../../src/syntax/grammar-productions.js';
 
 describe('grammar productions', () => {
   it('exposes the filter parser rules, each citing grammar/filter.ebnf', () => {

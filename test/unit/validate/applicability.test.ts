@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FilterOperator, ScalarType } from '../../../src/index.js';
-import {
-  FILTER_OPERATORS,
-  SCALAR_TYPES,
-  applicableTypes,
-  convertValueText,
-  describeApplicableTypes,
-  isOperatorApplicable,
-  operatorsForType,
-} from '../../../src/index.js';
+import { FILTER_OPERATORS, SCALAR_TYPES, isOperatorApplicable, operatorsForType } from '../../../src/index.js';
+import { applicableTypes, describeApplicableTypes } from '../../../src/validate/applicability.js';
+import { convertValueText } from '../../../src/validate/convert-value.js';
 
 // SPEC §5's table, written out independently of the implementation.
 const ALL: ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean'];

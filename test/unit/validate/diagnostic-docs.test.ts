@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, analyzeFilter, analyzeSort, defineSchema, employeeSchemaDefinition, renderCodeFrame } from '../../../src/index.js';
+import { DIAGNOSTIC_CODES, analyzeFilter, analyzeSort, defineSchema, renderCodeFrame } from '../../../src/index.js';
+import { employeeSchemaDefinition } from '../../../src/schemas/employee.js';
 
 const doc = readFileSync(new URL('../../../docs/diagnostics.md', import.meta.url), 'utf8');
 const start = doc.indexOf('## Validation codes');

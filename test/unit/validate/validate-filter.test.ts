@@ -6,10 +6,10 @@ import {
   analyzeFilter,
   analyzeFilterOrThrow,
   defineSchema,
-  employeeSchema,
   parseFilter,
   validateFilter,
 } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const schema = defineSchema({
   fields: {

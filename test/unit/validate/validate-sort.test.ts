@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, SortAst } from '../../../src/index.js';
-import { NO_SPAN, WepqlError, analyzeSort, analyzeSortOrThrow, defineSchema, employeeSchema, parseSort, validateSort } from '../../../src/index.js';
+import {
+  NO_SPAN,
+  WepqlError,
+  analyzeSort,
+  analyzeSortOrThrow,
+  defineSchema,
+  parseSort,
+  validateSort,
+} from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schemas/employee.js';
 
 const schema = defineSchema({
   fields: {

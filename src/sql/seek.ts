@@ -1,0 +1,163 @@
+/**
+ * The seek (keyset) predicate: the rows strictly after, or strictly before,
+ * one row's sort key in the order `compileSortParts` writes (SPEC §7: mixed
+ * directions, NULL first under ASC and last under DESC, the tie-breaker
+ * last). Paging by it costs the same on page 10,000 as on page 2, where
+ * OFFSET walks past every earlier row.
+ */
+import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import { compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { sqlError } from './errors.js';
+import type { SqlPart } from './to-sql.js';
+
+/**
+ * One value of a seek key, as JSON can carry it: text, a number (datetimes
+ * as epoch milliseconds), a boolean, or null. The tie-breaker's value may be
+ * text for a 64-bit key beyond 2^53.
+ *
+ * @example
+ * const value: SeekValue = 1704067200000; // a datetime key
+ */
+export type SeekValue = string | number | boolean | null;
+
+/**
+ * A row's sort key: one value per sort key, then the tie-breaker's.
+ *
+ * @example
+ * const key: SeekKey = ['Smith', 1042]; // sort LastName=Asc, tie-breaker Id
+ */
+export type SeekKey = readonly SeekValue[];
+
+/**
+ * Where to seek: the rows after `after` in sort order, or the rows before
+ * `before` (which `toSql` then orders backwards, nearest first; reverse the
+ * rows you read).
+ *
+ * @example
+ * const next: Seek = { after: ['Smith', 1042] };
+ * const prev: Seek = { before: ['Adams', 17] };
+ */
+export type Seek = { readonly after: SeekKey } | { readonly before: SeekKey };
+
+/**
+ * Compiles the seek predicate (without WHERE; joined with AND to the
+ * filter): a leading range on the first key that an index on the ORDER BY
+ * can serve, then the exact lexicographic comparison. Every value is a
+ * bound parameter. Throws `WepqlError` (`invalid-value`) when the key does
+ * not have one value of the right type per ORDER BY key.
+ *
+ * @example
+ * compileSeekParts(typedSort, context, 'Id', { after: ['Smith', 1042] });
+ * // lower("LastName" …) >= $1 AND (lower("LastName" …) > $2 OR (lower("LastName" …) = $3 AND "Id" > $4))
+ */
+export function compileSeekParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker: string | undefined, seek: Seek): readonly SqlPart[] {
+  const keys = orderKeys(sort, context, tieBreaker);
+  const forward = 'after' in seek;
+  const values = forward ? seek.after : seek.before;
+  if (keys.length === 0) sqlError('invalid-sql-option', 'seeking needs a sort or a tieBreaker');
+  if (!Array.isArray(values) || values.length !== keys.length) {
+    sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
+  }
+  const out = new Writer();
+  // With one key the exact test is itself a plain range.
+  const bound = keys.length > 1 ? leadingBound(keys[0]!, values[0]!, forward) : undefined;
+  if (bound === 'nulls') out.sql(`${keys[0]!.expr} IS NULL AND `);
+  else if (bound !== undefined) out.sql(`${keys[0]!.expr} ${bound} `).param(keys[0]!, values[0]!, context).sql(' AND ');
+  // OR over i of (k1 = v1 AND … AND k(i-1) = v(i-1) AND ki beyond vi); a term beyond a NULL that nothing follows is dropped.
+  const terms: Array<(w: Writer) => void> = [];
+  for (let i = 0; i < keys.length; i++) {
+    const beyond = beyondTest(keys[i]!, values[i]!, forward);
+    if (beyond === undefined) continue;
+    terms.push((w) => {
+      const tests = [...keys.slice(0, i).map((k, j) => equalTest(k, values[j]!)), beyond];
+      if (tests.length > 1) w.sql('(');
+      tests.forEach((test, j) => {
+        if (j > 0) w.sql(' AND ');
+        test(w, context);
+      });
+      if (tests.length > 1) w.sql(')');
+    });
+  }
+  if (terms.length === 0) return out.sql('FALSE').parts;
+  if (terms.length > 1) out.sql('(');
+  terms.forEach((term, i) => {
+    if (i > 0) out.sql(' OR ');
+    term(out);
+  });
+  if (terms.length > 1) out.sql(')');
+  return out.parts;
+}
+
+type Test = (w: Writer, cx: CompileContext) => void;
+
+class Writer {
+  readonly parts: SqlPart[] = [];
+  sql(text: string): this {
+    const last = this.parts[this.parts.length - 1];
+    if (last !== undefined && 'sql' in last) this.parts[this.parts.length - 1] = { sql: last.sql + text };
+    else this.parts.push({ sql: text });
+    return this;
+  }
+  param(key: OrderKey, value: SeekValue, cx: CompileContext): this {
+    if (key.field === undefined) {
+      // The tie-breaker: compared as stored, never NULL.
+      if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
+      this.parts.push({ param: value });
+      return this;
+    }
+    if (key.field.type === 'string') {
+      // The key's text is folded by the database, exactly as the column is: where its case mapping
+      // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
+      if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
+      const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
+      this.sql(before);
+      this.parts.push({ param: value });
+      return this.sql(after);
+    }
+    const bound = sqlParameter(key.field, typed(key, value), cx);
+    this.parts.push({ param: bound.value });
+    return bound.cast === '' ? this : this.sql(bound.cast);
+  }
+}
+
+/** A seek value read back as the typed value its field compares with. */
+function typed(key: OrderKey, value: SeekValue): TypedScalar {
+  if (key.field?.type === 'datetime') {
+    if (typeof value !== 'number') sqlError('invalid-value', `a seek value for ${key.field.name} must be epoch milliseconds`);
+    return new Date(value);
+  }
+  return value as TypedScalar;
+}
+
+function equalTest(key: OrderKey, value: SeekValue): Test {
+  if (value === null) return (w) => w.sql(`${key.expr} IS NULL`);
+  return (w, cx) => w.sql(`${key.expr} = `).param(key, value, cx);
+}
+
+/**
+ * `key` strictly beyond `value` in the walking direction; undefined when no
+ * row can be (after a NULL under DESC, before a NULL under ASC).
+ */
+function beyondTest(key: OrderKey, value: SeekValue, forward: boolean): Test | undefined {
+  const ascending = (key.direction === 'Asc') === forward;
+  if (key.field === undefined) return (w, cx) => w.sql(`${key.expr} ${ascending ? '>' : '<'} `).param(key, value, cx);
+  // Walking towards larger values: NULL (the smallest) is behind; towards smaller ones, NULL is always ahead.
+  if (ascending) {
+    if (value === null) return (w) => w.sql(`${key.expr} IS NOT NULL`);
+    return (w, cx) => w.sql(`${key.expr} > `).param(key, value, cx);
+  }
+  if (value === null) return undefined;
+  return (w, cx) => w.sql(`(${key.expr} < `).param(key, value, cx).sql(` OR ${key.expr} IS NULL)`);
+}
+
+/**
+ * A range on the first key implied by the seek that a b-tree index can use
+ * as its start: `>=`/`<=` towards larger values past a non-NULL, or `IS NULL`
+ * when only NULLs can follow. Redundant with the exact test, never wrong.
+ */
+function leadingBound(key: OrderKey, value: SeekValue, forward: boolean): '>=' | 'nulls' | undefined {
+  const ascending = (key.direction === 'Asc') === forward;
+  if (key.field === undefined) return ascending ? '>=' : undefined;
+  if (ascending) return value === null ? undefined : '>=';
+  return value === null ? 'nulls' : undefined;
+}

@@ -1,0 +1,45 @@
+/**
+ * `wepql lint --policy FILE`: saved filters checked against an endpoint's
+ * policy (examples/employee-policy.json), through the built binary.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const SCHEMA = 'schemas/employee.json';
+const POLICY = 'examples/employee-policy.json';
+
+function tempFile(name: string, content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'wepql-lint-policy-')), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('wepql lint --policy', () => {
+  it('reports what the policy refuses, at the refused operator, exit 1', () => {
+    const file = tempFile('saved.txt', 'Ssn.Equal(123456789)\nLastName.Equal(Smith);Ssn.StartsWith(12)\n');
+    const r = runCli(['lint', '--schema', SCHEMA, '--policy', POLICY, file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${file}:2:27: error operator-not-allowed: this endpoint does not allow StartsWith on Ssn; allowed: Equal`);
+    expect(r.stdout).toContain('suggestion: Equal');
+    expect(r.stdout).toMatch(/2 filters and sorts checked: 1 error, 0 warnings, 0 info\n$/);
+  });
+
+  it('passes the same files without the policy', () => {
+    const file = tempFile('saved.txt', 'LastName.Equal(Smith);Ssn.StartsWith(12)\n');
+    expect(runCli(['lint', '--schema', SCHEMA, file]).code).toBe(0);
+  });
+
+  it('refuses a policy that names an unknown field, and --policy without --schema, as usage errors', () => {
+    const file = tempFile('saved.txt', 'Ssn.Equal(1)\n');
+    const policy = tempFile('policy.json', '{"fields":{"Sn":{"sort":false}}}');
+    const bad = runCli(['lint', '--schema', SCHEMA, '--policy', policy, file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('fields.Sn: is not a field of the schema');
+    const noSchema = runCli(['lint', '--policy', POLICY, file]);
+    expect(noSchema.code).toBe(2);
+    expect(noSchema.stderr).toContain('--policy needs --schema');
+  });
+});

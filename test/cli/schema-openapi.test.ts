@@ -1,0 +1,75 @@
+/**
+ * `wepql schema --openapi / --from-openapi / --types` through the built
+ * binary: the OpenAPI document it writes validates, reading it back gives the
+ * schema it was written from, and the record type is the generator's.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { employeeSchema } from '../../src/schemas/employee.js';
+import { runCli } from '../support/cli.js';
+
+const PATH = '/api/public/clients/{client_id}/employees';
+const dir = mkdtempSync(join(tmpdir(), 'wepql-schema-'));
+
+describe('wepql schema', () => {
+  it('--openapi writes a valid OpenAPI 3.1 document in YAML (JSON with --format json), the policy in x-wepql', async () => {
+    const yaml = runCli(['schema', '--openapi', '--path', PATH, '--schema', 'schemas/employee.json', '--name', 'Employee', '--policy', 'examples/employee-policy.json']);
+    expect(yaml.stderr).toBe('');
+    expect(yaml.code).toBe(0);
+    const json = runCli(['schema', '--openapi', '--path', PATH, '--name', 'Employee', '--policy', 'examples/employee-policy.json', '--format', 'json', '--schema', 'schemas/employee.json']);
+    const doc = JSON.parse(json.stdout);
+    expect(parseYaml(yaml.stdout)).toEqual(doc);
+    const result = await new Validator().validate(doc);
+    expect(result.valid).toBe(true);
+    const ssn = doc.paths[PATH].get['x-wepql'].fields.find((f: { name: string }) => f.name === 'Ssn');
+    expect(ssn).toMatchObject({ operators: ['Equal'], sortable: false });
+    writeFileSync(join(dir, 'api.yaml'), yaml.stdout);
+  });
+
+  it('--from-openapi reads the component back into the schema it came from', () => {
+    const r = runCli(['schema', '--from-openapi', join(dir, 'api.yaml'), '--component', 'Employee']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const fields = JSON.parse(r.stdout).fields as Record<string, { type: string; nullable?: boolean }>;
+    for (const f of employeeSchema.fields) {
+      expect([f.name, fields[f.name]?.type, fields[f.name]?.nullable === true]).toEqual([f.name, f.type, f.nullable]);
+    }
+    expect(Object.keys(fields)).toHaveLength(employeeSchema.fields.length);
+    writeFileSync(join(dir, 'employee.schema.json'), r.stdout);
+    const saved = join(dir, 'saved.txt');
+    writeFileSync(saved, 'BirthOn.LessThan(1990-01-01);LastName.StartsWith(Sm)\n');
+    expect(runCli(['lint', '--schema', join(dir, 'employee.schema.json'), saved]).code).toBe(0);
+  });
+
+  it('--from-openapi lists skipped properties on standard error', () => {
+    const file = join(dir, 'pets.json');
+    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas: { Pet: { type: 'object', required: ['Id'], properties: { Id: { type: 'integer' }, Tags: { type: 'array' } } } } } }));
+    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ fields: { Id: { type: 'integer' } } });
+    expect(r.stderr).toBe('skipped $.Tags: no scalar or object type wepql can filter (type "array")\n');
+  });
+
+  it('--types prints the record type for where<T>()', () => {
+    const r = runCli(['schema', '--types', '--name', 'GeneratedEmployee']);
+    expect(r.code).toBe(0);
+    const committed = readFileSync(new URL('../types/generated-employee.ts', import.meta.url), 'utf8');
+    expect(r.stdout).toBe(committed.replace("'../../src/sdk/index.js'", "'wepql/sdk'"));
+  });
+
+  it.each([
+    [['schema'], 'say what to do'],
+    [['schema', '--types', '--openapi'], 'use one of'],
+    [['schema', '--openapi'], '--openapi needs --path'],
+    [['schema', '--from-openapi', 'schemas/employee.json', '--component', 'Nope'], 'has no components.schemas.Nope'],
+    [['schema', '--types', '--name', 'not valid'], 'is not a TypeScript identifier'],
+  ])('%j is a usage error', (args, message) => {
+    const r = runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});

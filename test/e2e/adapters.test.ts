@@ -1,0 +1,110 @@
+/**
+ * The Express, Fastify and Hono adapters, each in a small application of its
+ * real framework on 127.0.0.1 (bearer check as the application's middleware,
+ * unknown clients refused through `resolveClient`), run through the same HTTP
+ * list contract as the reference server.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { listHandler as expressList } from '../../src/adapters/express.js';
+import { listHandler as fastifyList } from '../../src/adapters/fastify.js';
+import { listHandler as honoList } from '../../src/adapters/hono.js';
+import type { ListRouteOptions } from '../../src/adapters/list-route.js';
+import { createMemoryDataSource, createTokenCodec } from '../../src/list/index.js';
+import { employeeSchema } from '../../src/schemas/employee.js';
+import { get } from '../support/http.js';
+import { describeHttpListContract } from './http-list-contract.js';
+import type { HttpContractContext } from './http-list-contract.js';
+
+const ROUTE = '/api/public/clients/:client_id/employees';
+const UNAUTHORIZED = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+function routeOptions({ records, secret, now }: HttpContractContext): ListRouteOptions {
+  const clients = new Set(records.map((r) => String(r.ClientId)));
+  return {
+    source: createMemoryDataSource(records, { schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' }),
+    schema: employeeSchema,
+    codec: createTokenCodec({ secret, now }),
+    resolveClient: (raw) => (clients.has(raw) ? Number(raw) : undefined),
+  };
+}
+
+const bearerOk = (header: string | undefined, token: string): boolean => {
+  const m = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  return m !== null && m[1] === token;
+};
+
+async function startExpress(ctx: HttpContractContext) {
+  const app = express();
+  app.get(ROUTE, (req, res, next) => (bearerOk(req.get('authorization'), ctx.authToken) ? next() : res.status(401).set(UNAUTHORIZED).end()), expressList(routeOptions(ctx)));
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function startFastify(ctx: HttpContractContext) {
+  const app = Fastify();
+  app.addHook('onRequest', async (request, reply) => {
+    if (!bearerOk(request.headers.authorization, ctx.authToken)) return reply.code(401).headers(UNAUTHORIZED).send();
+  });
+  app.get(ROUTE, fastifyList(routeOptions(ctx)));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}
+
+async function startHono(ctx: HttpContractContext) {
+  const app = new Hono();
+  app.use(ROUTE, async (c, next) => {
+    if (!bearerOk(c.req.header('authorization'), ctx.authToken)) return c.body(null, 401, UNAUTHORIZED);
+    await next();
+  });
+  app.get(ROUTE, honoList(routeOptions(ctx)));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        (server as import('node:http').Server).closeIdleConnections?.();
+      }),
+  };
+}
+
+const STARTERS = [
+  ['Express', startExpress],
+  ['Fastify', startFastify],
+  ['Hono', startHono],
+] as const;
+
+for (const [name, start] of STARTERS) describeHttpListContract(`${name} adapter`, start);
+
+describe.each(STARTERS)('%s adapter: what only the adapter decides', (_name, start) => {
+  it('binds tokens to the request path and takes the client id from the path parameter', async () => {
+    const app = await start({ records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }], authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now });
+    try {
+      const r = await get(`${app.url}/api/public/clients/7/employees?limit=1`, { authorization: 'Bearer t' });
+      expect(r.status).toBe(200);
+      expect(r.body.Data).toEqual([{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }]);
+      expect(r.body.Pagination.TotalRecords).toBe(1);
+      const missing = await get(`${app.url}/api/public/clients/8/employees?limit=1`, { authorization: 'Bearer t' });
+      expect(missing.status).toBe(404);
+      expect(missing.body.Message).toBe('Client 8 was not found.');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The list contract over real HTTP on 127.0.0.1, run against every server
+ * that serves the employee list: the reference server and the Express,
+ * Fastify and Hono adapters. Not a test file itself: each server's test calls
+ * `describeHttpListContract` with a function that starts it.
+ *
+ * What the suite expects of the application around the list route: a bearer
+ * token check (401, no body, `WWW-Authenticate: Bearer error="invalid_token"`)
+ * and a 404 envelope for an unknown client.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, withQuery } from '../support/http.js';
+
+/** The fields of examples/employees.json the suite reads. */
+export interface Employee {
+  Id: number;
+  ClientId: number;
+  RowStatus: number;
+  LastName: string;
+  Gender?: number;
+}
+
+/** What a server under test is started with. */
+export interface HttpContractContext {
+  /** examples/employees.json. */
+  readonly records: readonly Employee[];
+  /** The bearer token the application must require. */
+  readonly authToken: string;
+  /** The data token secret. */
+  readonly secret: string;
+  /** The clock data tokens must use (the suite moves it forward). */
+  readonly now: () => number;
+}
+
+/** A started server: its base address and how to stop it. */
+export interface StartedServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export const employees: Employee[] = JSON.parse(readFileSync(new URL('../../examples/employees.json', import.meta.url), 'utf8'));
+const client1 = employees.filter((e) => e.ClientId === 1 && e.RowStatus !== 3).sort((a, b) => a.Id - b.Id);
+const TOKEN = 'e2e-bearer-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * Registers the HTTP contract tests for one server.
+ *
+ * @example
+ * describeHttpListContract('reference server', async (ctx) => { const app = createListServer({ records: ctx.records, … }); … });
+ */
+export function describeHttpListContract(name: string, start: (context: HttpContractContext) => Promise<StartedServer>): void {
+  describe(`HTTP list contract: ${name}`, () => {
+    let clock = 1_700_000_000_000;
+    let app: StartedServer;
+    let base: string;
+    let list: string;
+
+    beforeAll(async () => {
+      app = await start({ records: employees, authToken: TOKEN, secret: 'e2e secret of 16+ bytes', now: () => clock });
+      base = app.url;
+      list = `${base}/api/public/clients/1/employees`;
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+  const ids = (body: { Data: { Id: number }[] }) => body.Data.map((e) => e.Id);
+
+  describe('token paging over HTTP', () => {
+    it('walks every page forward, back, and jumps, with one count carried in the token', async () => {
+      const limit = 100;
+      const pages = Math.ceil(client1.length / limit);
+      let r = await get(withQuery(list, { limit: String(limit) }), AUTH);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.body.Pagination).toMatchObject({ PageNo: 1, PageSize: limit, TotalRecords: client1.length, TotalPages: pages });
+      const seen = [...ids(r.body)];
+      for (let p = 2; p <= pages; p++) {
+        r = await get(withQuery(list, { 'data-token': r.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+        expect(r.body.Pagination.PageNo).toBe(p);
+        seen.push(...ids(r.body));
+      }
+      expect(seen).toEqual(client1.map((e) => e.Id));
+      for (let p = pages - 1; p >= 1; p--) {
+        // Headers this time: the token and the move as x-api-* headers.
+        r = await get(list, { ...AUTH, 'x-api-data-token': r.body.Pagination.DataToken, 'x-api-prev-page': 'true' });
+        expect(r.status).toBe(200);
+        expect(ids(r.body)).toEqual(client1.slice((p - 1) * limit, p * limit).map((e) => e.Id));
+      }
+      r = await get(withQuery(list, { 'data-token': r.body.Pagination.DataToken, page: '4' }), AUTH);
+      expect(r.body.Pagination.PageNo).toBe(4);
+      expect(ids(r.body)).toEqual(client1.slice(300, 400).map((e) => e.Id));
+    });
+
+    it('carries filter, sort and include-deleted in the token', async () => {
+      const query = { limit: '7', filter: 'Gender.Equal(2)', sort: 'Id=Desc', 'include-deleted': 'true' };
+      const expected = employees.filter((e) => e.ClientId === 1 && e.Gender === 2).sort((a, b) => b.Id - a.Id).map((e) => e.Id);
+      const first = await get(withQuery(list, query), AUTH);
+      const second = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': '' }), AUTH);
+      expect([...ids(first.body), ...ids(second.body)]).toEqual(expected.slice(0, 14));
+      expect(second.body.Pagination.TotalRecords).toBe(expected.length);
+    });
+
+    it('answers a page out of range with the seed\'s body', async () => {
+      const first = await get(withQuery(list, { limit: '500' }), AUTH);
+      const r = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, page: '3' }), AUTH);
+      expect(r.status).toBe(400);
+      expect(r.text).toBe('{"Status":3,"Code":"BadRequest","ErrorCode":"InternalServerError","Message":"Page Number out of range. [1-2]","StackTrace":""}');
+    });
+
+    it('answers next-page without a token with [0-0]', async () => {
+      const r = await get(withQuery(list, { 'next-page': 'true' }), AUTH);
+      expect(r.status).toBe(400);
+      expect(r.body.Message).toBe('Page Number out of range. [0-0]');
+      expect(r.headers['x-wepql-token-error']).toBe('missing: no data-token was sent');
+    });
+
+    it('refuses a token once 60 s have passed', async () => {
+      const first = await get(withQuery(list, { limit: '10' }), AUTH);
+      clock += 59_999;
+      const fresh = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+      expect(fresh.status).toBe(200);
+      clock += 60_000;
+      const stale = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+      expect(stale.status).toBe(400);
+      expect(stale.body.Code).toBe('BadRequest');
+      expect(stale.headers['x-wepql-token-error']).toMatch(/^expired: the data token expired at /);
+    });
+
+    it('refuses a tampered token', async () => {
+      const first = await get(withQuery(list, { limit: '10' }), AUTH);
+      const token: string = first.body.Pagination.DataToken;
+      const at = 5;
+      const tampered = token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+      const r = await get(withQuery(list, { 'data-token': tampered, 'next-page': 'true' }), AUTH);
+      expect(r.status).toBe(400);
+      expect(r.body.Message).toBe('Page Number out of range. [0-0]');
+      expect(r.headers['x-wepql-token-error']).toMatch(/^bad-signature: /);
+    });
+
+    it('refuses a token from another client\'s list', async () => {
+      const first = await get(withQuery(list, { limit: '10' }), AUTH);
+      const r = await get(withQuery(`${base}/api/public/clients/2/employees`, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+      expect(r.status).toBe(400);
+      expect(r.headers['x-wepql-token-error']).toMatch(/^wrong-route: /);
+    });
+  });
+
+  describe('skip paging over HTTP', () => {
+    it('pages with skip and never sends Pagination, not even for skip=0', async () => {
+      const seen: number[] = [];
+      for (let skip = 0; skip < client1.length; skip += 200) {
+        const r = await get(withQuery(list, { limit: '200', skip: String(skip) }), AUTH);
+        expect(r.status).toBe(200);
+        expect(Object.keys(r.body)).toEqual(['Data', 'Status', 'Code', 'ErrorCode', 'Message', 'StackTrace']);
+        seen.push(...ids(r.body));
+      }
+      expect(seen).toEqual(client1.map((e) => e.Id));
+    });
+  });
+
+  describe('parameters over HTTP', () => {
+    it('lets a header win over the query parameter of the same name', async () => {
+      const r = await get(withQuery(list, { limit: '5', sort: 'Id=Asc' }), { ...AUTH, 'X-API-Limit': '7', 'x-api-sort': 'Id=Desc' });
+      expect(r.body.Data).toHaveLength(7);
+      expect(ids(r.body)[0]).toBe(client1[client1.length - 1]!.Id);
+    });
+
+    it('reads UTF-8 in x-api-* headers (Node reads header bytes as Latin-1)', async () => {
+      const utf8AsLatin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+      const r = await get(withQuery(list, { limit: '1000', 'include-deleted': 'true' }), {
+        ...AUTH,
+        'x-api-filter': utf8AsLatin1("LastName.Equal('Müller')"),
+      });
+      const expected = employees.filter((e) => e.ClientId === 1 && e.LastName === 'Müller').map((e) => e.Id);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(ids(r.body)).toEqual(expected.sort((a, b) => a - b));
+    });
+
+    it('answers a bad filter with its ValidationErrors', async () => {
+      const r = await get(withQuery(list, { limit: '0', filter: 'LastName.Equalz(Smith);Nope.IsNull()' }), AUTH);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ Status: 3, Code: 'DataValidationError', ErrorCode: '', StackTrace: '' });
+      expect(Object.keys(r.body.ValidationErrors)).toEqual(['limit', 'filter']);
+      expect(r.body.ValidationErrors.limit).toEqual([['outOfRangeError', 'limit must be between 1 and 1000, got 0']]);
+      expect(r.body.ValidationErrors.filter.map((pair: string[]) => pair[0])).toEqual(['regularExpressionError', 'regularExpressionError']);
+      expect(r.body.ValidationErrors.filter[0][1]).toMatch(/Equalz.*Equal/);
+      expect(r.body.Message.split('\n')).toHaveLength(3);
+      expect(r.body.Message.split('\n')[0]).toBe('limit: [limit must be between 1 and 1000, got 0]');
+    });
+
+    it('refuses an unsupported API version, naming the address and the version', async () => {
+      const url = withQuery(list, { limit: '5' });
+      const r = await get(url, { ...AUTH, 'api-version': '2.0', 'x-api-version': '2.0' });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({
+        Status: 3,
+        Code: 'UnsupportedApiVersion',
+        ErrorCode: '',
+        Message: `The HTTP resource that matches the request URI '${url}' does not support the API version '2.0'.`,
+        StackTrace: '',
+      });
+      expect((await get(url, { ...AUTH, 'api-version': '1.0', 'x-api-version': '1.0' })).status).toBe(200);
+    });
+  });
+
+  describe('authentication and routes', () => {
+    it.each([
+      ['no authorization header', {}],
+      ['a wrong token', { authorization: 'Bearer nope' }],
+      ['another scheme', { authorization: `Basic ${TOKEN}` }],
+      ['an empty bearer', { authorization: 'Bearer ' }],
+    ])('answers %s with 401, no body and WWW-Authenticate', async (_title, headers) => {
+      const r = await get(withQuery(list, { limit: '5' }), headers as Record<string, string>);
+      expect(r.status).toBe(401);
+      expect(r.text).toBe('');
+      expect(r.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    });
+
+    it('accepts the scheme in any case', async () => {
+      expect((await get(withQuery(list, { limit: '1' }), { authorization: `bearer ${TOKEN}` })).status).toBe(200);
+    });
+
+    it.each([['99'], ['abc']])('answers client %s with the 404 envelope', async (client) => {
+      const r = await get(`${base}/api/public/clients/${client}/employees?limit=5`, AUTH);
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ Status: 0, Code: '404', ErrorCode: null, Message: `Client ${client} was not found.`, StackTrace: '' });
+    });
+
+  });
+  });
+}

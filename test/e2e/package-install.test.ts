@@ -1,0 +1,151 @@
+/**
+ * The published package works once installed: `npm pack` the built tree,
+ * install the tarball into an empty folder (offline, dependencies from the
+ * local npm cache that `npm ci` filled), and run the installed commands —
+ * `wepql db-seed --help`, `wepql query` over the shipped sample, the
+ * reference server — and import every JavaScript entry of `exports`.
+ * Needs `npm run build` first, as `npm test` does.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get } from '../support/http.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  exports: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+};
+let dir = '';
+let installed = '';
+const children: ChildProcess[] = [];
+
+function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 180_000 });
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', error: r.error };
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** The installed folders of wepql's runtime dependencies and theirs, nested copies first as Node resolves them. */
+function runtimeDependencyFolders(): string[] {
+  const folders: string[] = [];
+  const queue: [string, string][] = Object.keys(pkg.dependencies ?? {}).map((name) => [name, ROOT]);
+  while (queue.length > 0) {
+    const [name, from] = queue.shift()!;
+    const folder = [join(from, 'node_modules', name), join(ROOT, 'node_modules', name)].find((f) => existsSync(join(f, 'package.json')));
+    if (folder === undefined) throw new Error(`${name} is not installed: run npm ci first`);
+    if (folders.includes(folder)) continue;
+    folders.push(folder);
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) queue.push([dep, folder]);
+  }
+  return folders;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
+  dir = mkdtempSync(join(tmpdir(), 'wepql-pack-'));
+  const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], ROOT);
+  expect(packed.code, packed.stderr).toBe(0);
+  const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
+  expect(existsSync(tarball), tarball).toBe(true);
+  const app = join(dir, 'app');
+  run('mkdir', ['-p', app], dir);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }));
+  // Offline: the runtime dependencies are packed from this checkout's node_modules and installed
+  // alongside, so npm resolves wepql's dependency on them without asking a registry.
+  const tarballs = [tarball];
+  for (const folder of runtimeDependencyFolders()) {
+    const dep = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], ROOT);
+    expect(dep.code, dep.stderr).toBe(0);
+    tarballs.push(join(dir, dep.stdout.trim().split('\n').pop()!));
+  }
+  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
+  expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
+  installed = join(app, 'node_modules', pkg.name);
+}, 240_000);
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('ships the sample data the commands read, and chevrotain as its only runtime dependency', () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['chevrotain']);
+    expect(existsSync(join(installed, 'examples/employees.json'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/server/main.js'))).toBe(true);
+    expect(existsSync(join(installed, 'test'))).toBe(false);
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(existsSync(join(installed, '..', 'chevrotain', 'package.json'))).toBe(true);
+  });
+
+  it('wepql db-seed --help prints its usage', () => {
+    const r = run(join(installed, '..', '.bin', 'wepql'), ['db-seed', '--help'], join(installed, '..', '..'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage: wepql db-seed/);
+  });
+
+  it('wepql query runs a filter over the shipped sample', () => {
+    const r = run(
+      join(installed, '..', '.bin', 'wepql'),
+      ['query', '--data', join(installed, 'examples/employees.json'), '--schema', join(installed, 'schemas/employee.json'), '--filter', 'ClientId.Equal(2)', '--sort', 'Id=Asc', '--limit', '3'],
+      join(installed, '..', '..'),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as unknown;
+    const records = (Array.isArray(out) ? out : (out as { Data?: unknown[]; records?: unknown[] }).Data ?? (out as { records?: unknown[] }).records) as { ClientId: number }[];
+    expect(records).toHaveLength(3);
+    expect(records.every((e) => e.ClientId === 2)).toBe(true);
+  });
+
+  it('every JavaScript entry of exports imports by its package name', () => {
+    const specifiers = Object.entries(pkg.exports)
+      .filter(([, target]) => typeof target === 'object')
+      .map(([subpath]) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));
+    const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); } console.log('ok');`;
+    const r = run(process.execPath, ['--input-type=module', '-e', script], join(installed, '..', '..'));
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('ok');
+  });
+
+  it("the server's start (dist/server/main.js) serves the shipped sample", async () => {
+    // Served from the shipped sample, not a database.
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', WEPQL_DEMO_TOKEN: 'pack-test-token' };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [join(installed, 'dist/server/main.js')], {
+      cwd: join(installed, '..', '..'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m && out.includes('try:')) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}:\n${out}`));
+      });
+    });
+    const r = await get(`${url}/api/public/clients/2/employees?limit=3`, { authorization: 'Bearer pack-test-token' });
+    expect(r.status).toBe(200);
+    expect(r.body.Data).toHaveLength(3);
+  }, 60_000);
+});

@@ -1,0 +1,35 @@
+/**
+ * The API report in api/ must match the code: a change of public surface
+ * (an export added, removed or changed in any entry of package.json
+ * `exports`) is a visible diff, committed with `npm run api:update`.
+ */
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ESM script without declarations
+import { checkReports, exportEntries, lineDiff, reportName } from '../../../scripts/api-report.mjs';
+
+describe('the API report', () => {
+  it('matches the declarations of every entry in package.json exports', { timeout: 180_000 }, () => {
+    const problems: string[] = checkReports();
+    expect(problems, problems.join('\n\n')).toEqual([]);
+  });
+
+  it('covers every subpath export, TypeScript or file', () => {
+    const entries = exportEntries({
+      name: 'wepql',
+      exports: {
+        '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+        './express': { types: './dist/adapters/express.d.ts', default: './dist/adapters/express.js' },
+        './schemas/employee.json': './schemas/employee.json',
+      },
+    });
+    expect(entries.map((e: { specifier: string; source?: string }) => [e.specifier, e.source, reportName(e.specifier)])).toEqual([
+      ['wepql', 'src/index.ts', 'wepql.api.md'],
+      ['wepql/express', 'src/adapters/express.ts', 'wepql-express.api.md'],
+      ['wepql/schemas/employee.json', undefined, 'wepql-schemas-employee.json.api.md'],
+    ]);
+  });
+
+  it('prints a change as removed and added lines with context', () => {
+    expect(lineDiff('a\nb\nc\nd', 'a\nb\nX\nd')).toBe('  a\n  b\n- c\n+ X\n  d');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Token paging by seek: what a token carries, when it pages by count
+ * instead, and what the contract promises when rows are inserted between
+ * two pages.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import type { DataSource } from '../../../src/list/index.js';
+import {
+  createMemoryDataSource,
+  createPostgresDataSource,
+  createPostgresTable,
+  createTokenCodec,
+  handleListRequest,
+  insertPostgresRecords,
+} from '../../../src/list/index.js';
+import { defineSchema } from '../../../src/index.js';
+
+const schema = defineSchema({ fields: { Id: { type: 'integer' }, Name: { type: 'string', nullable: true } } });
+const route = '/api/things';
+type Body = { Data: unknown[]; Pagination: { DataToken: string; TotalPages: number; TotalRecords: number; PageNo: number } };
+const codec = createTokenCodec({ secret: 'seek paging unit test secret' });
+
+async function walk(source: DataSource, query: Record<string, string>): Promise<{ pages: number[][]; keyed: boolean[] }> {
+  const options = { source, schema, codec, route };
+  let r = await handleListRequest({ query }, options);
+  const pages = [((r.body as Body).Data as { Id: number }[]).map((x) => x.Id)];
+  const keyed: boolean[] = [];
+  for (;;) {
+    const token = (r.body as Body).Pagination!.DataToken;
+    const checked = await codec.verify(token, route);
+    keyed.push(checked.ok && checked.payload.keys !== undefined);
+    if (pages.length >= (r.body as Body).Pagination!.TotalPages) break;
+    r = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
+    pages.push(((r.body as Body).Data as { Id: number }[]).map((x) => x.Id));
+  }
+  return { pages, keyed };
+}
+
+describe('seek tokens', () => {
+  it('carry the first and last keys of their page', async () => {
+    const records = Array.from({ length: 10 }, (_, i) => ({ Id: i + 1, Name: `n${9 - i}` }));
+    const { pages, keyed } = await walk(createMemoryDataSource(records, { schema, tieBreaker: 'Id' }), { limit: '4', sort: 'Name=Asc' });
+    expect(pages).toEqual([[10, 9, 8, 7], [6, 5, 4, 3], [2, 1]]);
+    expect(keyed).toEqual([true, true, true]);
+  });
+
+  it('page by count, still exactly, when the keys would make the token too long', async () => {
+    // Random CJK names barely compress: two keys of 3,000 of them cannot fit in 8,192 characters.
+    let seed = 11;
+    const name = () => Array.from({ length: 3000 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
+    const records = Array.from({ length: 7 }, (_, i) => ({ Id: i + 1, Name: i === 3 ? name() : `short ${i}` }));
+    const { pages, keyed } = await walk(createMemoryDataSource(records, { schema, tieBreaker: 'Id' }), { limit: '2', sort: 'Name=Desc' });
+    const expected = [...records].sort((a, b) => (a.Name < b.Name ? 1 : a.Name > b.Name ? -1 : a.Id - b.Id)).map((r) => r.Id);
+    expect(pages.flat()).toEqual(expected);
+    // The page holding the long name pages by count; the pages around it seek again.
+    const longPage = pages.findIndex((p) => p.includes(4));
+    expect(keyed[longPage]).toBe(false);
+    expect(keyed.filter((k) => k).length).toBeGreaterThan(0);
+  });
+
+  it('fit filters that were too long before compression', async () => {
+    const filter = `Id.NotInArray(${Array.from({ length: 450 }, (_, i) => 100000 + i).join(',')})`;
+    const records = Array.from({ length: 30 }, (_, i) => ({ Id: i + 1, Name: null }));
+    const r = await handleListRequest({ query: { limit: '10', filter } }, { source: createMemoryDataSource(records, { schema }), schema, codec, route });
+    expect(r.status).toBe(200);
+    expect((r.body as Body).Pagination!.DataToken.length).toBeLessThan(2000);
+  });
+});
+
+describe('rows inserted between two pages (PGlite)', () => {
+  // The contract: next-page returns the rows after the last row the client saw, in the token's
+  // order, as the table is now. Rows inserted before that row are not shown by later next-pages
+  // (prev-page reaches them), and they shift nothing: no row already seen repeats and no row not yet
+  // seen is skipped. TotalRecords and TotalPages stay those of the first page, so rows inserted after
+  // the cursor take their place in order and push as many rows past the last page.
+  it('neither repeat nor vanish', async () => {
+    const db = new PGlite();
+    try {
+      const query = (sql: string, params: unknown[]) => db.query(sql, params);
+      await createPostgresTable({ query, table: 'things', schema, primaryKey: 'Id' });
+      const initial = Array.from({ length: 20 }, (_, i) => ({ Id: i + 1, Name: `m${String(i).padStart(2, '0')}` }));
+      await insertPostgresRecords({ query, table: 'things', schema }, initial);
+      const source = createPostgresDataSource({ query, table: 'things', schema, tieBreaker: 'Id', foldCollation: 'C' });
+      const options = { source, schema, codec, route };
+      const first = await handleListRequest({ query: { limit: '5', sort: 'Name=Asc' } }, options);
+      const seen = ((first.body as Body).Data as { Id: number }[]).map((r) => r.Id);
+      expect(seen).toEqual([1, 2, 3, 4, 5]);
+      // Both before the cursor: one sorts first, one between rows already seen.
+      await insertPostgresRecords({ query, table: 'things', schema }, [
+        { Id: 101, Name: 'a' },
+        { Id: 102, Name: 'm02x' },
+      ]);
+      let token = (first.body as Body).Pagination!.DataToken;
+      for (let p = 2; p <= (first.body as Body).Pagination!.TotalPages; p++) {
+        const next = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
+        expect((next.body as Body).Pagination!.TotalRecords).toBe(20);
+        seen.push(...((next.body as Body).Data as { Id: number }[]).map((r) => r.Id));
+        token = (next.body as Body).Pagination!.DataToken;
+      }
+      // Offset paging would have shown rows 4 and 5 again and never row 19 and 20.
+      expect(seen).toEqual(initial.map((r) => r.Id));
+    } finally {
+      await db.close();
+    }
+  });
+});
