@@ -1,7 +1,7 @@
 /**
  * A data source over a MySQL or MariaDB table through `toSql` with the
- * `mysql` dialect: `COUNT(*)` for the first page, `LIMIT ? OFFSET ?` for
- * each page, every user value a bound parameter. Like the PostgreSQL
+ * `mysql` dialect: `COUNT(*)` for the first page, `LIMIT ? OFFSET ?` or a
+ * seek predicate (keyset) for each page, every user value a bound parameter. Like the PostgreSQL
  * source it needs only a function that runs one statement, so it works
  * with a `mysql2` pool or connection and imports neither; also creating
  * and filling a table in the storage convention, for seeding and tests.
@@ -11,9 +11,10 @@ import type { Schema } from '../schema/schema.js';
 import { defaultColumnName, fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType, toStoredValue } from '../sql/storage.js';
+import type { Seek, SeekKey, SeekValue } from '../sql/seek.js';
 import { toSql, type ColumnMap } from '../sql/to-sql.js';
-import type { DataQuery, DataSource, PageWindow, ScopeOptions } from './data-source.js';
-import { scopeClauses, withClauses } from './data-source.js';
+import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
+import { scalarField, scopeClauses, withClauses } from './data-source.js';
 
 /**
  * Runs one statement with `?` parameters and resolves to its rows, or to
@@ -90,11 +91,15 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
   // Checked once here so a bad option fails at start-up, not on the first request.
   quoteIdentifier(options.tieBreaker, 'mysql');
 
-  const compile = (q: DataQuery, withSort: boolean) => {
+  const compile = (q: DataQuery, withSort: boolean, seek?: Seek) => {
     const scope = scopeClauses(schema, options, q);
     const filter = withClauses(q.filter, scope.clauses);
     const sql = toSql(
-      { ...(filter === undefined ? {} : { filter }), ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}) },
+      {
+        ...(filter === undefined ? {} : { filter }),
+        ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}),
+        ...(seek === undefined ? {} : { seek }),
+      },
       {
         dialect: 'mysql',
         schema,
@@ -124,7 +129,35 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
     return out;
   };
 
+  // The raw stored value of every ORDER BY key, read back with the page so a token can seek from its first and last row.
+  const keyColumns = (q: DataQuery): string =>
+    [
+      ...(q.sort?.keys ?? []).map((k) => fieldExpression(scalarField(schema, k.field.name, 'sort'), columns, 'mysql')),
+      quoteIdentifier(options.tieBreaker, 'mysql'),
+    ]
+      .map((expr, i) => `, ${expr} AS \`wepql_k${i}\``)
+      .join('');
+  const keyOf = (q: DataQuery, row: Record<string, unknown>): SeekKey => {
+    const types = [...(q.sort?.keys ?? []).map((k) => k.field.type), 'tie'];
+    return types.map((type, i) => seekValue(row[`wepql_k${i}`], type));
+  };
+
   return Object.freeze({
+    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
+      const seek: Seek | undefined =
+        window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;
+      const { where, orderBy, params, none } = compile(q, true, seek);
+      if (none) return { rows: [] };
+      const sql =
+        `SELECT ${select}${keyColumns(q)} FROM ${table}${where ? ` WHERE ${where}` : ''}` +
+        `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ?${seek === undefined ? ' OFFSET ?' : ''}`;
+      const limits = seek === undefined ? [String(window.limit), String(window.offset)] : [String(window.limit)];
+      const read = rowsOf(await options.run(sql, [...params, ...limits]));
+      // A `before` seek reads backwards from the key; the page is those rows in the query's order.
+      const rows = seek !== undefined && 'before' in seek ? [...read].reverse() : read;
+      if (rows.length === 0) return { rows: [] };
+      return { rows: rows.map(rebuild), keys: { first: keyOf(q, rows[0]!), last: keyOf(q, rows[rows.length - 1]!) } };
+    },
     async count(q: DataQuery): Promise<number> {
       const { where, params, none } = compile(q, false);
       if (none) return 0;
@@ -145,6 +178,15 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
 function defineOwn(target: Record<string, unknown>, key: string, value: unknown): unknown {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   return value;
+}
+
+/** A stored key value as a seek value: epoch ms stay numbers, 0/1 become booleans, a 64-bit tie-breaker beyond 2^53 stays text. */
+function seekValue(value: unknown, type: string): SeekValue {
+  if (value === null || value === undefined) return null;
+  if (type === 'boolean') return Number(value) !== 0;
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+  if (typeof value === 'string' && (type === 'integer' || type === 'number' || type === 'datetime')) return Number(value);
+  return value as SeekValue;
 }
 
 function fromMysql(value: unknown, type: string): unknown {
