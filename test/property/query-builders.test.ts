@@ -44,7 +44,7 @@ import { mysqlSafe } from '../support/mysql-fold.js';
 import { ROW_COLUMN, loadTable, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
-const RUNS = 120;
+const RUNS = 80;
 const EXCLUDED = 1;
 
 interface Cases {

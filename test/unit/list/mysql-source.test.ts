@@ -5,7 +5,7 @@
  * server binary exists.
  */
 import mysql from 'mysql2/promise';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMysqlDataSource, createMysqlTable, insertMysqlRecords, type MysqlRunner } from '../../../src/adapters/mysql.js';
 import { analyzeFilter } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/schemas/employee.js';
@@ -14,9 +14,15 @@ import { describeListContract, employees, SCOPE } from './list-contract.js';
 
 const available = findMariadb() !== undefined;
 
+// One server for the file (each contract gets its own table), stopped after the last test.
+let shared: Promise<MariadbServer> | undefined;
+afterAll(async () => {
+  if (shared !== undefined) await (await shared).stop();
+});
+
 /** `pairs`: the runner returns mysql2's `[rows, fields]` as it is (DDL prepared too); otherwise just the rows. */
-async function seeded(pairs: boolean): Promise<{ run: MysqlRunner; close: () => Promise<void> }> {
-  const server: MariadbServer = await startMariadbServer();
+async function seeded(pairs: boolean, table: string): Promise<{ run: MysqlRunner; close: () => Promise<void> }> {
+  const server = await (shared ??= startMariadbServer());
   const pool = mysql.createPool({
     host: server.host,
     port: server.port,
@@ -28,15 +34,9 @@ async function seeded(pairs: boolean): Promise<{ run: MysqlRunner; close: () => 
   const run: MysqlRunner = pairs
     ? (sql, params) => pool.execute(sql, params as never[])
     : async (sql, params) => (params.length === 0 ? await pool.query(sql) : await pool.execute(sql, params as never[]))[0];
-  await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
-  await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
-  return {
-    run,
-    close: async () => {
-      await pool.end();
-      await server.stop();
-    },
-  };
+  await createMysqlTable({ run, table, schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
+  await insertMysqlRecords({ run, table, schema: employeeSchema, recordColumn: 'Record' }, employees);
+  return { run, close: () => pool.end() };
 }
 
 if (!available) {
@@ -44,16 +44,16 @@ if (!available) {
   describe.skip('list contract: MariaDB server (not installed)', () => {});
 } else {
   describeListContract('MariaDB server via mysql2, whole records from a JSON column', async () => {
-    const { run, close } = await seeded(true);
-    const source = createMysqlDataSource({ run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record', ...SCOPE });
+    const { run, close } = await seeded(true, 'employees_json');
+    const source = createMysqlDataSource({ run, table: 'employees_json', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record', ...SCOPE });
     return { source, close };
   });
 
   describeListContract(
     'MariaDB server via mysql2, records rebuilt from the columns',
     async () => {
-      const { run, close } = await seeded(false);
-      const source = createMysqlDataSource({ run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', ...SCOPE });
+      const { run, close } = await seeded(false, 'employees_columns');
+      const source = createMysqlDataSource({ run, table: 'employees_columns', schema: employeeSchema, tieBreaker: 'Id', ...SCOPE });
       return { source, close };
     },
     { rebuilt: true },
