@@ -211,3 +211,27 @@ describe.each(dialects)('query builders on %s return what query() returns', (dia
     expect(drizzleWhere(undefined, { dialect, schema: testSchema })).toBeUndefined();
   });
 });
+
+describe('fragments bind every value', () => {
+  const hostile = "x'); DROP TABLE cases; --";
+  const filter = `Name.Equal('${hostile.replaceAll("'", "''")}');Age.InArray(1,2)`;
+
+  it.each(['postgres', 'sqlite', 'mysql'] as const)('%s: the value is a parameter of Kysely and of Drizzle, never text', (dialect) => {
+    const options = { dialect, schema: testSchema };
+    // Compiled only, never run: the placeholder style does not matter here.
+    const kysely = new Kysely<Cases>({
+      dialect: {
+        createAdapter: () => new SqliteAdapter(),
+        createIntrospector: (k) => new SqliteIntrospector(k),
+        createQueryCompiler: () => new SqliteQueryCompiler(),
+        createDriver: () => new DummyDriver(),
+      },
+    });
+    const compiled = kysely.selectFrom('cases').select('wepql_row').where((eb) => kyselyWhere(eb, filter, options)).compile();
+    expect(compiled.sql).not.toContain('DROP');
+    expect(compiled.parameters).toContain(hostile.toLowerCase());
+    const drizzled = drizzleSqlJs({} as Database).select({ row: sqliteCases.wepql_row }).from(sqliteCases).where(drizzleWhere(filter, options)).toSQL();
+    expect(drizzled.sql).not.toContain('DROP');
+    expect(drizzled.params).toContain(hostile.toLowerCase());
+  });
+});
