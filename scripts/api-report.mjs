@@ -90,8 +90,8 @@ function printDeclaration(node) {
   return text.replace(/^export (default )?/, '').replace(/^declare /, '');
 }
 
-/** The report text of one TypeScript entry. */
-function entryReport(program, checker, entry, dtsPath, emitted) {
+/** The report text of one TypeScript entry; `owners` maps each exported symbol to the first entry that exports it. */
+function entryReport(program, checker, entry, dtsPath, emitted, owners) {
   const sourceFile = program.getSourceFile(dtsPath);
   const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
   const exported = moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol);
@@ -99,6 +99,7 @@ function entryReport(program, checker, entry, dtsPath, emitted) {
   const seen = new Set();
   const exportedLines = [];
   const referenced = [];
+  const elsewhere = new Set();
   const queue = [];
 
   const visitTypes = (node) => {
@@ -110,7 +111,8 @@ function entryReport(program, checker, entry, dtsPath, emitted) {
       if (name !== undefined) {
         let symbol = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.left : name);
         if (symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-        if (symbol !== undefined && !seen.has(symbol) && (symbol.declarations ?? []).some(inPackage)) queue.push(symbol);
+        const own = symbol !== undefined && !(symbol.flags & ts.SymbolFlags.TypeParameter) && (symbol.declarations ?? []).some(inPackage);
+        if (own && !seen.has(symbol)) queue.push(symbol);
       }
       ts.forEachChild(n, visit);
     };
@@ -130,6 +132,12 @@ function entryReport(program, checker, entry, dtsPath, emitted) {
     const symbol = queue.shift();
     if (seen.has(symbol)) continue;
     seen.add(symbol);
+    const owner = owners.get(symbol);
+    if (owner !== undefined) {
+      // Reported in full by the entry that exports it.
+      elsewhere.add(`${symbol.name} (${owner})`);
+      continue;
+    }
     const declarations = (symbol.declarations ?? []).filter(inPackage).map(statementOf);
     const where = relative(emitted.outDir, declarations[0].getSourceFile().fileName).replace(/\.d\.ts$/, '');
     referenced.push({ key: `${symbol.name} ${where}`, text: `// ${symbol.name} (src/${where}.ts)\n${[...new Set(declarations.map(printDeclaration))].join('\n')}` });
@@ -150,6 +158,9 @@ function entryReport(program, checker, entry, dtsPath, emitted) {
     exportedLines.join('\n\n'),
     '```',
   ];
+  if (elsewhere.size > 0) {
+    parts.push('', '## Named by the exports, exported by other entries', '', ...[...elsewhere].sort().map((n) => `- ${n}`));
+  }
   if (referenced.length > 0) {
     parts.push(
       '',
@@ -189,8 +200,16 @@ export function generateReports() {
   const dtsOf = (e) => join(emitted.outDir, relative(emitted.rootDir, join(ROOT, e.source))).replace(/\.ts$/, '.d.ts');
   const program = declarationProgram(emitted, tsEntries.map(dtsOf));
   const checker = program.getTypeChecker();
+  const owners = new Map();
+  for (const e of tsEntries) {
+    const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(dtsOf(e)));
+    for (const exp of moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol)) {
+      const symbol = exp.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exp) : exp;
+      if (!owners.has(symbol)) owners.set(symbol, e.specifier);
+    }
+  }
   const reports = new Map([['exports.api.md', exportsReport(entries)]]);
-  for (const e of tsEntries) reports.set(reportName(e.specifier), entryReport(program, checker, e, dtsOf(e), emitted));
+  for (const e of tsEntries) reports.set(reportName(e.specifier), entryReport(program, checker, e, dtsOf(e), emitted, owners));
   return reports;
 }
 

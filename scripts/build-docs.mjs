@@ -1,11 +1,11 @@
 // `npm run docs` (after `npm run build`): builds the documentation site into
 // docs-site/ — the guides in docs/*.md as HTML, the language reference with
-// railroad diagrams drawn from the parser's own grammar, the TypeDoc API
+// railroad diagrams drawn from grammar/filter.ebnf and grammar/sort.ebnf, the TypeDoc API
 // reference of src/index.ts, and the playground. Each part is an exported
 // function so tests can build one part into a temporary directory.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -345,32 +345,23 @@ export function buildGuides(outDir, { docsDir = join(ROOT, 'docs') } = {}) {
 }
 
 // ---------------------------------------------------------------------------
-// Railroad diagrams, drawn from the parser's grammar (Chevrotain's GAST)
+// Railroad diagrams, drawn from grammar/*.ebnf (scripts/railroad.mjs)
 // ---------------------------------------------------------------------------
 
 /**
- * Writes `diagrams/filter.html` and `diagrams/sort.html` into `outDir` with
- * Chevrotain's `createSyntaxDiagramsCode`, from the serialized grammar the
- * built parser exports. Chevrotain's drawing scripts are copied next to
- * them so the pages work offline.
+ * Writes `diagrams/filter.html` and `diagrams/sort.html` into `outDir`: one
+ * railroad diagram per production of grammar/filter.ebnf and
+ * grammar/sort.ebnf, as static SVG (the pages need no script and work
+ * offline).
  */
-export async function buildDiagrams(outDir, { distDir = join(ROOT, 'dist') } = {}) {
-  const { createSyntaxDiagramsCode } = await import('chevrotain');
-  const productionsModule = join(distDir, 'syntax', 'grammar-productions.js');
-  const { filterGrammarProductions, sortGrammarProductions } = await import(pathToFileURL(productionsModule).href);
+export async function buildDiagrams(outDir, { grammarDir = join(ROOT, 'grammar') } = {}) {
+  const { railroadPage } = await import('./railroad.mjs');
   const target = join(outDir, 'diagrams');
-  const chevrotainDiagrams = join(ROOT, 'node_modules', 'chevrotain', 'diagrams');
-  for (const file of ['diagrams.css', 'vendor/railroad-diagrams.js', 'src/diagrams_builder.js', 'src/diagrams_behavior.js', 'src/main.js']) {
-    mkdirSync(dirname(join(target, 'resources', file)), { recursive: true });
-    copyFileSync(join(chevrotainDiagrams, file), join(target, 'resources', file));
-  }
+  mkdirSync(target, { recursive: true });
   const written = [];
-  for (const [name, productions] of [
-    ['filter', filterGrammarProductions()],
-    ['sort', sortGrammarProductions()],
-  ]) {
-    const html = createSyntaxDiagramsCode(productions, { resourceBase: 'resources/', css: 'resources/diagrams.css' });
-    writeFileSync(join(target, `${name}.html`), html.replace('<!DOCTYPE html>', `<!DOCTYPE html>\n<title>wepql ${name} grammar</title>`));
+  for (const name of ['filter', 'sort']) {
+    const ebnf = readFileSync(join(grammarDir, `${name}.ebnf`), 'utf8');
+    writeFileSync(join(target, `${name}.html`), railroadPage(`wepql ${name} grammar`, ebnf));
     written.push(`diagrams/${name}.html`);
   }
   return written;
@@ -443,8 +434,8 @@ export function apiDocGaps(api, { strict = REQUIRE_COMPLETE_API_DOCS } = {}) {
 // ---------------------------------------------------------------------------
 
 /**
- * Bundles docs/playground/main.ts (which imports the library from
- * src/index.ts and the sample employees) with esbuild for the browser and
+ * Bundles docs/playground/main.ts (which imports the library from src/,
+ * `wepql/codemirror` with CodeMirror, and the sample employees) with esbuild for the browser and
  * copies its page into `outDir`. Returns the bundle's size and the part of it that is sample data, in bytes.
  */
 export async function buildPlayground(outDir) {
@@ -454,7 +445,8 @@ export async function buildPlayground(outDir) {
     entryPoints: [join(ROOT, 'docs', 'playground', 'main.ts')],
     outfile: join(outDir, 'main.js'),
     bundle: true,
-    format: 'esm',
+    // A classic script, not a module: Chromium refuses module scripts of a page opened from file://.
+    format: 'iife',
     platform: 'browser',
     target: 'es2022',
     minify: true,

@@ -1,14 +1,16 @@
 /**
- * The playground page: a filter and a sort typed by a person, run through
- * the library itself (bundled from src/ by esbuild at docs build time) over
- * the sample employees. Shows diagnostics as code frames, the canonical
- * form, the plain-English explanation, completions at the cursor and the
- * matching records.
+ * The playground page: a filter and a sort typed by a person into
+ * CodeMirror editors set up with `wepql/codemirror`, run through the
+ * library itself (bundled from src/ by esbuild at docs build time) over the
+ * sample employees. Shows every finding of `wepql lint` as code frames, the
+ * canonical form, the plain-English explanation and the matching records.
  */
-import type { CompletionItem } from '../../src/service/index.js';
+import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
+import { EditorView, keymap } from '@codemirror/view';
 import type { Diagnostic } from '../../src/index.js';
-import { analyzeFilter, analyzeSort, hasErrors, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
-import { complete, explain } from '../../src/service/index.js';
+import { analyzeFilter, analyzeSort, hasErrors, lintText, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
+import { wepql } from '../../src/codemirror/index.js';
+import { explain } from '../../src/service/index.js';
 import { employeeSchema } from '../../src/schemas/employee.js';
 import employees from '../../examples/employees.json' with { type: 'json' };
 
@@ -20,6 +22,8 @@ const EXAMPLES: readonly (readonly [label: string, filter: string, sort: string]
   ['in fields', "'D'.StartsWithInFields(FirstName,LastName)", 'LastName=Asc'],
   ['list + null', 'Or(Gender.InArray(1,2);Gender.IsNull())', 'Gender=Desc;Id=Asc'],
   ['dates', 'CreatedOn.GreaterThanOrEqual(2020-01-01);BirthOn.LessThan(1970-01-01)', 'CreatedOn=Desc'],
+  ['one day?', 'CreatedOn.Equal(2021-03-15)', 'CreatedOn=Desc'],
+  ['contradiction', 'EmployeeNumber.GreaterThan(500);EmployeeNumber.LessThan(100)', 'Id=Asc'],
   ['broken', 'LastName.StartWith(Sm);Gender.Equal(x)', 'LastName=Up'],
 ];
 
@@ -31,12 +35,7 @@ function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-const filterInput = element<HTMLInputElement>('filter');
-const sortInput = element<HTMLInputElement>('sort');
-const filterSuggestions = element<HTMLDivElement>('suggestions');
-const sortSuggestions = element<HTMLDivElement>('sort-suggestions');
-
-/** Every diagnostic of one input as code frames, one span per severity colour. */
+/** Every finding of one input as code frames, one span per severity colour. */
 function renderDiagnostics(target: HTMLElement, label: string, text: string, diagnostics: readonly Diagnostic[]): number {
   let shown = 0;
   for (const d of diagnostics) {
@@ -76,18 +75,21 @@ function renderTable(rows: readonly Record<string, unknown>[]): void {
 }
 
 function update(): void {
-  const filterText = filterInput.value;
-  const sortText = sortInput.value;
+  const filterText = filterView.state.doc.toString();
+  const sortText = sortView.state.doc.toString();
   const filter = analyzeFilter(filterText, { schema: employeeSchema });
   const sort = analyzeSort(sortText, { schema: employeeSchema });
   const filterOk = !hasErrors(filter.diagnostics) && filter.value !== undefined;
   const sortOk = !hasErrors(sort.diagnostics) && sort.value !== undefined;
-  filterInput.classList.toggle('invalid', !filterOk);
-  sortInput.classList.toggle('invalid', !sortOk);
+  element('filter').classList.toggle('invalid', !filterOk);
+  element('sort').classList.toggle('invalid', !sortOk);
 
+  // The same findings as `wepql lint`: syntax, typing and the semantic rules.
   const diagnostics = element<HTMLPreElement>('diagnostics');
   diagnostics.replaceChildren();
-  const count = renderDiagnostics(diagnostics, 'filter', filterText, filter.diagnostics) + renderDiagnostics(diagnostics, 'sort', sortText, sort.diagnostics);
+  const count =
+    renderDiagnostics(diagnostics, 'filter', filterText, lintText(filterText, 'filter', { schema: employeeSchema })) +
+    renderDiagnostics(diagnostics, 'sort', sortText, lintText(sortText, 'sort', { schema: employeeSchema }));
   diagnostics.classList.toggle('ok', count === 0);
   if (count === 0) diagnostics.textContent = 'No problems.';
 
@@ -107,40 +109,35 @@ function update(): void {
   renderTable(rows);
 }
 
-/** The completions at the cursor of one input, as buttons that insert them. */
-function showCompletions(input: HTMLInputElement, suggestions: HTMLElement, kind: 'filter' | 'sort'): void {
-  const at = input.selectionStart ?? input.value.length;
-  const result = complete(input.value, at, employeeSchema, { kind });
-  suggestions.replaceChildren(
-    ...result.items.slice(0, 30).map((item: CompletionItem) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = item.label;
-      if (item.detail !== undefined) {
-        const small = document.createElement('small');
-        small.textContent = item.detail;
-        button.append(small);
-      }
-      button.addEventListener('mousedown', (event) => {
-        event.preventDefault();
-        const text = input.value;
-        input.value = text.slice(0, result.replace.start) + item.insertText + text.slice(result.replace.end);
-        const caret = result.replace.start + item.insertText.length;
-        input.setSelectionRange(caret, caret);
-        update();
-        showCompletions(input, suggestions, kind);
-      });
-      return button;
-    }),
-  );
+/** Enter in either box: the page's address takes the filter and sort, so it can be shared. */
+function submit(): void {
+  const params = new URLSearchParams({ filter: filterView.state.doc.toString(), sort: sortView.state.doc.toString() });
+  window.history.replaceState(null, '', `${location.pathname}?${params}`);
+  element('submitted').textContent = 'The address of this page now holds this filter and sort.';
 }
 
+function editor(id: string, kind: 'filter' | 'sort', label: string): EditorView {
+  return new EditorView({
+    parent: element(id),
+    extensions: [
+      undoHistory(),
+      keymap.of([...defaultKeymap, ...historyKeymap]),
+      wepql({ schema: employeeSchema, kind, oneLine: { onSubmit: submit } }),
+      EditorView.contentAttributes.of({ 'aria-label': label, spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) update();
+      }),
+    ],
+  });
+}
+
+const filterView = editor('filter', 'filter', 'Filter');
+const sortView = editor('sort', 'sort', 'Sort');
+
 function load(filter: string, sort: string): void {
-  filterInput.value = filter;
-  sortInput.value = sort;
+  filterView.dispatch({ changes: { from: 0, to: filterView.state.doc.length, insert: filter } });
+  sortView.dispatch({ changes: { from: 0, to: sortView.state.doc.length, insert: sort } });
   update();
-  showFilterCompletions();
-  showSortCompletions();
 }
 
 element('total').textContent = String(records.length);
@@ -154,19 +151,9 @@ element('examples').replaceChildren(
     return button;
   }),
 );
-const showFilterCompletions = (): void => showCompletions(filterInput, filterSuggestions, 'filter');
-const showSortCompletions = (): void => showCompletions(sortInput, sortSuggestions, 'sort');
-for (const [input, show] of [
-  [filterInput, showFilterCompletions],
-  [sortInput, showSortCompletions],
-] as const) {
-  input.addEventListener('input', () => {
-    update();
-    show();
-  });
-  for (const event of ['click', 'keyup', 'focus'] as const) input.addEventListener(event, show);
-}
 
 const params = new URLSearchParams(location.search);
 load(params.get('filter') ?? EXAMPLES[1]![1], params.get('sort') ?? EXAMPLES[1]![2]);
+// For the browser tests and the console: the two editors and the loader.
+Object.assign(window, { playground: { filterView, sortView, load } });
 document.body.dataset.ready = 'true';

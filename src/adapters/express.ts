@@ -19,6 +19,7 @@ export interface ExpressLikeRequest {
   readonly originalUrl: string;
   readonly protocol: string;
   readonly headersDistinct: Readonly<Record<string, string[] | undefined>>;
+  /** Reads a request header; the handler reads `host` to name the request's address. */
   get(name: 'host'): string | undefined;
 }
 
@@ -29,9 +30,13 @@ export interface ExpressLikeRequest {
  * const res: ExpressLikeResponse = expressResponse;
  */
 export interface ExpressLikeResponse {
+  /** Sets the status code. */
   status(code: number): this;
+  /** Sets response headers. */
   set(headers: Record<string, string>): this;
+  /** Sends the JSON text of an envelope. */
   send(body: string): this;
+  /** Ends a response without a body (401-style answers carry none). */
   end(): this;
 }
 

@@ -9,11 +9,11 @@ import { NO_SPAN } from '../ast/nodes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ValuePosition } from '../print/quote.js';
-import { needsQuoting, quoteValue } from '../print/quote.js';
+import { needsQuoting } from '../print/quote.js';
 // A leaf with no imports of its own, so the builder still depends only downwards.
-import { hasInvalidCharacter } from '../schema/values.js';
+import { hasInvalidCharacter, IDENTIFIER_RULE, isIdentifier, quoteValue } from '../ast/lexical.js';
+import { instantOf } from '../schema/values.js';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Throws a `WepqlError` carrying one diagnostic with no source range (a
@@ -65,14 +65,11 @@ export function valueToText(value: unknown, where: string): string {
       return value ? 'true' : 'false';
     default:
       if (value instanceof Date) {
-        const time = value.getTime();
-        if (Number.isNaN(time)) builderError('invalid-value', `${where}: the Date is invalid (its time is NaN)`);
-        const year = value.getUTCFullYear();
-        // toISOString writes years outside 0–9999 as ±YYYYYY, which the datetime grammar refuses.
-        if (year < 0 || year > 9999) {
-          builderError('invalid-value', `${where}: the Date's year ${year} is outside 0000–9999, which the datetime grammar can express`);
+        const time = instantOf(value);
+        if (time === undefined) {
+          builderError('invalid-value', `${where}: the Date is invalid or out of range; datetimes lie in the years 0001 to 9999`);
         }
-        return value.toISOString();
+        return new Date(time).toISOString();
       }
       return builderError(
         'invalid-value',
@@ -107,10 +104,10 @@ export function builtField(path: unknown): FieldNode {
   }
   const segments = path.split('.');
   for (const segment of segments) {
-    if (!IDENTIFIER.test(segment)) {
+    if (!isIdentifier(segment)) {
       builderError(
         'invalid-field-path',
-        `${describe(path)} is not a field path: each dot-separated segment must match [A-Za-z_][A-Za-z0-9_]*`,
+        `${describe(path)} is not a field path: each dot-separated segment must match ${IDENTIFIER_RULE}`,
       );
     }
   }

@@ -3,6 +3,7 @@
  * flags and missing flag values are usage errors (exit 2), never ignored.
  */
 
+
 /** A problem with the command line itself; the CLI exits 2 with its message. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -19,6 +20,8 @@ export interface ArgSpec {
   readonly switches?: readonly string[];
   /** Flags that take a value and may repeat; collected in order. */
   readonly repeatable?: readonly string[];
+  /** Short aliases, such as `-q` for `--quiet`. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** The parsed command line. */
@@ -53,7 +56,8 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
     }
     if (arg.startsWith('-') && arg !== '-') {
       const eq = arg.indexOf('=');
-      const flag = eq > 0 ? arg.slice(0, eq) : arg;
+      const written = eq > 0 ? arg.slice(0, eq) : arg;
+      const flag = spec.aliases !== undefined && Object.hasOwn(spec.aliases, written) ? spec.aliases[written]! : written;
       if (switchFlags.has(flag)) {
         if (eq > 0) throw new UsageError(`${flag} takes no value`);
         switches.add(flag);
@@ -73,8 +77,12 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
         } else values.set(flag, value);
         continue;
       }
-      const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort().join(', ');
-      throw new UsageError(`unknown option ${flag}${known ? ` (this command accepts: ${known})` : ''}`);
+      const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort();
+      const near = flag.startsWith('--') ? didYouMean(flag.slice(2), known.map((k) => k.slice(2))) : undefined;
+      throw new UsageError(
+        `unknown option ${flag}` +
+          (near !== undefined ? `; did you mean --${near}?` : known.length > 0 ? ` (this command accepts: ${known.join(', ')})` : ''),
+      );
     }
     positionals.push(arg);
   }
@@ -94,4 +102,45 @@ export function integerFlag(args: ParsedArgs, flag: string, min = 0): number | u
     throw new UsageError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(raw)}`);
   }
   return Number(raw);
+}
+
+/** Edit distance counting a swap of neighbours as one edit (typing slips like "wirte"). */
+function swapDistance(a: string, b: string): number {
+  if (a.length > 64 || b.length > 64) return Infinity;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The command, option or key nearest to a mistyped one, or undefined when
+ * none is close (at most 2 edits, fewer for short names; a swap of
+ * neighbouring letters counts as one).
+ *
+ * @example
+ * didYouMean('wirte', ['width', 'write']); // 'write'
+ */
+export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
+  const lower = name.toLowerCase();
+  const budget = Math.min(2, Math.max(1, Math.floor(lower.length / 3)));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const c = candidate.toLowerCase();
+    let d = swapDistance(lower, c);
+    if (d > budget && lower.length >= 3 && (c.startsWith(lower) || lower.startsWith(c))) d = budget;
+    if (d <= budget && d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
 }

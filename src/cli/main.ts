@@ -1,57 +1,52 @@
 #!/usr/bin/env node
 /**
- * The `wepql` command line. Each subcommand lives in `commands/<name>.ts`
- * and exports `run(argv): Promise<number>` returning the exit code:
- * 0 success, 1 the input has errors, 2 a usage error.
+ * The `wepql` command line. Each subcommand lives in `commands/<name>.ts`,
+ * exports its `definition` (options, examples: the source of its help) and
+ * `run(argv): Promise<number>` returning the exit code: 0 success, 1 the
+ * input has errors, 2 a usage error. Adding a command is one row in
+ * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
-import { UsageError } from './args.js';
+import { readFileSync } from 'node:fs';
+import { didYouMean, UsageError } from './args.js';
+import { decideColor, setColor } from './color.js';
+import { renderHelp, usageLine, type CommandDefinition } from './command.js';
+
+interface CommandModule {
+  readonly definition?: CommandDefinition;
+  /** For a command with subcommands: the help for the rest of the command line. */
+  readonly helpFor?: (argv: readonly string[]) => Promise<string>;
+  run(argv: readonly string[]): Promise<number>;
+}
 
 interface CommandEntry {
   readonly summary: string;
-  readonly usage: string;
-  readonly load: () => Promise<{ run(argv: readonly string[]): Promise<number> }>;
+  /** Usage line for a command module that declares no `definition`. */
+  readonly usage?: string;
+  readonly load: () => Promise<CommandModule>;
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  parse: {
-    summary: 'print the syntax tree of a filter (or sort) as JSON',
-    usage: 'wepql parse [--sort] TEXT',
-    load: () => import('./commands/parse.js'),
-  },
-  fmt: {
-    summary: 'print the canonical form, or check files with --check',
-    usage:
-      'wepql fmt [--sort] [--pretty] [--width N] [--indent N] [--quote-all] [--schema FILE] TEXT | wepql fmt --check [--schema FILE] FILE...',
-    load: () => import('./commands/fmt.js'),
-  },
-  lint: {
-    summary: 'check saved filters and sorts against a schema',
-    usage: 'wepql lint [--schema FILE] [--policy FILE] [--format pretty|json|sarif] [--fix] [--case-sensitive] FILE...',
-    load: () => import('./commands/lint.js'),
-  },
-  query: {
-    summary: 'run a filter and sort over a JSON or NDJSON file of records',
-    usage:
-      'wepql query --data FILE [--schema FILE] [--filter TEXT] [--sort TEXT] [--skip N] [--limit N] [--case-sensitive]',
-    load: () => import('./commands/query.js'),
-  },
-  explain: {
-    summary: 'say what a filter (or sort) means in plain English',
-    usage: 'wepql explain [--sort] [--schema FILE] TEXT',
-    load: () => import('./commands/explain.js'),
-  },
+  parse: { summary: 'print the syntax tree of a filter (or sort) as JSON', load: () => import('./commands/parse.js') },
+  fmt: { summary: 'print the canonical form, or check or rewrite files of saved filters', load: () => import('./commands/fmt.js') },
+  lint: { summary: 'check saved filters and sorts against a schema (and the schema before it)', load: () => import('./commands/lint.js') },
+  query: { summary: 'run a filter and sort over a JSON or NDJSON file of records', load: () => import('./commands/query.js') },
+  explain: { summary: 'say what a filter (or sort) means in plain English', load: () => import('./commands/explain.js') },
   schema: {
-    summary: 'schema files from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
-    usage:
-      'wepql schema --from-openapi FILE [--component NAME] | wepql schema --types [--schema FILE] [--name NAME] | wepql schema --openapi --path PATH [--schema FILE] [--policy FILE] [--name NAME] [--format yaml|json]',
+    summary: 'schema files: `diff OLD NEW`, from OpenAPI, TypeScript record types, OpenAPI of a list endpoint',
     load: () => import('./commands/schema.js'),
   },
-  'db-seed': {
-    summary: 'create and fill the employees table of DATABASE_URL from the sample data',
-    usage: 'wepql db-seed [--database-url URL]',
-    load: () => import('./commands/db-seed.js'),
-  },
+  lsp: { summary: 'language server for editors over stdio (.wepql files of saved filters)', load: () => import('./commands/lsp.js') },
+  'db-seed': { summary: 'create and fill the employees table of DATABASE_URL from the sample data', load: () => import('./commands/db-seed.js') },
 };
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -64,42 +59,97 @@ function help(): string {
     'commands:',
     ...lines,
     '',
-    'Run `wepql <command> --help` for a command\'s options. Exit codes: 0 ok, 1 input has errors, 2 usage error.',
+    'options: --version (-v), --help (-h), --color, --no-color',
+    '',
+    'Run `wepql help <command>` (or `wepql <command> --help`) for a command\'s options and examples.',
+    'Exit codes: 0 ok, 1 input has errors, 2 usage error.',
   ].join('\n');
 }
 
+async function commandHelp(name: string, entry: CommandEntry, rest: readonly string[]): Promise<string> {
+  const module = await entry.load();
+  if (module.helpFor !== undefined) return module.helpFor(rest);
+  if (module.definition !== undefined) return renderHelp(module.definition);
+  return `usage: ${entry.usage ?? `wepql ${name} [options]`}\n\n${entry.summary}\n`;
+}
+
+function unknownCommand(name: string): string {
+  const near = didYouMean(name, Object.keys(COMMANDS));
+  return `wepql: unknown command "${name}"${near === undefined ? '' : `; did you mean "${near}"?`}\nRun \`wepql --help\` for the list of commands.\n`;
+}
+
+function lookup(name: string): CommandEntry | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  // --color / --no-color apply to every command; after `--` they are text.
+  const end = argv.indexOf('--');
+  let colorFlag: '--color' | '--no-color' | undefined;
+  const args = argv.filter((a, i) => {
+    if ((end < 0 || i < end) && (a === '--color' || a === '--no-color')) {
+      colorFlag = a;
+      return false;
+    }
+    return true;
+  });
+  setColor(decideColor(colorFlag, process.env, process.stdout.isTTY === true));
+
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h') {
     process.stdout.write(help() + '\n');
     return name === undefined ? 2 : 0;
   }
-  if (name === '--version') {
-    process.stdout.write('wepql 0.1.0\n');
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`wepql ${version()}\n`);
     return 0;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (name === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) {
+      process.stdout.write(help() + '\n');
+      return 0;
+    }
+    const entry = lookup(topic);
+    if (entry === undefined) {
+      process.stderr.write(unknownCommand(topic));
+      return 2;
+    }
+    process.stdout.write(await commandHelp(topic, entry, rest.slice(1)));
+    return 0;
+  }
+  const entry = lookup(name);
   if (entry === undefined) {
-    process.stderr.write(`wepql: unknown command "${name}"\n\n${help()}\n`);
+    process.stderr.write(unknownCommand(name));
     return 2;
   }
   // After `--` everything is TEXT or FILE, even `--help` (a filter may begin with `-`).
-  const end = rest.indexOf('--');
-  const flags = end < 0 ? rest : rest.slice(0, end);
+  const stop = rest.indexOf('--');
+  const flags = stop < 0 ? rest : rest.slice(0, stop);
   if (flags.includes('--help') || flags.includes('-h')) {
-    process.stdout.write(`usage: ${entry.usage}\n\n${entry.summary}\n`);
+    process.stdout.write(await commandHelp(name, entry, flags));
     return 0;
   }
+  const command = await entry.load();
   try {
-    const command = await entry.load();
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`wepql ${name}: ${error.message}\nusage: ${entry.usage}\n`);
+      const usage = command.definition === undefined ? (entry.usage ?? `wepql ${name} [options]`) : usageLine(command.definition);
+      process.stderr.write(`wepql ${name}: ${error.message}\nusage: ${usage}\nRun \`wepql help ${name}\` for every option.\n`);
       return 2;
     }
     throw error;
   }
+}
+
+// A reader that stops early (`wepql query … | head`) closes the pipe: that is
+// not a failure of the command, so end quietly with success.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -8,8 +8,41 @@
  * - `.json`: an array of objects (or one object) with `filter` and/or `sort`
  *   string fields and an optional `name`.
  * - `.ndjson` / `.jsonl`: one such object per line.
+ * - `.yaml` / `.yml`: like JSON (a list of objects or one object), in YAML;
+ *   several documents separated by `---` are read in turn.
  * - `-` (stdin): JSON when the text starts with `[` or `{`, else text lines.
+ *
+ * With a selector (`--filter-path '$.views[*].filter'`, `--sort-path`), a
+ * JSON or YAML document is searched for the strings the selector reaches
+ * instead; an entry's `name` is a string `name` member next to it.
  */
+import type { Node as YamlNode } from 'yaml';
+import { select, type SelectorStep, type TreeAdapter } from './selector.js';
+
+type YamlModule = typeof import('yaml');
+let yaml: YamlModule | undefined;
+
+/**
+ * Loads the YAML reader when some file needs it (YAML, or a selector):
+ * most runs read only JSON and text, and start faster without it.
+ *
+ * @example
+ * if (needsYaml(paths, selectors)) await loadYaml();
+ */
+export async function loadYaml(): Promise<void> {
+  yaml ??= await import('yaml');
+}
+
+/**
+ * Whether reading these files with these selectors needs `loadYaml` first.
+ *
+ * @example
+ * needsYaml(['views/a.yaml'], {}); // true
+ */
+export function needsYaml(paths: readonly string[], selectors?: SavedSelectors): boolean {
+  if (selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined)) return true;
+  return paths.some((p) => /\.ya?ml$/i.test(p));
+}
 
 /** One saved filter or sort found in a file. */
 export interface SavedEntry {
@@ -25,14 +58,27 @@ export interface SavedEntry {
   /** The file range holding the text as written (for JSON, the string literal with its quotes). */
   readonly range: { readonly start: number; readonly end: number };
   /** How a replacement text is written into `range`. */
-  readonly encoding: 'raw' | 'json-string';
+  readonly encoding: 'raw' | 'json-string' | 'yaml-plain' | 'yaml-single';
+}
+
+/**
+ * Where the filters and sorts sit in a JSON or YAML document, as parsed
+ * selectors (see `parseSelector`).
+ *
+ * @example
+ * const where: SavedSelectors = { filter: [parseSelector('$.views[*].filter')] };
+ */
+export interface SavedSelectors {
+  /** Every selector that finds filters (a file may hold them in several places). */
+  readonly filter?: readonly (readonly SelectorStep[])[];
+  readonly sort?: readonly (readonly SelectorStep[])[];
 }
 
 /** A parsed saved-filter file. */
 export interface SavedFile {
   readonly path: string;
   readonly content: string;
-  readonly format: 'txt' | 'json' | 'ndjson';
+  readonly format: 'txt' | 'json' | 'ndjson' | 'yaml';
   readonly entries: readonly SavedEntry[];
 }
 
@@ -48,6 +94,7 @@ function formatOf(path: string, content: string): SavedFile['format'] {
   const lower = path.toLowerCase();
   if (lower.endsWith('.json')) return 'json';
   if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson';
+  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
   if (path === '-') {
     const first = content.trimStart()[0];
     if (first === '[') return 'json';
@@ -186,11 +233,14 @@ function entriesFromObject(
  * @example
  * readSavedFilters('saved.txt', 'Gender.Equal(1)\n# comment\n').entries[0].text; // 'Gender.Equal(1)'
  */
-export function readSavedFilters(path: string, content: string): SavedFile {
+export function readSavedFilters(path: string, content: string, selectors?: SavedSelectors): SavedFile {
   const format = formatOf(path, content);
   const starts = lineStarts(content);
   const entries: SavedEntry[] = [];
-  if (format === 'txt') {
+  const selecting = selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined);
+  if (format === 'yaml' || (selecting && (format === 'json' || format === 'ndjson'))) {
+    entries.push(...yamlEntries(path, content, starts, selecting ? selectors : undefined));
+  } else if (format === 'txt') {
     for (let n = 0; n < starts.length; n++) {
       const start = starts[n]!;
       let end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
@@ -230,6 +280,92 @@ export function readSavedFilters(path: string, content: string): SavedFile {
   return { path, content, format, entries };
 }
 
+function yamlTree(y: YamlModule): TreeAdapter<unknown> {
+  return {
+    members: (n) => (y.isMap(n) ? n.items.map((p) => [y.isScalar(p.key) ? String(p.key.value) : String(p.key), p.value] as const) : undefined),
+    items: (n) => (y.isSeq(n) ? n.items : undefined),
+  };
+}
+
+const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorStep[])[]> = {
+  filter: [[{ kind: 'member', key: 'filter' }], [{ kind: 'wildcard' }, { kind: 'member', key: 'filter' }]],
+  sort: [[{ kind: 'member', key: 'sort' }], [{ kind: 'wildcard' }, { kind: 'member', key: 'sort' }]],
+};
+
+/** Entries of a YAML (or JSON, read as YAML) file, found by selectors or in the default places. */
+function yamlEntries(path: string, content: string, starts: readonly number[], selectors: SavedSelectors | undefined): SavedEntry[] {
+  if (yaml === undefined) throw new Error('readSavedFilters: call loadYaml() before reading YAML or using selectors');
+  const { isMap, isScalar } = yaml;
+  const tree = yamlTree(yaml);
+  let documents;
+  try {
+    documents = yaml.parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
+  } catch (e) {
+    if (e instanceof RangeError) throw new SavedFileError(path, 'the document nests too deeply to read');
+    throw e;
+  }
+  const list = Array.isArray(documents) ? documents : [documents];
+  const out: { entry: SavedEntry; at: number }[] = [];
+  for (const doc of list) {
+    const error = doc.errors[0];
+    if (error !== undefined) {
+      const pos = positionOf(starts, error.pos[0]);
+      throw new SavedFileError(path, `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`);
+    }
+    for (const kind of ['filter', 'sort'] as const) {
+      const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : (selectors[kind] ?? []);
+      for (const steps of chosen) {
+        for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
+          if (!isScalar(node) || node.value === null) continue;
+          const scalar = node as YamlNode & { value: unknown; type?: string; range: [number, number, number] };
+          const at = positionOf(starts, scalar.range[0]);
+          if (typeof scalar.value !== 'string') {
+            throw new SavedFileError(path, `line ${at.line}: "${kind}" must be a string`);
+          }
+          const nameNode = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === 'name')?.value : undefined;
+          const name = isScalar(nameNode) && typeof nameNode.value === 'string' ? nameNode.value : undefined;
+          const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
+          out.push({
+            at: scalar.range[0],
+            entry: {
+              kind,
+              text: scalar.value,
+              line: at.line,
+              column: at.column + (quoted ? 1 : 0),
+              ...(name === undefined ? {} : { name }),
+              range: { start: scalar.range[0], end: scalar.range[1] },
+              encoding: scalar.type === 'PLAIN' ? 'yaml-plain' : scalar.type === 'QUOTE_SINGLE' ? 'yaml-single' : 'json-string',
+            },
+          });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => a.at - b.at).map((e) => e.entry);
+}
+
+/** A YAML plain scalar may hold the text as written when it reads back as the same string on one line. */
+function plainYamlSafe(text: string): boolean {
+  return (
+    /^[A-Za-z_(][^\n\r]*$/.test(text) &&
+    !/:\s|\s#|[\s:]$|^[-?:,[\]{}#&*!|>'"%@`]/.test(text) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(text)
+  );
+}
+
+function encodeEntry(entry: SavedEntry, text: string): string {
+  switch (entry.encoding) {
+    case 'raw':
+      return text;
+    case 'json-string':
+      return JSON.stringify(text);
+    case 'yaml-plain':
+      return plainYamlSafe(text) ? text : JSON.stringify(text);
+    case 'yaml-single':
+      return /[\n\r]/.test(text) ? JSON.stringify(text) : `'${text.replace(/'/g, "''")}'`;
+  }
+}
+
 /**
  * The file content with some entries' texts replaced; everything else stays
  * byte-identical. Returns the original string when nothing changes.
@@ -240,7 +376,7 @@ export function readSavedFilters(path: string, content: string): SavedFile {
 export function rewriteSavedFile(file: SavedFile, replacements: ReadonlyMap<SavedEntry, string>): string {
   const edits = [...replacements]
     .filter(([entry, text]) => text !== entry.text)
-    .map(([entry, text]) => ({ ...entry.range, newText: entry.encoding === 'raw' ? text : JSON.stringify(text) }))
+    .map(([entry, text]) => ({ ...entry.range, newText: encodeEntry(entry, text) }))
     .sort((a, b) => b.start - a.start);
   let out = file.content;
   for (const e of edits) out = out.slice(0, e.start) + e.newText + out.slice(e.end);

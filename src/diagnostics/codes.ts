@@ -11,7 +11,7 @@ import type { Severity } from './diagnostic.js';
  * @example
  * const syntaxCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'syntax');
  */
-export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint';
+export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint' | 'schema-change';
 
 /**
  * What the registry knows of a code.
@@ -71,6 +71,7 @@ export const DIAGNOSTIC_CODES = {
   'not-filterable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not filterable.' },
   'not-sortable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not sortable.' },
   'not-a-leaf-field': { severity: 'error', stage: 'validate', summary: 'The path names an object, not a field with a value.' },
+  'invalid-typed-tree': { severity: 'error', stage: 'validate', summary: 'A typed tree built by code has a node, operator or field the language does not know.' },
   'invalid-sql-option': { severity: 'error', stage: 'validate', summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.' },
   // --- per-endpoint policies (wepql/policy) ---
   'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },
@@ -82,6 +83,14 @@ export const DIAGNOSTIC_CODES = {
   'redundant-or-branch': { severity: 'warning', stage: 'lint', summary: 'An Or branch is implied by another and adds nothing.' },
   'duplicate-list-value': { severity: 'warning', stage: 'lint', summary: 'A list operator repeats a value.' },
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
+  'date-only-equality': { severity: 'warning', stage: 'lint', summary: 'A datetime is compared for equality with a date without a time, which is one instant, not the day.' },
+  // --- schema evolution (lint with a previous schema; deprecations) ---
+  'field-removed': { severity: 'error', stage: 'schema-change', summary: 'The field was in the previous schema and is gone from the new one.' },
+  'field-renamed': { severity: 'warning', stage: 'schema-change', summary: "The field was renamed; `--fix` writes the new name." },
+  'field-retyped': { severity: 'warning', stage: 'schema-change', summary: "The field's type changed and its values now compare differently." },
+  'field-retyped-incompatible': { severity: 'error', stage: 'schema-change', summary: "The field's type changed and this condition's values or operator no longer apply." },
+  'field-nullability-changed': { severity: 'warning', stage: 'schema-change', summary: 'The field became nullable or stopped being nullable, which changes what a null check matches.' },
+  'deprecated-field': { severity: 'warning', stage: 'schema-change', summary: 'The schema marks the field as deprecated.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /**

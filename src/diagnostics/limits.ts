@@ -63,3 +63,54 @@ export function resolveLimits(partial?: Partial<Limits>): Limits {
   }
   return out;
 }
+
+/**
+ * The deepest group nesting any recursive pass will enter, whatever
+ * `limits.maxDepth` says: deeper input is reported as `nesting-too-deep`
+ * rather than risking the call stack.
+ *
+ * @example
+ * Math.min(resolveLimits({ maxDepth: Infinity }).maxDepth, DEPTH_CEILING); // 200
+ */
+export const DEPTH_CEILING = 200;
+
+/**
+ * The limits a count can exceed, with the diagnostic each reports.
+ *
+ * @example
+ * LIMIT_CODES.maxListValues; // 'too-many-list-values'
+ */
+export const LIMIT_CODES = Object.freeze({
+  maxLength: 'text-too-long',
+  maxDepth: 'nesting-too-deep',
+  maxConditions: 'too-many-conditions',
+  maxListValues: 'too-many-list-values',
+  maxInFields: 'too-many-in-fields',
+  maxSortKeys: 'too-many-sort-keys',
+} as const);
+
+/**
+ * The one wording of a limit passed, for every stage that checks it:
+ * parsing, the typed-tree check, sorting. `subject` names what is too big
+ * where the limit alone does not (`InArray`, `filter`).
+ *
+ * @example
+ * limitMessage('maxListValues', 500, 'InArray'); // 'InArray has more than 500 values (limit maxListValues)'
+ * limitMessage('maxDepth', 32);                   // 'groups nest deeper than 32 levels (limit maxDepth)'
+ */
+export function limitMessage(limit: keyof typeof LIMIT_CODES, value: number, subject = ''): string {
+  switch (limit) {
+    case 'maxLength':
+      return `the ${subject || 'text'} is longer than ${value} characters (limit maxLength)`;
+    case 'maxDepth':
+      return `groups nest deeper than ${value} levels (limit maxDepth)`;
+    case 'maxConditions':
+      return `the filter has more than ${value} conditions (limit maxConditions)`;
+    case 'maxListValues':
+      return `${subject || 'a list'} has more than ${value} values (limit maxListValues)`;
+    case 'maxInFields':
+      return `${subject || 'an InFields operator'} lists more than ${value} fields (limit maxInFields)`;
+    case 'maxSortKeys':
+      return `the sort has more than ${value} keys (limit maxSortKeys)`;
+  }
+}

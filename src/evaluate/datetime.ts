@@ -57,6 +57,8 @@ function parseUtcFast(s: string): number | undefined {
     millis = m1 * 10 + m3;
   }
   const year = hi * 100 + lo;
+  // Year 0000 is out of range; the slow path says so.
+  if (year === 0) return undefined;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
   const maxDay = month === 2 ? (isLeap(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   if (day > maxDay) return undefined;

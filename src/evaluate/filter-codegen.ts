@@ -11,8 +11,8 @@ import { recordDatetime } from './datetime.js';
 import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
 import { isFieldHolder, readField } from './read-field.js';
+import { isIdentifier } from '../ast/lexical.js';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Lists up to this long compare with a chain of `===`; longer ones use a Set. */
 const CHAIN_LIMIT = 8;
 
@@ -28,7 +28,7 @@ class Emitter {
 
   /** An expression reading the raw value of a path from `r` (a field holder). */
   read(path: readonly string[]): string {
-    if (path.length === 1 && IDENTIFIER.test(path[0]!)) {
+    if (path.length === 1 && isIdentifier(path[0]!)) {
       const key = JSON.stringify(path[0]);
       // `plain`: see plainRead in read-field.ts — a load instead of a call when the record is a plain object.
       return `(plain && !(${key} in OP) || hasOwn(r, ${key}) ? r[${key}] : undefined)`;

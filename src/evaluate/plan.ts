@@ -2,22 +2,17 @@
  * Lowers a validated filter into a plan that both back ends (generated code
  * and closures) emit from: groups become `all`/`any`, InFields becomes `any`
  * over its fields, and every value is normalised once — strings folded when
- * matching is case-insensitive, datetimes as epoch milliseconds. The typed
- * tree is re-checked (operator against type, value against type, depth),
- * since callers may build one by hand.
+ * matching is case-insensitive, datetimes as epoch milliseconds. Callers may
+ * build typed trees by hand, so the tree goes through `checkTypedFilter`
+ * (the same check the SQL compiler runs) before it is lowered.
  */
-import type { Span } from '../ast/nodes.js';
-import { NO_SPAN } from '../ast/nodes.js';
 import type { ListOperator, NoValueOperator, SingleValueOperator } from '../ast/operators.js';
 import { baseOperatorOfInFields } from '../ast/operators.js';
-import { codeInfo } from '../diagnostics/codes.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { WepqlError } from '../diagnostics/error.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
-import { isOperatorApplicable } from '../validate/applicability.js';
+import { comparableValue } from '../schema/values.js';
+import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar } from '../validate/typed-tree.js';
 
 /**
@@ -59,82 +54,27 @@ export type PlanNode =
   | { readonly kind: 'any'; readonly children: readonly PlanNode[] }
   | PlanTest;
 
-function spanOf(node: { readonly source?: { readonly span?: Span } }): Span {
-  return node.source?.span ?? NO_SPAN;
+/** A value `checkTypedFilter` accepted, in its comparison form. */
+function planValue(value: TypedScalar | undefined, field: ResolvedField, fold: boolean): PlanValue {
+  return comparableValue(value, field.type, fold)!;
 }
 
-function fail(code: DiagnosticCode, message: string, span: Span): never {
-  const diagnostic: Diagnostic = { code, severity: codeInfo(code).severity, message, start: span.start, end: span.end };
-  throw WepqlError.from('filter', [diagnostic]);
-}
-
-/**
- * Reads a typed value as its field's comparison form, or returns undefined
- * when the value does not have the field's type.
- */
-function normalizeValue(value: TypedScalar, type: ScalarType, fold: boolean): PlanValue | undefined {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string' ? (fold ? value.toLowerCase() : value) : undefined;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-    case 'integer':
-      return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
-    case 'boolean':
-      return typeof value === 'boolean' ? value : undefined;
-    case 'datetime': {
-      if (!(value instanceof Date)) return undefined;
-      const t = value.getTime();
-      return Number.isNaN(t) ? undefined : t;
-    }
-  }
-}
-
-function checkedValue(value: TypedScalar, field: ResolvedField, fold: boolean, span: Span): PlanValue {
-  const normalized = normalizeValue(value, field.type, fold);
-  if (normalized === undefined) {
-    fail('invalid-value', `the value for ${field.name} is not a ${field.type} (the typed tree is inconsistent)`, span);
-  }
-  return normalized;
-}
-
-function checkApplicable(operator: SingleValueOperator | NoValueOperator | ListOperator, field: ResolvedField, span: Span): void {
-  if (!isOperatorApplicable(operator, field.type)) {
-    fail('operator-not-applicable', `${operator} does not apply to ${field.name}, a ${field.type} field`, span);
-  }
-}
-
-function lowerNode(node: TypedFilterNode, fold: boolean, depth: number, limits: Limits): PlanNode {
-  const span = spanOf(node);
+function lowerNode(node: TypedFilterNode, fold: boolean): PlanNode {
   switch (node.kind) {
-    case 'group': {
-      if (depth + 1 > limits.maxDepth) {
-        fail('nesting-too-deep', `groups nest deeper than ${limits.maxDepth} levels (limit maxDepth)`, span);
-      }
-      const children = node.children.map((child) => lowerNode(child, fold, depth + 1, limits));
-      return { kind: node.operator === 'And' ? 'all' : 'any', children };
-    }
+    case 'group':
+      return { kind: node.operator === 'And' ? 'all' : 'any', children: node.children.map((child) => lowerNode(child, fold)) };
     case 'comparison':
-      checkApplicable(node.operator, node.field, span);
-      return test(node.field, node.operator, checkedValue(node.value, node.field, fold, span), [], fold);
+      return test(node.field, node.operator, planValue(node.value, node.field, fold), [], fold);
     case 'null-check':
-      checkApplicable(node.operator, node.field, span);
       return test(node.field, node.operator, undefined, [], fold);
     case 'list': {
-      checkApplicable(node.operator, node.field, span);
-      const values = node.values.map((v) => checkedValue(v, node.field, fold, span));
+      const values = node.values.map((v) => planValue(v, node.field, fold));
       return test(node.field, node.operator, undefined, [...new Set(values)], fold);
     }
     case 'in-fields': {
       const base = baseOperatorOfInFields(node.operator);
-      if (node.values.length !== node.fields.length) {
-        fail('incompatible-in-fields', `${node.operator} needs one converted value per field`, span);
-      }
-      // SPEC §6: v.OpInFields(F1,F2) is F1.Op(v) or F2.Op(v) — the field on the left.
-      const children = node.fields.map((field, i) => {
-        checkApplicable(base, field, span);
-        return test(field, base, checkedValue(node.values[i]!, field, fold, span), [], fold);
-      });
+      // v.OpInFields(F1,F2) is F1.Op(v) or F2.Op(v): the field on the left.
+      const children = node.fields.map((field, i) => test(field, base, planValue(node.values[i], field, fold), [], fold));
       return { kind: 'any', children };
     }
   }
@@ -152,8 +92,9 @@ function test(
 
 /**
  * Lowers a typed filter into a plan; its top-level clauses become one `all`.
- * Throws `WepqlError` when the tree is inconsistent or nests deeper than
- * `limits.maxDepth`.
+ * The tree goes through `checkTypedFilter` first, so an inconsistent tree,
+ * one past a limit or one with an unknown kind or operator throws
+ * `WepqlError` instead of evaluating.
  *
  * @example
  * planFilter(typed, { caseSensitive: false, limits: DEFAULT_LIMITS });
@@ -161,5 +102,6 @@ function test(
  */
 export function planFilter(filter: TypedFilter, options: { readonly caseSensitive: boolean; readonly limits: Limits }): PlanNode {
   const fold = !options.caseSensitive;
-  return { kind: 'all', children: filter.clauses.map((clause) => lowerNode(clause, fold, 0, options.limits)) };
+  const checked = checkTypedFilter(filter, { limits: options.limits });
+  return { kind: 'all', children: checked.clauses.map((clause) => lowerNode(clause, fold)) };
 }

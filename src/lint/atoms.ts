@@ -13,7 +13,7 @@
  */
 import type { SingleValueOperator } from '../ast/operators.js';
 import { OPERATORS } from '../ast/operators.js';
-import type { ScalarType } from '../schema/values.js';
+import { comparableValue, type ScalarType } from '../schema/values.js';
 import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../validate/typed-tree.js';
 
 /** A normalized non-null value: folded strings, epoch-ms datetimes. */
@@ -39,16 +39,16 @@ export interface Atom {
 export type SingleFieldCondition = TypedComparison | TypedList | TypedNullCheck;
 
 /**
- * Normalizes a typed value for comparison: strings folded with
- * `toLowerCase` unless case-sensitive, `Date`s as epoch milliseconds.
+ * Normalizes a typed value for comparison as every engine does
+ * (`comparableValue`): strings folded with `toLowerCase` unless
+ * case-sensitive, `Date`s as epoch milliseconds.
  *
  * @example
- * normalizeValue(new Date(0), false); // 0
+ * normalizeValue(new Date(0), 'datetime', false); // 0
  */
-export function normalizeValue(value: TypedScalar, caseSensitive: boolean): AtomValue {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'string' && !caseSensitive) return value.toLowerCase();
-  return value;
+export function normalizeValue(value: TypedScalar, type: ScalarType, caseSensitive: boolean): AtomValue {
+  // Lint runs on validated trees, whose values always have their field's type.
+  return comparableValue(value, type, !caseSensitive) as AtomValue;
 }
 
 /**
@@ -65,9 +65,9 @@ export function toAtom(node: SingleFieldCondition, caseSensitive: boolean): Atom
         ? { ...base, nullOk: true, test: { op: 'None' } }
         : { ...base, nullOk: false, test: { op: 'Any' } };
     case 'comparison':
-      return { ...base, nullOk: false, test: { op: node.operator, value: normalizeValue(node.value, caseSensitive) } };
+      return { ...base, nullOk: false, test: { op: node.operator, value: normalizeValue(node.value, node.field.type, caseSensitive) } };
     case 'list': {
-      const values = node.values.map((v) => normalizeValue(v, caseSensitive));
+      const values = node.values.map((v) => normalizeValue(v, node.field.type, caseSensitive));
       const info = OPERATORS[node.operator];
       return { ...base, nullOk: info.nullMatches, test: { op: info.negative ? 'NotInArray' : 'InArray', values } };
     }

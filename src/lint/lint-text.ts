@@ -12,6 +12,7 @@ import type { Schema } from '../schema/schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
+import { evolutionDiagnostics, hasDeprecations, renameAwareSchema } from './schema-evolution.js';
 import { lintFilter } from './semantic-rules.js';
 
 /**
@@ -23,6 +24,12 @@ import { lintFilter } from './semantic-rules.js';
 export interface LintTextOptions {
   /** Without a schema only syntax is checked (no typing, no semantic rules). */
   readonly schema?: Schema;
+  /**
+   * The schema the saved text was written for. With it, fields removed,
+   * renamed, retyped or whose nullability changed since are reported (a
+   * rename with a safe fix). Needs `schema`.
+   */
+  readonly previousSchema?: Schema;
   readonly caseSensitive?: boolean;
   readonly limits?: Partial<Limits>;
   /** An endpoint's policy (`wepql/policy`): its refusals are reported and its caps tighten `limits`. Needs `schema`. */
@@ -49,25 +56,52 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
  * // ['duplicate-condition']
  */
 export function lintText(text: string, kind: LintKind, options: LintTextOptions = {}): Diagnostic[] {
-  const { policy } = options;
+  const { schema, previousSchema, policy } = options;
   const limits = policyLimits(options.limits, policy);
-  if (kind === 'sort') {
-    if (options.schema === undefined) return [...parseSort(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
-    const result = analyzeSort(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
-    const refused = result.value !== undefined && policy !== undefined ? checkSortPolicy(result.value, policy) : [];
-    return [...result.diagnostics, ...refused].sort(byPosition);
+  if (schema === undefined) {
+    const parsed = kind === 'sort' ? parseSort(text, limits === undefined ? {} : { limits }) : parseFilter(text, limits === undefined ? {} : { limits });
+    return [...parsed.diagnostics].sort(byPosition);
   }
-  if (options.schema === undefined) {
-    return [...parseFilter(text, limits === undefined ? {} : { limits }).diagnostics].sort(byPosition);
-  }
-  const analyzed = analyzeFilter(text, { schema: options.schema, ...(limits === undefined ? {} : { limits }) });
+  // Under a previous schema, old names of renamed fields resolve so the rest of the text is still checked.
+  const typing = previousSchema === undefined ? schema : renameAwareSchema(previousSchema, schema);
+  const analyzeOptions = { schema: typing, ...(limits === undefined ? {} : { limits }) };
+  const analyzed = kind === 'sort' ? analyzeSort(text, analyzeOptions) : analyzeFilter(text, analyzeOptions);
   // The parser already attaches the safe fixes (empty clauses, single-child groups, …).
-  const diagnostics = [...analyzed.diagnostics];
-  if (analyzed.value !== undefined && policy !== undefined) diagnostics.push(...checkFilterPolicy(analyzed.value, policy));
-  if (analyzed.value !== undefined) {
+  let diagnostics = [...analyzed.diagnostics];
+  if (previousSchema !== undefined || hasDeprecations(schema)) {
+    const evolution = evolutionDiagnostics(analyzed.ast, {
+      schema,
+      ...(previousSchema === undefined ? {} : { previousSchema }),
+      analyzed: diagnostics,
+    });
+    // A removed field is reported as such, not as an unknown one.
+    const removed = new Set(evolution.filter((d) => d.code === 'field-removed').map((d) => `${d.start}:${d.end}`));
+    if (removed.size > 0) diagnostics = diagnostics.filter((d) => d.code !== 'unknown-field' || !removed.has(`${d.start}:${d.end}`));
+    diagnostics.push(...evolution);
+  }
+  if (analyzed.value !== undefined && policy !== undefined) {
+    if (analyzed.value.kind === 'typed-filter') diagnostics.push(...checkFilterPolicy(analyzed.value, policy));
+    else diagnostics.push(...checkSortPolicy(analyzed.value, policy));
+  }
+  if (analyzed.value !== undefined && analyzed.value.kind === 'typed-filter') {
     diagnostics.push(...lintFilter(analyzed.value, { text, caseSensitive: options.caseSensitive === true }));
   }
   return diagnostics.sort(byPosition);
+}
+
+/**
+ * The text with only the rename fixes applied, in place: every other byte
+ * stays as written. Returns the text itself when nothing was renamed.
+ *
+ * @example
+ * renameFields('surname.Equal(Smith)', 'filter', { schema: next, previousSchema: previous }); // 'LastName.Equal(Smith)'
+ */
+export function renameFields(text: string, kind: LintKind, options: LintTextOptions): string {
+  if (options.schema === undefined || options.previousSchema === undefined) return text;
+  const edits = lintText(text, kind, options)
+    .filter((d) => d.code === 'field-renamed')
+    .flatMap((d) => d.fix ?? []);
+  return edits.length === 0 ? text : applyEdits(text, edits);
 }
 
 /** Applies non-overlapping edits (later ones that overlap an earlier one are skipped). */

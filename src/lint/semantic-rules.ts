@@ -5,8 +5,10 @@
  * and report warnings; a filter with such findings still runs.
  */
 import type { Span } from '../ast/nodes.js';
+import type { ScalarType } from '../ast/operators.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
+import { dayRangeFilter } from '../schema/date-only.js';
 import { implies, normalizeValue, satisfiable, toAtom, type Atom, type SingleFieldCondition } from './atoms.js';
 
 /**
@@ -23,6 +25,8 @@ export interface LintOptions {
 }
 
 interface Context {
+  /** The direct branches of Or groups: a suggestion replacing one must be a single clause. */
+  readonly orBranches: ReadonlySet<TypedFilterNode>;
   readonly text: string | undefined;
   readonly caseSensitive: boolean;
   readonly out: Diagnostic[];
@@ -48,16 +52,16 @@ function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
 
 /** A structural key: equal keys mean equivalent conditions. */
 function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
-  const norm = (v: Parameters<typeof normalizeValue>[0]): string => JSON.stringify(normalizeValue(v, caseSensitive));
+  const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string => JSON.stringify(normalizeValue(v, type, caseSensitive));
   switch (node.kind) {
     case 'comparison':
-      return `c|${node.field.name}|${node.operator}|${norm(node.value)}`;
+      return `c|${node.field.name}|${node.operator}|${norm(node.value, node.field.type)}`;
     case 'null-check':
       return `n|${node.field.name}|${node.operator}`;
     case 'list':
-      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map(norm))].sort().join(',')}`;
+      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map((v) => norm(v, node.field.type)))].sort().join(',')}`;
     case 'in-fields':
-      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!)}`).join(',')}`;
+      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!, f.type)}`).join(',')}`;
     case 'group':
       return `g|${node.operator}(${node.children.map((c) => conditionKey(c, caseSensitive)).join(';')})`;
   }
@@ -115,7 +119,7 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
   if (node.kind !== 'list') return;
   const seen = new Set<string>();
   node.values.forEach((v, i) => {
-    const key = JSON.stringify(normalizeValue(v, ctx.caseSensitive));
+    const key = JSON.stringify(normalizeValue(v, node.field.type, ctx.caseSensitive));
     if (!seen.has(key)) {
       seen.add(key);
       return;
@@ -130,6 +134,35 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
       end: valueNode.span.end,
       ...(ctx.text === undefined ? {} : { fix: [{ start: prev.span.end, end: valueNode.span.end, newText: '' }] }),
     });
+  });
+}
+
+/**
+ * A datetime compared with a date that has no time: `Equal`, `NotEqual` and
+ * `InArray` then test one instant (midnight UTC), which is rarely what the
+ * author meant. A suggestion, not a fix: the range changes what the filter
+ * matches, so only a person may choose it.
+ */
+function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
+  let values: readonly { readonly value: string }[];
+  let negate = false;
+  if (node.kind === 'comparison' && (node.operator === 'Equal' || node.operator === 'NotEqual')) {
+    values = [node.source.value];
+    negate = node.operator === 'NotEqual';
+  } else if (node.kind === 'list' && node.operator === 'InArray') {
+    values = node.source.values;
+  } else return;
+  if (node.field.type !== 'datetime') return;
+  const range = dayRangeFilter(node.field.name, values.map((v) => v.value), negate, ctx.orBranches.has(node));
+  if (range === undefined) return;
+  const instants = values.map((v) => `${v.value.trim()}T00:00:00Z`).join(', ');
+  ctx.out.push({
+    code: 'date-only-equality',
+    severity: 'warning',
+    message: `${quote(ctx, node)} compares ${node.field.name} with the exact instant${values.length > 1 ? 's' : ''} ${instants} (midnight UTC), not with the whole day${values.length > 1 ? 's' : ''}; ${negate ? 'to leave out the whole day' : `for the whole day${values.length > 1 ? 's' : ''}`} write ${range}.`,
+    start: spanOf(node).start,
+    end: spanOf(node).end,
+    suggestion: range,
   });
 }
 
@@ -236,6 +269,7 @@ function walkAnd(ctx: Context, clauses: readonly TypedFilterNode[], depth: numbe
 
 function walkNode(ctx: Context, node: TypedFilterNode, depth: number): boolean {
   checkListValues(ctx, node);
+  checkDateOnly(ctx, node);
   if (node.kind !== 'group') return true;
   if (depth > 64) return true; // validated trees are far shallower; never recurse without bound
   if (node.operator === 'And') {
@@ -268,10 +302,24 @@ function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): bo
   return checkContradictions(silent, andLevel(clauses));
 }
 
+function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
+  const out = new Set<TypedFilterNode>();
+  const stack = [...clauses];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind !== 'group') continue;
+    for (const c of node.children) {
+      if (node.operator === 'Or') out.add(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
 /**
  * Runs the semantic rules on a validated filter: `contradiction`,
- * `duplicate-condition`, `redundant-or-branch`, `duplicate-list-value` and
- * `unsatisfiable-filter`. All findings are warnings; where removing text
+ * `duplicate-condition`, `redundant-or-branch`, `duplicate-list-value`,
+ * `date-only-equality` and `unsatisfiable-filter`. All findings are warnings; where removing text
  * fixes one safely (a duplicate clause, a repeated list value, a redundant
  * branch), the diagnostic carries the edit.
  *
@@ -281,7 +329,7 @@ function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): bo
  * // ['contradiction', 'unsatisfiable-filter']
  */
 export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diagnostic[] {
-  const ctx: Context = { text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
+  const ctx: Context = { orBranches: orBranches(filter.clauses), text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
   const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
   if (!ok) {
     const span = filter.source.span;

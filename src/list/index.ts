@@ -10,6 +10,7 @@ export type { ListHandlerOptions } from './handler.js';
 export { parseListRequest } from './request.js';
 export type { ListQuery, ListRequest, ListRequestInput, ListRequestOptions, PageMove, ParsedListRequest } from './request.js';
 export type { HeaderInput, QueryInput } from './params.js';
+export { listHeaders } from './headers.js';
 export { checkApiVersion } from './version.js';
 export { createTokenCodec } from './token.js';
 export type {

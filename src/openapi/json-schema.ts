@@ -4,6 +4,7 @@
  * schema definition from the JSON Schema or OpenAPI component an API already
  * publishes.
  */
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 import type { FieldDefinition, ScalarFieldDefinition, Schema, SchemaDefinition } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 
@@ -88,7 +89,6 @@ export interface FromJsonSchemaResult {
   readonly skipped: readonly string[];
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Turns a JSON Schema object (an OpenAPI component, say) into a wepql schema
@@ -139,8 +139,8 @@ export function schemaFromJsonSchema(jsonSchema: unknown, options: FromJsonSchem
     const props = collectProperties(resolved.node, (n, p) => resolve(n, p, resolved.seen)?.node, path);
     for (const [name, { schema: prop, required }] of props) {
       const at = `${path}.${name}`;
-      if (!IDENTIFIER.test(name)) {
-        skipped.push(`${at}: the name is not an identifier [A-Za-z_][A-Za-z0-9_]*`);
+      if (!isIdentifier(name)) {
+        skipped.push(`${at}: the name is not an identifier ${IDENTIFIER_RULE}`);
         continue;
       }
       // Field names resolve case-insensitively, so two that differ only in case cannot both be fields.

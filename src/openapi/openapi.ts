@@ -6,7 +6,7 @@
 import type { FilterOperator } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
-import { LIST_PARAMETERS, TOKEN_ERROR_HEADER, VERSION_HEADERS } from '../wire/contract.js';
+import { DEFAULT_API_VERSION, LIST_PARAMETERS, parameterHeader, TOKEN_ERROR_HEADER, VERSION_HEADERS } from '../wire/contract.js';
 import type { ListParameter } from '../wire/contract.js';
 import type { Policy } from '../policy/policy.js';
 import { policyLimits } from '../policy/policy.js';
@@ -120,7 +120,7 @@ export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocu
   const limits = resolveLimits(policyLimits(options.limits, options.policy));
   const maxToken = options.maxTokenLength ?? 8192;
   const bearer = options.bearerAuth ?? true;
-  const versions = options.apiVersions === false ? undefined : (options.apiVersions ?? ['1.0']);
+  const versions = options.apiVersions === false ? undefined : (options.apiVersions ?? [DEFAULT_API_VERSION]);
 
   const valueSchema: Readonly<Record<ListParameter, JsonSchema>> = {
     limit: { type: 'integer', minimum: 1, maximum: maxLimit },
@@ -142,7 +142,7 @@ export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocu
   }
   for (const name of LIST_PARAMETERS) {
     parameters.push({
-      name: `x-api-${name}`,
+      name: parameterHeader(name),
       in: 'header',
       required: false,
       description: `The ${name} parameter as a header; wins over the query parameter.`,

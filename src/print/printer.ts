@@ -21,9 +21,9 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
-import { invalidCharacter } from '../syntax/text-checks.js';
+import { invalidCharacter, isFieldPath, quoteValue } from '../ast/lexical.js';
 import type { ValuePosition } from './quote.js';
-import { needsQuoting, quoteValue } from './quote.js';
+import { needsQuoting } from './quote.js';
 
 /**
  * How to print a filter or sort. Every field is optional.
@@ -103,22 +103,6 @@ function checkOperator(node: FilterNode): void {
   }
 }
 
-// SPEC §2: segments match [A-Za-z_][A-Za-z0-9_]*, joined by `.`.
-function isFieldPath(name: string): boolean {
-  let segmentStart = true;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c === 0x2e) {
-      if (segmentStart) return false;
-      segmentStart = true;
-      continue;
-    }
-    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-    if (!letter && (segmentStart || c < 48 || c > 57)) return false;
-    segmentStart = false;
-  }
-  return !segmentStart;
-}
 
 function fieldText(field: FieldNode, schema: Schema | undefined, what: 'filter' | 'sort' = 'filter'): string {
   if (!isFieldPath(field.name)) {

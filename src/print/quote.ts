@@ -3,6 +3,7 @@
  * rules mirror the lexer exactly: a bare value must re-lex to the same text,
  * so anything the lexer would stop at, trim or split on forces quotes.
  */
+import { endsBareValue, isWhitespace } from '../ast/lexical.js';
 
 /**
  * Where a value is written: inside an operator's parentheses, or as the head of an InFields operator.
@@ -11,17 +12,6 @@
  * const position: ValuePosition = 'in-fields-head'; // as in `'5.5'.GreaterThanInFields(A,B)`
  */
 export type ValuePosition = 'argument' | 'in-fields-head';
-
-// SPEC §2: whitespace is exactly space, tab, CR and LF. Other Unicode spaces
-// (U+00A0, U+2028, U+FEFF, …) are ordinary characters of a bare value.
-function isSpecWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
-}
-
-// Characters that end a bare argument: , ( ) ; '
-function endsBareArgument(code: number): boolean {
-  return code === 0x2c || code === 0x28 || code === 0x29 || code === 0x3b || code === 0x27;
-}
 
 /**
  * True when `value` must be quoted to read back as itself: it is empty, has
@@ -38,24 +28,15 @@ function endsBareArgument(code: number): boolean {
 export function needsQuoting(value: string, position: ValuePosition): boolean {
   if (value.length === 0) return true;
   const head = position === 'in-fields-head';
-  if (!head && (isSpecWhitespace(value.charCodeAt(0)) || isSpecWhitespace(value.charCodeAt(value.length - 1)))) {
+  if (!head && (isWhitespace(value.charCodeAt(0)) || isWhitespace(value.charCodeAt(value.length - 1)))) {
     return true;
   }
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    if (endsBareArgument(code)) return true;
-    if (head && (code === 0x2e || isSpecWhitespace(code))) return true;
+    if (endsBareValue(code)) return true;
+    if (head && (code === 0x2e || isWhitespace(code))) return true;
   }
   return false;
 }
 
-/**
- * Writes a value in single quotes, doubling every `'` inside (SPEC §2).
- *
- * @example
- * quoteValue("O'Brien"); // "'O''Brien'"
- * quoteValue('');        // "''"
- */
-export function quoteValue(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
+export { quoteValue } from '../ast/lexical.js';

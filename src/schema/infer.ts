@@ -4,7 +4,8 @@
  */
 import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { defineSchema } from './schema.js';
-import { parseDatetimeText } from './values.js';
+import { instantOf, parseDatetimeText } from './values.js';
+import { isIdentifier } from '../ast/lexical.js';
 
 /**
  * Options of `inferSchema`.
@@ -26,7 +27,6 @@ export interface InferSchemaOptions {
 export const MAX_INFER_SAMPLE = 10_000;
 /** Objects nested deeper than this are left out (`defineSchema`'s own bound). */
 const MAX_INFER_DEPTH = 32;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** What the samples of one key held, across every record where its parent object was present. */
 interface KeyStats {
@@ -131,7 +131,7 @@ function observeObject(stats: KeyStats, object: object, depth: number, ancestors
   const folded = (stats.folded ??= new Map());
   const present = new Set<string>();
   for (const key of Object.keys(object)) {
-    if (!IDENTIFIER.test(key)) continue;
+    if (!isIdentifier(key)) continue;
     const spelling = folded.get(key.toLowerCase());
     if (spelling !== undefined && spelling !== key) continue;
     if (spelling === undefined) {
@@ -161,7 +161,8 @@ function observeValue(stats: KeyStats, value: unknown, depth: number, ancestors:
     }
   } else if (typeof value === 'boolean') stats.booleans++;
   else if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) stats.nulls++;
+    // A fake or out-of-range Date counts as null, as the evaluator reads it.
+    if (instantOf(value) === undefined) stats.nulls++;
     else stats.dates++;
   } else if (isPlainObject(value) && depth <= MAX_INFER_DEPTH && !ancestors.has(value)) {
     ancestors.add(value);

@@ -4,8 +4,9 @@
  * problem with its JSON path instead of stopping at the first.
  */
 import { nearestName } from '../diagnostics/suggest.js';
-import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';
+import type { DeprecationDefinition, FieldDefinition, Schema, SchemaDefinition } from './schema.js';
 import { SchemaDefinitionError, defineSchema } from './schema.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * The result of `loadSchemaJson`: a schema, or undefined with at least one error.
@@ -20,11 +21,12 @@ export interface LoadSchemaResult {
   readonly errors: readonly string[];
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TYPES = ['string', 'number', 'integer', 'datetime', 'boolean', 'object'] as const;
-const TOP_KEYS = ['$schema', 'title', 'description', 'fields'] as const;
-const SCALAR_KEYS = ['type', 'nullable', 'filterable', 'sortable', 'description'] as const;
-const OBJECT_KEYS = ['type', 'fields', 'nullable', 'description'] as const;
+const TOP_KEYS = ['$schema', 'title', 'description', 'version', 'fields'] as const;
+const SCALAR_KEYS = ['type', 'nullable', 'filterable', 'sortable', 'description', 'renamedFrom', 'deprecated'] as const;
+const OBJECT_KEYS = ['type', 'fields', 'nullable', 'description', 'renamedFrom'] as const;
+const DEPRECATION_KEYS = ['replacement', 'reason'] as const;
+const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const MAX_DEPTH = 32;
 const MAX_ERRORS = 50;
 
@@ -32,11 +34,12 @@ const MAX_ERRORS = 50;
  * Parses and checks a schema file's text. Never throws: a problem becomes a
  * message naming where it is (`$.fields.Gender.type: unknown type "int"; …
  * did you mean "integer"?`). Checks JSON syntax, the top-level shape
- * (`fields`, optional `$schema`, `title`, `description`), each field's
+ * (`fields`, optional `$schema`, `title`, `description`, `version`), each field's
  * `type` (string, number, integer, datetime, boolean, object), the flags
  * (booleans), identifier field names, names that differ only in case, and
- * unknown keys (with the nearest known key). Objects nest at most 32 deep.
- * The schema's `definition` holds only `fields`.
+ * unknown keys (with the nearest known key), `renamedFrom` and `deprecated`.
+ * Objects nest at most 32 deep. The schema's `definition` holds only
+ * `fields` and `version`.
  *
  * @example
  * const { value, errors } = loadSchemaJson('{"fields":{"LastName":{"type":"string"}}}');
@@ -64,12 +67,18 @@ export function loadSchemaJson(text: string): LoadSchemaResult {
   for (const key of ['$schema', 'title', 'description'] as const) {
     if (Object.hasOwn(json, key) && typeof own(json, key) !== 'string') report(`$.${key}`, `must be a string, not ${describe(own(json, key))}`);
   }
+  let version: string | number | undefined;
+  if (Object.hasOwn(json, 'version')) {
+    const v = own(json, 'version');
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) version = v;
+    else report('$.version', `must be a string or a number, not ${describe(v)}`);
+  }
   let fields: Record<string, FieldDefinition> | undefined;
   if (!Object.hasOwn(json, 'fields')) report('$', 'missing "fields", the object mapping field names to definitions');
   else fields = checkFields(own(json, 'fields'), '$.fields', 0, report);
   if (errors.length > 0 || fields === undefined) return { value: undefined, errors };
 
-  const definition: SchemaDefinition = { fields };
+  const definition: SchemaDefinition = { fields, ...(version === undefined ? {} : { version }) };
   try {
     return { value: defineSchema(definition), errors: [] };
   } catch (e) {
@@ -100,8 +109,8 @@ function checkFields(
   let ok = true;
   for (const name of Object.keys(value)) {
     const at = `${path}${memberPath(name)}`;
-    if (!IDENTIFIER.test(name)) {
-      report(at, `field name ${JSON.stringify(name)} is not an identifier; names must match [A-Za-z_][A-Za-z0-9_]*`);
+    if (!isIdentifier(name)) {
+      report(at, `field name ${JSON.stringify(name)} is not an identifier; names must match ${IDENTIFIER_RULE}`);
       ok = false;
       continue;
     }
@@ -157,6 +166,15 @@ function checkField(value: unknown, path: string, depth: number, report: Report)
     }
   }
   const nullable = flag('nullable');
+  let renamedFrom: string | readonly string[] | undefined;
+  if (Object.hasOwn(value, 'renamedFrom')) {
+    const r = own(value, 'renamedFrom');
+    const names = typeof r === 'string' ? [r] : Array.isArray(r) ? (r as unknown[]) : undefined;
+    if (names === undefined || names.length === 0 || !names.every((n) => typeof n === 'string' && PATH.test(n))) {
+      report(`${path}.renamedFrom`, `must be a field name (or dotted path), or an array of them, not ${describe(r)}`);
+      ok = false;
+    } else renamedFrom = typeof r === 'string' ? r : (names as string[]);
+  }
   if (type === 'object') {
     if (!checkKeys(value, path, OBJECT_KEYS, report)) ok = false;
     if (!Object.hasOwn(value, 'fields')) {
@@ -169,12 +187,38 @@ function checkField(value: unknown, path: string, depth: number, report: Report)
       type: 'object',
       ...(nullable === undefined ? {} : { nullable }),
       ...(description === undefined ? {} : { description }),
+      ...(renamedFrom === undefined ? {} : { renamedFrom }),
       fields,
     };
   }
   if (!checkKeys(value, path, SCALAR_KEYS, report)) ok = false;
   const filterable = flag('filterable');
   const sortable = flag('sortable');
+  let deprecated: boolean | DeprecationDefinition | undefined;
+  if (Object.hasOwn(value, 'deprecated')) {
+    const d = own(value, 'deprecated');
+    if (typeof d === 'boolean') deprecated = d;
+    else if (isObject(d)) {
+      if (!checkKeys(d, `${path}.deprecated`, DEPRECATION_KEYS, report)) ok = false;
+      const replacement = own(d, 'replacement');
+      const reason = own(d, 'reason');
+      if (replacement !== undefined && (typeof replacement !== 'string' || !PATH.test(replacement))) {
+        report(`${path}.deprecated.replacement`, `must be a field name (or dotted path), not ${describe(replacement)}`);
+        ok = false;
+      }
+      if (reason !== undefined && typeof reason !== 'string') {
+        report(`${path}.deprecated.reason`, `must be a string, not ${describe(reason)}`);
+        ok = false;
+      }
+      deprecated = {
+        ...(typeof replacement === 'string' ? { replacement } : {}),
+        ...(typeof reason === 'string' ? { reason } : {}),
+      };
+    } else {
+      report(`${path}.deprecated`, `must be true, false or an object with "replacement" and/or "reason", not ${describe(d)}`);
+      ok = false;
+    }
+  }
   if (!ok) return undefined;
   return {
     type: type as Exclude<(typeof TYPES)[number], 'object'>,
@@ -182,6 +226,8 @@ function checkField(value: unknown, path: string, depth: number, report: Report)
     ...(filterable === undefined ? {} : { filterable }),
     ...(sortable === undefined ? {} : { sortable }),
     ...(description === undefined ? {} : { description }),
+    ...(renamedFrom === undefined ? {} : { renamedFrom }),
+    ...(deprecated === undefined ? {} : { deprecated }),
   };
 }
 
@@ -215,7 +261,7 @@ function own(object: object, key: string): unknown {
 }
 
 function memberPath(key: string): string {
-  return IDENTIFIER.test(key) || key === '$schema' ? `.${key}` : `[${JSON.stringify(key)}]`;
+  return isIdentifier(key) || key === '$schema' ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
 function short(value: unknown): string {

@@ -5,6 +5,7 @@
  * filter to the schema's own spelling.
  */
 import type { ScalarType } from './values.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * A field holding a scalar value.
@@ -22,6 +23,28 @@ export interface ScalarFieldDefinition {
   readonly sortable?: boolean;
   /** Free text for documentation and completions. */
   readonly description?: string;
+  /**
+   * Earlier names of this field, so saved filters written before a rename can
+   * be found and fixed (`wepql lint --previous-schema`). A bare name is a
+   * sibling in the same object; a dotted name is a full path (a field that
+   * moved into or out of an object).
+   */
+  readonly renamedFrom?: string | readonly string[];
+  /** The field is on its way out: filters using it get a `deprecated-field` warning. */
+  readonly deprecated?: boolean | DeprecationDefinition;
+}
+
+/**
+ * Why a field is deprecated and what to use instead.
+ *
+ * @example
+ * const d: DeprecationDefinition = { replacement: 'WorkEmail', reason: 'personal addresses are no longer collected' };
+ */
+export interface DeprecationDefinition {
+  /** The field to use instead (the schema's spelling of its full path). */
+  readonly replacement?: string;
+  /** Free text shown in the warning. */
+  readonly reason?: string;
 }
 
 /**
@@ -35,6 +58,8 @@ export interface ObjectFieldDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
   readonly nullable?: boolean;
   readonly description?: string;
+  /** Earlier names of the object; its fields' earlier paths follow (see `ScalarFieldDefinition.renamedFrom`). */
+  readonly renamedFrom?: string | readonly string[];
 }
 
 /**
@@ -53,6 +78,8 @@ export type FieldDefinition = ScalarFieldDefinition | ObjectFieldDefinition;
  */
 export interface SchemaDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
+  /** The schema's own version (free form, such as `3` or `"2026-11"`), shown by `wepql schema diff`. */
+  readonly version?: string | number;
 }
 
 /**
@@ -73,6 +100,10 @@ export interface ResolvedField {
   readonly filterable: boolean;
   readonly sortable: boolean;
   readonly description?: string;
+  /** Earlier full paths of the field (see `ScalarFieldDefinition.renamedFrom`); absent when it was never renamed. */
+  readonly renamedFrom?: readonly string[];
+  /** Present when the field is deprecated. */
+  readonly deprecated?: DeprecationDefinition;
 }
 
 /**
@@ -105,8 +136,19 @@ export interface Schema {
   lookup(name: string): FieldLookup;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'datetime', 'boolean']);
+
+/** A field's earlier names as full paths: a bare name is a sibling under the same parent. */
+function earlierPaths(renamedFrom: string | readonly string[] | undefined, prefix: readonly string[], where: string): string[] {
+  if (renamedFrom === undefined) return [];
+  const names: readonly unknown[] = typeof renamedFrom === 'string' ? [renamedFrom] : Array.isArray(renamedFrom) ? renamedFrom : [renamedFrom];
+  return names.map((n) => {
+    if (typeof n !== 'string' || !n.split('.').every((s) => isIdentifier(s))) {
+      throw new SchemaDefinitionError(`${where}.renamedFrom`, 'earlier names must be field names or dotted paths of field names');
+    }
+    return n.includes('.') ? n : [...prefix, n].join('.');
+  });
+}
 
 /**
  * Thrown by `defineSchema` for a definition that cannot be a schema.
@@ -156,16 +198,34 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
     folded.set(key, entry);
   };
 
+  const earlierOwner = new Map<string, string>();
+  const claim = (earlier: readonly string[], name: string, where: string): void => {
+    for (const old of earlier) {
+      const owner = earlierOwner.get(old.toLowerCase());
+      if (owner !== undefined && owner !== name) {
+        throw new SchemaDefinitionError(`${where}.renamedFrom`, `"${old}" is already the earlier name of "${owner}"`);
+      }
+      earlierOwner.set(old.toLowerCase(), name);
+    }
+  };
   // `parentNullable`: a field inside a nullable object is null whenever the object is missing.
-  const walk = (defs: unknown, prefix: readonly string[], where: string, depth: number, parentNullable: boolean): void => {
+  // `parentEarlier`: the earlier paths of the enclosing object, when it was renamed.
+  const walk = (
+    defs: unknown,
+    prefix: readonly string[],
+    where: string,
+    depth: number,
+    parentNullable: boolean,
+    parentEarlier: readonly string[],
+  ): void => {
     if (depth > 32) throw new SchemaDefinitionError(where, 'objects nest deeper than 32 levels');
     if (typeof defs !== 'object' || defs === null || Array.isArray(defs)) {
       throw new SchemaDefinitionError(where, 'must be an object mapping field names to definitions');
     }
     for (const key of Object.keys(defs)) {
       const at = `${where}.${key}`;
-      if (!IDENTIFIER.test(key)) {
-        throw new SchemaDefinitionError(at, 'a field name must match [A-Za-z_][A-Za-z0-9_]*');
+      if (!isIdentifier(key)) {
+        throw new SchemaDefinitionError(at, `a field name must match ${IDENTIFIER_RULE}`);
       }
       const def = (defs as Record<string, unknown>)[key] as FieldDefinition | undefined;
       if (typeof def !== 'object' || def === null) {
@@ -173,9 +233,14 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
       }
       const path = [...prefix, key];
       const name = path.join('.');
+      // Earlier paths: its own earlier names under the current parent, and its
+      // current and earlier names under each earlier path of the parent.
+      const own = earlierPaths(def.renamedFrom, prefix, at);
+      const bare = own.filter((p) => p.split('.').length === path.length).map((p) => p.split('.').pop()!);
+      const earlier = [...new Set([...own, ...parentEarlier.flatMap((p) => [key, ...bare].map((k) => `${p}.${k}`))])];
       if (def.type === 'object') {
         add(name, { found: 'object', name, exactCase: true }, at);
-        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1, parentNullable || def.nullable === true);
+        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1, parentNullable || def.nullable === true, earlier);
         continue;
       }
       if (!SCALARS.has(def.type as string)) {
@@ -184,6 +249,7 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
           `unknown type ${JSON.stringify(def.type)}; expected one of string, number, integer, datetime, boolean, object`,
         );
       }
+      const deprecated = def.deprecated === true ? {} : typeof def.deprecated === 'object' && def.deprecated !== null ? def.deprecated : undefined;
       const field: ResolvedField = Object.freeze({
         name,
         path: Object.freeze(path),
@@ -192,12 +258,15 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
         filterable: def.filterable !== false,
         sortable: def.sortable !== false,
         ...(def.description === undefined ? {} : { description: def.description }),
+        ...(earlier.length === 0 ? {} : { renamedFrom: Object.freeze(earlier) }),
+        ...(deprecated === undefined ? {} : { deprecated: Object.freeze({ ...deprecated }) }),
       });
+      claim(earlier, name, at);
       fields.push(field);
       add(name, { found: 'field', field, exactCase: true }, at);
     }
   };
-  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0, false);
+  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0, false, []);
 
   return Object.freeze({
     definition,

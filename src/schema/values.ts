@@ -81,42 +81,134 @@ export function parseIntegerText(
 }
 
 /**
- * Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|±HH:MM]` as epoch
- * milliseconds. No zone means UTC; the fraction is truncated to milliseconds;
- * impossible dates (`2023-02-30`) and times (`24:00`) are refused.
+ * The earliest instant a datetime may hold: 0001-01-01T00:00:00.000Z.
+ * Year 0000 and anything earlier or later than years 0001–9999 is out of
+ * range everywhere (text, records, typed trees, SQL): PostgreSQL refuses
+ * year 0000, and one engine must never accept what another refuses.
  *
  * @example
- * parseDatetimeText('2024-01-01T02:00+02:00'); // 1704067200000
- * parseDatetimeText('2023-02-30');             // undefined
+ * new Date(MIN_DATETIME_MS).toISOString(); // '0001-01-01T00:00:00.000Z'
  */
-export function parseDatetimeText(text: string): number | undefined {
+export const MIN_DATETIME_MS = -62_135_596_800_000;
+
+/**
+ * The latest instant a datetime may hold: 9999-12-31T23:59:59.999Z.
+ *
+ * @example
+ * new Date(MAX_DATETIME_MS).toISOString(); // '9999-12-31T23:59:59.999Z'
+ */
+export const MAX_DATETIME_MS = 253_402_300_799_999;
+
+/**
+ * Why a text is not a datetime: not of the form, an impossible date or
+ * time (`2023-02-30`, `24:00`), or an instant outside years 0001–9999.
+ *
+ * @example
+ * const r = readDatetimeText('0000-01-01');
+ * const problem: DatetimeProblem | undefined = r.ok ? undefined : r.problem; // 'out-of-range'
+ */
+export type DatetimeProblem = 'not-a-datetime' | 'impossible' | 'out-of-range';
+
+/**
+ * Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|±HH:MM]` as epoch
+ * milliseconds, saying why when it does not read. No zone means UTC; the
+ * fraction is truncated to milliseconds.
+ *
+ * @example
+ * readDatetimeText('2023-02-30'); // { ok: false, problem: 'impossible' }
+ */
+export function readDatetimeText(text: string): { ok: true; value: number } | { ok: false; problem: DatetimeProblem } {
   const m = DATETIME_PATTERN.exec(text);
-  if (m === null) return undefined;
+  if (m === null) return { ok: false, problem: 'not-a-datetime' };
   const year = +m[1]!;
   const month = +m[2]!;
   const day = +m[3]!;
-  if (month < 1 || month > 12 || day < 1) return undefined;
+  if (month < 1 || month > 12 || day < 1) return { ok: false, problem: 'impossible' };
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const maxDay = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-  if (day > maxDay) return undefined;
+  if (day > maxDay) return { ok: false, problem: 'impossible' };
   const hour = m[4] === undefined ? 0 : +m[4];
   const minute = m[5] === undefined ? 0 : +m[5];
   const second = m[6] === undefined ? 0 : +m[6];
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return { ok: false, problem: 'impossible' };
   const millis = m[7] === undefined ? 0 : +(m[7] + '00').slice(0, 3);
   let offsetMinutes = 0;
   const zone = m[8];
   if (zone !== undefined && zone !== 'Z') {
     const oh = +zone.slice(1, 3);
     const om = +zone.slice(4, 6);
-    if (oh > 23 || om > 59) return undefined;
+    if (oh > 23 || om > 59) return { ok: false, problem: 'impossible' };
     offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, minute, second, millis);
-  return d.getTime() - offsetMinutes * 60_000;
+  const ms = d.getTime() - offsetMinutes * 60_000;
+  return ms >= MIN_DATETIME_MS && ms <= MAX_DATETIME_MS ? { ok: true, value: ms } : { ok: false, problem: 'out-of-range' };
+}
+
+/**
+ * Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|±HH:MM]` as epoch
+ * milliseconds. No zone means UTC; the fraction is truncated to milliseconds;
+ * impossible dates (`2023-02-30`) and times (`24:00`) and instants outside
+ * years 0001–9999 are refused.
+ *
+ * @example
+ * parseDatetimeText('2024-01-01T02:00+02:00'); // 1704067200000
+ * parseDatetimeText('2023-02-30');             // undefined
+ */
+export function parseDatetimeText(text: string): number | undefined {
+  const r = readDatetimeText(text);
+  return r.ok ? r.value : undefined;
+}
+
+/**
+ * The instant of a `Date` as epoch milliseconds, or undefined when the
+ * value is not a real `Date` (`Object.create(Date.prototype)` is not), is
+ * invalid, or lies outside years 0001–9999. Never throws.
+ *
+ * @example
+ * instantOf(new Date(0));                   // 0
+ * instantOf(Object.create(Date.prototype)); // undefined
+ */
+export function instantOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  let ms: number;
+  try {
+    // A fake Date passes `instanceof`; only a real one has the internal time slot.
+    ms = Date.prototype.getTime.call(value as Date);
+  } catch {
+    return undefined;
+  }
+  return ms >= MIN_DATETIME_MS && ms <= MAX_DATETIME_MS ? ms : undefined;
+}
+
+/**
+ * A value of a typed tree (or a builder) in the form every engine compares:
+ * text folded with `toLowerCase` when `fold` is set, a finite number (a safe
+ * integer for `integer`), a boolean, a datetime as epoch milliseconds; or
+ * undefined when the value does not have the type. The evaluator, the lint
+ * logic and the SQL compiler all normalise values through this function.
+ *
+ * @example
+ * comparableValue('Smith', 'string', true);            // 'smith'
+ * comparableValue(new Date(0), 'datetime', false);     // 0
+ * comparableValue(new Date('0000-01-01'), 'datetime', false); // undefined
+ */
+export function comparableValue(value: unknown, type: ScalarType, fold: boolean): string | number | boolean | undefined {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? (fold ? value.toLowerCase() : value) : undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    case 'datetime':
+      return instantOf(value);
+  }
 }
 
 /**
@@ -139,7 +231,8 @@ export function parseBooleanText(text: string): boolean | undefined {
  * Datetimes come back as epoch milliseconds; a record may hold them as ISO
  * text in any form `parseDatetimeText` accepts, or as `Date` objects.
  * Numbers must be JavaScript numbers (no numeric strings); integers must be
- * whole and within ±(2^53−1); booleans must be booleans; strings, strings.
+ * whole and within ±(2^53−1); booleans must be booleans; strings, strings;
+ * datetimes within years 0001–9999 (a fake `Date` counts as null).
  *
  * @example
  * recordValueAs('2024-01-01', 'datetime'); // 1704067200000
@@ -155,35 +248,10 @@ export function recordValueAs(value: unknown, type: ScalarType): string | number
       return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
-    case 'datetime': {
+    case 'datetime':
       if (typeof value === 'string') return parseDatetimeText(value) ?? null;
-      if (value instanceof Date) {
-        const t = value.getTime();
-        return Number.isNaN(t) ? null : t;
-      }
-      return null;
-    }
+      return instantOf(value) ?? null;
   }
 }
 
-/**
- * True when a string holds U+0000 or an unpaired surrogate (SPEC §10:
- * `invalid-character`, since databases reject such text).
- *
- * @example
- * hasInvalidCharacter('a\u0000b'); // true
- */
-export function hasInvalidCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-      i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
-}
+export { hasInvalidCharacter } from '../ast/lexical.js';

@@ -27,6 +27,7 @@ import {
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { isOperatorApplicable, operatorsForType } from '../validate/applicability.js';
 import { convertValueText } from '../validate/convert-value.js';
+import { isWhitespace, trimWhitespace } from '../ast/lexical.js';
 
 /**
  * What a completion inserts.
@@ -185,7 +186,7 @@ function scan(text: string, at: number, sort: boolean): Context {
 
     if (top?.type === 'args' && !afterArgs) {
       if (c === ',') {
-        top.args.push(text.slice(top.argStart, i).trim());
+        top.args.push(trimWhitespace(text.slice(top.argStart, i)));
         top.argStart = i + 1;
       } else if (c === ')') {
         frames.pop();
@@ -248,12 +249,13 @@ function scan(text: string, at: number, sort: boolean): Context {
 }
 
 function currentSegment(text: string, start: number, end: number, quoted: Segment | undefined): Segment {
-  return quoted ?? { text: text.slice(start, end).trim(), quoted: false };
+  return quoted ?? { text: trimWhitespace(text.slice(start, end)), quoted: false };
 }
 
 function skipSpace(text: string, from: number, to: number): number {
   let i = from;
-  while (i < to && /\s/.test(text[i]!)) i++;
+  // The language's whitespace only: U+00A0 is part of a name, as the parser reads it.
+  while (i < to && isWhitespace(text.charCodeAt(i))) i++;
   return i;
 }
 
@@ -335,7 +337,7 @@ function suggestInArgs(frame: ArgsFrame, partial: string, schema: Schema): Compl
       !listed.has(f.name.toLowerCase());
     const dot = partial.lastIndexOf('.');
     if (dot < 0) return byPrefix(fieldsUnder(schema, [], accepts), partial);
-    const found = schema.lookup(partial.slice(0, dot).trim());
+    const found = schema.lookup(trimWhitespace(partial.slice(0, dot)));
     if (found.found !== 'object') return [];
     return byPrefix(fieldsUnder(schema, found.name.split('.'), accepts), partial.slice(dot + 1));
   }

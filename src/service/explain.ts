@@ -24,6 +24,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
+import { dayRangeFilter } from '../schema/date-only.js';
 import type { FieldDefinition, Schema } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { parseBooleanText, parseDatetimeText, parseNumberText } from '../schema/values.js';
@@ -195,14 +196,19 @@ class Words {
       }
       case 'comparison': {
         const type = this.typeOf(node.field, node.operator, node.value.value);
-        const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
-        return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
+        const instant = node.operator === 'Equal' || node.operator === 'NotEqual' ? this.dateOnly(node.field, [node.value], node.operator === 'NotEqual') : undefined;
+        const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${instant?.values ?? this.value(node.value, type)}`;
+        const withNull = surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
+        return instant === undefined ? withNull : `${withNull}${instant.note}`;
       }
       case 'null-check':
         return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is not set' : 'is set'}`;
       case 'list': {
         const type = this.listType(node.field, node.values);
-        const text = `${this.name(node.field)} ${listPhrase(node.operator, node.values.map((v) => this.value(v, type)))}`;
+        const instant = node.operator === 'InArray' ? this.dateOnly(node.field, node.values, false) : undefined;
+        const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
+        const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
+        if (instant !== undefined) return `${text}${instant.note}`;
         return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
       }
       case 'in-fields': {
@@ -237,6 +243,23 @@ class Words {
       fields = def.fields;
     }
     return false;
+  }
+
+  /**
+   * A schema datetime compared with dates that have no time compares
+   * instants (midnight UTC), not days: say which instant, and which filter
+   * means the day. Undefined when that does not apply.
+   */
+  private dateOnly(field: FieldNode, values: readonly ValueNode[], negate: boolean): { values: string; note: string } | undefined {
+    const found = this.schema?.lookup(field.name);
+    if (found?.found !== 'field' || found.field.type !== 'datetime') return undefined;
+    const range = dayRangeFilter(found.field.name, values.map((v) => v.value), negate);
+    if (range === undefined) return undefined;
+    const many = values.length > 1;
+    return {
+      values: values.map((v) => `exactly ${instantOf(v.value)}`).join(', '),
+      note: ` (${many ? 'those instants' : 'that instant'} only, not the whole day${many ? 's' : ''}; ${negate ? 'to leave out the whole day' : `for the whole day${many ? 's' : ''}`}: ${range})`,
+    };
   }
 
   private name(field: FieldNode): string {
@@ -276,6 +299,11 @@ const HIDDEN_CHARACTERS = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\
 /** A text value in double quotes, JSON-escaped, with hidden characters written as `\uXXXX`. */
 function quoteText(text: string): string {
   return JSON.stringify(text).replace(HIDDEN_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A date-only value as the instant it compares: `2024-03-21T00:00:00Z`. */
+function instantOf(date: string): string {
+  return `${date.trim()}T00:00:00Z`;
 }
 
 /** Without a schema: a value that reads as a number, boolean or datetime is taken as one. */

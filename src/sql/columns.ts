@@ -5,11 +5,12 @@
  * so that values which do not convert read as NULL (SPEC §6).
  */
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import type { ScalarType } from '../schema/values.js';
+import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import { mysqlJsonValue } from './mysql.js';
 import type { ColumnMap } from './to-sql.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
 /**
  * A column mapping read and checked.
@@ -23,7 +24,6 @@ export type ResolvedColumn =
 
 // JSON keys are written into the SQL text as literals; restricting them to
 // identifier characters means no quoting rule of either dialect can be hit.
-const JSON_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The default column of a field: its name, or for a nested field its path
@@ -77,8 +77,8 @@ function readMapping(key: string, value: unknown): ResolvedColumn {
         sqlError('invalid-sql-option', `${where}.path must be an array of 1 to 32 keys`);
       }
       for (const segment of path) {
-        if (typeof segment !== 'string' || !JSON_KEY.test(segment)) {
-          sqlError('invalid-sql-option', `${where}.path has key ${JSON.stringify(segment)}; JSON keys must match [A-Za-z_][A-Za-z0-9_]*`);
+        if (typeof segment !== 'string' || !isIdentifier(segment)) {
+          sqlError('invalid-sql-option', `${where}.path has key ${JSON.stringify(segment)}; JSON keys must match ${IDENTIFIER_RULE}`);
         }
       }
       return { kind: 'json', column: (value as { json: string }).json, path: Object.freeze([...(path as string[])]) };
@@ -117,6 +117,9 @@ export function fieldExpression(
 const DATETIME_REGEX =
   "'^[0-9]{4}-[0-9]{2}-[0-9]{2}(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$'";
 
+const POSTGRES_MIN_INSTANT = `'${new Date(MIN_DATETIME_MS).toISOString()}'::timestamptz`;
+const POSTGRES_MAX_INSTANT = `'${new Date(MAX_DATETIME_MS).toISOString()}'::timestamptz`;
+
 function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   // Keys are identifier-shaped (checked above), so a plain literal is safe.
   const node = `(${column} -> ${path.map((k) => `'${k}'`).join(' -> ')})`;
@@ -142,10 +145,13 @@ function postgresJsonValue(column: string, path: readonly string[], type: Scalar
       // interval, since timestamptz input refuses offsets beyond ±15:59.
       const local = `regexp_replace(regexp_replace(${text}, '(Z|[+-][0-9]{2}:[0-9]{2})$', ''), '(\\.[0-9]{3})[0-9]+$', '\\1')`;
       const offset = `COALESCE(substring(${text} from '[+-][0-9]{2}:[0-9]{2}$')::interval, interval '0')`;
+      // An offset can carry 0001-01-01 into year 0000 or 9999-12-31 into
+      // 10000: out of range, so null, as in memory (parseDatetimeText).
+      const instant = `((${local}::timestamp AT TIME ZONE 'UTC') - ${offset})`;
       return (
         `(CASE WHEN jsonb_typeof(${node}) = 'string' AND ${text} ~ ${DATETIME_REGEX}` +
         ` AND pg_input_is_valid(${local}, 'timestamp')` +
-        ` THEN (${local}::timestamp AT TIME ZONE 'UTC') - ${offset} END)`
+        ` THEN CASE WHEN ${instant} BETWEEN ${POSTGRES_MIN_INSTANT} AND ${POSTGRES_MAX_INSTANT} THEN ${instant} END END)`
       );
     }
   }

@@ -10,9 +10,10 @@
  */
 import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/operators.js';
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
-import type { Limits } from '../diagnostics/limits.js';
+import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
@@ -68,101 +69,65 @@ class PartWriter {
 
 /**
  * Compiles a typed filter to the parts of a WHERE condition (without the
- * keyword; no parts for an empty filter). Trees built by code are checked
- * as they are walked: fields must belong to the schema with the same type,
+ * keyword; no parts for an empty filter). Trees built by code go through
+ * `checkTypedFilter` first, the check the evaluator runs too: fields must
+ * belong to the schema with the same type, operators must apply to them,
  * values must have their field's type, and the limits hold
  * (`nesting-too-deep`, `too-many-conditions`, `too-many-list-values`,
- * `too-many-in-fields`); recursion stops at `limits.maxDepth`.
+ * `too-many-in-fields`); anything else throws `WepqlError`.
  *
  * @example
  * compileFilterParts(typed, context); // [{ sql: 'lower("LastName" COLLATE "pg_unicode_fast") LIKE ' }, { param: 'sm%' }, { sql: " ESCAPE '\\'" }]
  */
 export function compileFilterParts(filter: TypedFilter, context: CompileContext): readonly SqlPart[] {
+  const checked = checkTypedFilter(filter, { limits: context.limits, schema: context.schema });
   const compiler = new FilterCompiler(context);
-  compiler.clauses(filter.clauses, ' AND ', 0, false);
+  compiler.clauses(checked.clauses, ' AND ', false);
   return compiler.out.parts;
 }
 
 class FilterCompiler {
   readonly out = new PartWriter();
-  private conditions = 0;
 
   constructor(private readonly cx: CompileContext) {}
 
-  /** Writes `nodes` joined by `glue`; `depth` counts the groups enclosing them. */
-  clauses(nodes: readonly TypedFilterNode[], glue: string, depth: number, wrap: boolean): void {
+  /** Writes `nodes` joined by `glue`. */
+  clauses(nodes: readonly TypedFilterNode[], glue: string, wrap: boolean): void {
     const parenthesize = wrap && nodes.length > 1;
     if (parenthesize) this.out.sql('(');
     nodes.forEach((node, i) => {
       if (i > 0) this.out.sql(glue);
-      this.node(node, depth);
+      this.node(node);
     });
     if (parenthesize) this.out.sql(')');
   }
 
-  private node(node: TypedFilterNode, depth: number): void {
+  private node(node: TypedFilterNode): void {
     switch (node.kind) {
-      case 'group': {
-        if (depth + 1 > this.cx.limits.maxDepth) {
-          sqlError('nesting-too-deep', `groups nest deeper than ${this.cx.limits.maxDepth} levels (limit maxDepth)`);
-        }
-        if (node.children.length === 0) sqlError('empty-group', `${node.operator}() must contain at least one clause`);
-        this.clauses(node.children, node.operator === 'And' ? ' AND ' : ' OR ', depth + 1, true);
+      case 'group':
+        this.clauses(node.children, node.operator === 'And' ? ' AND ' : ' OR ', true);
         return;
-      }
       case 'comparison':
-        this.count();
-        this.single(this.field(node.field), node.operator, this.value(node.field, node.value));
+        this.single(node.field, node.operator, node.value);
         return;
-      case 'null-check': {
-        this.count();
-        const field = this.field(node.field);
-        this.out.sql(`${this.raw(field)} ${node.operator === 'IsNull' ? 'IS NULL' : 'IS NOT NULL'}`);
+      case 'null-check':
+        this.out.sql(`${this.raw(node.field)} ${OPERATORS[node.operator].nullMatches ? 'IS NULL' : 'IS NOT NULL'}`);
         return;
-      }
       case 'list':
-        this.count();
-        this.list(node.operator, this.field(node.field), node.values);
+        this.list(node.operator, node.field, node.values);
         return;
       case 'in-fields': {
-        this.count();
-        if (node.fields.length === 0 || node.fields.length !== node.values.length) {
-          sqlError('invalid-value', `${node.operator} needs one value per field`);
-        }
-        if (node.fields.length > this.cx.limits.maxInFields) {
-          sqlError('too-many-in-fields', `${node.operator} lists more than ${this.cx.limits.maxInFields} fields (limit maxInFields)`);
-        }
         const base = baseOperatorOfInFields(node.operator);
         const wrap = node.fields.length > 1;
         if (wrap) this.out.sql('(');
         node.fields.forEach((f, i) => {
           if (i > 0) this.out.sql(' OR ');
-          this.single(this.field(f), base, this.value(f, node.values[i]));
+          this.single(f, base, node.values[i]!);
         });
         if (wrap) this.out.sql(')');
         return;
       }
     }
-  }
-
-  private count(): void {
-    if (++this.conditions > this.cx.limits.maxConditions) {
-      sqlError('too-many-conditions', `the filter has more than ${this.cx.limits.maxConditions} conditions (limit maxConditions)`);
-    }
-  }
-
-  /** The field as this schema knows it; a tree typed against another schema is refused. */
-  private field(field: ResolvedField): ResolvedField {
-    const hit = this.cx.schema.lookup(field?.name);
-    if (hit.found !== 'field' || !hit.exactCase || hit.field.type !== field.type) {
-      sqlError('unknown-field', `field ${JSON.stringify(field?.name)} is not a ${field?.type} field of the schema`);
-    }
-    return hit.field;
-  }
-
-  private value(field: ResolvedField, value: TypedScalar | undefined): TypedScalar {
-    checkValue(field, value);
-    return value as TypedScalar;
   }
 
   private raw(field: ResolvedField): string {
@@ -178,10 +143,8 @@ class FilterCompiler {
       this.param(field, value);
       return;
     }
-    const position = info.position;
-    if (position === undefined || field.type !== 'string' || typeof value !== 'string') {
-      return sqlError('invalid-value', `${operator} does not apply to ${field.type} field ${field.name}`);
-    }
+    // checkTypedFilter let through only text operators on strings here.
+    const position = info.position!;
     if (value === '') {
       // Every string contains, starts and ends with '' (SPEC §6: Contains('')
       // matches every non-null string), so the negated forms match nothing.
@@ -190,7 +153,7 @@ class FilterCompiler {
     }
     const expr = compared(field, this.cx, this.raw(field));
     const not = info.negative ? 'NOT ' : '';
-    const text = this.cx.caseSensitive ? value : value.toLowerCase();
+    const text = comparableValue(value, 'string', !this.cx.caseSensitive) as string;
     if (this.cx.dialect === 'sqlite' && this.cx.caseSensitive) {
       // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
       this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, position));
@@ -203,11 +166,6 @@ class FilterCompiler {
   }
 
   private list(operator: ListOperator, field: ResolvedField, values: readonly TypedScalar[]): void {
-    if (!Array.isArray(values) || values.length === 0) sqlError('missing-value', `${operator} needs at least one value`);
-    if (values.length > this.cx.limits.maxListValues) {
-      sqlError('too-many-list-values', `${operator} has more than ${this.cx.limits.maxListValues} values (limit maxListValues)`);
-    }
-    for (const v of values) checkValue(field, v);
     const { nullMatches: orNull, negative: negated } = OPERATORS[operator];
     const raw = this.raw(field);
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
@@ -234,35 +192,10 @@ class FilterCompiler {
     if (cast !== '') this.out.sql(cast);
   }
 
-  /** A typed value in the form the storage convention compares it with. */
+  /** A checked value in the form the storage convention compares it with. */
   private paramValue(field: ResolvedField, value: TypedScalar): unknown {
     return sqlParameter(field, value, this.cx).value;
   }
-}
-
-function checkValue(field: ResolvedField, value: unknown): void {
-  let ok: boolean;
-  switch (field.type) {
-    case 'string':
-      ok = typeof value === 'string';
-      if (ok && hasInvalidCharacter(value as string)) {
-        sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate`);
-      }
-      break;
-    case 'number':
-      ok = typeof value === 'number' && Number.isFinite(value);
-      break;
-    case 'integer':
-      ok = typeof value === 'number' && Number.isSafeInteger(value);
-      break;
-    case 'boolean':
-      ok = typeof value === 'boolean';
-      break;
-    case 'datetime':
-      ok = value instanceof Date && !Number.isNaN(value.getTime());
-      break;
-  }
-  if (!ok) sqlError('invalid-value', `a value for ${field.name} is not a ${field.type}`);
 }
 
 /**
@@ -313,7 +246,7 @@ export function orderKeys(sort: TypedSort | undefined, context: CompileContext, 
   const out: OrderKey[] = [];
   const keys = sort?.keys ?? [];
   if (keys.length > context.limits.maxSortKeys) {
-    sqlError('too-many-sort-keys', `the sort has more than ${context.limits.maxSortKeys} keys (limit maxSortKeys)`);
+    sqlError(LIMIT_CODES.maxSortKeys, limitMessage('maxSortKeys', context.limits.maxSortKeys));
   }
   for (const key of keys) {
     const hit = context.schema.lookup(key.field?.name);
@@ -350,19 +283,15 @@ export function comparedExpression(field: ResolvedField, context: CompileContext
  * sqlParameter(lastName, 'Smith', context); // { value: 'smith', cast: '' }
  */
 export function sqlParameter(field: ResolvedField, value: TypedScalar, context: CompileContext): { value: unknown; cast: string } {
-  checkValue(field, value);
-  switch (field.type) {
-    case 'string':
-      return { value: context.caseSensitive ? value : (value as string).toLowerCase(), cast: '' };
-    case 'datetime': {
-      const ms = (value as Date).getTime();
-      return context.dialect === 'postgres' ? { value: postgresTimestamp(ms), cast: '::timestamptz' } : { value: ms, cast: '' };
-    }
-    case 'boolean':
-      return { value: context.dialect === 'postgres' ? value : value ? 1 : 0, cast: '' };
-    default:
-      return { value, cast: '' };
+  // Seek keys reach here without checkTypedFilter: check them the same way.
+  const comparable = comparableValue(value, field.type, !context.caseSensitive);
+  if (comparable === undefined) sqlError('invalid-value', `a value for ${field.name} is not a ${field.type}`);
+  if (typeof value === 'string' && hasInvalidCharacter(value)) {
+    sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate, which databases reject`);
   }
+  if (field.type === 'datetime' && context.dialect === 'postgres') return { value: postgresTimestamp(comparable as number), cast: '::timestamptz' };
+  if (field.type === 'boolean' && context.dialect !== 'postgres') return { value: comparable ? 1 : 0, cast: '' };
+  return { value: comparable, cast: '' };
 }
 
 /**

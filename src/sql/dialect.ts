@@ -2,7 +2,7 @@
  * The SQL dialects wepql compiles to, and the one place that knows how each
  * quotes identifiers.
  */
-import { hasInvalidCharacter } from '../schema/values.js';
+import { hasInvalidCharacter } from '../ast/lexical.js';
 import { sqlError } from './errors.js';
 
 /**

@@ -3,7 +3,7 @@
  * folded and compared, the LIKE escape character, how ORDER BY places
  * NULLs, and how a JSON value is read as a field. The compiler asks this module instead of spelling MySQL itself.
  */
-import type { ScalarType } from '../schema/values.js';
+import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
 import type { SqlDialect } from './dialect.js';
 
 /**
@@ -111,7 +111,7 @@ export function mysqlJsonValue(column: string, path: readonly string[], type: Sc
   }
 }
 
-/** Epoch milliseconds of ISO text already matched by the datetime pattern; NULL for an impossible date. */
+/** Epoch milliseconds of ISO text already matched by the datetime pattern; NULL for an impossible date or an instant outside years 0001–9999. */
 function mysqlEpochMs(t: string): string {
   const int = (from: number, length: number) => `CAST(SUBSTRING(${t}, ${from}, ${length}) AS SIGNED)`;
   const y = int(1, 4);
@@ -136,8 +136,6 @@ function mysqlEpochMs(t: string): string {
   const yoe = `(${yy} - ${era} * 400)`;
   const doy = `((153 * (${m} + (CASE WHEN ${m} > 2 THEN -3 ELSE 9 END)) + 2) DIV 5 + ${d} - 1)`;
   const days = `(${era} * 146097 + ${yoe} * 365 + ${yoe} DIV 4 - ${yoe} DIV 100 + ${doy} - 719468)`;
-  return (
-    `(CASE WHEN ${m} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${maxDay} THEN ` +
-    `${days} * 86400000 + ${hour} * 3600000 + ${minute} * 60000 + ${second} * 1000 + ${millis} - ${offset} * 60000 END)`
-  );
+  const ms = `(${days} * 86400000 + ${hour} * 3600000 + ${minute} * 60000 + ${second} * 1000 + ${millis} - ${offset} * 60000)`;
+  return `(CASE WHEN ${m} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${maxDay} AND ${ms} BETWEEN ${MIN_DATETIME_MS} AND ${MAX_DATETIME_MS} THEN ${ms} END)`;
 }

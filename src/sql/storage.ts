@@ -4,7 +4,8 @@
  * Datetimes are instants — `timestamptz` in PostgreSQL and integer epoch
  * milliseconds in SQLite — because ISO text compares wrongly across offsets.
  */
-import { hasInvalidCharacter, recordValueAs, type ScalarType } from '../schema/values.js';
+import { hasInvalidCharacter } from '../ast/lexical.js';
+import { recordValueAs, type ScalarType } from '../schema/values.js';
 import type { SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 

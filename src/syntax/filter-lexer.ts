@@ -15,6 +15,7 @@
  * keeps the two identical.
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain';
+import { shielded } from './shielded.js';
 
 /**
  * The four whitespace characters of SPEC §2.
@@ -242,8 +243,11 @@ export const FILTER_TOKENS: TokenType[] = [
  * @example
  * filterLexer.tokenize('A.Equal(1)').tokens.map((t) => t.image); // ['A', '.', 'Equal', '(', '1', ')']
  */
-export const filterLexer = new Lexer(FILTER_TOKENS, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: true,
-  skipValidations: false,
-});
+export const filterLexer = shielded(
+  () =>
+    new Lexer(FILTER_TOKENS, {
+      positionTracking: 'onlyOffset',
+      ensureOptimizations: true,
+      skipValidations: false,
+    }),
+);

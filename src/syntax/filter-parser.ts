@@ -36,7 +36,7 @@ import {
   type NoValueOperator,
   type SingleValueOperator,
 } from '../ast/operators.js';
-import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
+import { DEFAULT_LIMITS, DEPTH_CEILING, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink, type DiagnosticExtras } from './diagnostic-sink.js';
 import {
@@ -53,7 +53,8 @@ import {
   Unterminated,
   Word,
 } from './filter-lexer.js';
-import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } from './text-checks.js';
+import { excerpt } from './text-checks.js';
+import { invalidCharacter, isIdentifier, quoteValue as quoteText, unquoteValue as unquoteText } from '../ast/lexical.js';
 
 /**
  * The deepest group nesting the parser will recurse into, whatever
@@ -63,7 +64,7 @@ import { excerpt, invalidCharacter, isFieldSegment, quoteText, unquoteText } fro
   * @example
   * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
  */
-export const PARSER_DEPTH_CEILING = 200;
+export const PARSER_DEPTH_CEILING = DEPTH_CEILING;
 
 /**
  * One comma-separated slot of an argument list. Slots are pooled by the
@@ -348,7 +349,8 @@ export class FilterParser extends EmbeddedActionsParser {
   private addArg(from: number, to: number, start: number, comma: IToken | undefined): void {
     const junk = this.skipArgumentJunk();
     const i = this.argCount++;
-    const a = this.args[i];
+    // Never read past the end: a polluted Object.prototype answers for missing indices.
+    const a = i < this.args.length ? this.args[i] : undefined;
     if (a === undefined) this.args.push({ from, to, junk, start, comma });
     else {
       a.from = from;
@@ -911,7 +913,7 @@ export class FilterParser extends EmbeddedActionsParser {
         return null;
       }
       const image = t.image;
-      if (!isNameToken(type) || !isFieldSegment(image)) {
+      if (!isNameToken(type) || !isIdentifier(image)) {
         const shown = type === Quoted ? `${excerpt(t.image)} (field names are not quoted)` : `"${excerpt(t.image)}"`;
         this.sink.add(
           'invalid-field-path',
@@ -949,7 +951,12 @@ interface OperatorEntry {
   readonly kind: OperatorKind;
   readonly lower: string;
 }
-const OPERATOR_BUCKETS: (OperatorEntry[] | undefined)[] = [];
+// Dense, with every slot its own property: a hole or a read past the end
+// would find whatever a polluted Object.prototype holds at that index.
+const OPERATOR_BUCKETS: (OperatorEntry[] | undefined)[] = Array.from(
+  { length: bucketKey(Math.max(...FILTER_OPERATORS.map((op) => op.length)), 31) + 1 },
+  () => undefined,
+);
 for (const op of FILTER_OPERATORS) {
   (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push({ op, kind: operatorKind(op), lower: op.toLowerCase() });
 }
@@ -959,7 +966,8 @@ function bucketKey(length: number, firstCode: number): number {
 function operatorFor(text: string, token: IToken): OperatorEntry | undefined {
   const start = token.startOffset;
   const length = endOf(token) - start;
-  const bucket = OPERATOR_BUCKETS[bucketKey(length, text.charCodeAt(start))];
+  const key = bucketKey(length, text.charCodeAt(start));
+  const bucket = key < OPERATOR_BUCKETS.length ? OPERATOR_BUCKETS[key] : undefined;
   if (bucket !== undefined) {
     next: for (const entry of bucket) {
       const lower = entry.lower;

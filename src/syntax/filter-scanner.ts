@@ -83,11 +83,14 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
       t.cached = undefined;
       return;
     }
-    let t: PooledToken | undefined;
-    if (index >= POOL_LIMIT || (t = pool[index]) === undefined) {
+    let t: PooledToken;
+    // The pool fills densely from 0, so its length says what it holds; a
+    // read past it would find a polluted Object.prototype's `[index]`.
+    if (index >= POOL_LIMIT || index >= pool.length) {
       t = new PooledToken(text, startOffset, end - 1, tokenType, index);
       if (index < POOL_LIMIT) pool[index] = t;
     } else {
+      t = pool[index]!;
       t.startOffset = startOffset;
       t.endOffset = end - 1;
       t.tokenTypeIdx = tokenType.tokenTypeIdx!;

@@ -9,6 +9,7 @@ import { scanFilterShared } from './filter-scanner.js';
 import { FilterParser } from './filter-parser.js';
 import type { ParseOptions } from './parse-options.js';
 import { runParser } from './parse-support.js';
+import { shielded } from './shielded.js';
 
 /**
  * The result of `parseFilter`.
@@ -27,7 +28,7 @@ export interface ParseFilterResult {
 
 // One parser instance, reused: Chevrotain's grammar analysis runs once.
 let parser: FilterParser | undefined;
-const filterParser = (): FilterParser => (parser ??= new FilterParser());
+const filterParser = (): FilterParser => (parser ??= shielded(() => new FilterParser()));
 
 /**
  * Parses a filter. Keywords match in any case and are stored canonical;

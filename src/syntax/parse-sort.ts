@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ParseOptions } from './parse-options.js';
 import { runParser } from './parse-support.js';
 import { SortParser, sortLexer } from './sort-parser.js';
+import { shielded } from './shielded.js';
 
 /**
  * The result of `parseSort`.
@@ -24,7 +25,7 @@ export interface ParseSortResult {
 }
 
 let parser: SortParser | undefined;
-const sortParser = (): SortParser => (parser ??= new SortParser());
+const sortParser = (): SortParser => (parser ??= shielded(() => new SortParser()));
 const tokenizeSort = (text: string) => sortLexer.tokenize(text).tokens;
 
 /**

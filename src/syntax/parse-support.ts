@@ -129,11 +129,14 @@ export function runParser<P extends DrivenParser, T>(
   if (tokens.length === 0) return { nodes: [], span, diagnostics: [] };
   const sink = new DiagnosticSink(limits.maxErrors, text.length);
   reportUnterminated(tokens, sink);
-  const p = parser();
-  p.prepare(text, limits, sink);
-  p.input = tokens;
   let nodes: T[] = [];
   try {
+    // Building the parser runs Chevrotain's self-analysis, which walks plain
+    // objects; inside the try, a hostile environment (a polluted
+    // Object.prototype) costs a diagnostic, never a throw.
+    const p = parser();
+    p.prepare(text, limits, sink);
+    p.input = tokens;
     // With recovery off, Chevrotain returns undefined instead of throwing when
     // it cannot match. Both grammars accept every token sequence, so that
     // would be a parser defect; it is still reported, never thrown.

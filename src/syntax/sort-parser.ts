@@ -10,7 +10,9 @@ import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
-import { excerpt, isFieldSegment } from './text-checks.js';
+import { excerpt } from './text-checks.js';
+import { shielded } from './shielded.js';
+import { isIdentifier } from '../ast/lexical.js';
 
 /**
  * Tokens that make up a sort item (a token category).
@@ -75,7 +77,7 @@ export const SORT_TOKENS: TokenType[] = [SortWhiteSpace, SortSemicolon, SortComm
  * @example
  * sortLexer.tokenize('A=Asc;B').tokens.map((t) => t.image); // ['A', '=', 'Asc', ';', 'B']
  */
-export const sortLexer = new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true });
+export const sortLexer = shielded(() => new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true }));
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
@@ -211,7 +213,7 @@ export class SortParser extends EmbeddedActionsParser {
       if (spaced) {
         sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
         ok = false;
-      } else if (path.some((segment) => !isFieldSegment(segment))) {
+      } else if (path.some((segment) => !isIdentifier(segment))) {
         sink.add(
           'invalid-field-path',
           `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,

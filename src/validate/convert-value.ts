@@ -4,7 +4,7 @@
  * `schema/values.ts` only, so every stage reads values identically.
  */
 import type { ScalarType } from '../schema/values.js';
-import { MAX_INTEGER, parseBooleanText, parseDatetimeText, parseIntegerText, parseNumberText } from '../schema/values.js';
+import { MAX_INTEGER, parseBooleanText, parseIntegerText, parseNumberText, readDatetimeText } from '../schema/values.js';
 import type { TypedScalar } from './typed-tree.js';
 
 /**
@@ -69,8 +69,9 @@ export function convertValueText(text: string, type: ScalarType): ConvertedValue
       return invalid(`expected ${VALUE_EXAMPLES.integer}`);
     }
     case 'datetime': {
-      const ms = parseDatetimeText(text);
-      if (ms !== undefined) return { ok: true, value: new Date(ms) };
+      const r = readDatetimeText(text);
+      if (r.ok) return { ok: true, value: new Date(r.value) };
+      if (r.problem === 'out-of-range') return invalid('it is out of range; datetimes lie in the years 0001 to 9999');
       if (DATETIME_SHAPE.test(text)) return invalid(`it is not a real date or time; expected ${VALUE_EXAMPLES.datetime}`);
       return invalid(`expected ${VALUE_EXAMPLES.datetime}`);
     }

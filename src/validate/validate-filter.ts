@@ -19,7 +19,7 @@ import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
-import { hasInvalidCharacter } from '../schema/values.js';
+import { hasInvalidCharacter } from '../ast/lexical.js';
 import { describeApplicableTypes, isOperatorApplicable } from './applicability.js';
 import { convertValueText } from './convert-value.js';
 import { Reporter, quoteText } from './report.js';

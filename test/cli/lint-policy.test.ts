@@ -24,7 +24,7 @@ describe('wepql lint --policy', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${file}:2:27: error operator-not-allowed: this endpoint does not allow StartsWith on Ssn; allowed: Equal`);
     expect(r.stdout).toContain('suggestion: Equal');
-    expect(r.stdout).toMatch(/2 filters and sorts checked: 1 error, 0 warnings, 0 info\n$/);
+    expect(r.stdout).toMatch(/1 file, 2 filters checked: 1 error, 0 warnings\n$/);
   });
 
   it('passes the same files without the policy', () => {

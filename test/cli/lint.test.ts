@@ -19,7 +19,7 @@ describe('wepql lint', () => {
     const r = runCli(['lint', '--schema', SCHEMA, file]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('1 file, 2 filters and sorts checked: 0 errors, 0 warnings, 0 info');
+    expect(r.stdout.trim()).toBe('1 file, 2 filters checked: 0 errors, 0 warnings');
   });
 
   it('reports errors like a compiler, with a code frame and suggestion, exit 1', () => {
@@ -29,7 +29,7 @@ describe('wepql lint', () => {
     expect(r.stdout).toContain(`${file}:2:8: error unknown-operator:`);
     expect(r.stdout).toContain('  Gender.Equals(1)\n         ^^^^^^');
     expect(r.stdout).toContain('suggestion: Equal');
-    expect(r.stdout).toMatch(/1 file, 2 filters and sorts checked: 1 error, 0 warnings, 0 info\n$/);
+    expect(r.stdout).toMatch(/1 file, 2 filters checked: 1 error, 0 warnings\n$/);
   });
 
   it('warnings alone exit 0', () => {
@@ -48,7 +48,7 @@ describe('wepql lint', () => {
       expect.objectContaining({ file, line: 4, column: 16, kind: 'filter', name: 'a', code: 'unknown-field', severity: 'error', start: 0, end: 4 }),
       expect.objectContaining({ file, line: 5, kind: 'sort', code: 'implicit-direction', severity: 'warning' }),
     ]);
-    expect(r.stderr).toContain('1 file, 2 filters and sorts checked: 1 error, 1 warning');
+    expect(r.stderr).toContain('1 file, 1 filter and 1 sort checked: 1 error, 1 warning');
   });
 
   it('reads NDJSON and standard input', () => {
@@ -56,7 +56,7 @@ describe('wepql lint', () => {
       input: '{"filter":"Gender.Equal(1)"}\n{"filter":"Gender.Equal(x)"}\n',
     });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ file: '-', line: 2, code: 'invalid-value' })]);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ file: '<stdin>', line: 2, code: 'invalid-value' })]);
   });
 
   it('emits SARIF 2.1.0', () => {

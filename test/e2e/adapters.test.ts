@@ -92,6 +92,71 @@ const STARTERS = [
 
 for (const [name, start] of STARTERS) describeHttpListContract(`${name} adapter`, start);
 
+/** Each framework's app around one list route, with a given source and no auth, for the error paths. */
+async function startPlain(name: string, options: ListRouteOptions) {
+  if (name === 'Express') {
+    const app = express();
+    app.get(ROUTE, expressList(options));
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+  if (name === 'Fastify') {
+    const app = Fastify();
+    app.get(ROUTE, fastifyList(options));
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    return { url, close: () => app.close() };
+  }
+  const app = new Hono();
+  app.get(ROUTE, honoList(options));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe.each(STARTERS.map(([name]) => [name]))('%s adapter: failures', (name) => {
+  it('answers a failing data source with the bare 500 envelope and reports the error to onError', async () => {
+    const seen: unknown[] = [];
+    const failing = { count: async () => Promise.reject(new Error('database down')), page: async () => [] };
+    const app = await startPlain(name, {
+      source: failing,
+      schema: employeeSchema,
+      codec: createTokenCodec({ secret: 'adapter secret, 16+ bytes' }),
+      onError: (e) => seen.push(e),
+    });
+    try {
+      const r = await get(`${app.url}/api/public/clients/1/employees?limit=5`);
+      expect(r.status).toBe(500);
+      expect(r.body).toEqual({ Status: 0, Code: '500', ErrorCode: null, Message: 'The list could not be read.', StackTrace: '' });
+      expect(String(seen[0])).toContain('database down');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a throwing resolveClient with a 500 envelope, not a crash', async () => {
+    const seen: unknown[] = [];
+    const app = await startPlain(name, {
+      ...routeOptions({ records: [], authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now }),
+      resolveClient: () => {
+        throw new Error('directory down');
+      },
+      onError: (e) => seen.push(e),
+    });
+    try {
+      const r = await get(`${app.url}/api/public/clients/1/employees?limit=5`);
+      expect(r.status).toBe(500);
+      expect(r.body.Code).toBe('500');
+      expect(String(seen[0])).toContain('directory down');
+      expect((await get(`${app.url}/api/public/clients/1/employees?limit=5`)).status).toBe(500);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe.each(STARTERS)('%s adapter: what only the adapter decides', (_name, start) => {
   it('binds tokens to the request path and takes the client id from the path parameter', async () => {
     const app = await start({ records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }], authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now });

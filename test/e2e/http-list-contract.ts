@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { get, withQuery } from '../support/http.js';
 
 /** The fields of examples/employees.json the suite reads. */
@@ -42,6 +43,20 @@ export interface StartedServer {
 export const employees: Employee[] = JSON.parse(readFileSync(new URL('../../examples/employees.json', import.meta.url), 'utf8'));
 const client1 = employees.filter((e) => e.ClientId === 1 && e.RowStatus !== 3).sort((a, b) => a.Id - b.Id);
 const TOKEN = 'e2e-bearer-token';
+
+/** One GET whose headers may repeat (an array value sends one header line per element). */
+function getWithRepeatedHeaders(url: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 /**
@@ -230,5 +245,50 @@ export function describeHttpListContract(name: string, start: (context: HttpCont
     });
 
   });
+
+    describe('repeated and hostile parameters', () => {
+      it('answers bad percent-encoding and bad UTF-8 with a validation error', async () => {
+        for (const query of ['limit=%', 'limit=%FF', 'limit=5&skip=%E0%A4']) {
+          const r = await get(`${list}?${query}`, AUTH);
+          expect(r.status, query).toBe(400);
+          expect(r.body.Code, query).toBe('DataValidationError');
+        }
+      });
+
+      it('refuses two different x-api-filter header lines instead of gluing them into one filter', async () => {
+        // Joined with ", " these two lines would read as LastName.InArray(Smith, Jones).
+        const r = await getWithRepeatedHeaders(withQuery(list, { limit: '5' }), {
+          ...AUTH,
+          'x-api-filter': ['LastName.InArray(Smith', 'Jones)'],
+        });
+        expect(r.status).toBe(400);
+        expect(r.body.Code).toBe('DataValidationError');
+        expect(Object.keys(r.body.ValidationErrors)).toEqual(['filter']);
+        expect(r.body.ValidationErrors.filter[0][1]).toContain('more than once');
+      });
+
+      it('accepts the same x-api-* header sent twice with one value, like a repeated query parameter', async () => {
+        const r = await getWithRepeatedHeaders(list, { ...AUTH, 'x-api-limit': ['3', '3'] });
+        expect(r.status).toBe(200);
+        expect(r.body.Data).toHaveLength(3);
+      });
+
+      it('keeps a single header value that contains ", " whole', async () => {
+        const r = await getWithRepeatedHeaders(withQuery(list, { limit: '1000' }), { ...AUTH, 'x-api-filter': 'LastName.InArray(Smith, Jones)' });
+        const expected = employees.filter((e) => e.ClientId === 1 && e.RowStatus !== 3 && ['smith', 'jones'].includes(e.LastName.toLowerCase()));
+        expect(expected.length).toBeGreaterThan(0);
+        expect(r.status).toBe(200);
+        expect(r.body.Pagination.TotalRecords).toBe(expected.length);
+      });
+
+      it.each([['__proto__=1&limit=2'], ['constructor=x&limit=2'], ['__proto__[limit]=7&limit=2'], ['x-api-limit=9&limit=2']])(
+        'ignores %s beyond the list parameters',
+        async (query) => {
+          const r = await get(`${list}?${query}`, AUTH);
+          expect(r.status).toBe(200);
+          expect(r.body.Data).toHaveLength(2);
+        },
+      );
+    });
   });
 }

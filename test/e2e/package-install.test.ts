@@ -1,7 +1,7 @@
 /**
  * The published package works once installed: `npm pack` the built tree,
- * install the tarball into an empty folder (offline, dependencies from the
- * local npm cache that `npm ci` filled), and run the installed commands —
+ * install the tarball into an empty folder (offline: the runtime dependencies
+ * are packed from this checkout's node_modules), and run the installed commands —
  * `wepql db-seed --help`, `wepql query` over the shipped sample, the
  * reference server — and import every JavaScript entry of `exports`.
  * Needs `npm run build` first, as `npm test` does.
@@ -78,13 +78,14 @@ afterAll(() => {
 });
 
 describe('the installed package', () => {
-  it('ships the sample data the commands read, and chevrotain as its only runtime dependency', () => {
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['chevrotain']);
+  it('ships the sample data the commands read, with its runtime dependencies and nothing of the tree', () => {
+    // Dev dependencies are not installed here: the commands and imports below fail if the built code needs one.
+    expect(Object.keys(pkg.dependencies ?? {})).toContain('chevrotain');
+    for (const dep of Object.keys(pkg.dependencies ?? {})) expect(existsSync(join(installed, '..', dep, 'package.json')), dep).toBe(true);
     expect(existsSync(join(installed, 'examples/employees.json'))).toBe(true);
     expect(existsSync(join(installed, 'dist/server/main.js'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     expect(existsSync(join(installed, 'src'))).toBe(false);
-    expect(existsSync(join(installed, '..', 'chevrotain', 'package.json'))).toBe(true);
   });
 
   it('wepql db-seed --help prints its usage', () => {

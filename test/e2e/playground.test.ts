@@ -90,14 +90,40 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function type(filter: string, sort: string): Promise<void> {
-    await page.fill('#filter', filter);
-    await page.fill('#sort', sort);
+  /** Sets both editors' text through the page's own loader (as the example buttons do). */
+  async function load(filter: string, sort: string): Promise<void> {
+    await page.evaluate(([f, s]) => (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load(f!, s!), [filter, sort]);
   }
+
+  /** Empties one editor and types into it key by key, as a person does. */
+  async function typeInto(id: 'filter' | 'sort', text: string): Promise<void> {
+    // Close what an earlier step left open (a completion menu, a tooltip).
+    await page.keyboard.press('Escape');
+    await page.mouse.move(0, 0);
+    await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5_000 });
+    await page.click(`#${id} .cm-content`);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+  }
+
+  /** The labels of the open completion menu, once it shows `expected` (or times out showing something else). */
+  async function completionLabels(expected: readonly string[]): Promise<string[]> {
+    const read = (): Promise<string[]> =>
+      page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent ?? ''));
+    await page
+      .waitForFunction((want) => Array.from(document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel'), (e) => e.textContent).join('|') === want, expected.join('|'), { timeout: 5_000 })
+      .catch(() => undefined);
+    // CodeMirror ignores Enter for 75 ms after the menu opens (so a fast typist's Enter is not taken as a choice).
+    await page.waitForTimeout(150);
+    return read();
+  }
+
+  const docOf = (id: 'filter' | 'sort'): Promise<string> => page.$eval(`#${id} .cm-content`, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
 
   it('shows the canonical form, the explanation and the matching employees', async () => {
     const filter = 'lastname.startswith( S );or(Gender.Equal(1);EePortal.Equal(true))';
-    await type(filter, 'lastname=asc;CreatedOn=Desc');
+    await load(filter, 'lastname=asc;CreatedOn=Desc');
     expect(await page.textContent('#canonical-filter')).toBe('LastName.StartsWith(S);Or(Gender.Equal(1);EePortal.Equal(true))');
     expect(await page.textContent('#canonical-sort')).toBe('LastName=Asc;CreatedOn=Desc');
     expect(await page.textContent('#explanation')).toBe('last name starts with "S" and (gender is 1 or ee portal is true)');
@@ -109,12 +135,16 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(firstRow[0]).toBe(String(expected[0]!.Id));
     // Warnings (here: field spelling) are shown, but do not stop the query.
     expect(await page.textContent('#diagnostics')).toMatch(/warning field-case-mismatch/);
+    // Highlighting: the parts of the filter are marked by what they are.
+    expect(await page.$$eval('#filter .cm-wepql-keyword', (els) => els.map((e) => e.textContent))).toEqual(['or']);
+    expect(await page.$$eval('#filter .cm-wepql-operator', (els) => els.map((e) => e.textContent))).toEqual(['startswith', 'Equal', 'Equal']);
+    expect(await page.$$eval('#sort .cm-wepql-direction', (els) => els.map((e) => e.textContent))).toEqual(['asc', 'Desc']);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground.png'), fullPage: true });
   });
 
   it('shows a diagnostic with its position for a bad filter', async () => {
-    await type('LastName.StartWith(Sm);Gender.Equal(x)', 'LastName=Asc');
+    await load('LastName.StartWith(Sm);Gender.Equal(x)', 'LastName=Asc');
     const diagnostics = (await page.textContent('#diagnostics')) ?? '';
     expect(diagnostics).toContain('filter:1:10: error unknown-operator: unknown operator "StartWith"; did you mean "StartsWith"?');
     expect(diagnostics).toContain('  LastName.StartWith(Sm);Gender.Equal(x)\n           ^^^^^^^^^');
@@ -125,35 +155,89 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-error.png') });
   });
 
-  it('offers completions at the cursor and inserts the chosen one', async () => {
-    await type('LastName.Sta', '');
-    await page.focus('#filter');
-    await page.keyboard.press('End');
-    const labels = await page.$$eval('#suggestions button', (buttons) => buttons.map((b) => b.firstChild?.textContent));
-    expect(labels).toEqual(['StartsWith']);
-    await page.click('#suggestions button');
-    expect(await page.inputValue('#filter')).toBe('LastName.StartsWith(');
+  it('shows the semantic lint findings, as wepql lint does', async () => {
+    await typeInto('filter', 'EmployeeNumber.GreaterThan(500);EmployeeNumber.LessThan(100)');
+    const diagnostics = (await page.textContent('#diagnostics')) ?? '';
+    expect(diagnostics).toContain('filter:1:33: warning contradiction:');
+    expect(diagnostics).toContain('filter:1:1: warning unsatisfiable-filter:');
+    expect(diagnostics).not.toContain('No problems.');
+  });
+
+  it('typed text gets a lint mark over exactly the wrong range', async () => {
+    await typeInto('filter', 'LastName.StartWith(Sm)');
+    await page.waitForSelector('#filter .cm-lintRange-error', { timeout: 5_000 });
+    const marked = await page.$$eval('#filter .cm-lintRange-error', (els) => els.map((e) => e.textContent).join(''));
+    expect(marked).toBe('StartWith');
+  });
+
+  it('accepts a completion with Enter, inserting the operator and its (', async () => {
+    await typeInto('filter', 'LastName.Sta');
+    expect(await completionLabels(['StartsWith'])).toEqual(['StartsWith']);
+    await page.keyboard.press('Enter');
+    expect(await docOf('filter')).toBe('LastName.StartsWith(');
     await page.keyboard.type('Sm)');
     expect(await page.textContent('#canonical-filter')).toBe('LastName.StartsWith(Sm)');
   });
 
-  it('offers sort directions and fields in the sort box', async () => {
-    await type('LastName.StartsWith(Sm)', 'LastName=');
-    await page.focus('#sort');
-    await page.keyboard.press('End');
-    const labels = await page.$$eval('#sort-suggestions button', (buttons) => buttons.map((b) => b.firstChild?.textContent));
-    expect(labels).toEqual(['Asc', 'Desc']);
-    await page.click('#sort-suggestions button:nth-child(2)');
-    expect(await page.inputValue('#sort')).toBe('LastName=Desc');
+  it('offers sort directions in the sort box', async () => {
+    await typeInto('sort', 'LastName=');
+    expect(await completionLabels(['Asc', 'Desc'])).toEqual(['Asc', 'Desc']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await docOf('sort')).toBe('LastName=Desc');
     expect(await page.textContent('#sort-explanation')).toBe('by last name (Z→A)');
-    await page.keyboard.type(';Crea');
-    expect(await page.$$eval('#sort-suggestions button', (buttons) => buttons.map((b) => b.firstChild?.textContent))).toEqual(['CreatedOn']);
+  });
+
+  it('applies a fix from the lint mark', async () => {
+    await typeInto('filter', 'Gender.Equal(1);Gender.Equal(1)');
+    await page.waitForSelector('#filter .cm-lintRange-warning', { timeout: 5_000 });
+    const marks = await page.$$('#filter .cm-lintRange-warning');
+    await marks[marks.length - 1]!.hover();
+    const button = await page.waitForSelector('.cm-tooltip-lint .cm-diagnosticAction', { timeout: 5_000 });
+    expect(await page.textContent('.cm-tooltip-lint')).toContain('repeats an earlier condition');
+    expect(await button.textContent()).toBe('Fix');
+    await button.click();
+    expect(await docOf('filter')).toBe('Gender.Equal(1)');
+    await page.mouse.move(0, 0);
+  });
+
+  it('shows the field type and the condition in plain English on hover', async () => {
+    await typeInto('filter', 'LastName.StartsWith(Sm);CreatedOn.Equal(2021-03-15)');
+    await page.mouse.move(0, 0);
+    const word = await page.$$('#filter .cm-wepql-field');
+    await word[1]!.hover();
+    const tooltip = await page.waitForSelector('.cm-wepql-hover', { timeout: 5_000 });
+    const text = (await tooltip.textContent()) ?? '';
+    expect(text).toContain('CreatedOn · datetime');
+    expect(text).toContain('created on is exactly 2021-03-15T00:00:00Z (that instant only, not the whole day');
+    await page.mouse.move(0, 0);
+  });
+
+  it('is one line: Enter submits into the address instead of breaking the line', async () => {
+    await typeInto('filter', 'Gender.Equal(1)');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    expect(await docOf('filter')).toBe('Gender.Equal(1)');
+    expect(await page.$$('#filter .cm-line')).toHaveLength(1);
+    expect(new URL(page.url()).searchParams.get('filter')).toBe('Gender.Equal(1)');
   });
 
   it('separates the code frames of several diagnostics by a blank line', async () => {
-    await type('LastName.StartWith(Sm)', 'LastName=Up');
+    await load('LastName.StartWith(Sm)', 'LastName=Up');
     const text = (await page.textContent('#diagnostics')) ?? '';
     expect(text).toMatch(/\^+\n {2}suggestion: StartsWith\n\nsort:1:10: error invalid-direction/);
+  });
+
+  it('works when opened from disk (file://)', async () => {
+    const local = await browser.newPage();
+    const errors: string[] = [];
+    local.on('pageerror', (e) => errors.push(e.message));
+    await local.goto(pathToFileURL(join(dir, 'index.html')).href);
+    await local.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    expect(await local.textContent('#canonical-filter')).toBe('LastName.StartsWith(S);Or(Gender.Equal(1);EePortal.Equal(true))');
+    expect(await local.isVisible('#load-problem')).toBe(false);
+    expect(errors).toEqual([]);
+    await local.close();
   });
 
   it('raised no page errors', () => {

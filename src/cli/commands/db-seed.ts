@@ -4,7 +4,16 @@
  * `DATABASE_URL=… npm start` serves the list from the database.
  */
 import { parseArgs, UsageError } from '../args.js';
+import { specOf, type CommandDefinition } from '../command.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
+
+/** `wepql db-seed`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'db-seed',
+  summary: 'create (replacing it) and fill the employees table of a PostgreSQL database from the sample data',
+  options: [{ flag: '--database-url', value: 'URL', description: 'the database to fill (default: the DATABASE_URL environment variable)' }],
+  examples: ['wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres'],
+};
 
 /**
  * Runs `wepql db-seed [--database-url URL]` (default: `DATABASE_URL`).
@@ -14,7 +23,7 @@ import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeT
  * await run(['--database-url', url]); // 0
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['--database-url'] });
+  const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');

@@ -11,6 +11,21 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import { explain } from '../../service/explain.js';
 import { UsageError, parseArgs } from '../args.js';
 import { loadSchemaFile, readInput } from '../io.js';
+import { STDIN_LABEL } from '../color.js';
+import { specOf, type CommandDefinition } from '../command.js';
+
+/** `wepql explain`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'explain',
+  summary: 'say what a filter (or, with --sort, a sort) means in plain English',
+  operands: 'TEXT',
+  details: ['TEXT - reads standard input. Exit 0 explained (warnings on standard error), 1 the input has errors, 2 usage error.'],
+  options: [
+    { flag: '--sort', description: 'TEXT is a sort, not a filter' },
+    { flag: '--schema', value: 'FILE', description: "validate against this schema file and word each field by its type" },
+  ],
+  examples: ["wepql explain --schema schemas/employee.json 'Or(Gender.Equal(1);Salary.GreaterThan(1000))'"],
+};
 
 /**
  * Runs `wepql explain` and resolves to the exit code.
@@ -19,7 +34,7 @@ import { loadSchemaFile, readInput } from '../io.js';
  * await run(['--sort', 'LastName=Asc;CreatedOn=Desc']); // prints "by last name (ascending), then by created on (descending)"
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['--schema'], switches: ['--sort'] });
+  const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length !== 1) {
     throw new UsageError(
       args.positionals.length === 0
@@ -38,7 +53,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const shown = [...result.diagnostics]
     .filter((d) => d.severity !== 'info')
     .sort((a, b) => order[a.severity] - order[b.severity] || a.start - b.start);
-  for (const d of shown) process.stderr.write(renderCodeFrame(text, d) + '\n');
+  for (const d of shown) process.stderr.write(renderCodeFrame(text, d, positional === '-' ? { location: STDIN_LABEL } : {}) + '\n');
   if (result.value === undefined) return 1;
   process.stdout.write(result.value + '\n');
   return 0;

@@ -14,11 +14,31 @@ import { parseFilter } from '../../syntax/parse-filter.js';
 import { parseSort } from '../../syntax/parse-sort.js';
 import { UsageError, integerFlag, parseArgs } from '../args.js';
 import { loadSchemaFile, readInput } from '../io.js';
+import { STDIN_LABEL } from '../color.js';
+import { specOf, type CommandDefinition } from '../command.js';
 
-const SPEC = {
-  values: ['--width', '--indent', '--schema'],
-  switches: ['--sort', '--pretty', '--quote-all', '--check'],
-} as const;
+/** `wepql fmt`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'fmt',
+  summary: 'print the canonical form of a filter or sort, or check (--check) or rewrite (--write) files of saved filters',
+  operands: 'TEXT | --check|--write FILE|DIR|GLOB...',
+  details: [
+    'With TEXT (- reads standard input) the canonical form is printed. With --check the files whose filters or sorts are not canonical are named and the exit code is 1; with --write they are rewritten in place, only the filter and sort texts changing.',
+  ],
+  options: [
+    { flag: '--check', description: 'name the files that are not in canonical form; exit 1 if any' },
+    { flag: '--write', alias: '-w', description: 'rewrite files in place into canonical form and name the files changed' },
+    { flag: '--sort', description: 'TEXT is a sort, not a filter' },
+    { flag: '--pretty', description: 'break long filters over indented lines' },
+    { flag: '--width', value: 'N', description: 'line width for --pretty (default 80)' },
+    { flag: '--indent', value: 'N', description: 'spaces per level for --pretty (default 2, at most 64)' },
+    { flag: '--quote-all', description: 'quote every string value, not only those that need it' },
+    { flag: '--schema', value: 'FILE', description: 'spell fields as the schema does' },
+  ],
+  examples: ["wepql fmt --pretty 'or(a.equal(1);b.equal(2))'", "wepql fmt --check 'views/**/*.json'", 'wepql fmt --write views/'],
+};
+
+const SPEC = specOf(definition);
 
 /**
  * Runs `wepql fmt [--sort] [--pretty] [--width N] [--indent N] [--quote-all] [--schema FILE] TEXT`
@@ -30,12 +50,14 @@ const SPEC = {
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, SPEC);
   const schemaFile = args.values.get('--schema');
-  if (args.switches.has('--check')) {
+  if (args.switches.has('--check') || args.switches.has('--write')) {
+    const mode = args.switches.has('--check') ? '--check' : '--write';
+    if (args.switches.has('--check') && args.switches.has('--write')) throw new UsageError('--check and --write cannot be combined');
     for (const flag of ['--sort', '--pretty', '--quote-all', '--width', '--indent']) {
-      if (args.switches.has(flag) || args.values.has(flag)) throw new UsageError(`${flag} cannot be combined with --check`);
+      if (args.switches.has(flag) || args.values.has(flag)) throw new UsageError(`${flag} cannot be combined with ${mode}`);
     }
     const { runFmtCheck } = await import('../fmt-check.js');
-    return runFmtCheck(args.positionals, schemaFile === undefined ? {} : { schemaFile });
+    return runFmtCheck(args.positionals, { ...(schemaFile === undefined ? {} : { schemaFile }), write: mode === '--write' });
   }
   if (args.positionals.length !== 1) {
     throw new UsageError(args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : 'expected exactly one TEXT; quote it for the shell');
@@ -52,7 +74,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     ...(indent === undefined ? {} : { indent }),
     ...(schemaFile === undefined ? {} : { schema: await loadSchemaFile(schemaFile) }),
   };
-  const location = source === '-' ? { location: '<stdin>' } : {};
+  const location = source === '-' ? { location: STDIN_LABEL } : {};
   const report = (diagnostics: readonly Diagnostic[]): boolean => {
     // Infos (a one-child group) are advice for `lint`, not worth a formatter's stderr.
     for (const d of diagnostics) {

@@ -3,9 +3,14 @@
  * (an export added, removed or changed in any entry of package.json
  * `exports`) is a visible diff, committed with `npm run api:update`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ESM script without declarations
 import { checkReports, exportEntries, lineDiff, reportName } from '../../../scripts/api-report.mjs';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('the API report', () => {
   it('matches the declarations of every entry in package.json exports', { timeout: 180_000 }, () => {
@@ -27,6 +32,16 @@ describe('the API report', () => {
       ['wepql/express', 'src/adapters/express.ts', 'wepql-express.api.md'],
       ['wepql/schemas/employee.json', undefined, 'wepql-schemas-employee.json.api.md'],
     ]);
+  });
+
+  it('entry files name what they export (no `export *`)', () => {
+    const sources = exportEntries()
+      .map((e: { source?: string }) => e.source)
+      .filter((s: string | undefined): s is string => s !== undefined);
+    expect(sources.length).toBeGreaterThanOrEqual(7);
+    for (const source of sources) {
+      expect(readFileSync(join(ROOT, source), 'utf8'), source).not.toMatch(/^export (type )?\*/m);
+    }
   });
 
   it('prints a change as removed and added lines with context', () => {

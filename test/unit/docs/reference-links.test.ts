@@ -1,8 +1,8 @@
 /**
  * docs/reference.md is the definition users read; the guides and the
  * README link to its sections rather than cite documents that are not in
- * the package ("SPEC §N", "the seed"), and every link to a section of a
- * guide lands on a heading that exists.
+ * the package ("SPEC §N", "the seed"), and every link to a section of the
+ * reference lands on a heading that exists.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,14 +55,14 @@ describe('the guides cite the reference, not documents outside the package', () 
   });
 });
 
-describe('links to sections of the guides land on headings', () => {
+describe('links to sections of the reference land on headings', () => {
   const links = pages.flatMap((page) =>
     [...text(page).matchAll(/\]\((?:\.\/)?(?:docs\/)?([a-z-]+\.md)?#([^)\s]+)\)/g)].map((m) => ({
       page,
       target: m[1] === undefined ? page : `docs/${m[1]}`,
       anchor: m[2]!,
     })),
-  );
+  ).filter((l) => l.target === 'docs/reference.md');
 
   it('the guides link to the reference', () => {
     expect(links.filter((l) => l.target === 'docs/reference.md').length).toBeGreaterThanOrEqual(20);

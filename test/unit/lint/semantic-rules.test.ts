@@ -116,3 +116,46 @@ describe('fixText', () => {
     expect(fixText('Name;age=desc', 'sort', { schema })).toBe('Name=Asc;Age=Desc');
   });
 });
+
+describe('date-only-equality', () => {
+  it.each([
+    ['Born.Equal(2024-03-21)', 'Born.GreaterThanOrEqual(2024-03-21);Born.LessThan(2024-03-22)'],
+    ['Born.NotEqual(2024-02-29)', 'Or(Born.LessThan(2024-02-29);Born.GreaterThanOrEqual(2024-03-01))'],
+    ['Born.InArray(2023-12-31,2024-01-05)', 'Or(And(Born.GreaterThanOrEqual(2023-12-31);Born.LessThan(2024-01-01));And(Born.GreaterThanOrEqual(2024-01-05);Born.LessThan(2024-01-06)))'],
+    ['born.equal(9999-12-31)', 'Born.GreaterThanOrEqual(9999-12-31);Born.LessThanOrEqual(9999-12-31T23:59:59.999Z)'],
+  ])('%s warns, suggesting %s', (text, suggestion) => {
+    const found = lintText(text, 'filter', { schema }).filter((d) => d.code === 'date-only-equality');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe('warning');
+    expect(found[0]!.suggestion).toBe(suggestion);
+    expect(found[0]!.fix).toBeUndefined();
+    // The suggestion is a valid filter that lints clean.
+    expect(lintText(suggestion, 'filter', { schema })).toEqual([]);
+  });
+
+  it.each([
+    ['Born.Equal(2024-03-21T00:00:00Z)'],
+    ['Born.GreaterThanOrEqual(2024-03-21)'],
+    ['Born.NotInArray(2024-03-21)'],
+    ['Name.Equal(2024-03-21)'],
+    ['Born.IsNull()'],
+  ])('%s does not warn', (text) => {
+    expect(codes(text)).not.toContain('date-only-equality');
+  });
+
+  it('leaves the text alone under --fix (a suggestion, not a fix)', () => {
+    expect(fixText('Born.Equal(2024-03-21)', 'filter', { schema })).toBeUndefined();
+  });
+});
+
+describe('date-only-equality inside an Or', () => {
+  it.each([
+    ['Or(Age.Equal(1);Born.Equal(2024-03-21))', 'And(Born.GreaterThanOrEqual(2024-03-21);Born.LessThan(2024-03-22))'],
+    ['Or(Age.Equal(1);Born.NotEqual(2024-03-21))', 'Or(Born.LessThan(2024-03-21);Born.GreaterThanOrEqual(2024-03-22))'],
+  ])('%s suggests the single clause %s, which replaces it in place', (text, suggestion) => {
+    const d = lintText(text, 'filter', { schema }).find((x) => x.code === 'date-only-equality')!;
+    expect(d.suggestion).toBe(suggestion);
+    const replaced = text.slice(0, d.start) + d.suggestion + text.slice(d.end);
+    expect(lintText(replaced, 'filter', { schema }).filter((x) => x.severity === 'error')).toEqual([]);
+  });
+});

@@ -129,3 +129,27 @@ describe('schemaFromJsonSchema on API documents', () => {
     expect(Object.keys(definition.fields).every((k) => k === 'A' || k === '__proto__')).toBe(true);
   });
 });
+
+describe('schemaFromJsonSchema never throws', () => {
+  // JSON-ish schemas built from the keywords it reads, with $refs into a document of the same kind.
+  const keyword = fc.constantFrom('type', 'format', 'properties', 'required', 'allOf', 'anyOf', 'oneOf', 'nullable', '$ref', 'items', '__proto__');
+  const leaf = fc.oneof(fc.constantFrom('string', 'integer', 'object', 'null', 'date-time', '#/a', '#/a/b', '#', '#/a/properties/x'), fc.jsonValue({ maxDepth: 1 }));
+  const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      leaf,
+      fc.dictionary(fc.oneof(keyword, nameArb), tie('node'), { maxKeys: 5 }),
+      fc.array(tie('node'), { maxLength: 3 }),
+    ),
+  })).node;
+
+  it('on any JSON, and whatever it returns defines a schema', () => {
+    fc.assert(
+      fc.property(node, fc.dictionary(fc.constantFrom('a', 'b'), node, { maxKeys: 2 }), (input, document) => {
+        const { definition } = schemaFromJsonSchema(input, { document });
+        if (Object.keys(definition.fields).length > 0) defineSchema(definition);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

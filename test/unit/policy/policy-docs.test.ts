@@ -11,7 +11,9 @@ import { employeeSchema } from '../../../src/schemas/employee.js';
 import { analyzeFilter, analyzeSort } from '../../../src/validate/analyze.js';
 
 const doc = readFileSync(new URL('../../../docs/diagnostics.md', import.meta.url), 'utf8');
-const part = doc.slice(doc.indexOf('## Policy codes'));
+const start = doc.indexOf('## Policy codes');
+const next = doc.indexOf('\n## ', start + 1);
+const part = doc.slice(start, next < 0 ? undefined : next);
 const policy = definePolicy(JSON.parse(/^```json\n([\s\S]*?)\n```/m.exec(part)![1]!), employeeSchema);
 const sections = part
   .split(/^(?=### `)/m)

@@ -35,7 +35,7 @@ describe('loadSchemaJson', () => {
     ['"x"', ['$: a schema file must be a JSON object with "fields", not the string "x"']],
     ['{}', ['$: missing "fields", the object mapping field names to definitions']],
     ['{"fields": []}', ['$.fields: must be an object mapping field names to definitions, not an array']],
-    ['{"fields": {}, "feilds": {}}', ['$.feilds: unknown key; expected "$schema", "title", "description", "fields" (did you mean "fields"?)']],
+    ['{"fields": {}, "feilds": {}}', ['$.feilds: unknown key; expected "$schema", "title", "description", "version", "fields" (did you mean "fields"?)']],
     ['{"fields": {}, "title": 3}', ['$.title: must be a string, not the number 3']],
     ['{"fields": {"A": "string"}}', ['$.fields.A: must be an object with a "type", not the string "string"']],
     ['{"fields": {"A": {}}}', ['$.fields.A: missing "type"; expected one of string, number, integer, datetime, boolean, object']],
@@ -68,7 +68,7 @@ describe('loadSchemaJson', () => {
     ['{"fields": {"A": {"type": "string", "description": 1}}}', ['$.fields.A.description: must be a string, not the number 1']],
     [
       '{"fields": {"A": {"type": "string", "nulable": true}}}',
-      ['$.fields.A.nulable: unknown key; expected "type", "nullable", "filterable", "sortable", "description" (did you mean "nullable"?)'],
+      ['$.fields.A.nulable: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated" (did you mean "nullable"?)'],
     ],
     [
       '{"fields": {"A": {"type": "object", "filterable": false, "fields": {"B": {"type": "string"}}}}}',
@@ -107,7 +107,7 @@ describe('loadSchemaJson', () => {
 
   it('refuses a "__proto__" key where a definition key is expected', () => {
     const { errors } = loadSchemaJson('{"fields": {"A": {"type": "string", "__proto__": {"nullable": true}}}}');
-    expect(errors).toEqual(['$.fields.A.__proto__: unknown key; expected "type", "nullable", "filterable", "sortable", "description"']);
+    expect(errors).toEqual(['$.fields.A.__proto__: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated"']);
   });
 
   it('bounds nesting at 32 object levels', () => {

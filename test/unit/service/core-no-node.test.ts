@@ -6,7 +6,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = new URL('../../../src/', import.meta.url).pathname;
-const NODE_ONLY = new Set(['cli', 'server']);
+// The language server (src/lsp) runs only under the CLI's `wepql lsp`.
+const NODE_ONLY = new Set(['cli', 'server', 'lsp']);
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
 // `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')`, `require('x')`.
@@ -53,11 +54,12 @@ describe('the core imports no Node built-in', () => {
     expect(nodeImports(source)).toEqual(expected);
   });
 
-  it('finds the core files (src/cli and src/server excluded)', () => {
+  it('finds the core files (src/cli, src/server and src/lsp excluded)', () => {
     const files = coreFiles(SRC).map((f) => relative(SRC, f));
     expect(files).toContain('index.ts');
     expect(files).toContain('service/complete.ts');
-    expect(files.some((f) => f.startsWith('cli/') || f.startsWith('server/'))).toBe(false);
+    expect(files.some((f) => f.startsWith('cli/') || f.startsWith('server/') || f.startsWith('lsp/'))).toBe(false);
+    expect(files).toContain('codemirror/index.ts');
   });
 
   it('no core file imports one', () => {

@@ -88,7 +88,19 @@ describe('explain: filters with a schema', () => {
     ['LastName.Equal(123)', 'last name is "123"'],
     ['Salary.GreaterThan(1000)', 'salary is greater than 1000'],
     ['CreatedOn.GreaterThanOrEqual(2024-01-01)', 'created on is on or after 2024-01-01'],
-    ['CreatedOn.Equal(2024-01-01)', 'created on is 2024-01-01'],
+    [
+      'CreatedOn.Equal(2024-01-01)',
+      'created on is exactly 2024-01-01T00:00:00Z (that instant only, not the whole day; for the whole day: CreatedOn.GreaterThanOrEqual(2024-01-01);CreatedOn.LessThan(2024-01-02))',
+    ],
+    [
+      'CreatedOn.NotEqual(2024-01-01)',
+      'created on is not exactly 2024-01-01T00:00:00Z (that instant only, not the whole day; to leave out the whole day: Or(CreatedOn.LessThan(2024-01-01);CreatedOn.GreaterThanOrEqual(2024-01-02)))',
+    ],
+    [
+      'CreatedOn.InArray(2024-01-01,2024-01-31)',
+      'created on is one of exactly 2024-01-01T00:00:00Z or exactly 2024-01-31T00:00:00Z (those instants only, not the whole days; for the whole days: Or(And(CreatedOn.GreaterThanOrEqual(2024-01-01);CreatedOn.LessThan(2024-01-02));And(CreatedOn.GreaterThanOrEqual(2024-01-31);CreatedOn.LessThan(2024-02-01))))',
+    ],
+    ['CreatedOn.Equal(2024-01-01T09:30Z)', 'created on is 2024-01-01T09:30Z'],
     ['Active.Equal(False)', 'active is false'],
     ['Address.ZipCode.StartsWith(9)', 'address zip code starts with "9"'],
     ['5.LessThanInFields(Gender,Salary)', 'gender or salary is less than 5'],

@@ -50,6 +50,13 @@ const VALUES: Record<string, readonly unknown[]> = {
     // Other scripts' digits are not datetime digits (SPEC §5), in the date or in the offset.
     '\u0662\u0660\u0662\u0664-01-01',
     '2024-01-01T00:00+\u0660\u0662:\u0660\u0660',
+    // Years 0001–9999 only, offsets included: out of range is null in every engine.
+    '0000-01-01',
+    '0000-06-01T00:00:00Z',
+    '0001-01-01T00:30+01:00',
+    '0001-01-01T00:00Z',
+    '9999-12-31T23:30-01:00',
+    '9999-12-31T23:59:59.999Z',
     'soon',
     1704067200000,
     null,
@@ -74,6 +81,8 @@ const FILTERS = [
   'D.Equal(2024-01-01)',
   'D.LessThan(2024-01-01T00:00:01Z)',
   'D.InArray(2023-12-31T00:01Z,2024-01-02T15:59Z)',
+  'D.LessThan(0002-01-01)',
+  'D.GreaterThan(9999-01-01)',
 ];
 
 const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };

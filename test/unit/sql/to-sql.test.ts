@@ -34,7 +34,7 @@ const POSTGRES_FILTERS: readonly Row[] = [
   ['Salary.LessThanOrEqual(-2.5)', '"Salary" <= $1', [-2.5]],
   ['Gender.NotEqual(1)', '"Gender" <> $1', [1]],
   ['CreatedOn.LessThan(2024-01-01T02:00+02:00)', '"CreatedOn" < $1::timestamptz', ['2024-01-01T00:00:00.000Z']],
-  ['CreatedOn.GreaterThanOrEqual(0000-06-01)', '"CreatedOn" >= $1::timestamptz', ['0001-06-01T00:00:00.000Z BC']],
+  ['CreatedOn.GreaterThanOrEqual(0001-06-01)', '"CreatedOn" >= $1::timestamptz', ['0001-06-01T00:00:00.000Z']],
   ['Active.Equal(TRUE)', '"Active" = $1', [true]],
   ['Gender.InArray(1,2,3)', '"Gender" = ANY($1::bigint[])', [[1, 2, 3]]],
   ['LastName.InArray(A,b)', `${PG_LAST} = ANY($1::text[])`, [['a', 'b']]],

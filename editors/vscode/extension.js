@@ -1,0 +1,29 @@
+// The smallest VS Code extension for wepql: it starts `wepql lsp` for .wepql
+// files (and the filter/sort strings of JSON files of saved filters) and
+// leaves everything else to the language server.
+'use strict';
+const vscode = require('vscode');
+const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+
+let client;
+
+function activate(context) {
+  const config = vscode.workspace.getConfiguration('wepql');
+  const [command, ...args] = config.get('command', ['npx', '--no-install', 'wepql', 'lsp']);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const serverOptions = { command, args, transport: TransportKind.stdio, options: { cwd: folder, shell: process.platform === 'win32' } };
+  const schema = config.get('schema', '');
+  const clientOptions = {
+    documentSelector: [{ scheme: 'file', language: 'wepql' }],
+    initializationOptions: { ...(schema ? { schema } : {}), caseSensitive: config.get('caseSensitive', false) },
+  };
+  client = new LanguageClient('wepql', 'wepql', serverOptions, clientOptions);
+  context.subscriptions.push({ dispose: () => client?.stop() });
+  return client.start();
+}
+
+function deactivate() {
+  return client?.stop();
+}
+
+module.exports = { activate, deactivate };

@@ -1,0 +1,44 @@
+/**
+ * `wepql lsp [--schema FILE] [--case-sensitive] [--stdio]`: the language
+ * server for editors, over standard input and output. `--stdio` is accepted
+ * because editors pass it; stdio is the only transport.
+ *
+ * Exit codes: 0 after the client's `exit`, 2 usage error (unknown flag,
+ * unreadable or invalid schema file).
+ */
+import { startLanguageServer } from '../../lsp/server.js';
+import { parseArgs, UsageError } from '../args.js';
+import { specOf, type CommandDefinition } from '../command.js';
+import { loadSchemaFile } from '../io.js';
+
+/** `wepql lsp`: options and examples, the source of its help. */
+export const definition: CommandDefinition = {
+  name: 'lsp',
+  summary: 'run the language server for editors over standard input and output (.wepql files of saved filters, JSON/NDJSON too)',
+  details: ['Editors start it; see docs/editors.md for VS Code, Neovim and others. Exit 0 after the client ends the session, 2 for a usage error.'],
+  options: [
+    { flag: '--schema', value: 'FILE', description: 'check, complete and explain against this schema file (else initializationOptions.schema)' },
+    { flag: '--case-sensitive', description: 'the lint rules compare strings case-sensitively' },
+    { flag: '--stdio', description: 'accepted because editors pass it; stdio is the only transport' },
+  ],
+  examples: ['wepql lsp --schema schemas/employee.json'],
+};
+
+/**
+ * Runs `wepql lsp` until the client ends the session.
+ *
+ * @example
+ * await run(['--schema', 'schemas/employee.json']); // serves LSP on stdin/stdout
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, specOf(definition));
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; the server talks over stdin/stdout`);
+  const schemaFile = args.values.get('--schema');
+  // A broken schema file is a usage error now, not a silent server without types.
+  if (schemaFile !== undefined) await loadSchemaFile(schemaFile);
+  await startLanguageServer({
+    ...(schemaFile === undefined ? {} : { schemaFile }),
+    caseSensitive: args.switches.has('--case-sensitive'),
+  });
+  return 0;
+}

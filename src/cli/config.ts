@@ -1,0 +1,215 @@
+/**
+ * `wepql.config.json`: what `wepql lint` needs so that CI runs it with no
+ * flags. Found by walking up from the working directory (the first
+ * `wepql.config.json` wins), or named with `--config FILE`. Paths in it are
+ * relative to the file's directory. Command-line flags override it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
+import { didYouMean, UsageError } from './args.js';
+
+/** The file name searched for. */
+export const CONFIG_FILE = 'wepql.config.json';
+
+/**
+ * A rule severity as a config file gives it.
+ *
+ * @example
+ * const s: RuleSetting = 'off';
+ */
+export type RuleSetting = 'off' | 'info' | 'warning' | 'error';
+
+/**
+ * Where saved filters live in a PostgreSQL table.
+ *
+ * @example
+ * const db: DatabaseSource = { url: 'postgres://…', table: 'saved_views', column: 'filter', idColumn: 'id' };
+ */
+export interface DatabaseSource {
+  readonly url: string;
+  readonly table: string;
+  /** The column of filter texts (at least one of `column` and `sortColumn`). */
+  readonly column?: string;
+  readonly sortColumn?: string;
+  /** The column identifying a row in reports (default `id`). */
+  readonly idColumn?: string;
+}
+
+/**
+ * A loaded config, every path absolute.
+ *
+ * @example
+ * const config: LintConfig = loadConfig({ cwd: process.cwd() }) ?? {};
+ */
+export interface LintConfig {
+  /** The config file read, if any. */
+  readonly file?: string;
+  readonly schema?: string;
+  readonly previousSchema?: string;
+  /** Per-endpoint policy file (see docs/linting.md). */
+  readonly policy?: string;
+  /** Files, directories and globs, relative to the config file. */
+  readonly paths?: readonly string[];
+  readonly ignorePatterns?: readonly string[];
+  /** Selectors for filters inside JSON/YAML documents (one or several). */
+  readonly filterPath?: readonly string[];
+  readonly sortPath?: readonly string[];
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  readonly maxWarnings?: number;
+  readonly caseSensitive?: boolean;
+  readonly database?: DatabaseSource;
+  /** The directory relative paths resolve against. */
+  readonly base?: string;
+}
+
+const KEYS = [
+  '$schema',
+  'schema',
+  'previousSchema',
+  'policy',
+  'paths',
+  'ignorePatterns',
+  'filterPath',
+  'sortPath',
+  'rules',
+  'maxWarnings',
+  'caseSensitive',
+  'database',
+] as const;
+const DATABASE_KEYS = ['url', 'table', 'column', 'sortColumn', 'idColumn'] as const;
+const SETTINGS: Readonly<Record<string, RuleSetting>> = { off: 'off', info: 'info', warn: 'warning', warning: 'warning', error: 'error' };
+
+/**
+ * The config file that applies: `explicit` when given, else the nearest
+ * `wepql.config.json` from `cwd` upward, else undefined.
+ *
+ * @example
+ * findConfig(process.cwd()); // '/repo/wepql.config.json'
+ */
+export function findConfig(cwd: string, explicit?: string): string | undefined {
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  let dir = resolve(cwd);
+  for (;;) {
+    const candidate = join(dir, CONFIG_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Reads and checks a config file. Throws `UsageError` naming the file and
+ * the key for anything it cannot use (with "did you mean" for a misspelled
+ * key or rule).
+ *
+ * @example
+ * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
+ */
+export function loadConfig(file: string): LintConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`config ${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const fail = (key: string, message: string): never => {
+    throw new UsageError(`config ${file}: ${key}: ${message}`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
+  const obj = json as Record<string, unknown>;
+  const base = dirname(file);
+  const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
+  for (const key of Object.keys(obj)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      const near = didYouMean(key, KEYS);
+      fail(key, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${KEYS.join(', ')})`);
+    }
+  }
+  const str = (key: string): string | undefined => {
+    const v = own(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v === '') fail(key, 'must be a non-empty string');
+    return v as string;
+  };
+  const path = (key: string): string | undefined => {
+    const v = str(key);
+    return v === undefined ? undefined : resolve(base, v);
+  };
+  const strings = (key: string): string[] | undefined => {
+    const v = own(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x !== '')) fail(key, 'must be an array of non-empty strings');
+    return v as string[];
+  };
+  let rules: Record<string, RuleSetting> | undefined;
+  const rawRules = own('rules');
+  if (rawRules !== undefined) {
+    if (typeof rawRules !== 'object' || rawRules === null || Array.isArray(rawRules)) fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
+    rules = Object.create(null) as Record<string, RuleSetting>;
+    for (const [code, setting] of Object.entries(rawRules as object)) {
+      if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
+        const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
+        fail(`rules.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
+      }
+      if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting)) fail(`rules.${code}`, 'must be "off", "info", "warn" or "error"');
+      rules[code] = SETTINGS[setting as string]!;
+    }
+  }
+  const maxWarnings = own('maxWarnings');
+  if (maxWarnings !== undefined && (typeof maxWarnings !== 'number' || !Number.isSafeInteger(maxWarnings) || maxWarnings < 0)) {
+    fail('maxWarnings', 'must be a whole number ≥ 0');
+  }
+  const caseSensitive = own('caseSensitive');
+  if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');
+  let database: DatabaseSource | undefined;
+  const rawDb = own('database');
+  if (rawDb !== undefined) {
+    if (typeof rawDb !== 'object' || rawDb === null || Array.isArray(rawDb)) fail('database', 'must be an object with "url", "table" and "column"');
+    const db = rawDb as Record<string, unknown>;
+    for (const key of Object.keys(db)) {
+      if (!(DATABASE_KEYS as readonly string[]).includes(key)) {
+        const near = didYouMean(key, DATABASE_KEYS);
+        fail(`database.${key}`, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}`);
+      }
+      if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');
+    }
+    if (db.table === undefined) fail('database', 'needs "table"');
+    if (db.column === undefined && db.sortColumn === undefined) fail('database', 'needs "column" (and/or "sortColumn")');
+    // The URL may come from the environment so that no password sits in the repository.
+    const url = (db.url as string | undefined) ?? process.env.DATABASE_URL;
+    if (url === undefined) fail('database', 'needs "url", or set DATABASE_URL');
+    database = {
+      url: url!,
+      table: db.table as string,
+      ...(db.column === undefined ? {} : { column: db.column as string }),
+      ...(db.sortColumn === undefined ? {} : { sortColumn: db.sortColumn as string }),
+      ...(db.idColumn === undefined ? {} : { idColumn: db.idColumn as string }),
+    };
+  }
+  const values = {
+    schema: path('schema'),
+    previousSchema: path('previousSchema'),
+    policy: path('policy'),
+    paths: strings('paths'),
+    ignorePatterns: strings('ignorePatterns'),
+    filterPath: typeof own('filterPath') === 'string' ? [str('filterPath')!] : strings('filterPath'),
+    sortPath: typeof own('sortPath') === 'string' ? [str('sortPath')!] : strings('sortPath'),
+  };
+  return {
+    file,
+    base,
+    ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+    ...(rules === undefined ? {} : { rules }),
+    ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
+    ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
+    ...(database === undefined ? {} : { database }),
+  };
+}

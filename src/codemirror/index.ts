@@ -1,0 +1,9 @@
+/**
+ * `wepql/codemirror`: a CodeMirror 6 language package for wepql filter and
+ * sort inputs. `@codemirror/state`, `@codemirror/view`, `@codemirror/lint`
+ * and `@codemirror/autocomplete` are peer dependencies; the core of wepql
+ * does not depend on them.
+ *
+ * This file only re-exports; nothing inside `src/` imports it.
+ */
+export * from './wepql-language.js';

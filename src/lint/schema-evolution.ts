@@ -1,0 +1,229 @@
+/**
+ * What a schema change does to one saved filter or sort: fields removed
+ * (error), renamed (warning with a safe fix to the new name), retyped (error
+ * where values or operators stop applying, warning where they compare
+ * differently), nullability changed (warning on the operators whose meaning
+ * depends on it), and deprecated fields in use. The facts come from
+ * `diffSchemas`; this module only places them on the conditions that use
+ * each field.
+ */
+import type { FieldNode, FilterAst, FilterNode, SortAst, Span } from '../ast/nodes.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diffSchemas, type SchemaDiff } from '../schema/diff.js';
+import type { FieldLookup, ResolvedField, Schema } from '../schema/schema.js';
+
+const diffs = new WeakMap<Schema, WeakMap<Schema, SchemaDiff>>();
+
+/**
+ * `diffSchemas(previous, next)`, computed once per pair of schema objects:
+ * linting thousands of filters against the same pair reuses it.
+ *
+ * @example
+ * cachedDiff(previous, next) === cachedDiff(previous, next); // true
+ */
+export function cachedDiff(previous: Schema, next: Schema): SchemaDiff {
+  let inner = diffs.get(previous);
+  if (inner === undefined) diffs.set(previous, (inner = new WeakMap()));
+  let diff = inner.get(next);
+  if (diff === undefined) inner.set(next, (diff = diffSchemas(previous, next)));
+  return diff;
+}
+
+const aliases = new WeakMap<SchemaDiff, Schema>();
+
+/**
+ * The next schema, except that a previous name of a renamed field resolves
+ * to the field it became, so that a filter written before the rename is
+ * typed (and its other problems found) under the new schema.
+ *
+ * @example
+ * renameAwareSchema(previous, next).lookup('Surname'); // { found: 'field', field: LastName, exactCase: true }
+ */
+export function renameAwareSchema(previous: Schema, next: Schema): Schema {
+  const diff = cachedDiff(previous, next);
+  const known = aliases.get(diff);
+  if (known !== undefined) return known;
+  const schema: Schema = Object.freeze({
+    definition: next.definition,
+    fields: next.fields,
+    lookup(name: string): FieldLookup {
+      const hit = next.lookup(name);
+      if (hit.found !== 'none') return hit;
+      const old = previous.lookup(name);
+      if (old.found !== 'field') return hit;
+      const field = diff.matches.get(old.field.name.toLowerCase());
+      // exactCase: the rename itself is reported, not the spelling of an old name.
+      return field === undefined ? hit : { found: 'field', field, exactCase: true };
+    },
+  });
+  aliases.set(diff, schema);
+  return schema;
+}
+
+interface FieldUse {
+  readonly node: FieldNode;
+  /** The operator, or `sort` for a sort key. */
+  readonly operator: string;
+  /** The whole condition or sort item, for placing analyzer errors. */
+  readonly span: Span;
+}
+
+function filterUses(ast: FilterAst): FieldUse[] {
+  const out: FieldUse[] = [];
+  const walk = (node: FilterNode): void => {
+    switch (node.kind) {
+      case 'group':
+        for (const c of node.children) walk(c);
+        return;
+      case 'in-fields':
+        for (const f of node.fields) out.push({ node: f, operator: node.operator, span: node.span });
+        return;
+      case 'comparison':
+      case 'null-check':
+      case 'list':
+        out.push({ node: node.field, operator: node.operator, span: node.span });
+        return;
+      default: {
+        const never: never = node;
+        return never;
+      }
+    }
+  };
+  for (const c of ast.clauses) walk(c);
+  return out;
+}
+
+function sortUses(ast: SortAst): FieldUse[] {
+  return ast.items.map((item) => ({ node: item.field, operator: 'sort', span: item.span }));
+}
+
+const NULL_SENSITIVE: ReadonlySet<string> = new Set(['IsNull', 'IsNotNull', 'InArrayOrNull', 'NotInArrayOrNull']);
+const ORDERING: ReadonlySet<string> = new Set(['sort', 'GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual']);
+
+function quote(name: string): string {
+  return `"${name}"`;
+}
+
+/**
+ * Findings for the fields a parsed filter or sort uses, given the schema it
+ * was written for and the one it will run under. `analyzed` holds the
+ * analyzer's diagnostics under `renameAwareSchema`: an error inside a
+ * retyped field's condition makes the retype an error for this filter.
+ * Deprecated fields are reported whether or not a previous schema is given.
+ *
+ * @example
+ * const { ast, diagnostics } = analyzeFilter('Surname.Equal(Smith)', { schema: renameAwareSchema(previous, next) });
+ * evolutionDiagnostics(ast, { schema: next, previousSchema: previous, analyzed: diagnostics });
+ * // [{ code: 'field-renamed', fix: [{ start: 0, end: 7, newText: 'LastName' }], … }]
+ */
+export function evolutionDiagnostics(
+  ast: FilterAst | SortAst,
+  options: { readonly schema: Schema; readonly previousSchema?: Schema; readonly analyzed?: readonly Diagnostic[] },
+): Diagnostic[] {
+  const { schema, previousSchema } = options;
+  const diff = previousSchema === undefined ? undefined : cachedDiff(previousSchema, schema);
+  const uses = ast.kind === 'filter' ? filterUses(ast) : sortUses(ast);
+  const out: Diagnostic[] = [];
+  const analyzerErrorIn = (span: Span): boolean =>
+    (options.analyzed ?? []).some((d) => d.severity === 'error' && d.start >= span.start && d.end <= span.end && d.code !== 'unknown-field');
+  for (const use of uses) {
+    const { node } = use;
+    const hit = schema.lookup(node.name);
+    let next: ResolvedField | undefined = hit.found === 'field' ? hit.field : undefined;
+    let previous: ResolvedField | undefined;
+    if (previousSchema !== undefined && diff !== undefined) {
+      const old = previousSchema.lookup(node.name);
+      if (old.found === 'field') {
+        previous = old.field;
+        const became = diff.matches.get(old.field.name.toLowerCase());
+        if (next === undefined) {
+          if (became === undefined) {
+            out.push({
+              code: 'field-removed',
+              severity: 'error',
+              message: `field ${quote(node.name)} was removed from the schema; this ${ast.kind} can no longer run`,
+              start: node.span.start,
+              end: node.span.end,
+            });
+            continue;
+          }
+          next = became;
+          out.push({
+            code: 'field-renamed',
+            severity: 'warning',
+            message: `field ${quote(node.name)} was renamed to ${quote(became.name)}`,
+            start: node.span.start,
+            end: node.span.end,
+            suggestion: became.name,
+            fix: [{ start: node.span.start, end: node.span.end, newText: became.name }],
+          });
+        } else if (became !== next) previous = undefined;
+      }
+    }
+    if (next === undefined) continue;
+    if (previous !== undefined && previous.type !== next.type) {
+      const numericOnly = previous.type === 'integer' && next.type === 'number';
+      if (analyzerErrorIn(use.span)) {
+        out.push({
+          code: 'field-retyped-incompatible',
+          severity: 'error',
+          message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}; this condition no longer applies to it (see the error here)`,
+          start: node.span.start,
+          end: node.span.end,
+        });
+      } else if (!numericOnly) {
+        const how =
+          next.type === 'string'
+            ? ORDERING.has(use.operator)
+              ? 'values now compare as text ("10" comes before "9")'
+              : 'values now compare as text, not as ' + previous.type + 's'
+            : `values are now read as ${next.type}s`;
+        out.push({
+          code: 'field-retyped',
+          severity: 'warning',
+          message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}: ${how}`,
+          start: node.span.start,
+          end: node.span.end,
+        });
+      }
+    }
+    if (previous !== undefined && previous.nullable !== next.nullable && NULL_SENSITIVE.has(use.operator)) {
+      out.push({
+        code: 'field-nullability-changed',
+        severity: 'warning',
+        message: next.nullable
+          ? `field ${quote(next.name)} may now be null: ${use.operator} now ${use.operator.startsWith('Is') || use.operator.endsWith('OrNull') ? 'matches records it never saw before' : 'changes meaning'}`
+          : `field ${quote(next.name)} is no longer nullable: ${use.operator === 'IsNotNull' ? 'IsNotNull now matches every record' : use.operator === 'IsNull' ? 'IsNull now matches no record' : `the "or null" part of ${use.operator} no longer matters`}`,
+        start: node.span.start,
+        end: node.span.end,
+      });
+    }
+    if (next.deprecated !== undefined) {
+      const { replacement, reason } = next.deprecated;
+      out.push({
+        code: 'deprecated-field',
+        severity: 'warning',
+        message:
+          `field ${quote(next.name)} is deprecated` +
+          (reason === undefined ? '' : ` (${reason})`) +
+          (replacement === undefined ? '' : `; use ${quote(replacement)} instead`),
+        start: node.span.start,
+        end: node.span.end,
+        // A suggestion, not a fix: the replacement may hold its values differently.
+        ...(replacement === undefined ? {} : { suggestion: replacement }),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether any field of the schema is deprecated (so that linting without a
+ * previous schema can skip the field walk when none is).
+ *
+ * @example
+ * hasDeprecations(employeeSchema); // false
+ */
+export function hasDeprecations(schema: Schema): boolean {
+  return schema.fields.some((f) => f.deprecated !== undefined);
+}

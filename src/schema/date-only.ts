@@ -1,0 +1,62 @@
+/**
+ * Date-only values of datetime fields. `CreatedOn.Equal(2024-03-21)` reads
+ * like "created on that day" but compares one instant, 2024-03-21T00:00:00Z
+ * (a date without a time is midnight UTC). `explain` and the lint rule
+ * `date-only-equality` both say so, and both offer the same range that does
+ * mean "that day"; this module is the one place that range is built.
+ */
+import { parseDatetimeText } from './values.js';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The day a date-only datetime value names, and the bound just past it, or
+ * undefined when the text has a time (or is no valid date). The bound is the
+ * next day (`2024-03-22`), or the last millisecond of the day inclusive when
+ * there is no next day to write (9999-12-31).
+ *
+ * @example
+ * dateOnlyDay('2024-03-21');       // { day: '2024-03-21', next: '2024-03-22', nextInclusive: false }
+ * dateOnlyDay('2024-03-21T10:00'); // undefined
+ */
+export function dateOnlyDay(text: string): { day: string; next: string; nextInclusive: boolean } | undefined {
+  const trimmed = text.trim();
+  if (!DATE_ONLY.test(trimmed)) return undefined;
+  const start = parseDatetimeText(trimmed);
+  if (start === undefined) return undefined;
+  const d = new Date(start + 86_400_000);
+  const year = d.getUTCFullYear();
+  if (year > 9999) return { day: trimmed, next: `${trimmed}T23:59:59.999Z`, nextInclusive: true };
+  const next = `${String(year).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+  return { day: trimmed, next, nextInclusive: false };
+}
+
+/**
+ * The filter text that means "on that day" (or, with `negate`, "not on that
+ * day") for a datetime field and one or more date-only days: the
+ * `GreaterThanOrEqual`/`LessThan` pair per day, in an `Or` for several days.
+ * With `inOr` (the condition is a branch of an `Or`) the text is one clause,
+ * so it can replace the condition in place.
+ *
+ * @example
+ * dayRangeFilter('CreatedOn', ['2024-03-21']);
+ * // 'CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22)'
+ * dayRangeFilter('CreatedOn', ['2024-03-21'], true);
+ * // 'Or(CreatedOn.LessThan(2024-03-21);CreatedOn.GreaterThanOrEqual(2024-03-22))'
+ */
+export function dayRangeFilter(field: string, days: readonly string[], negate = false, inOr = false): string | undefined {
+  const ranges = days.map(dateOnlyDay);
+  if (ranges.length === 0 || ranges.some((r) => r === undefined)) return undefined;
+  const parts = ranges.map((r) => {
+    const upper = `${field}.${r!.nextInclusive ? 'LessThanOrEqual' : 'LessThan'}(${r!.next})`;
+    if (negate) {
+      const above = `${field}.${r!.nextInclusive ? 'GreaterThan' : 'GreaterThanOrEqual'}(${r!.next})`;
+      return `Or(${field}.LessThan(${r!.day});${above})`;
+    }
+    return `${field}.GreaterThanOrEqual(${r!.day});${upper}`;
+  });
+  // Several clauses must stay one clause where the condition sits in an Or.
+  if (parts.length === 1) return inOr && !negate ? `And(${parts[0]})` : parts[0];
+  if (negate) return inOr ? `And(${parts.join(';')})` : parts.join(';');
+  return `Or(${parts.map((p) => `And(${p})`).join(';')})`;
+}

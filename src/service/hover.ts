@@ -1,0 +1,107 @@
+/**
+ * What an editor shows when the pointer rests on a filter or sort: the
+ * field under it with its type, and the clause around it in plain English.
+ */
+import type { FieldNode, FilterNode, Span } from '../ast/nodes.js';
+import type { Limits } from '../diagnostics/limits.js';
+import type { ResolvedField, Schema } from '../schema/schema.js';
+import { parseFilter } from '../syntax/parse-filter.js';
+import { parseSort } from '../syntax/parse-sort.js';
+import { explain } from './explain.js';
+
+/**
+ * Options for `hoverAt`.
+ *
+ * @example
+ * hoverAt('LastName=Desc', 2, employeeSchema, { kind: 'sort' } satisfies HoverOptions);
+ */
+export interface HoverOptions {
+  /** Which language the text is in. Default `'filter'`. */
+  readonly kind?: 'filter' | 'sort';
+  readonly limits?: Partial<Limits>;
+}
+
+/**
+ * The hover at one offset.
+ *
+ * @example
+ * const hover: HoverInfo | undefined = hoverAt('Gender.Equal(1)', 3, employeeSchema);
+ * hover?.field?.type;   // 'integer'
+ * hover?.explanation;   // 'gender is 1'
+ */
+export interface HoverInfo {
+  /** The range the hover is about: the field under the offset, else the clause (or sort item). */
+  readonly start: number;
+  readonly end: number;
+  /** The schema's field under the offset, when the offset is on a field the schema knows. */
+  readonly field?: ResolvedField;
+  /** The clause (or sort item) around the offset in plain English; undefined when it has errors. */
+  readonly explanation?: string;
+  /** The markdown an editor shows: field, type, description and explanation. */
+  readonly markdown: string;
+}
+
+/**
+ * The hover at `offset`: the field there (name, type, nullability and
+ * description from the schema) and the innermost clause around it,
+ * explained. Undefined when the offset is on no clause. Never throws.
+ *
+ * @example
+ * hoverAt('LastName.StartsWith(Sm);Gender.Equal(1)', 26, employeeSchema)?.markdown;
+ * // '**Gender** · integer, nullable\n\ngender is 1'
+ */
+export function hoverAt(text: string, offset: number, schema: Schema, options: HoverOptions = {}): HoverInfo | undefined {
+  const parseOptions = options.limits === undefined ? {} : { limits: options.limits };
+  let clause: { span: Span; explanation: string | undefined } | undefined;
+  let fieldNode: FieldNode | undefined;
+  if (options.kind === 'sort') {
+    const ast = parseSort(text, parseOptions).ast;
+    const item = ast.items.find((i) => within(i.span, offset));
+    if (item === undefined) return undefined;
+    if (within(item.field.span, offset)) fieldNode = item.field;
+    const explained = explain({ kind: 'sort', items: [item], span: item.span }, { schema });
+    clause = { span: item.span, explanation: explained.value };
+  } else {
+    const ast = parseFilter(text, parseOptions).ast;
+    let node: FilterNode | undefined;
+    let level: readonly FilterNode[] = ast.clauses;
+    // The innermost clause containing the offset; depth is bounded by the parser's limits.
+    for (;;) {
+      const hit = level.find((c) => within(c.span, offset));
+      if (hit === undefined) break;
+      node = hit;
+      if (hit.kind !== 'group' || within(hit.operatorSpan, offset)) break;
+      level = hit.children;
+    }
+    if (node === undefined) return undefined;
+    const fields = node.kind === 'group' ? [] : node.kind === 'in-fields' ? node.fields : [node.field];
+    fieldNode = fields.find((f) => within(f.span, offset));
+    // The clause's own text, validated against the schema, so a clause with
+    // a typing error gets no sentence (a tree passed to explain is not validated).
+    clause = { span: node.span, explanation: explain(text.slice(node.span.start, node.span.end), { schema }).value };
+  }
+  const found = fieldNode === undefined ? undefined : schema.lookup(fieldNode.name);
+  const field = found?.found === 'field' ? found.field : undefined;
+  const lines: string[] = [];
+  if (field !== undefined) {
+    lines.push(`**${field.name}** · ${field.type}${field.nullable ? ', nullable' : ''}${field.filterable ? '' : ', not filterable'}${field.sortable ? '' : ', not sortable'}`);
+    if (field.description !== undefined) lines.push(field.description);
+  } else if (fieldNode !== undefined) {
+    lines.push(`**${fieldNode.name}** · not in the schema`);
+  }
+  if (clause.explanation !== undefined) lines.push(clause.explanation);
+  if (lines.length === 0) return undefined;
+  const span = fieldNode !== undefined ? fieldNode.span : clause.span;
+  return {
+    start: span.start,
+    end: span.end,
+    ...(field === undefined ? {} : { field }),
+    ...(clause.explanation === undefined ? {} : { explanation: clause.explanation }),
+    markdown: lines.join('\n\n'),
+  };
+}
+
+/** Inclusive at both ends, so a cursor just after a word still hovers it. */
+function within(span: Span, offset: number): boolean {
+  return span.end > span.start && offset >= span.start && offset <= span.end;
+}

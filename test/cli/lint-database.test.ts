@@ -1,0 +1,95 @@
+/**
+ * `wepql lint` over saved filters stored in a real PostgreSQL server
+ * (test/support/postgres-server.ts): findings by row id, --fix writing rows
+ * back, the config file's `database` source, and identifiers quoted rather
+ * than spliced. Runs the built binary.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+
+const V1 = { fields: { Id: { type: 'integer' }, Surname: { type: 'string' }, Gender: { type: 'integer', nullable: true } } };
+const V2 = { fields: { Id: { type: 'integer' }, LastName: { type: 'string', renamedFrom: 'Surname' }, Gender: { type: 'integer', nullable: true } } };
+
+if (findPostgresBin() === undefined) {
+  console.warn(`SKIPPED: wepql lint --database-url against PostgreSQL — ${postgresUnavailableReason()}`);
+  describe.skip('wepql lint --database-url (PostgreSQL not installed)', () => {});
+} else {
+  describe('wepql lint --database-url', () => {
+    let server: PostgresServer;
+    let client: pg.Client;
+    const dir = mkdtempSync(join(tmpdir(), 'wepql-lint-db-'));
+    writeFileSync(join(dir, 'v1.json'), JSON.stringify(V1));
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify(V2));
+
+    beforeAll(async () => {
+      server = await startPostgresServer();
+      client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+    }, 120_000);
+    afterAll(async () => {
+      await client?.end();
+      await server?.stop();
+    });
+
+    const seed = async (table: string) => {
+      await client.query(`DROP TABLE IF EXISTS "${table}"`);
+      await client.query(`CREATE TABLE "${table}" (view_id integer PRIMARY KEY, "filter text" text, sort text)`);
+      await client.query(
+        `INSERT INTO "${table}" VALUES (1, 'Surname.StartsWith(Sm)', 'Surname=Asc'), (2, 'Gender.Equal(1)', NULL), (3, 'Nope.Equal(1)', NULL), (4, NULL, 'Id=Desc')`,
+      );
+    };
+
+    it('reports findings by row id, from the filter and sort columns', async () => {
+      await seed('saved views');
+      const r = runCli(
+        ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json', '--format', 'json', '--database-url', server.url, '--table', 'saved views', '--column', 'filter text', '--sort-column', 'sort', '--id-column', 'view_id'],
+        { cwd: dir },
+      );
+      expect(r.code).toBe(1);
+      const findings = JSON.parse(r.stdout) as { file: string; kind: string; code: string }[];
+      expect(findings.map((f) => [f.file, f.kind, f.code])).toEqual([
+        ['saved views#1', 'filter', 'field-renamed'],
+        ['saved views#1', 'sort', 'field-renamed'],
+        ['saved views#3', 'filter', 'unknown-field'],
+      ]);
+      expect(r.stderr).toContain('4 rows, 3 filters and 2 sorts checked: 1 error, 2 warnings');
+    });
+
+    it('--fix writes renamed fields back to their rows and leaves the other rows alone', async () => {
+      await seed('views_fix');
+      const r = runCli(
+        ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json', '--fix', '--database-url', server.url, '--table', 'views_fix', '--column', 'filter text', '--sort-column', 'sort', '--id-column', 'view_id'],
+        { cwd: dir },
+      );
+      expect(r.code).toBe(1);
+      const rows = (await client.query('SELECT view_id, "filter text" AS f, sort FROM views_fix ORDER BY view_id')).rows;
+      expect(rows).toEqual([
+        { view_id: 1, f: 'LastName.StartsWith(Sm)', sort: 'LastName=Asc' },
+        { view_id: 2, f: 'Gender.Equal(1)', sort: null },
+        { view_id: 3, f: 'Nope.Equal(1)', sort: null },
+        { view_id: 4, f: null, sort: 'Id=Desc' },
+      ]);
+    });
+
+    it('reads the database source from wepql.config.json (URL from DATABASE_URL), and a missing table is a usage error', async () => {
+      await seed('views_cfg');
+      const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-cfg-'));
+      writeFileSync(join(cfg, 'v2.json'), JSON.stringify(V2));
+      writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }));
+      const r = runCli(['lint', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      expect(JSON.parse(r.stdout).map((f: { file: string; code: string }) => [f.file, f.code])).toEqual([
+        ['views_cfg#1', 'unknown-field'],
+        ['views_cfg#3', 'unknown-field'],
+      ]);
+      const missing = runCli(['lint', '--no-config', '--database-url', server.url, '--table', 'nope"; DROP TABLE views_cfg; --', '--column', 'f'], { cwd: dir });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('cannot read nope');
+      expect((await client.query('SELECT count(*)::int AS n FROM views_cfg')).rows[0].n).toBe(4);
+    });
+  });
+}

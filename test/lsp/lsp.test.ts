@@ -1,0 +1,206 @@
+/**
+ * `wepql lsp` driven by a real LSP client over stdio: the built binary is
+ * started as an editor starts it, and every request goes through
+ * vscode-languageserver-protocol's client connection.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CodeActionRequest,
+  CompletionRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentFormattingRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CodeAction,
+  type CompletionItem,
+  type Location,
+  type MarkupContent,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type TextEdit,
+} from 'vscode-languageserver-protocol/node';
+import { CLI, ROOT } from '../support/cli.js';
+
+const SCHEMA = join(ROOT, 'schemas', 'employee.json');
+
+/** Applies LSP text edits to a text (edits may come in any order; they do not overlap). */
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const lines = text.split('\n');
+  const offset = (p: { line: number; character: number }): number =>
+    lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  let out = text;
+  for (const e of sorted) out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
+  return out;
+}
+
+describe('wepql lsp over stdio', () => {
+  let server: ChildProcessWithoutNullStreams;
+  let connection: ProtocolConnection;
+  let dir: string;
+  const published: PublishDiagnosticsParams[] = [];
+  const waiters: { uri: string; version: number; resolve(p: PublishDiagnosticsParams): void }[] = [];
+
+  /** The diagnostics the server publishes for `uri` at `version` (or later). */
+  function diagnosticsFor(uri: string, version: number): Promise<PublishDiagnosticsParams> {
+    const seen = published.find((p) => p.uri === uri && (p.version ?? 0) >= version);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => waiters.push({ uri, version, resolve }));
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wepql-lsp-'));
+    server = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: ROOT });
+    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      published.push(params);
+      for (const w of waiters.splice(0)) {
+        if (w.uri === params.uri && (params.version ?? 0) >= w.version) w.resolve(params);
+        else waiters.push(w);
+      }
+    });
+    connection.listen();
+    const init = await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: pathToFileURL(ROOT).href,
+      capabilities: {},
+      // A relative schema path is read from the workspace root.
+      initializationOptions: { schema: 'schemas/employee.json' },
+    });
+    expect(init.capabilities.hoverProvider).toBe(true);
+    expect(init.capabilities.definitionProvider).toBe(true);
+    await connection.sendNotification(InitializedNotification.type, {});
+  });
+
+  afterAll(async () => {
+    if (connection !== undefined) {
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      const code = await new Promise<number | null>((resolve) => server.once('exit', (c) => resolve(c)));
+      expect(code).toBe(0);
+      connection.dispose();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const TEXT = [
+    '# saved filters of the payroll team',
+    'EmployeeNumber.GreaterThan(500);EmployeeNumber.LessThan(100)',
+    '',
+    'lastname.startswith(Sm);;Gender.Equal(1);Gender.Equal(1)',
+    'CreatedOn.Equal(2024-03-21)',
+    'LastName.Sta',
+  ].join('\n');
+  const uri = (name: string): string => pathToFileURL(join(dir, name)).href;
+
+  async function open(name: string, text: string, languageId = 'wepql'): Promise<PublishDiagnosticsParams> {
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri(name), languageId, version: 1, text } });
+    return diagnosticsFor(uri(name), 1);
+  }
+
+  it('publishes every finding of wepql lint, at its line and column', async () => {
+    const { diagnostics } = await open('saved.wepql', TEXT);
+    const shown = diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.code}`);
+    expect(shown).toContain('1:32-60 contradiction');
+    expect(shown).toContain('1:0-60 unsatisfiable-filter');
+    expect(shown).toContain('3:0-8 field-case-mismatch');
+    expect(shown).toContain('3:24-25 empty-clause');
+    expect(shown).toContain('3:41-56 duplicate-condition');
+    expect(shown).toContain('4:0-27 date-only-equality');
+    expect(shown.some((s) => s.startsWith('5:') && /missing|unexpected|unknown/.test(s))).toBe(true);
+    // Nothing on the comment or the blank line.
+    expect(diagnostics.some((d) => d.range.start.line === 0 || d.range.start.line === 2)).toBe(false);
+  });
+
+  it('publishes again as the text changes', async () => {
+    await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: uri('saved.wepql'), version: 2 },
+      contentChanges: [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 60 } }, text: 'Gender.Equal(2)' }],
+    });
+    const { diagnostics } = await diagnosticsFor(uri('saved.wepql'), 2);
+    expect(diagnostics.filter((d) => d.range.start.line === 1)).toEqual([]);
+    expect(diagnostics.some((d) => d.code === 'duplicate-condition')).toBe(true);
+  });
+
+  it('completes operators of the field type, replacing the typed part', async () => {
+    const items = (await connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: uri('saved.wepql') },
+      position: { line: 5, character: 12 },
+    })) as CompletionItem[];
+    expect(items.map((i) => i.label)).toEqual(['StartsWith']);
+    const edit = items[0]!.textEdit as TextEdit;
+    expect(edit.newText).toBe('StartsWith(');
+    expect(edit.range).toEqual({ start: { line: 5, character: 9 }, end: { line: 5, character: 12 } });
+  });
+
+  it('hovers a field with its type and the clause in plain English', async () => {
+    const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri('saved.wepql') }, position: { line: 4, character: 3 } });
+    const value = (hover!.contents as MarkupContent).value;
+    expect(value).toContain('**CreatedOn** · datetime');
+    expect(value).toContain('created on is exactly 2024-03-21T00:00:00Z (that instant only, not the whole day');
+    expect(hover!.range).toEqual({ start: { line: 4, character: 0 }, end: { line: 4, character: 9 } });
+  });
+
+  it('offers a quick fix for every fixable finding and the suggestion of the others', async () => {
+    const actions = (await connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: uri('saved.wepql') },
+      range: { start: { line: 3, character: 0 }, end: { line: 4, character: 27 } },
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    const titles = actions.map((a) => a.title);
+    expect(titles).toContain('Fix empty-clause');
+    expect(titles).toContain('Fix duplicate-condition');
+    expect(titles).toContain('Replace with CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22)');
+    const dup = actions.find((a) => a.title === 'Fix duplicate-condition')!;
+    const edited = applyEdits(TEXT.replace(TEXT.split('\n')[1]!, 'Gender.Equal(2)'), dup.edit!.changes![uri('saved.wepql')]!);
+    expect(edited.split('\n')[3]).toBe('lastname.startswith(Sm);;Gender.Equal(1)');
+    const all = actions.find((a) => a.kind === 'source.fixAll')!;
+    const fixedAll = applyEdits(TEXT.replace(TEXT.split('\n')[1]!, 'Gender.Equal(2)'), all.edit!.changes![uri('saved.wepql')]!);
+    expect(fixedAll.split('\n')[3]).toBe('LastName.StartsWith(Sm);Gender.Equal(1)');
+  });
+
+  it('formats every entry to its canonical form and leaves comments and broken lines alone', async () => {
+    const text = '# keep me\nlastname.startswith( Sm )\nor(gender.equal(1);gender.isnull())\nLastName.Sta\n';
+    await open('fmt.wepql', text);
+    const edits = await connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri: uri('fmt.wepql') },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    expect(applyEdits(text, edits!)).toBe('# keep me\nLastName.StartsWith(Sm)\nOr(Gender.Equal(1);Gender.IsNull())\nLastName.Sta\n');
+  });
+
+  it('goes to the definition of a field in the schema file', async () => {
+    const location = (await connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: uri('saved.wepql') },
+      position: { line: 4, character: 5 },
+    })) as Location;
+    expect(location.uri).toBe(pathToFileURL(SCHEMA).href);
+    const schemaLines = readFileSync(SCHEMA, 'utf8').split('\n');
+    const line = schemaLines[location.range.start.line]!;
+    expect(line.slice(location.range.start.character, location.range.end.character)).toBe('"CreatedOn"');
+  });
+
+  it('reads the filter and sort strings of a JSON file, escapes included', async () => {
+    const json = '[{"name": "smiths", "filter": "LastName.Equal(\'O\'\'\\u0042rien\');Gender.Equal(x)", "sort": "LastName=Up"}]';
+    writeFileSync(join(dir, 'saved.json'), json);
+    const { diagnostics } = await open('saved.json', json, 'json');
+    const invalid = diagnostics.find((d) => d.code === 'invalid-value')!;
+    // `x` sits after the 6-character escape \u0042, which is one character of the filter.
+    expect(json.slice(invalid.range.start.character, invalid.range.end.character)).toBe('x');
+    expect(diagnostics.some((d) => d.code === 'invalid-direction')).toBe(true);
+  });
+});
