@@ -12,3 +12,4 @@ export type { ColumnMap, ColumnMapping, SqlFragment, SqlPart, SqlParts, SqlQuery
 export { registerSqliteFunctions } from './sqlite-functions.js';
 export type { SqliteFunctionHost } from './sqlite-functions.js';
 export type { Seek, SeekKey, SeekValue } from './seek.js';
+export { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE } from './mysql.js';
