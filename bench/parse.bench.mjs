@@ -102,6 +102,21 @@ function liqe(n) {
 // a compact form without positions and raw text, for a stricter reference.
 const compactReplacer = (k, v) => (k === 'span' || k === 'operatorSpan' || k === 'raw' || k === 'path' ? undefined : v);
 
+// The smallest JSON text that encodes the same tree without positions:
+// {"t":"and","c":[{"t":"f","f":"RowStatus","o":"Equal","a":[1]},…]}. Values
+// that read back as the same JSON number are written as numbers.
+function minimal(n) {
+  const value = (v) => (v.value !== '' && String(Number(v.value)) === v.value ? Number(v.value) : v.value);
+  switch (n.kind) {
+    case 'group': return { t: n.operator === 'And' ? 'and' : 'or', c: n.children.map(minimal) };
+    case 'comparison': return { t: 'f', f: n.field.name, o: n.operator, a: [value(n.value)] };
+    case 'null-check': return { t: 'f', f: n.field.name, o: n.operator };
+    case 'list': return { t: 'f', f: n.field.name, o: n.operator, a: n.values.map(value) };
+    case 'in-fields': return { t: 'f', f: n.fields.map((f) => f.name), o: n.operator, a: [value(n.value)] };
+  }
+  throw new Error(`unknown node ${n.kind}`);
+}
+
 const fixtures = [
   ['small', small],
   ['medium', medium],
@@ -115,6 +130,7 @@ for (const [name, text] of fixtures) {
   if (result.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${name} fixture has errors: ${JSON.stringify(result.diagnostics[0])}`);
   const fullJson = JSON.stringify(result.ast);
   const compactJson = JSON.stringify(result.ast, compactReplacer);
+  const minimalJson = JSON.stringify({ t: 'and', c: result.ast.clauses.map(minimal) });
   const texts = {
     rsql: result.ast.clauses.map(rsql).join(';'),
     odata: result.ast.clauses.map(odata).join(' and '),
@@ -128,13 +144,14 @@ for (const [name, text] of fixtures) {
   const parseFn = () => parseFilter(text);
   const full = paired(parseFn, () => JSON.parse(fullJson));
   const compact = paired(parseFn, () => JSON.parse(compactJson));
+  const least = paired(parseFn, () => JSON.parse(minimalJson));
   const lexer = paired(() => filterLexer.tokenize(text), () => JSON.parse(fullJson), 3);
   const scanner = paired(() => scanFilter(text), () => JSON.parse(fullJson), 3);
   const parse = full.subject;
   const lex = lexer.subject;
   const jsonFull = full.reference;
   const jsonCompact = compact.reference;
-  rows.push({ name, chars: text.length, parse, lex, scan: scanner.subject, jsonFull, jsonCompact, fullRatio: full.ratio, compactRatio: compact.ratio, fullJson: fullJson.length, compactJson: compactJson.length });
+  rows.push({ name, chars: text.length, parse, lex, scan: scanner.subject, jsonFull, jsonCompact, jsonMinimal: least.reference, fullRatio: full.ratio, compactRatio: compact.ratio, minimalRatio: least.ratio, fullJson: fullJson.length, compactJson: compactJson.length, minimalJson: minimalJson.length });
   for (const [peer, peerText, fn] of [
     ['@rsql/parser', texts.rsql, () => rsqlParse(texts.rsql)],
     ['odata-v4-parser', texts.odata, () => odataFilter(texts.odata)],
@@ -143,7 +160,7 @@ for (const [name, text] of fixtures) {
     const p = paired(parseFn, fn, 3);
     peerRows.push({ name, peer, chars: peerText.length, ops: p.reference, ratio: p.ratio });
   }
-  console.log(`${name}: parseFilter ${fmt(parse)} ops/s, ${fmt(full.ratio, 2)}× JSON.parse (full), ${fmt(compact.ratio, 2)}× (compact); lexer ${fmt(lex)} ops/s`);
+  console.log(`${name}: parseFilter ${fmt(parse)} ops/s, ${fmt(full.ratio, 2)}× JSON.parse (full), ${fmt(compact.ratio, 2)}× (compact), ${fmt(least.ratio, 2)}× (minimal); lexer ${fmt(lex)} ops/s`);
 }
 const sortJson = JSON.stringify(parseSort(sortText).ast);
 const sortPair = paired(() => parseSort(sortText), () => JSON.parse(sortJson));
@@ -152,13 +169,13 @@ const mb = (ops, chars) => fmt((ops * chars) / 1e6, 1);
 const md = [
   '## parse',
   '',
-  '`parseFilter` (hand-written scanner producing Chevrotain tokens + Chevrotain EmbeddedActionsParser + AST + diagnostics) against `JSON.parse` of a JSON text encoding the same tree, measured in the same run in alternating rounds (ratio = median of per-round ratios, so changing machine load cancels out). "full" is exactly what `parseFilter` returns, spans included; "compact" drops positions and raw text (a smaller, stricter reference). MB/s counts input characters.',
+  '`parseFilter` (hand-written scanner producing Chevrotain tokens + Chevrotain EmbeddedActionsParser + AST + diagnostics) against `JSON.parse` of a JSON text encoding the same tree, measured in the same run in alternating rounds (ratio = median of per-round ratios, so changing machine load cancels out). "full" is exactly what `parseFilter` returns, spans included; "compact" drops positions and raw text (a smaller, stricter reference); "minimal" is the smallest JSON text of the same tree without positions (`{"t":"and","c":[{"t":"f","f":"RowStatus","o":"Equal","a":[1]},…]}`), the strictest reference (target ≥ 1.0× on medium and large). MB/s counts input characters.',
   '',
-  '| filter | chars | parseFilter ops/s | MB/s | JSON.parse full ops/s (JSON chars) | ratio | JSON.parse compact ops/s (JSON chars) | ratio | Chevrotain lexer only ops/s | scanner only ops/s |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| filter | chars | parseFilter ops/s | MB/s | JSON.parse full ops/s (JSON chars) | ratio | JSON.parse compact ops/s (JSON chars) | ratio | JSON.parse minimal ops/s (JSON chars) | ratio | Chevrotain lexer only ops/s | scanner only ops/s |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.chars} | ${fmt(r.parse)} | ${mb(r.parse, r.chars)} | ${fmt(r.jsonFull)} (${r.fullJson}) | **${fmt(r.fullRatio, 2)}×** | ${fmt(r.jsonCompact)} (${r.compactJson}) | ${fmt(r.compactRatio, 2)}× | ${fmt(r.lex)} | ${fmt(r.scan)} |`,
+      `| ${r.name} | ${r.chars} | ${fmt(r.parse)} | ${mb(r.parse, r.chars)} | ${fmt(r.jsonFull)} (${r.fullJson}) | **${fmt(r.fullRatio, 2)}×** | ${fmt(r.jsonCompact)} (${r.compactJson}) | ${fmt(r.compactRatio, 2)}× | ${fmt(r.jsonMinimal)} (${r.minimalJson}) | **${fmt(r.minimalRatio, 2)}×** | ${fmt(r.lex)} | ${fmt(r.scan)} |`,
   ),
   '',
   `Sort \`${sortText}\`: ${fmt(sortPair.subject)} ops/s, ${fmt(sortPair.ratio, 2)}× JSON.parse of its tree.`,

@@ -6,10 +6,11 @@
 // Run after building:  npm run build && node examples/sql/employees-postgres.mjs
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { kyselyOrderBy, kyselyWhere } from '../../dist/adapters/kysely.js';
 import { query } from '../../dist/index.js';
 import { employeeSchema } from '../../dist/schemas/employee.js';
-import { quoteIdentifier, sqlColumnType, toSql, toSqlParts, toStoredValue } from '../../dist/sql/index.js';
+import { quoteIdentifier, sqlColumnType, toSql, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));
 const db = await PGlite.create();
@@ -43,8 +44,9 @@ const { rows } = await db.query(
 );
 console.table(rows);
 
-// 3. The same through Kysely. toSqlParts hands over text and values
-//    separately, so Kysely numbers every parameter itself (here LIMIT's too).
+// 3. The same through Kysely (wepql/kysely): the filter is a Kysely
+//    expression beside the application's own condition, the sort an ORDER BY
+//    expression; Kysely numbers every parameter itself (here LIMIT's too).
 //    A minimal driver runs Kysely's compiled queries on PGlite.
 const kysely = new Kysely({
   dialect: {
@@ -62,13 +64,12 @@ const kysely = new Kysely({
       }),
   },
 });
-const parts = toSqlParts({ filter, sort }, { dialect: 'postgres', schema: employeeSchema, tieBreaker: 'Id' });
-const asKysely = (list) => sql.join(list.map((p) => ('sql' in p ? sql.raw(p.sql) : sql.val(p.param))), sql.raw(''));
+const options = { dialect: 'postgres', schema: employeeSchema, tieBreaker: 'Id' };
 const builder = kysely
   .selectFrom('employees')
   .select(['Id', 'FirstName', 'LastName', 'Gender'])
-  .where(asKysely(parts.where))
-  .orderBy(asKysely(parts.orderBy))
+  .where((eb) => eb.and([eb('RowStatus', '<>', 99), kyselyWhere(eb, filter, options)]))
+  .orderBy(kyselyOrderBy(sort, options))
   .limit(5);
 const compiled = builder.compile();
 console.log('Kysely SQL   ', compiled.sql);

@@ -3,7 +3,8 @@
  * command line's files (unreadable, invalid schema) are `UsageError`s:
  * the CLI exits 2 with a message naming the file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { loadSchemaJson } from '../schema/load-schema.js';
 import type { Schema } from '../schema/schema.js';
 import { UsageError } from './args.js';
@@ -21,7 +22,8 @@ export async function readInput(path: string): Promise<string> {
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
-    return await readFile(path, 'utf8');
+    // Synchronous: linting a thousand small files, the promise round trips cost more than the reads.
+    return readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String((e as Error).message);

@@ -38,7 +38,12 @@ export interface WepqlEditorOptions {
    * Enter (when no completion is open) calls `onSubmit` instead of breaking
    * the line.
    */
-  readonly oneLine?: boolean | { readonly onSubmit?: (text: string, view: EditorView) => void };
+  readonly oneLine?:
+    | boolean
+    | {
+        /** Called with the editor's text when Enter is pressed and no completion is open. */
+        readonly onSubmit?: (text: string, view: EditorView) => void;
+      };
 }
 
 /**

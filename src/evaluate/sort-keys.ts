@@ -6,7 +6,7 @@
  */
 import { codeInfo } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
-import type { Limits } from '../diagnostics/limits.js';
+import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ScalarType } from '../schema/values.js';
 import type { TypedSort } from '../validate/typed-tree.js';
 import { compareCodePoints } from './string-order.js';
@@ -77,9 +77,9 @@ export function sortKeyReaders(
     const span = sort.source?.span ?? { start: 0, end: 0 };
     throw WepqlError.from('sort', [
       {
-        code: 'too-many-sort-keys',
-        severity: codeInfo('too-many-sort-keys').severity,
-        message: `the sort has ${sort.keys.length} keys; the limit is ${options.limits.maxSortKeys} (limit maxSortKeys)`,
+        code: LIMIT_CODES.maxSortKeys,
+        severity: codeInfo(LIMIT_CODES.maxSortKeys).severity,
+        message: limitMessage('maxSortKeys', options.limits.maxSortKeys),
         start: span.start,
         end: span.end,
       },

@@ -5,7 +5,7 @@
  * an offset in an entry's text to an offset in the file. In a JSON string a
  * character may be written as an escape (`\"`, `\u00e9`), so the two differ.
  */
-import { readSavedFilters, type SavedEntry } from '../cli/saved-filters.js';
+import { readSavedFilters, rewriteSavedFile, type SavedEntry, type SavedSelectors } from '../cli/saved-filters.js';
 
 /** One entry with its offset mapping. */
 export interface DocumentEntry {
@@ -15,10 +15,10 @@ export interface DocumentEntry {
 }
 
 /** The entries of a document; none when the file cannot be read as saved filters. */
-export function documentEntries(path: string, content: string): DocumentEntry[] {
+export function documentEntries(path: string, content: string, selectors?: SavedSelectors): DocumentEntry[] {
   let entries: readonly SavedEntry[];
   try {
-    entries = readSavedFilters(path, content).entries;
+    entries = readSavedFilters(path, content, selectors).entries;
   } catch {
     return [];
   }
@@ -27,22 +27,23 @@ export function documentEntries(path: string, content: string): DocumentEntry[] 
 
 function offsetMap(content: string, entry: SavedEntry): number[] {
   const { start, end } = entry.range;
-  if (entry.encoding === 'raw') {
-    // The entry's text is the trimmed line: it starts where the trimmed text does.
+  if (entry.encoding === 'raw' || entry.encoding === 'yaml-plain') {
+    // The text as written; a folded YAML scalar over several lines maps each offset as near as it can.
     const raw = content.slice(start, end);
-    const lead = raw.indexOf(entry.text);
-    const base = start + Math.max(lead, 0);
-    return Array.from({ length: entry.text.length + 1 }, (_, i) => base + i);
+    const lead = Math.max(raw.indexOf(entry.text), 0);
+    return Array.from({ length: entry.text.length + 1 }, (_, i) => Math.min(start + lead + i, end));
   }
-  // A JSON string literal: skip the opening quote, step over escapes.
+  // A quoted literal: skip the opening quote, step over escapes (JSON and
+  // YAML double quotes: `\x`, `\uXXXX`; YAML single quotes: `''`).
   const out: number[] = [];
   let i = start + 1;
-  while (i < end - 1) {
+  while (i < end - 1 && out.length < entry.text.length) {
     out.push(i);
-    if (content.charCodeAt(i) === 92) i += content[i + 1] === 'u' ? 6 : 2;
+    if (entry.encoding === 'yaml-single') i += content[i] === "'" && content[i + 1] === "'" ? 2 : 1;
+    else if (content.charCodeAt(i) === 92) i += content[i + 1] === 'u' ? 6 : 2;
     else i++;
   }
-  out.push(end - 1);
+  while (out.length <= entry.text.length) out.push(Math.min(i, end - 1));
   return out;
 }
 
@@ -64,9 +65,14 @@ export function entryAt(entries: readonly DocumentEntry[], offset: number): { en
   return undefined;
 }
 
-/** A replacement text written as the entry stores it (raw, or as a JSON string literal). */
-export function encodeEntryText(entry: SavedEntry, text: string): string {
-  return entry.encoding === 'raw' ? text : JSON.stringify(text);
+/**
+ * A replacement of a whole entry, written as the file stores it (raw, a
+ * JSON string, a YAML scalar), by the same encoder `wepql lint --fix` uses.
+ */
+export function encodeEntryText(entry: SavedEntry, text: string, content: string): string {
+  const raw = content.slice(entry.range.start, entry.range.end);
+  const local: SavedEntry = { ...entry, range: { start: 0, end: raw.length } };
+  return rewriteSavedFile({ path: '', content: raw, format: 'txt', entries: [local] }, new Map([[local, text]]));
 }
 
 /**

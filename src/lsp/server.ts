@@ -26,7 +26,10 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { findConfig, loadConfig, type LintConfig } from '../cli/config.js';
+import { loadYaml, type SavedSelectors } from '../cli/saved-filters.js';
+import { parseSelector } from '../cli/selector.js';
+import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
 import { formatFilter, formatSort } from '../print/format.js';
 import { loadSchemaJson } from '../schema/load-schema.js';
@@ -79,22 +82,51 @@ function serve(connection: Connection, options: LspOptions): void {
   const documents = new TextDocuments(TextDocument);
   let schema: LoadedSchema | undefined;
   let caseSensitive = options.caseSensitive === true;
+  let selectors: SavedSelectors = {};
+  let rules: LintConfig['rules'];
 
   const lintOptions = () => ({ ...(schema === undefined ? {} : { schema: schema.schema }), caseSensitive });
+  /** Every finding of `wepql lint`, with the config's rule severities (`off` drops one). */
+  const findings = (text: string, kind: 'filter' | 'sort'): Diagnostic[] =>
+    lintText(text, kind, lintOptions()).flatMap((d) => {
+      if (rules === undefined || !Object.hasOwn(rules, d.code)) return [d];
+      const setting = rules[d.code]!;
+      return setting === 'off' ? [] : [{ ...d, severity: setting }];
+    });
   const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-  const entriesOf = (doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText());
+  const entriesOf = (doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText(), selectors);
   const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
     start: doc.positionAt(toFileOffset(e, start)),
     end: doc.positionAt(toFileOffset(e, end)),
   });
 
-  connection.onInitialize((params): InitializeResult => {
+  connection.onInitialize(async (params): Promise<InitializeResult> => {
     const init = (params.initializationOptions ?? {}) as { schema?: unknown; caseSensitive?: unknown };
     const root = params.rootUri?.startsWith('file:') ? fileURLToPath(params.rootUri) : process.cwd();
+    // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules.
+    let config: LintConfig = {};
+    const configFile = findConfig(root);
+    if (configFile !== undefined) {
+      try {
+        config = loadConfig(configFile);
+        selectors = {
+          ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
+          ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
+        };
+        rules = config.rules;
+      } catch (e) {
+        connection.console.error(`wepql lsp: ${(e as Error).message}`);
+      }
+    }
+    // YAML files of saved filters, and selectors, need the YAML reader.
+    await loadYaml();
     const file = options.schemaFile ?? (typeof init.schema === 'string' ? init.schema : undefined);
+    if (config.caseSensitive !== undefined) caseSensitive = config.caseSensitive;
     if (typeof init.caseSensitive === 'boolean') caseSensitive = init.caseSensitive;
-    if (file !== undefined) {
-      const path = isAbsolute(file) ? file : resolve(root, file);
+    if (options.caseSensitive === true) caseSensitive = true;
+    const schemaPath = file === undefined ? config.schema : isAbsolute(file) ? file : resolve(root, file);
+    if (schemaPath !== undefined) {
+      const path = schemaPath;
       try {
         const text = readFileSync(path, 'utf8');
         const loaded = loadSchemaJson(text);
@@ -120,7 +152,7 @@ function serve(connection: Connection, options: LspOptions): void {
   const publish = (doc: TextDocument): void => {
     const diagnostics: LspDiagnostic[] = [];
     for (const e of entriesOf(doc)) {
-      for (const d of lintText(e.entry.text, e.entry.kind, lintOptions())) {
+      for (const d of findings(e.entry.text, e.entry.kind)) {
         diagnostics.push({
           range: rangeOf(doc, e, d.start, d.end),
           severity: SEVERITY[d.severity],
@@ -150,7 +182,7 @@ function serve(connection: Connection, options: LspOptions): void {
       // `complete` orders the items; keep that order in the client's menu.
       sortText: String(i).padStart(4, '0'),
       filterText: item.label,
-      textEdit: { range, newText: hit.entry.entry.encoding === 'raw' ? item.insertText : JSON.stringify(item.insertText).slice(1, -1) },
+      textEdit: { range, newText: encodeFragment(hit.entry, item.insertText) },
     }));
   });
 
@@ -193,7 +225,7 @@ function serve(connection: Connection, options: LspOptions): void {
       if (canonical === e.entry.text) continue;
       edits.push({
         range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) },
-        newText: encodeEntryText(e.entry, canonical),
+        newText: encodeEntryText(e.entry, canonical, doc.getText()),
       });
     }
     return edits;
@@ -213,7 +245,7 @@ function serve(connection: Connection, options: LspOptions): void {
         const from = toFileOffset(e, 0);
         const to = toFileOffset(e, e.entry.text.length);
         if (to < first || from > last) continue;
-        for (const d of lintText(e.entry.text, e.entry.kind, lintOptions())) {
+        for (const d of findings(e.entry.text, e.entry.kind)) {
           const dFrom = toFileOffset(e, d.start);
           const dTo = toFileOffset(e, d.end);
           if (dTo < first || dFrom > last) continue;
@@ -224,7 +256,7 @@ function serve(connection: Connection, options: LspOptions): void {
               kind: CodeActionKind.QuickFix,
               isPreferred: true,
               diagnostics: [related],
-              edit: { changes: { [doc.uri]: d.fix.map((f) => ({ range: rangeOf(doc, e, f.start, f.end), newText: encodeEntryFragment(e, f.newText) })) } },
+              edit: { changes: { [doc.uri]: entryEdits(doc, e, d.fix) } },
             });
           }
           if (d.suggestion !== undefined && d.suggestion !== '') {
@@ -232,7 +264,7 @@ function serve(connection: Connection, options: LspOptions): void {
               title: `Replace with ${d.suggestion}`,
               kind: CodeActionKind.QuickFix,
               diagnostics: [related],
-              edit: { changes: { [doc.uri]: [{ range: rangeOf(doc, e, d.start, d.end), newText: encodeEntryFragment(e, d.suggestion) }] } },
+              edit: { changes: { [doc.uri]: entryEdits(doc, e, [{ start: d.start, end: d.end, newText: d.suggestion }]) } },
             });
           }
         }
@@ -243,7 +275,7 @@ function serve(connection: Connection, options: LspOptions): void {
       for (const e of entries) {
         const fixed = fixText(e.entry.text, e.entry.kind, lintOptions());
         if (fixed === undefined || fixed === e.entry.text) continue;
-        edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, fixed) });
+        edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, fixed, doc.getText()) });
       }
       if (edits.length > 0) actions.push({ title: 'Fix all safely fixable wepql findings', kind: CodeActionKind.SourceFixAll, edit: { changes: { [doc.uri]: edits } } });
     }
@@ -268,7 +300,23 @@ function serve(connection: Connection, options: LspOptions): void {
   documents.listen(connection);
 }
 
-/** A piece of an entry's text as the file stores it (inside a JSON string, escaped without quotes). */
-function encodeEntryFragment(e: DocumentEntry, text: string): string {
-  return e.entry.encoding === 'raw' ? text : JSON.stringify(text).slice(1, -1);
+/** A piece of an entry's text as the file stores it: inside a JSON or YAML quoted string, escaped. */
+function encodeFragment(e: DocumentEntry, text: string): string {
+  if (e.entry.encoding === 'json-string') return JSON.stringify(text).slice(1, -1);
+  if (e.entry.encoding === 'yaml-single') return text.replace(/'/g, "''");
+  return text;
+}
+
+/**
+ * The document edits of edits to one entry's text. In a line of a `.wepql`
+ * file they apply where they are; in a JSON or YAML string the entry is
+ * rewritten whole, so that quoting and escapes stay right.
+ */
+function entryEdits(doc: TextDocument, e: DocumentEntry, edits: readonly TextEdit[]): LspTextEdit[] {
+  if (e.entry.encoding === 'raw') {
+    return edits.map((f) => ({ range: { start: doc.positionAt(toFileOffset(e, f.start)), end: doc.positionAt(toFileOffset(e, f.end)) }, newText: f.newText }));
+  }
+  let text = e.entry.text;
+  for (const f of [...edits].sort((a, b) => b.start - a.start)) text = text.slice(0, f.start) + f.newText + text.slice(f.end);
+  return [{ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, text, doc.getText()) }];
 }

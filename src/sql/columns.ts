@@ -8,6 +8,7 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
+import { mysqlJsonValue } from './mysql.js';
 import type { ColumnMap } from './to-sql.js';
 import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
@@ -103,6 +104,7 @@ export function fieldExpression(
   const mapping = columns.get(field.name) ?? { kind: 'column', column: defaultColumnName(field) };
   const column = quoteIdentifier(mapping.column, dialect);
   if (mapping.kind === 'column') return column;
+  if (dialect === 'mysql') return mysqlJsonValue(column, mapping.path, field.type);
   return dialect === 'postgres'
     ? postgresJsonValue(column, mapping.path, field.type)
     : sqliteJsonValue(column, mapping.path, field.type);

@@ -18,6 +18,7 @@ import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../va
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
+import { MYSQL_LIKE_ESCAPE, mysqlCompared, orderSuffix } from './mysql.js';
 import { globPattern, LIKE_ESCAPE, likePattern } from './patterns.js';
 import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
 import { postgresTimestamp } from './storage.js';
@@ -36,8 +37,10 @@ export interface CompileContext {
   readonly schema: Schema;
   readonly columns: ReadonlyMap<string, ResolvedColumn>;
   readonly caseSensitive: boolean;
-  /** PostgreSQL: the collation `lower()` folds with, already quoted (`"pg_unicode_fast"`). */
+  /** PostgreSQL and MySQL: the collation `lower()` folds with, already quoted (`"pg_unicode_fast"`). */
   readonly foldCollation: string;
+  /** MySQL: the code-point collation strings are compared with, already quoted (`` `utf8mb4_nopad_bin` ``). */
+  readonly binaryCollation?: string;
   readonly limits: Limits;
 }
 
@@ -158,7 +161,8 @@ class FilterCompiler {
     }
     // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
     // case-insensitive LIKE is exact on it.
-    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position)).sql(` ESCAPE '${LIKE_ESCAPE}'`);
+    const escape = this.cx.dialect === 'mysql' ? MYSQL_LIKE_ESCAPE : LIKE_ESCAPE;
+    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position, escape)).sql(` ESCAPE '${escape}'`);
   }
 
   private list(operator: ListOperator, field: ResolvedField, values: readonly TypedScalar[]): void {
@@ -211,6 +215,7 @@ export function compared(field: ResolvedField, cx: CompileContext, raw: string):
     // does; both it and "C" order by code point.
     return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE ${cx.foldCollation})`;
   }
+  if (cx.dialect === 'mysql') return mysqlCompared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
   return cx.caseSensitive ? `${raw} COLLATE BINARY` : `${SQLITE_LOWER_FUNCTION}(${raw})`;
 }
 
@@ -285,7 +290,7 @@ export function sqlParameter(field: ResolvedField, value: TypedScalar, context: 
     sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate, which databases reject`);
   }
   if (field.type === 'datetime' && context.dialect === 'postgres') return { value: postgresTimestamp(comparable as number), cast: '::timestamptz' };
-  if (field.type === 'boolean' && context.dialect === 'sqlite') return { value: comparable ? 1 : 0, cast: '' };
+  if (field.type === 'boolean' && context.dialect !== 'postgres') return { value: comparable ? 1 : 0, cast: '' };
   return { value: comparable, cast: '' };
 }
 
@@ -308,14 +313,14 @@ export function compileSortParts(
   const items = orderKeys(sort, context, tieBreaker).map((key) => {
     const asc = (key.direction === 'Asc') !== reverse;
     if (key.field === undefined) return `${key.expr} ${asc ? 'ASC' : 'DESC'}`;
-    return `${key.expr} ${asc ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`;
+    return `${key.expr} ${orderSuffix(asc ? 'Asc' : 'Desc', context.dialect)}`;
   });
   return items.length === 0 ? [] : [{ sql: items.join(', ') }];
 }
 
 /**
  * Writes parts as SQL text with the dialect's placeholders: `$n` counting
- * from `paramStart` in PostgreSQL, `?` in SQLite. Returns the text and the
+ * from `paramStart` in PostgreSQL, `?` in SQLite and MySQL. Returns the text and the
  * parameters in placeholder order.
  *
  * @example

@@ -27,8 +27,8 @@ export function sqlError(code: DiagnosticCode, message: string): never {
  * checkDialect('sqlite'); // 'sqlite'
  */
 export function checkDialect(dialect: unknown): SqlDialect {
-  if (dialect !== 'postgres' && dialect !== 'sqlite') {
-    sqlError('invalid-sql-option', `unknown SQL dialect ${JSON.stringify(dialect)}; expected "postgres" or "sqlite"`);
+  if (dialect !== 'postgres' && dialect !== 'sqlite' && dialect !== 'mysql') {
+    sqlError('invalid-sql-option', `unknown SQL dialect ${JSON.stringify(dialect)}; expected "postgres", "sqlite" or "mysql"`);
   }
   return dialect;
 }

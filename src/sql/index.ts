@@ -14,3 +14,4 @@ export type { SqliteFunctionHost } from './sqlite-functions.js';
 export type { Seek, SeekKey, SeekValue } from './seek.js';
 export { indexesFor } from './indexes.js';
 export type { AdvisedIndex, IndexAdvisorOptions } from './indexes.js';
+export { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE } from './mysql.js';

@@ -125,8 +125,8 @@ export function indexesFor(schema: Schema, options: IndexAdvisorOptions): readon
 }
 
 function orderSuffix(direction: 'Asc' | 'Desc', nullable: boolean, context: CompileContext): string {
-  // SQLite indexes have no NULLS clause; its NULLs are smallest, which is NULLS FIRST under ASC, LAST under DESC.
-  if (!nullable || context.dialect === 'sqlite') return direction === 'Asc' ? ' ASC' : ' DESC';
+  // SQLite and MySQL indexes have no NULLS clause; their NULLs are smallest, which is NULLS FIRST under ASC, LAST under DESC.
+  if (!nullable || context.dialect !== 'postgres') return direction === 'Asc' ? ' ASC' : ' DESC';
   return direction === 'Asc' ? ' ASC NULLS FIRST' : ' DESC NULLS LAST';
 }
 

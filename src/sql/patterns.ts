@@ -15,15 +15,18 @@ export const LIKE_ESCAPE = '\\';
 
 /**
  * A LIKE pattern matching text that contains, starts or ends with `value`
- * literally: `%`, `_` and the escape character `\` are escaped. Use it with
- * an explicit `ESCAPE '\'` clause (PostgreSQL's default escape is also `\`,
- * SQLite's is none).
+ * literally: `%`, `_` and the escape character (`\` unless another is
+ * given) are escaped. Use it with an explicit `ESCAPE` clause naming the
+ * same character (PostgreSQL's default escape is also `\`, SQLite's is
+ * none, MySQL's depends on the SQL mode).
  *
  * @example
- * likePattern('50%_off', 'starts'); // '50\\%\\_off%'
+ * likePattern('50%_off', 'starts');      // '50\\%\\_off%'
+ * likePattern('50%!', 'contains', '!');  // '%50!%!!%'
  */
-export function likePattern(value: string, position: TextPosition): string {
-  const escaped = value.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c);
+export function likePattern(value: string, position: TextPosition, escape: string = LIKE_ESCAPE): string {
+  let escaped = '';
+  for (const c of value) escaped += c === escape || c === '%' || c === '_' ? escape + c : c;
   return position === 'contains' ? `%${escaped}%` : position === 'starts' ? `${escaped}%` : `%${escaped}`;
 }
 

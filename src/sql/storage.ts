@@ -17,6 +17,17 @@ const POSTGRES_TYPES: Readonly<Record<ScalarType, string>> = {
   boolean: 'boolean',
 };
 
+// Strings carry utf8mb4 so every code point fits (MySQL's `utf8` is 3 bytes
+// at most); datetimes are epoch milliseconds, since DATETIME holds neither an
+// offset nor the years before 1000.
+const MYSQL_TYPES: Readonly<Record<ScalarType, string>> = {
+  string: 'LONGTEXT CHARACTER SET utf8mb4',
+  number: 'DOUBLE',
+  integer: 'BIGINT',
+  datetime: 'BIGINT',
+  boolean: 'BOOLEAN',
+};
+
 const SQLITE_TYPES: Readonly<Record<ScalarType, string>> = {
   string: 'TEXT',
   number: 'REAL',
@@ -31,9 +42,10 @@ const SQLITE_TYPES: Readonly<Record<ScalarType, string>> = {
  * @example
  * sqlColumnType('datetime', 'postgres'); // 'timestamptz'
  * sqlColumnType('datetime', 'sqlite');   // 'INTEGER' (epoch milliseconds)
+ * sqlColumnType('datetime', 'mysql');    // 'BIGINT' (epoch milliseconds)
  */
 export function sqlColumnType(type: ScalarType, dialect: SqlDialect): string {
-  return (dialect === 'postgres' ? POSTGRES_TYPES : SQLITE_TYPES)[type];
+  return (dialect === 'postgres' ? POSTGRES_TYPES : dialect === 'mysql' ? MYSQL_TYPES : SQLITE_TYPES)[type];
 }
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
@@ -59,8 +71,8 @@ export function postgresTimestamp(epochMs: number): string {
 /**
  * Converts a value found in a record into what the storage convention
  * stores for a field of the given type: PostgreSQL gets text for
- * `timestamptz` and native booleans, SQLite gets epoch milliseconds and
- * 0/1. A value that does not convert to the field's type is stored as
+ * `timestamptz` and native booleans, SQLite and MySQL get epoch
+ * milliseconds and 0/1. A value that does not convert to the field's type is stored as
  * `null`, exactly as the evaluator counts it as null (SPEC §6). Strings
  * holding U+0000 or an unpaired surrogate throw `WepqlError`
  * (`invalid-character`): databases reject them, and silently storing null
@@ -78,6 +90,6 @@ export function toStoredValue(value: unknown, type: ScalarType, dialect: SqlDial
     sqlError('invalid-character', 'a string value contains U+0000 or an unpaired surrogate, which databases reject');
   }
   if (type === 'datetime') return dialect === 'postgres' ? postgresTimestamp(typed as number) : (typed as number);
-  if (type === 'boolean' && dialect === 'sqlite') return typed ? 1 : 0;
+  if (type === 'boolean' && dialect !== 'postgres') return typed ? 1 : 0;
   return typed;
 }

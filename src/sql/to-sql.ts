@@ -1,7 +1,7 @@
 /**
  * `toSql`: a filter and a sort, as text, syntax tree or typed tree, to a
- * WHERE condition, an ORDER BY list and bound parameters for PostgreSQL or
- * SQLite, with the evaluator's semantics (SPEC §6–7).
+ * WHERE condition, an ORDER BY list and bound parameters for PostgreSQL,
+ * SQLite or MySQL/MariaDB, with the evaluator's semantics (SPEC §6–7).
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import { WepqlError } from '../diagnostics/error.js';
@@ -13,6 +13,7 @@ import { resolveColumnMap } from './columns.js';
 import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
 import { quoteIdentifier, type SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
+import { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION } from './mysql.js';
 import { compileSeekParts, type Seek } from './seek.js';
 
 /**
@@ -81,8 +82,19 @@ export interface ToSqlOptions {
    * final `Σ` (docs/sql.md, "Known gaps"). Written as one quoted identifier
    * (`"C.UTF-8"` stays one name); must be a non-empty string of at most 63
    * bytes. Unused by SQLite and by case-sensitive comparisons (`"C"`).
+   *
+   * MySQL: the collation whose case mapping `LOWER()` applies (default
+   * `utf8mb4_unicode_520_ci`; `utf8mb4_0900_ai_ci` on MySQL 8,
+   * `utf8mb4_uca1400_ai_ci` on MariaDB 11.5+ map newer Unicode letters).
    */
   readonly foldCollation?: string;
+  /**
+   * MySQL: the collation strings are compared, matched and ordered with
+   * after folding, which must order by code point and not pad trailing
+   * spaces: `utf8mb4_nopad_bin` (the default, MariaDB) or
+   * `utf8mb4_0900_bin` (MySQL 8). Unused by the other dialects.
+   */
+  readonly binaryCollation?: string;
   /** A unique column appended to ORDER BY (ascending) so paging is deterministic. A column name, quoted as given. */
   readonly tieBreaker?: string;
   /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
@@ -165,15 +177,16 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
 }
 
 /**
- * Compiles a filter and a sort to SQL for PostgreSQL or SQLite. `where` and
- * `orderBy` come without their keywords and are `''` when absent; every
- * user value is in `params` (PostgreSQL `$n` placeholders from
- * `paramStart`, SQLite `?`), never in the text. Invalid input throws
+ * Compiles a filter and a sort to SQL for PostgreSQL, SQLite or MySQL
+ * (and MariaDB). `where` and `orderBy` come without their keywords and are
+ * `''` when absent; every user value is in `params` (PostgreSQL `$n`
+ * placeholders from `paramStart`, SQLite and MySQL `?`), never in the text. Invalid input throws
  * `WepqlError` carrying the diagnostics. The table must follow the storage
  * convention of docs/sql.md (timestamptz / epoch-ms datetimes, …); SQLite
  * connections need `registerSqliteFunctions` for case-insensitive strings;
  * case-insensitive strings on PostgreSQL need version 18 (collation
- * `pg_unicode_fast`) or a `foldCollation` the server has.
+ * `pg_unicode_fast`) or a `foldCollation` the server has; MySQL strings
+ * fold with the collation's case tables (docs/sql.md lists the gaps).
  *
  * @example
  * const { where, orderBy, params } = toSql(
@@ -201,20 +214,26 @@ export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {
  * @example
  * compileContext({ dialect: 'postgres', schema: employeeSchema }).foldCollation; // '"pg_unicode_fast"'
  */
-export function compileContext(options: Pick<ToSqlOptions, 'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'limits'>): CompileContext {
+export function compileContext(
+  options: Pick<ToSqlOptions, 'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'binaryCollation' | 'limits'>,
+): CompileContext {
   const dialect = checkDialect(options?.dialect);
   const schema = options.schema;
   if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
   const limits = resolveLimits(options.limits);
-  const fold = options.foldCollation === undefined ? DEFAULT_FOLD_COLLATION : options.foldCollation;
+  const mysql = dialect === 'mysql';
+  const fold = options.foldCollation !== undefined ? options.foldCollation : mysql ? DEFAULT_MYSQL_FOLD_COLLATION : DEFAULT_FOLD_COLLATION;
   if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
+  const binary = options.binaryCollation !== undefined ? options.binaryCollation : DEFAULT_MYSQL_BINARY_COLLATION;
+  if (typeof binary !== 'string') sqlError('invalid-sql-option', 'binaryCollation must be a collation name');
   return {
     dialect,
     schema,
     columns: resolveColumnMap(schema, options.columns),
     caseSensitive: options.caseSensitive === true,
     // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
-    foldCollation: quoteIdentifier(fold, 'postgres'),
+    foldCollation: quoteIdentifier(fold, mysql ? 'mysql' : 'postgres'),
+    binaryCollation: quoteIdentifier(binary, 'mysql'),
     limits,
   };
 }

@@ -23,8 +23,10 @@ import type {
   InFieldsNode,
   ListNode,
   NullCheckNode,
+  Span,
   ValueNode,
 } from '../ast/nodes.js';
+import { NO_SPAN } from '../ast/nodes.js';
 import {
   canonicalOperator,
   FILTER_OPERATORS,
@@ -36,7 +38,7 @@ import {
   type NoValueOperator,
   type SingleValueOperator,
 } from '../ast/operators.js';
-import { DEFAULT_LIMITS, DEPTH_CEILING, type Limits } from '../diagnostics/limits.js';
+import { DEFAULT_LIMITS, DEPTH_CEILING, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink, type DiagnosticExtras } from './diagnostic-sink.js';
 import {
@@ -81,6 +83,30 @@ interface Arg {
   start: number;
   /** The `,` that precedes the slot, if any. */
   comma: IToken | undefined;
+}
+
+/**
+ * The token view of one condition while its node is built: the head tokens
+ * (the scratch run), the argument slots, the parentheses, and what the head
+ * resolved to. Filled once per condition by `buildCondition`, then read by
+ * the builder of the operator's kind.
+ */
+interface ConditionView {
+  head: IToken[];
+  /** Index in `head` of the `.` before the operator (-1: none). */
+  lastDot: number;
+  open: IToken;
+  close: IToken | undefined;
+  /** `args[0, n)` are the argument slots. */
+  args: Arg[];
+  n: number;
+  op: FilterOperator;
+  opSpan: Span;
+  span: Span;
+  /** Where the condition ends: past `)`, or past the last token read when `)` is missing. */
+  spanEnd: number;
+  /** False once a problem that leaves the node unbuilt was reported (limit, missing `)`). */
+  ok: boolean;
 }
 
 /** Offset just past `t` (the scanner sets `endOffset` on every token, so reading it slices no image). */
@@ -243,7 +269,7 @@ export class FilterParser extends EmbeddedActionsParser {
           'nesting-too-deep',
           ceiling
             ? `groups nest deeper than the parser's ceiling of ${PARSER_DEPTH_CEILING} levels`
-            : `groups nest deeper than ${this.maxDepth} levels (limit maxDepth); flatten the filter`,
+            : `${limitMessage('maxDepth', this.maxDepth)}; flatten the filter`,
           keyword.startOffset,
           endOf(open),
         );
@@ -461,12 +487,7 @@ export class FilterParser extends EmbeddedActionsParser {
   /** `head[0, headLength)` is the condition's head; `head` may hold stale tokens past it. */
   /** `args[0, n)` are its argument slots when it has an argument list (`open` set); `args` may hold stale slots past them. */
   private buildCondition(head: IToken[], headLength: number, open: IToken | undefined, args: Arg[], n: number, close: IToken | undefined): ConditionNode | null {
-    const text = this.text;
-    const sink = this.sink;
-    const first = head[0]!;
-    const headEnd = endOf(head[headLength - 1]!);
     for (let i = 0; i < headLength; i++) if (head[i]!.tokenType === Unterminated) return null; // reported by the lexer pass
-
     let lastDot = -1;
     for (let i = headLength - 1; i >= 0; i--) {
       if (head[i]!.tokenType === Dot) {
@@ -477,44 +498,104 @@ export class FilterParser extends EmbeddedActionsParser {
     const opToken = lastDot === headLength - 1 ? undefined : head[lastDot + 1];
     // The operator's name is compared in the text; its image is sliced only for messages.
     const opIsName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === headLength;
-    const entry = opIsName ? operatorFor(text, opToken) : undefined;
-    const op = entry?.op;
+    const entry = opIsName ? operatorFor(this.text, opToken) : undefined;
+    if (open === undefined) return this.reportNoArgumentList(head, headLength, lastDot, entry);
 
-    if (open === undefined) {
-      const written = excerpt(text.slice(first.startOffset, headEnd));
-      sink.add(
-        'missing-operator',
-        op !== undefined && lastDot > 0
-          ? `"${written}" has no argument list; write ${written}(…)`
-          : `"${written}" is not a condition; write Field.Operator(value), for example Name.Equal(x)`,
-        first.startOffset,
-        headEnd,
-      );
-      return null;
+    const counted = this.countCondition(head[0]!, open, close);
+    const closed = this.checkClosed(head, open, args, n, close);
+    if (entry === undefined) return this.reportBadOperator(head, lastDot, opToken, opIsName, open, args, n);
+    const view = this.view;
+    view.head = head;
+    view.lastDot = lastDot;
+    view.open = open;
+    view.close = close;
+    view.args = args;
+    view.n = n;
+    view.op = entry.op;
+    view.opSpan = { start: opToken!.startOffset, end: endOf(opToken!) };
+    view.spanEnd = close === undefined ? this.lastConsumedEnd(open) : endOf(close);
+    view.span = { start: head[0]!.startOffset, end: view.spanEnd };
+    view.ok = counted && closed;
+    if (!this.checkHeadShape(view, entry.kind)) return null;
+    switch (entry.kind) {
+      case 'in-fields':
+        return this.buildInFields(view);
+      case 'no-value':
+        return this.buildNullCheck(view);
+      case 'single-value':
+        return this.buildComparison(view);
+      case 'list':
+        return this.buildList(view);
     }
+  }
 
+  /** The condition being built, refilled for each one (conditions never nest). */
+  private readonly view: ConditionView = {
+    head: [],
+    lastDot: -1,
+    open: undefined as unknown as IToken,
+    close: undefined,
+    args: [],
+    n: 0,
+    op: 'Equal',
+    opSpan: NO_SPAN,
+    span: NO_SPAN,
+    spanEnd: 0,
+    ok: true,
+  };
+
+  /** A head without `(…)`: not a condition. */
+  private reportNoArgumentList(head: IToken[], headLength: number, lastDot: number, entry: OperatorEntry | undefined): null {
+    const first = head[0]!;
+    const headEnd = endOf(head[headLength - 1]!);
+    const written = excerpt(this.text.slice(first.startOffset, headEnd));
+    this.sink.add(
+      'missing-operator',
+      entry !== undefined && lastDot > 0
+        ? `"${written}" has no argument list; write ${written}(…)`
+        : `"${written}" is not a condition; write Field.Operator(value), for example Name.Equal(x)`,
+      first.startOffset,
+      headEnd,
+    );
+    return null;
+  }
+
+  /** Counts the condition against maxConditions; false past the limit (reported once). */
+  private countCondition(first: IToken, open: IToken, close: IToken | undefined): boolean {
     this.conditions++;
-    let ok = true;
-    if (this.conditions > this.limits.maxConditions) {
-      if (this.conditions === this.limits.maxConditions + 1) {
-        sink.add(
-          'too-many-conditions',
-          `the filter has more than ${this.limits.maxConditions} conditions (limit maxConditions)`,
-          first.startOffset,
-          close === undefined ? this.lastConsumedEnd(open) : endOf(close),
-        );
-      }
-      ok = false;
+    if (this.conditions <= this.limits.maxConditions) return true;
+    if (this.conditions === this.limits.maxConditions + 1) {
+      this.sink.add(
+        LIMIT_CODES.maxConditions,
+        limitMessage('maxConditions', this.limits.maxConditions),
+        first.startOffset,
+        close === undefined ? this.lastConsumedEnd(open) : endOf(close),
+      );
     }
+    return false;
+  }
 
-    if (close === undefined) {
-      const lastArg = args[n - 1]!;
-      const swallowed = lastArg.to > lastArg.from && head[lastArg.to - 1]!.tokenType === Unterminated;
-      if (!swallowed) this.reportMissingClose(open, this.lastConsumedEnd(open));
-      ok = false;
-    }
+  /** False when the argument list has no `)` (reported unless an unterminated quote swallowed it). */
+  private checkClosed(head: IToken[], open: IToken, args: Arg[], n: number, close: IToken | undefined): boolean {
+    if (close !== undefined) return true;
+    const lastArg = args[n - 1]!;
+    const swallowed = lastArg.to > lastArg.from && head[lastArg.to - 1]!.tokenType === Unterminated;
+    if (!swallowed) this.reportMissingClose(open, this.lastConsumedEnd(open));
+    return false;
+  }
 
-    // The operator: the last head segment.
+  /** The last head segment is missing, not a name, or not an operator: reports which. */
+  private reportBadOperator(
+    head: IToken[],
+    lastDot: number,
+    opToken: IToken | undefined,
+    opIsName: boolean,
+    open: IToken,
+    args: Arg[],
+    n: number,
+  ): null {
+    const sink = this.sink;
+    const first = head[0]!;
     if (opToken === undefined) {
       sink.add('missing-operator', "missing operator name before '('; write Field.Operator(value)", first.startOffset, endOf(open));
       return null;
@@ -529,134 +610,136 @@ export class FilterParser extends EmbeddedActionsParser {
       );
       return null;
     }
-    const opSpan = { start: opToken.startOffset, end: endOf(opToken) };
-    if (op === undefined) {
-      const opName = opToken.image;
-      if (lastDot < 0) {
-        sink.add(
-          'missing-operator',
-          `"${excerpt(opName)}(…)" is not a condition; write Field.Operator(value), And(…) or Or(…)`,
-          opSpan.start,
-          endOf(open),
-        );
-        return null;
-      }
-      const suggestion = nearestName(opName, FILTER_OPERATORS);
-      sink.add(
-        'unknown-operator',
-        suggestion === undefined
-          ? `unknown operator "${excerpt(opName)}"`
-          : `unknown operator "${excerpt(opName)}"; did you mean "${suggestion}"?`,
-        opSpan.start,
-        opSpan.end,
-        // The nearest name is a guess at what was meant: a suggestion, never a fix.
-        suggestion === undefined ? undefined : { suggestion },
-      );
-      ok = false;
-      // Arguments are still checked below so that every independent problem is reported.
-      this.checkArgumentsLoosely(args, n);
-      return null;
-    }
-
-    const kind = entry!.kind;
-    const spanEnd = close === undefined ? this.lastConsumedEnd(open) : endOf(close);
-    const span = { start: first.startOffset, end: spanEnd };
+    const opName = opToken.image;
     if (lastDot < 0) {
-      if (kind === 'in-fields') {
-        sink.add('missing-value', `${op} needs a value before it: write value.${op}(Field1,Field2)`, opSpan.start, opSpan.end);
-      } else {
-        sink.add('invalid-field-path', `${op} needs a field before it: write Field.${op}(…)`, opSpan.start, opSpan.end);
-      }
+      sink.add(
+        'missing-operator',
+        `"${excerpt(opName)}(…)" is not a condition; write Field.Operator(value), And(…) or Or(…)`,
+        opToken.startOffset,
+        endOf(open),
+      );
       return null;
     }
-    if (lastDot === 0 && kind !== 'in-fields') {
-      sink.add('invalid-field-path', `missing field before .${op}; write Field.${op}(…)`, first.startOffset, opSpan.end);
-      return null;
-    }
-
-    if (kind === 'in-fields') {
-      const value = this.buildHeadValue(head, lastDot);
-      const fields = this.buildFieldArguments(op as InFieldsOperator, args, n, open, close);
-      if (!ok || value === null || fields === null) return null;
-      const node: InFieldsNode = { kind: 'in-fields', value, operator: op as InFieldsOperator, operatorSpan: opSpan, fields, span };
-      return node;
-    }
-
-    const field = this.buildField(head, 0, lastDot, 'field');
-    switch (kind) {
-      case 'no-value': {
-        const a0 = args[0]!;
-        const hasArgument = n > 1 || a0.to > a0.from || a0.junk;
-        if (hasArgument) {
-          const from = a0.to > a0.from ? head[a0.from]!.startOffset : (n > 1 ? args[1]!.comma?.startOffset : undefined) ?? a0.start;
-          const to = close === undefined ? this.lastConsumedEnd(open) : close.startOffset;
-          sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
-            // Dropping what the author wrote is a guess: a suggestion, not a fix.
-            suggestion: `${op}()`,
-          });
-          return null;
-        }
-        if (!ok || field === null) return null;
-        const node: NullCheckNode = { kind: 'null-check', field, operator: op as NoValueOperator, operatorSpan: opSpan, span };
-        return node;
-      }
-      case 'single-value': {
-        if (n > 1) {
-          const from = args[1]!.comma!.startOffset;
-          const to = this.argsEnd(args, n);
-          sink.add(
-            'too-many-values',
-            `${op} takes exactly one value but got ${n}; use InArray(…) for several values, or quote a value that contains ','`,
-            from,
-            Math.max(from + 1, to),
-          );
-          for (let i = 0; i < n; i++) this.buildValue(args[i]!);
-          return null;
-        }
-        const arg = args[0]!;
-        if (arg.to === arg.from && !arg.junk) {
-          sink.add('missing-value', `${op} needs a value: write ${field?.name ?? 'Field'}.${op}(value)`, open.startOffset, spanEnd);
-          return null;
-        }
-        const value = this.buildValue(arg);
-        if (!ok || field === null || value === null) return null;
-        const node: ComparisonNode = { kind: 'comparison', field, operator: op as SingleValueOperator, operatorSpan: opSpan, value, span };
-        return node;
-      }
-      case 'list': {
-        const values: ValueNode[] = [];
-        let listOk = true;
-        if (n === 1 && args[0]!.to === args[0]!.from && !args[0]!.junk) {
-          sink.add('missing-value', `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`, open.startOffset, spanEnd);
-          return null;
-        }
-        if (n > this.limits.maxListValues) {
-          const from = args[this.limits.maxListValues]!.start;
-          sink.add(
-            'too-many-list-values',
-            `${op} has ${n} values; the limit is ${this.limits.maxListValues} (limit maxListValues)`,
-            from,
-            Math.max(from, this.argsEnd(args, n)),
-          );
-          listOk = false;
-        }
-        for (let i = 0; i < n; i++) {
-          const a = args[i]!;
-          if (a.to === a.from && !a.junk) {
-            this.reportEmptyItem(args, n, i, close, 'value');
-            listOk = false;
-            continue;
-          }
-          const v = this.buildValue(a);
-          if (v === null) listOk = false;
-          else values.push(v);
-        }
-        if (!ok || !listOk || field === null) return null;
-        const node: ListNode = { kind: 'list', field, operator: op as ListOperator, operatorSpan: opSpan, values, span };
-        return node;
-      }
-    }
+    const suggestion = nearestName(opName, FILTER_OPERATORS);
+    sink.add(
+      'unknown-operator',
+      suggestion === undefined
+        ? `unknown operator "${excerpt(opName)}"`
+        : `unknown operator "${excerpt(opName)}"; did you mean "${suggestion}"?`,
+      opToken.startOffset,
+      endOf(opToken),
+      // The nearest name is a guess at what was meant: a suggestion, never a fix.
+      suggestion === undefined ? undefined : { suggestion },
+    );
+    // Arguments are still checked so that every independent problem is reported.
+    this.checkArgumentsLoosely(args, n);
     return null;
+  }
+
+  /** A field operator needs a field before it, an InFields operator a value. */
+  private checkHeadShape(v: ConditionView, kind: OperatorKind): boolean {
+    const { op, opSpan } = v;
+    if (v.lastDot < 0) {
+      if (kind === 'in-fields') {
+        this.sink.add('missing-value', `${op} needs a value before it: write value.${op}(Field1,Field2)`, opSpan.start, opSpan.end);
+      } else {
+        this.sink.add('invalid-field-path', `${op} needs a field before it: write Field.${op}(…)`, opSpan.start, opSpan.end);
+      }
+      return false;
+    }
+    if (v.lastDot === 0 && kind !== 'in-fields') {
+      this.sink.add('invalid-field-path', `missing field before .${op}; write Field.${op}(…)`, v.head[0]!.startOffset, opSpan.end);
+      return false;
+    }
+    return true;
+  }
+
+  /** `value.OpInFields(F1,…)`. */
+  private buildInFields(v: ConditionView): InFieldsNode | null {
+    const operator = v.op as InFieldsOperator;
+    const value = this.buildHeadValue(v.head, v.lastDot);
+    const fields = this.buildFieldArguments(operator, v.args, v.n, v.open, v.close);
+    if (!v.ok || value === null || fields === null) return null;
+    return { kind: 'in-fields', value, operator, operatorSpan: v.opSpan, fields, span: v.span };
+  }
+
+  /** `Field.IsNull()` / `Field.IsNotNull()`: no argument. */
+  private buildNullCheck(v: ConditionView): NullCheckNode | null {
+    const { args, n, op } = v;
+    const field = this.buildField(v.head, 0, v.lastDot, 'field');
+    const a0 = args[0]!;
+    if (n > 1 || a0.to > a0.from || a0.junk) {
+      const from = a0.to > a0.from ? this.run[a0.from]!.startOffset : (n > 1 ? args[1]!.comma?.startOffset : undefined) ?? a0.start;
+      const to = v.close === undefined ? this.lastConsumedEnd(v.open) : v.close.startOffset;
+      this.sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
+        // Dropping what the author wrote is a guess: a suggestion, not a fix.
+        suggestion: `${op}()`,
+      });
+      return null;
+    }
+    if (!v.ok || field === null) return null;
+    return { kind: 'null-check', field, operator: op as NoValueOperator, operatorSpan: v.opSpan, span: v.span };
+  }
+
+  /** `Field.Op(value)`: exactly one value. */
+  private buildComparison(v: ConditionView): ComparisonNode | null {
+    const { args, n, op } = v;
+    const field = this.buildField(v.head, 0, v.lastDot, 'field');
+    if (n > 1) {
+      const from = args[1]!.comma!.startOffset;
+      const to = this.argsEnd(args, n);
+      this.sink.add(
+        'too-many-values',
+        `${op} takes exactly one value but got ${n}; use InArray(…) for several values, or quote a value that contains ','`,
+        from,
+        Math.max(from + 1, to),
+      );
+      for (let i = 0; i < n; i++) this.buildValue(args[i]!);
+      return null;
+    }
+    const arg = args[0]!;
+    if (arg.to === arg.from && !arg.junk) {
+      this.sink.add('missing-value', `${op} needs a value: write ${field?.name ?? 'Field'}.${op}(value)`, v.open.startOffset, v.spanEnd);
+      return null;
+    }
+    const value = this.buildValue(arg);
+    if (!v.ok || field === null || value === null) return null;
+    return { kind: 'comparison', field, operator: op as SingleValueOperator, operatorSpan: v.opSpan, value, span: v.span };
+  }
+
+  /** `Field.Op(v1,v2,…)`: one or more values, at most maxListValues. */
+  private buildList(v: ConditionView): ListNode | null {
+    const { args, n, op } = v;
+    const field = this.buildField(v.head, 0, v.lastDot, 'field');
+    if (n === 1 && args[0]!.to === args[0]!.from && !args[0]!.junk) {
+      this.sink.add('missing-value', `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`, v.open.startOffset, v.spanEnd);
+      return null;
+    }
+    const values: ValueNode[] = [];
+    let listOk = true;
+    if (n > this.limits.maxListValues) {
+      const from = args[this.limits.maxListValues]!.start;
+      this.sink.add(
+        LIMIT_CODES.maxListValues,
+        limitMessage('maxListValues', this.limits.maxListValues, op),
+        from,
+        Math.max(from, this.argsEnd(args, n)),
+      );
+      listOk = false;
+    }
+    for (let i = 0; i < n; i++) {
+      const a = args[i]!;
+      if (a.to === a.from && !a.junk) {
+        this.reportEmptyItem(args, n, i, v.close, 'value');
+        listOk = false;
+        continue;
+      }
+      const value = this.buildValue(a);
+      if (value === null) listOk = false;
+      else values.push(value);
+    }
+    if (!v.ok || !listOk || field === null) return null;
+    return { kind: 'list', field, operator: op as ListOperator, operatorSpan: v.opSpan, values, span: v.span };
   }
 
   /** For an unknown operator: still reports value-level problems (quotes, bad characters). */
@@ -855,8 +938,8 @@ export class FilterParser extends EmbeddedActionsParser {
     if (n > this.limits.maxInFields) {
       const from = args[this.limits.maxInFields]!.start;
       this.sink.add(
-        'too-many-in-fields',
-        `${op} lists ${n} fields; the limit is ${this.limits.maxInFields} (limit maxInFields)`,
+        LIMIT_CODES.maxInFields,
+        limitMessage('maxInFields', this.limits.maxInFields, op),
         from,
         Math.max(from, this.argsEnd(args, n)),
       );

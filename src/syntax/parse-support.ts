@@ -6,7 +6,7 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Span } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { resolveLimits, type Limits } from '../diagnostics/limits.js';
+import { LIMIT_CODES, limitMessage, resolveLimits, type Limits } from '../diagnostics/limits.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { Unterminated } from './filter-lexer.js';
 import type { ParseOptions } from './parse-options.js';
@@ -50,9 +50,9 @@ export function checkInput(text: unknown, limits: Limits, what: 'filter' | 'sort
       length: text.length,
       diagnostics: [
         {
-          code: 'text-too-long',
+          code: LIMIT_CODES.maxLength,
           severity: 'error',
-          message: `the ${what} is ${text.length} characters long; the limit is ${limits.maxLength} (limit maxLength)`,
+          message: limitMessage('maxLength', limits.maxLength, what),
           start: Math.max(0, limits.maxLength),
           end: text.length,
         },

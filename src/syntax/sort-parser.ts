@@ -6,7 +6,7 @@
 import { createToken, EmbeddedActionsParser, EOF, Lexer, type IToken, type TokenType } from 'chevrotain';
 import type { SortItemNode } from '../ast/nodes.js';
 import { SORT_DIRECTIONS, type SortDirection } from '../ast/operators.js';
-import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
+import { DEFAULT_LIMITS, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
@@ -180,7 +180,7 @@ export class SortParser extends EmbeddedActionsParser {
     let ok = true;
     if (this.count > this.limits.maxSortKeys) {
       if (this.count === this.limits.maxSortKeys + 1) {
-        sink.add('too-many-sort-keys', `the sort has more than ${this.limits.maxSortKeys} keys (limit maxSortKeys)`, span.start, this.text.length);
+        sink.add(LIMIT_CODES.maxSortKeys, limitMessage('maxSortKeys', this.limits.maxSortKeys), span.start, this.text.length);
       }
       ok = false;
     }

@@ -4,7 +4,7 @@
  * Debian's Chromium through playwright-core. Skipped, with a warning, where
  * /usr/bin/chromium is not installed (`.ci/run` installs it).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -238,6 +238,21 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(await local.isVisible('#load-problem')).toBe(false);
     expect(errors).toEqual([]);
     await local.close();
+  });
+
+  it('says in the page how to serve it when its script cannot run', async () => {
+    // The page without its bundle stands for a browser that refuses scripts from disk.
+    const bare = mkdtempSync(join(tmpdir(), 'wepql-playground-bare-'));
+    try {
+      copyFileSync(join(dir, 'index.html'), join(bare, 'index.html'));
+      const local = await browser.newPage();
+      await local.goto(pathToFileURL(join(bare, 'index.html')).href);
+      await local.waitForSelector('#load-problem', { state: 'visible', timeout: 10_000 });
+      expect(await local.textContent('#load-problem')).toContain('npm run docs:serve');
+      await local.close();
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 
   it('raised no page errors', () => {

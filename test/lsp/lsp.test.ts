@@ -204,3 +204,56 @@ describe('wepql lsp over stdio', () => {
     expect(diagnostics.some((d) => d.code === 'invalid-direction')).toBe(true);
   });
 });
+
+describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, rule settings)', () => {
+  let server: ChildProcessWithoutNullStreams;
+  let connection: ProtocolConnection;
+  let dir: string;
+  const published: PublishDiagnosticsParams[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wepql-lsp-project-'));
+    writeFileSync(
+      join(dir, 'wepql.config.json'),
+      JSON.stringify({ schema: SCHEMA, filterPath: '$.views[*].where', rules: { 'field-case-mismatch': 'off', 'date-only-equality': 'error' } }),
+    );
+    server = spawn(process.execPath, [CLI, 'lsp'], { cwd: dir });
+    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => void published.push(params));
+    connection.listen();
+    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} });
+    await connection.sendNotification(InitializedNotification.type, {});
+  });
+
+  afterAll(async () => {
+    await connection.sendRequest(ShutdownRequest.type);
+    await connection.sendNotification(ExitNotification.type);
+    await new Promise((resolve) => server.once('exit', resolve));
+    connection.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const YAML = ["views:", "  - name: smiths", "    where: 'lastname.equal(''O''''Brien'');;CreatedOn.Equal(2024-03-21)'", '  - name: all', '    where: Gender.Equal(1);Gender.Equal(1)', ''].join('\n');
+
+  it('finds the filters by the selector, applies the rule settings, and maps ranges through YAML quoting', async () => {
+    const uri = pathToFileURL(join(dir, 'views.yaml')).href;
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: YAML } });
+    for (let i = 0; i < 100 && !published.some((p) => p.uri === uri); i++) await new Promise((r) => setTimeout(r, 50));
+    const { diagnostics } = published.find((p) => p.uri === uri)!;
+    const lines = YAML.split('\n');
+    const shown = diagnostics.map((d) => `${d.code} ${d.severity} ${lines[d.range.start.line]!.slice(d.range.start.character, d.range.end.character)}`);
+    // `off` drops field-case-mismatch; `error` raises date-only-equality; '' in the YAML string is one quote.
+    expect(shown).toEqual(['empty-clause 2 ;', 'date-only-equality 1 CreatedOn.Equal(2024-03-21)', 'duplicate-condition 2 Gender.Equal(1)']);
+  });
+
+  it('fixes inside a YAML string by rewriting the entry with its quoting', async () => {
+    const uri = pathToFileURL(join(dir, 'views.yaml')).href;
+    const actions = (await connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 80 } },
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    const fix = actions.find((a) => a.title === 'Fix empty-clause')!;
+    expect(applyEdits(YAML, fix.edit!.changes![uri]!).split('\n')[2]).toBe("    where: 'lastname.equal(''O''''Brien'');CreatedOn.Equal(2024-03-21)'");
+  });
+});

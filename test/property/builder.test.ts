@@ -14,7 +14,8 @@ const FIELDS = {
 } as const;
 type Kind = keyof typeof FIELDS;
 
-const dateArb = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+// Years 0001–9999: year 0000 is out of range everywhere (a builder refuses it; see test/unit/builder).
+const dateArb = fc.date({ min: new Date('0001-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
 const valueOf: Record<Kind, fc.Arbitrary<unknown>> = {
   string: valueStringArb(),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -155,7 +156,7 @@ describe('values become text the grammar reads back as the same value, or a Wepq
     );
   });
 
-  it('dates in years 0–9999 print as ISO text that reads back as the same instant', () => {
+  it('dates in years 0001–9999 print as ISO text that reads back as the same instant', () => {
     fc.assert(
       fc.property(dateArb, (d) => {
         const node = where<{ D: Date }>().field('D').equal(d).toAst().clauses[0] as { value: { value: string } };

@@ -70,8 +70,9 @@ describe('policies against a direct reading', () => {
     fc.assert(
       fc.property(caseArb, ({ schema, clauses, definition }) => {
         const { text } = renderFilter(clauses);
-        const typed = analyzeFilter(text, { schema }).value!;
-        expect(typed).toBeDefined();
+        const typed = analyzeFilter(text, { schema }).value;
+        // The shared arbitraries may produce a value the validator now refuses (year 0000); policies see only valid filters.
+        fc.pre(typed !== undefined);
         const found = checkFilterPolicy(typed, definePolicy(definition, schema)).map((d) => `${d.code} ${text.slice(d.start, d.end)}`);
         expect(found.sort()).toEqual(expected(definition, clauses));
         expect(checkFilterPolicy(typed, definePolicy({}, schema))).toEqual([]);

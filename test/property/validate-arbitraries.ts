@@ -71,7 +71,7 @@ export function validValueArb(type: ScalarType): fc.Arbitrary<string> {
     case 'datetime':
       return fc.oneof(
         fc
-          .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true })
+          .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true })
           .map((d) => d.toISOString()),
         fc.constantFrom('2024-01-31', '2024-01-31T13:45', '2024-01-01T10:00+02:00', '2024-02-29T23:59:59.123456-05:30'),
       );

@@ -22,6 +22,8 @@ export interface SqlEngine {
   /** Runs one query with parameters and returns its rows as objects. */
   rows(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
+  /** The engine's own handle (the PGlite instance, the sql.js Database), for drivers such as Drizzle's. */
+  readonly native?: unknown;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startPglite(): Promise<SqlEngine> {
   const db = await PGlite.create();
   return {
     dialect: 'postgres',
+    native: db,
     async run(sql, params = []) {
       await db.query(sql, [...params]);
     },
@@ -61,6 +64,7 @@ export async function startSqlJs(): Promise<SqlEngine> {
   registerSqliteFunctions(db);
   return {
     dialect: 'sqlite',
+    native: db,
     async run(sql, params = []) {
       db.run(sql, params as initSqlJs.BindParams);
     },

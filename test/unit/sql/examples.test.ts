@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const built = existsSync(`${root}dist/index.js`);
@@ -20,4 +21,27 @@ describe.skipIf(!built)('examples/sql (needs npm run build)', () => {
     expect(out).toContain(verdict);
     expect(out).toContain('ORDER BY');
   });
+
+  it('employees-drizzle.mjs', () => {
+    const out = execFileSync(process.execPath, ['examples/sql/employees-drizzle.mjs'], { cwd: root, encoding: 'utf8', timeout: 90_000 });
+    expect(out).toContain('Drizzle and query() agree');
+    expect(out).toContain('order by wepql_lower("LastName")');
+  });
+
+  // A real MariaDB from Debian's mariadb-server (test/property/sql-differential.test.ts reports a skip).
+  it.skipIf(findMariadb() === undefined)('employees-mysql.mjs', async () => {
+    const server = await startMariadbServer();
+    try {
+      const out = execFileSync(process.execPath, ['examples/sql/employees-mysql.mjs'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 90_000,
+        env: { ...process.env, MYSQL_URL: `mysql://${server.user}@${server.host}:${server.port}/${server.database}` },
+      });
+      expect(out).toContain('MySQL and query() agree');
+      expect(out).toContain("ESCAPE '!'");
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnMap, SqlDialect } from '../../../src/sql/index.js';
 import { defineSchema, query } from '../../../src/index.js';
 import { toSql } from '../../../src/sql/index.js';
+import { startMariadb } from '../../support/mariadb-engine.js';
+import { findMariadb } from '../../support/mariadb-server.js';
 import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
@@ -33,6 +35,15 @@ const VALUES: Record<string, readonly unknown[]> = {
     '2024-01-01T23:59+23:59',
     '2024-01-02T00:00-15:59',
     '2024-01-01T01:00+01:00',
+    '2024-02-29T12:00:00.5+05:30',
+    '2023-02-29',
+    '2000-02-29',
+    '1900-02-29',
+    '0001-01-01T00:00:00Z',
+    '0099-12-31T23:59:59.999-00:01',
+    '1969-12-31T23:59:59.999Z',
+    '9999-12-31T23:59:59.999+23:59',
+    '2024-01-01t00:00z',
     '2024-02-30',
     '2024-01-01T24:00',
     '2024-1-1',
@@ -74,9 +85,11 @@ const FILTERS = [
   'D.GreaterThan(9999-01-01)',
 ];
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
+// MariaDB when installed (test/property/sql-differential.test.ts reports a skip).
+const DIALECTS: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres', 'sqlite'] : ['postgres', 'sqlite', 'mysql'];
 
-describe.each(['postgres', 'sqlite'] as const)('JSON columns on %s', (dialect) => {
+describe.each(DIALECTS)('JSON columns on %s', (dialect) => {
   let engine: SqlEngine;
   beforeAll(async () => {
     engine = await starters[dialect]();

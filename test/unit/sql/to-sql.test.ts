@@ -178,7 +178,7 @@ describe('toSql refuses what it cannot compile', () => {
   });
 
   it.each([
-    ['an unknown dialect', { dialect: 'mysql' }, 'invalid-sql-option'],
+    ['an unknown dialect', { dialect: 'oracle' }, 'invalid-sql-option'],
     ['a column map key that is not a field', { columns: { Lastname: 'x' } }, 'unknown-field'],
     ['a JSON path key that is not an identifier', { columns: { LastName: { json: 'doc', path: ["a'b"] } } }, 'invalid-sql-option'],
     ['an empty JSON path', { columns: { LastName: { json: 'doc', path: [] } } }, 'invalid-sql-option'],
