@@ -6,7 +6,7 @@
  * OFFSET walks past every earlier row.
  */
 import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
-import { compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { compared, orderKeys, PartWriter, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
 import { sqlError } from './errors.js';
 import type { SqlPart } from './to-sql.js';
 
@@ -58,13 +58,13 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
   if (!Array.isArray(values) || values.length !== keys.length) {
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
-  const out = new Writer();
+  const out = new PartWriter();
   // With one key the exact test is itself a plain range.
   const bound = keys.length > 1 ? leadingBound(keys[0]!, values[0]!, forward) : undefined;
   if (bound === 'nulls') out.sql(`${keys[0]!.expr} IS NULL AND `);
-  else if (bound !== undefined) out.sql(`${keys[0]!.expr} ${bound} `).param(keys[0]!, values[0]!, context).sql(' AND ');
+  else if (bound !== undefined) param(out.sql(`${keys[0]!.expr} ${bound} `), keys[0]!, values[0]!, context).sql(' AND ');
   // OR over i of (k1 = v1 AND … AND k(i-1) = v(i-1) AND ki beyond vi); a term beyond a NULL that nothing follows is dropped.
-  const terms: Array<(w: Writer) => void> = [];
+  const terms: Array<(w: PartWriter) => void> = [];
   for (let i = 0; i < keys.length; i++) {
     const beyond = beyondTest(keys[i]!, values[i]!, forward);
     if (beyond === undefined) continue;
@@ -88,36 +88,25 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
   return out.parts;
 }
 
-type Test = (w: Writer, cx: CompileContext) => void;
+type Test = (w: PartWriter, cx: CompileContext) => void;
 
-class Writer {
-  readonly parts: SqlPart[] = [];
-  sql(text: string): this {
-    const last = this.parts[this.parts.length - 1];
-    if (last !== undefined && 'sql' in last) this.parts[this.parts.length - 1] = { sql: last.sql + text };
-    else this.parts.push({ sql: text });
-    return this;
+/** Writes `value` as a bound parameter compared like `key`'s column (folded text, typed casts). */
+function param(w: PartWriter, key: OrderKey, value: SeekValue, cx: CompileContext): PartWriter {
+  if (key.field === undefined) {
+    // The tie-breaker: compared as stored, never NULL.
+    if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
+    return w.param(value);
   }
-  param(key: OrderKey, value: SeekValue, cx: CompileContext): this {
-    if (key.field === undefined) {
-      // The tie-breaker: compared as stored, never NULL.
-      if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
-      this.parts.push({ param: value });
-      return this;
-    }
-    if (key.field.type === 'string') {
-      // The key's text is folded by the database, exactly as the column is: where its case mapping
-      // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
-      if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
-      const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
-      this.sql(before);
-      this.parts.push({ param: value });
-      return this.sql(after);
-    }
-    const bound = sqlParameter(key.field, typed(key, value), cx);
-    this.parts.push({ param: bound.value });
-    return bound.cast === '' ? this : this.sql(bound.cast);
+  if (key.field.type === 'string') {
+    // The key's text is folded by the database, exactly as the column is: where its case mapping
+    // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
+    if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
+    const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
+    return w.sql(before).param(value).sql(after);
   }
+  const bound = sqlParameter(key.field, typed(key, value), cx);
+  w.param(bound.value);
+  return bound.cast === '' ? w : w.sql(bound.cast);
 }
 
 /** A seek value read back as the typed value its field compares with. */
@@ -131,7 +120,7 @@ function typed(key: OrderKey, value: SeekValue): TypedScalar {
 
 function equalTest(key: OrderKey, value: SeekValue): Test {
   if (value === null) return (w) => w.sql(`${key.expr} IS NULL`);
-  return (w, cx) => w.sql(`${key.expr} = `).param(key, value, cx);
+  return (w, cx) => param(w.sql(`${key.expr} = `), key, value, cx);
 }
 
 /**
@@ -140,14 +129,14 @@ function equalTest(key: OrderKey, value: SeekValue): Test {
  */
 function beyondTest(key: OrderKey, value: SeekValue, forward: boolean): Test | undefined {
   const ascending = (key.direction === 'Asc') === forward;
-  if (key.field === undefined) return (w, cx) => w.sql(`${key.expr} ${ascending ? '>' : '<'} `).param(key, value, cx);
+  if (key.field === undefined) return (w, cx) => param(w.sql(`${key.expr} ${ascending ? '>' : '<'} `), key, value, cx);
   // Walking towards larger values: NULL (the smallest) is behind; towards smaller ones, NULL is always ahead.
   if (ascending) {
     if (value === null) return (w) => w.sql(`${key.expr} IS NOT NULL`);
-    return (w, cx) => w.sql(`${key.expr} > `).param(key, value, cx);
+    return (w, cx) => param(w.sql(`${key.expr} > `), key, value, cx);
   }
   if (value === null) return undefined;
-  return (w, cx) => w.sql(`(${key.expr} < `).param(key, value, cx).sql(` OR ${key.expr} IS NULL)`);
+  return (w, cx) => param(w.sql(`(${key.expr} < `), key, value, cx).sql(` OR ${key.expr} IS NULL)`);
 }
 
 /**
