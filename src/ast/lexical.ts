@@ -36,6 +36,18 @@ export function isIdentifier(s: string): boolean {
 }
 
 /**
+ * True for a character that may continue an identifier: an ASCII letter, a
+ * digit or `_`.
+ *
+ * @example
+ * isIdentifierCode('Z'.charCodeAt(0)); // true
+ * isIdentifierCode('.'.charCodeAt(0)); // false
+ */
+export function isIdentifierCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 48 && c <= 57);
+}
+
+/**
  * True when `s` is a field path: identifiers joined by `.` (`Address.Zip`).
  *
  * @example

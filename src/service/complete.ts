@@ -2,18 +2,17 @@
  * Completions for an editor: what may be typed at a cursor in a filter or a
  * sort, given a schema.
  *
- * Why a hand-written scan and not Chevrotain's `computeContentAssist`: the
- * language's lexing depends on context (a head segment, a bare value and an
- * operator name are the same characters; SPEC §2), so content assist would
- * answer in token types ("a Text token may follow") that still have to be
- * mapped back to "a field", "an operator of this field's type" or "a field
- * that accepts this InFields operator" (and the parser instance lives in
- * syntax/, the one module that may import chevrotain). Those answers need the schema and
- * the head of the clause, which only a scan of the text before the cursor
- * gives. The scan is one linear pass over that text, it tolerates every
+ * Why not Chevrotain's `computeContentAssist`: the language's lexing depends
+ * on context (a head segment, a bare value and an operator name are the same
+ * characters), so content assist would answer in token types ("a Text token
+ * may follow") that still have to be mapped back to "a field", "an operator
+ * of this field's type" or "a field that accepts this InFields operator".
+ * Those answers need the schema and the head of the clause. So completion
+ * reads the tokens the parser itself reads (the filter scanner, the sort
+ * lexer) up to the cursor, in one linear pass that tolerates every
  * incomplete or broken input (it recovers at `;` and `)` like the parser),
- * and it needs only the operator list, the schema and the validator's
- * applicability table (so completions never offer what validation refuses).
+ * and asks the validator's applicability table, so completions never offer
+ * what validation refuses.
  */
 import type { FilterOperator, InFieldsOperator } from '../ast/operators.js';
 import {
@@ -27,7 +26,10 @@ import {
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { isOperatorApplicable, operatorsForType } from '../validate/applicability.js';
 import { convertValueText } from '../validate/convert-value.js';
-import { isWhitespace, trimWhitespace } from '../ast/lexical.js';
+import { isIdentifierCode, isWhitespace, trimWhitespace, unquoteValue } from '../ast/lexical.js';
+import { Comma, Dot, GroupKeyword, LParen, Quoted, RParen, Semicolon, Unterminated } from '../syntax/filter-lexer.js';
+import { scanFilter } from '../syntax/filter-scanner.js';
+import { SortComma, SortEquals, SortSemicolon, sortLexer } from '../syntax/sort-parser.js';
 
 /**
  * What a completion inserts.
@@ -101,7 +103,6 @@ type Context =
   | { readonly where: 'arg'; readonly frame: ArgsFrame; readonly partialStart: number };
 
 const NONE: Context = { where: 'none' };
-const WORD_CHAR = /[A-Za-z0-9_]/;
 
 /**
  * Suggestions at `offset` in a filter (or, with `kind: 'sort'`, a sort):
@@ -127,7 +128,7 @@ export function complete(
   const sort = options.kind === 'sort';
   const context = scan(text, at, sort);
   let end = at;
-  while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
+  while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
   if (context.where === 'none') return { items: [], replace: { start: at, end: at } };
   const partial = text.slice(context.partialStart, at);
   // Inside an InFields list only the last segment of a path is replaced (`Address.Zi` → `Zip`).
@@ -139,91 +140,73 @@ export function complete(
   return { items, replace };
 }
 
-/** Walks `text[0, at)` and reports where the cursor stands. */
+/** Reads the real scanner's tokens of `text[0, at)` and reports where the cursor stands. */
 function scan(text: string, at: number, sort: boolean): Context {
+  return sort ? scanSort(text, at) : scanFilterContext(text, at);
+}
+
+function scanFilterContext(text: string, at: number): Context {
   const frames: Frame[] = [];
   let segments: Segment[] = [];
   let segStart = 0;
   let quotedSegment: Segment | undefined;
   let afterArgs = false;
-  let directionStart = -1;
+  // The tokens of the current head segment and the kind of its last one: `Or(` opens a group
+  // only when the segment is the scanner's single GroupKeyword token.
+  let segTokens = 0;
+  let groupKeyword = false;
 
   const resetClause = (next: number): void => {
     segments = [];
     segStart = next;
     quotedSegment = undefined;
     afterArgs = false;
-    directionStart = -1;
+    segTokens = 0;
+  };
+  const nextSegment = (next: number): void => {
+    segStart = next;
+    quotedSegment = undefined;
+    segTokens = 0;
   };
 
-  for (let i = 0; i < at; i++) {
-    const c = text[i]!;
+  for (const token of scanFilter(text.slice(0, at))) {
+    const type = token.tokenType;
+    const i = token.startOffset;
     const top = frames[frames.length - 1];
-
-    if (c === "'") {
-      // A quoted value or head segment: skip to its closing quote (`''` is an escaped quote).
-      let j = i + 1;
-      let value = '';
-      let closed = false;
-      while (j < at) {
-        if (text[j] === "'") {
-          if (text[j + 1] === "'" && j + 1 < at) {
-            value += "'";
-            j += 2;
-            continue;
-          }
-          closed = true;
-          break;
-        }
-        value += text[j];
-        j++;
-      }
-      if (!closed) return NONE;
-      if (top?.type !== 'args' && !afterArgs && directionStart < 0) quotedSegment = { text: value, quoted: true };
-      i = j;
-      continue;
-    }
-
+    if (type === Unterminated) return NONE;
     if (top?.type === 'args' && !afterArgs) {
-      if (c === ',') {
+      if (type === Comma) {
         top.args.push(trimWhitespace(text.slice(top.argStart, i)));
         top.argStart = i + 1;
-      } else if (c === ')') {
+      } else if (type === RParen) {
         frames.pop();
         afterArgs = true;
-      } else if (c === ';') {
+      } else if (type === Semicolon) {
         // A `;` inside an operator's parentheses means its `)` is missing; recover like the parser.
         frames.pop();
         resetClause(i + 1);
       }
       continue;
     }
-
-    if (c === ';' || (c === ',' && !afterArgs)) {
-      // `,` between clauses or sort items is an error; treating it as a separator keeps completing.
+    if (type === Semicolon || (type === Comma && !afterArgs)) {
+      // `,` between clauses is an error; treating it as a separator keeps completing.
       resetClause(i + 1);
-    } else if (c === ')') {
+    } else if (type === RParen) {
       if (top?.type === 'group') frames.pop();
       resetClause(i + 1);
       afterArgs = true;
     } else if (afterArgs) {
       continue;
-    } else if (sort) {
-      if (c === '=') directionStart = i + 1;
-      else if (c === '.' && directionStart < 0) {
-        segments.push(currentSegment(text, segStart, i, quotedSegment));
-        segStart = i + 1;
-        quotedSegment = undefined;
-      }
-    } else if (c === '.') {
+    } else if (type === Quoted) {
+      quotedSegment = { text: unquoteValue(token.image), quoted: true };
+      segTokens++;
+      groupKeyword = type === GroupKeyword;
+    } else if (type === Dot) {
       segments.push(currentSegment(text, segStart, i, quotedSegment));
-      segStart = i + 1;
-      quotedSegment = undefined;
-    } else if (c === '(') {
+      nextSegment(i + 1);
+    } else if (type === LParen) {
       const last = currentSegment(text, segStart, i, quotedSegment);
-      const isGroup =
-        segments.length === 0 && !last.quoted && GROUP_OPERATORS.some((g) => g.toLowerCase() === last.text.toLowerCase());
-      if (isGroup) {
+      if (segments.length === 0 && segTokens === 1 && groupKeyword) {
         frames.push({ type: 'group' });
       } else {
         frames.push({
@@ -235,17 +218,39 @@ function scan(text: string, at: number, sort: boolean): Context {
         });
       }
       resetClause(i + 1);
+    } else {
+      segTokens++;
+      groupKeyword = type === GroupKeyword;
     }
   }
 
   const top = frames[frames.length - 1];
   if (afterArgs) return NONE;
   if (top?.type === 'args') return { where: 'arg', frame: top, partialStart: skipSpace(text, top.argStart, at) };
-  if (sort && directionStart >= 0) {
-    return { where: 'direction', segments, partialStart: skipSpace(text, directionStart, at) };
-  }
   if (quotedSegment !== undefined) return NONE;
   return { where: 'head', segments, partialStart: skipSpace(text, segStart, at) };
+}
+
+/** The sort lexer's tokens before the cursor: the current item, its path segments and its direction. */
+function scanSort(text: string, at: number): Context {
+  let itemStart = 0;
+  let directionStart = -1;
+  for (const token of sortLexer.tokenize(text.slice(0, at)).tokens) {
+    const type = token.tokenType;
+    if (type === SortSemicolon || type === SortComma) {
+      // `,` between sort items is an error; treating it as a separator keeps completing.
+      itemStart = token.startOffset + 1;
+      directionStart = -1;
+    } else if (type === SortEquals && directionStart < 0) {
+      directionStart = token.startOffset + 1;
+    }
+  }
+  if (directionStart >= 0) return { where: 'direction', segments: [], partialStart: skipSpace(text, directionStart, at) };
+  // A sort field is one word: its path segments are the parts between dots.
+  const head = text.slice(itemStart, at);
+  const dot = head.lastIndexOf('.');
+  const segments = dot < 0 ? [] : head.slice(0, dot).split('.').map((s) => ({ text: trimWhitespace(s), quoted: false }));
+  return { where: 'head', segments, partialStart: skipSpace(text, itemStart + dot + 1, at) };
 }
 
 function currentSegment(text: string, start: number, end: number, quoted: Segment | undefined): Segment {

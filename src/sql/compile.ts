@@ -53,7 +53,14 @@ const POSTGRES_ARRAY_TYPE: Readonly<Record<ScalarType, string>> = {
   boolean: 'boolean[]',
 };
 
-class PartWriter {
+/**
+ * Builds SQL parts: adjacent text is merged into one part, each value is a
+ * parameter part of its own. Shared by the filter compiler and the seek predicate.
+ *
+ * @example
+ * new PartWriter().sql('"Age" > ').param(30).parts; // [{ sql: '"Age" > ' }, { param: 30 }]
+ */
+export class PartWriter {
   readonly parts: SqlPart[] = [];
   sql(text: string): this {
     const last = this.parts[this.parts.length - 1];
