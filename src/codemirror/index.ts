@@ -6,4 +6,5 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export * from './wepql-language.js';
+export { wepql, wepqlDiagnostics } from './wepql-language.js';
+export type { WepqlEditorOptions } from './wepql-language.js';
