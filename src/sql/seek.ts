@@ -6,7 +6,7 @@
  * OFFSET walks past every earlier row.
  */
 import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
-import { compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { PartWriter, compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
 import { sqlError } from './errors.js';
 import type { SqlPart } from './to-sql.js';
 
@@ -87,7 +87,7 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
   // A row comparison already keeps NULL first keys out, and a second bound would give the index two starts to choose from.
   else if (seek.firstKey === 'not-null' && rowValue === undefined) {
     // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
-    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).param(first, values[0]!, context).sql(' AND ');
+    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).keyValue(first, values[0]!, context).sql(' AND ');
     else out.sql(`${first.expr} IS NOT NULL AND `);
   }
   if (rowValue !== undefined) {
@@ -97,14 +97,14 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
     out.sql(`(${keys.map((k) => k.expr).join(', ')}) ${rowValue} (`);
     keys.forEach((k, i) => {
       if (i > 0) out.sql(', ');
-      out.param(k, values[i]!, context);
+      out.keyValue(k, values[i]!, context);
     });
     return out.sql(')').parts;
   }
   // With one key the exact test is itself a plain range.
   const bound = keys.length > 1 ? leadingBound(keys[0]!, values[0]!, forward) : undefined;
   if (bound === 'nulls') out.sql(`${keys[0]!.expr} IS NULL AND `);
-  else if (bound !== undefined) out.sql(`${keys[0]!.expr} ${bound} `).param(keys[0]!, values[0]!, context).sql(' AND ');
+  else if (bound !== undefined) out.sql(`${keys[0]!.expr} ${bound} `).keyValue(keys[0]!, values[0]!, context).sql(' AND ');
   // OR over i of (k1 = v1 AND … AND k(i-1) = v(i-1) AND ki beyond vi); a term beyond a NULL that nothing follows is dropped.
   const terms: Array<(w: Writer) => void> = [];
   for (let i = 0; i < keys.length; i++) {
@@ -132,20 +132,13 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
 
 type Test = (w: Writer, cx: CompileContext) => void;
 
-class Writer {
-  readonly parts: SqlPart[] = [];
-  sql(text: string): this {
-    const last = this.parts[this.parts.length - 1];
-    if (last !== undefined && 'sql' in last) this.parts[this.parts.length - 1] = { sql: last.sql + text };
-    else this.parts.push({ sql: text });
-    return this;
-  }
-  param(key: OrderKey, value: SeekValue, cx: CompileContext): this {
+/** The compiler's part writer, plus a seek key's value written the way its column compares. */
+class Writer extends PartWriter {
+  keyValue(key: OrderKey, value: SeekValue, cx: CompileContext): this {
     if (key.field === undefined) {
       // The tie-breaker: compared as stored, never NULL.
       if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
-      this.parts.push({ param: value });
-      return this;
+      return this.param(value);
     }
     if (key.field.type === 'string') {
       // The key's text is folded by the database, exactly as the column is: where its case mapping
@@ -153,11 +146,11 @@ class Writer {
       if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
       const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
       this.sql(before);
-      this.parts.push({ param: value });
+      this.param(value);
       return this.sql(after);
     }
     const bound = sqlParameter(key.field, typed(key, value), cx);
-    this.parts.push({ param: bound.value });
+    this.param(bound.value);
     return bound.cast === '' ? this : this.sql(bound.cast);
   }
 }
@@ -173,7 +166,7 @@ function typed(key: OrderKey, value: SeekValue): TypedScalar {
 
 function equalTest(key: OrderKey, value: SeekValue): Test {
   if (value === null) return (w) => w.sql(`${key.expr} IS NULL`);
-  return (w, cx) => w.sql(`${key.expr} = `).param(key, value, cx);
+  return (w, cx) => w.sql(`${key.expr} = `).keyValue(key, value, cx);
 }
 
 /**
@@ -182,14 +175,14 @@ function equalTest(key: OrderKey, value: SeekValue): Test {
  */
 function beyondTest(key: OrderKey, value: SeekValue, forward: boolean): Test | undefined {
   const ascending = (key.direction === 'Asc') === forward;
-  if (key.field === undefined) return (w, cx) => w.sql(`${key.expr} ${ascending ? '>' : '<'} `).param(key, value, cx);
+  if (key.field === undefined) return (w, cx) => w.sql(`${key.expr} ${ascending ? '>' : '<'} `).keyValue(key, value, cx);
   // Walking towards larger values: NULL (the smallest) is behind; towards smaller ones, NULL is always ahead.
   if (ascending) {
     if (value === null) return (w) => w.sql(`${key.expr} IS NOT NULL`);
-    return (w, cx) => w.sql(`${key.expr} > `).param(key, value, cx);
+    return (w, cx) => w.sql(`${key.expr} > `).keyValue(key, value, cx);
   }
   if (value === null) return undefined;
-  return (w, cx) => w.sql(`(${key.expr} < `).param(key, value, cx).sql(` OR ${key.expr} IS NULL)`);
+  return (w, cx) => w.sql(`(${key.expr} < `).keyValue(key, value, cx).sql(` OR ${key.expr} IS NULL)`);
 }
 
 /**
