@@ -78,30 +78,33 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
   }
 }
 
+/**
+ * The query a data source runs. Its cache key is the filter and sort as the client wrote them, so a
+ * first page and the token pages after it (which carry the same texts) share the memory source's cache.
+ */
+function dataQuery(
+  filter: DataQuery['filter'],
+  sort: DataQuery['sort'],
+  filterText: string | undefined,
+  sortText: string | undefined,
+  includeDeleted: boolean,
+  scope: { readonly clientId?: string | number },
+): DataQuery {
+  return { filter, sort, includeDeleted, cacheKey: JSON.stringify([filterText, sortText]), ...scope };
+}
+
 async function serve(request: ListRequest, options: ListHandlerOptions): Promise<ListResponse> {
   const { source, codec, route } = options;
   const scope = options.clientId === undefined ? {} : { clientId: options.clientId };
 
   if (request.mode === 'skip') {
-    const q: DataQuery = {
-      filter: request.filter,
-      sort: request.sort,
-      includeDeleted: request.includeDeleted,
-      cacheKey: JSON.stringify([request.filterText, request.sortText]),
-      ...scope,
-    };
+    const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
     const rows = await source.page(q, { offset: request.skip, limit: request.limit });
     return listResponse({ data: rows });
   }
 
   if (request.mode === 'first') {
-    const q: DataQuery = {
-      filter: request.filter,
-      sort: request.sort,
-      includeDeleted: request.includeDeleted,
-      cacheKey: JSON.stringify([request.filterText, request.sortText]),
-      ...scope,
-    };
+    const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
     // Counting and reading the page are independent: on a pool they run at once.
     const [totalRecords, page] = await Promise.all([source.count(q), readPage(source, q, { offset: 0, limit: request.limit })]);
     const totalPages = Math.ceil(totalRecords / request.limit);
@@ -143,13 +146,7 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
   }
   const analyzed = analyzeListQuery(state.filter, state.sort, options);
   if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
-  const q: DataQuery = {
-    filter: analyzed.filter,
-    sort: analyzed.sort,
-    includeDeleted: state.includeDeleted,
-    cacheKey: JSON.stringify([state.filter, state.sort]),
-    ...scope,
-  };
+  const q = dataQuery(analyzed.filter, analyzed.sort, state.filter, state.sort, state.includeDeleted, scope);
   // The neighbouring pages seek from the token's keys; any other page number counts rows from the start.
   const keys = state.keys;
   const window: SeekWindow = {

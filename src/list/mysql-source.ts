@@ -6,6 +6,7 @@
  * with a `mysql2` pool or connection and imports neither; also creating
  * and filling a table in the storage convention, for seeding and tests.
  */
+import { setAtPath } from './record-path.js';
 import { readField } from '../evaluate/read-field.js';
 import type { Schema } from '../schema/schema.js';
 import { defaultColumnName, fieldExpression, resolveColumnMap } from '../sql/columns.js';
@@ -119,12 +120,7 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
     schema.fields.forEach((field, i) => {
       const value = fromMysql(row[`f${i}`], field.type);
       if (value === null) return;
-      let target = out;
-      for (const segment of field.path.slice(0, -1)) {
-        const next = Object.hasOwn(target, segment) ? target[segment] : undefined;
-        target = (typeof next === 'object' && next !== null ? next : defineOwn(target, segment, {})) as Record<string, unknown>;
-      }
-      defineOwn(target, field.path[field.path.length - 1]!, value);
+      setAtPath(out, field.path, value);
     });
     return out;
   };
@@ -173,11 +169,6 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
       return rows.map(rebuild);
     },
   });
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): unknown {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  return value;
 }
 
 /** A stored key value as a seek value: epoch ms stay numbers, 0/1 become booleans, a 64-bit tie-breaker beyond 2^53 stays text. */

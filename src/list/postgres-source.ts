@@ -4,6 +4,7 @@
  * `LIMIT/OFFSET` for jumps, every user value a bound parameter. It needs only a `query(sql, params)` function, so it works
  * with a `pg` Pool or Client and with PGlite alike, and imports neither.
  */
+import { setAtPath } from './record-path.js';
 import type { Schema } from '../schema/schema.js';
 import type { ColumnMap } from '../sql/to-sql.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
@@ -101,12 +102,7 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
     schema.fields.forEach((field, i) => {
       const value = fromDatabase(r[`f${i}`], field.type);
       if (value === null) return;
-      let target = out;
-      for (const segment of field.path.slice(0, -1)) {
-        const next = Object.hasOwn(target, segment) ? target[segment] : undefined;
-        target = (typeof next === 'object' && next !== null ? next : (target[segment] = {})) as Record<string, unknown>;
-      }
-      target[field.path[field.path.length - 1]!] = value;
+      setAtPath(out, field.path, value);
     });
     return out;
   };
