@@ -10,12 +10,12 @@ import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { listHandler as expressList } from '../dist/adapters/express.js';
-import { listHandler as fastifyList } from '../dist/adapters/fastify.js';
-import { listHandler as honoList } from '../dist/adapters/hono.js';
+import { listHandler as expressList } from '../dist/frameworks/express.js';
+import { listHandler as fastifyList } from '../dist/frameworks/fastify.js';
+import { listHandler as honoList } from '../dist/frameworks/hono.js';
 import { createMemoryDataSource, createTokenCodec, handleListRequest, listHeaders } from '../dist/list/index.js';
-import { employeeSchema } from '../dist/schemas/employee.js';
-import { createListServer } from '../dist/server/index.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { createListServer } from '../dist/reference-server/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
 

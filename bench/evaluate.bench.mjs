@@ -6,7 +6,7 @@
 import { Query as MingoQuery, find as mingoFind } from 'mingo';
 import sift from 'sift';
 import { analyzeFilterOrThrow, compileFilter, compileSort, sortRecords } from '../dist/index.js';
-import { employeeSchema } from '../dist/schemas/employee.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, median, medianMs, opsPerSecond, writeSection } from './harness.mjs';
 

@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
-import { employeeSchema } from '../dist/schemas/employee.js';
-import { createListServer } from '../dist/server/index.js';
-import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource } from '../dist/server/employees.js';
-import { generatedEmployee } from '../dist/server/generate-employees.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { createListServer } from '../dist/reference-server/index.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource } from '../dist/sample/employees.js';
+import { generatedEmployee } from '../dist/sample/generate-employees.js';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);

@@ -6,8 +6,8 @@
 // the count and the token.
 import http from 'node:http';
 import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
-import { employeeSchema } from '../dist/schemas/employee.js';
-import { createListServer } from '../dist/server/index.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { createListServer } from '../dist/reference-server/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
 

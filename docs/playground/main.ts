@@ -10,8 +10,8 @@ import { EditorView, keymap } from '@codemirror/view';
 import type { Diagnostic } from '../../src/index.js';
 import { analyzeFilter, analyzeSort, hasErrors, lintText, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
 import { wepql } from '../../src/codemirror/index.js';
-import { explain } from '../../src/service/index.js';
-import { employeeSchema } from '../../src/schemas/employee.js';
+import { explain } from '../../src/language-service/index.js';
+import { employeeSchema } from '../../src/sample/employee-schema.js';
 import employees from '../../examples/employees.json' with { type: 'json' };
 
 const COLUMNS = ['Id', 'FirstName', 'LastName', 'Gender', 'BirthOn', 'EePortal', 'CreatedOn'] as const;

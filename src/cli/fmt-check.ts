@@ -8,10 +8,10 @@
 import { formatFilter, formatSort } from '../print/format.js';
 import { WepqlError } from '../diagnostics/error.js';
 import { readInput, loadSchemaFile, writeFileText } from './io.js';
-import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from './saved-filters.js';
+import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from '../workspace/saved-filters.js';
 import { UsageError } from './args.js';
 import { paint, plural, STDIN_LABEL } from './color.js';
-import { discoverFiles, readIgnoreFile } from './discover.js';
+import { discoverFiles, readIgnoreFile } from '../workspace/discover.js';
 
 /**
  * Checks (or rewrites) files and prints one line per file that is not

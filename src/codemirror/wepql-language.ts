@@ -13,9 +13,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { lintText } from '../lint/lint-text.js';
 import type { Schema } from '../schema/schema.js';
-import { complete, type CompletionKind } from '../service/complete.js';
-import { hoverAt } from '../service/hover.js';
-import { highlightTokens, type TokenKind } from '../service/tokens.js';
+import { complete, type CompletionKind } from '../language-service/complete.js';
+import { hoverAt } from '../language-service/hover.js';
+import { highlightTokens, type TokenKind } from '../language-service/tokens.js';
 
 /**
  * Options for `wepql`.

@@ -25,12 +25,12 @@ export type {
 export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
 export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
-export { createMemoryDataSource } from './memory-source.js';
-export type { MemoryDataSourceOptions } from './memory-source.js';
-export { createPostgresDataSource } from './postgres-source.js';
-export type { PostgresDataSourceOptions, SqlRunner } from './postgres-source.js';
-export { createPostgresTable, insertPostgresRecords } from './postgres-table.js';
-export type { PostgresTableOptions } from './postgres-table.js';
+export { createMemoryDataSource } from '../sources/memory-source.js';
+export type { MemoryDataSourceOptions } from '../sources/memory-source.js';
+export { createPostgresDataSource } from '../sources/postgres-source.js';
+export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
+export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
+export type { PostgresTableOptions } from '../sources/postgres-table.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,

@@ -5,7 +5,7 @@
  * an offset in an entry's text to an offset in the file. In a JSON string a
  * character may be written as an escape (`\"`, `\u00e9`), so the two differ.
  */
-import { readSavedFilters, rewriteSavedFile, type SavedEntry, type SavedSelectors } from '../cli/saved-filters.js';
+import { readSavedFilters, rewriteSavedFile, type SavedEntry, type SavedSelectors } from '../workspace/saved-filters.js';
 
 /** One entry with its offset mapping. */
 export interface DocumentEntry {

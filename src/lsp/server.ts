@@ -26,17 +26,17 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { findConfig, loadConfig, type LintConfig } from '../cli/config.js';
-import { loadYaml, type SavedSelectors } from '../cli/saved-filters.js';
-import { parseSelector } from '../cli/selector.js';
+import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
+import { loadYaml, type SavedSelectors } from '../workspace/saved-filters.js';
+import { parseSelector } from '../workspace/selector.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
 import { formatFilter, formatSort } from '../print/format.js';
 import { loadSchemaJson } from '../schema/load-schema.js';
 import type { Schema } from '../schema/schema.js';
-import { complete, type CompletionKind } from '../service/complete.js';
-import { explain } from '../service/explain.js';
-import { hoverAt } from '../service/hover.js';
+import { complete, type CompletionKind } from '../language-service/complete.js';
+import { explain } from '../language-service/explain.js';
+import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
 
 /**

@@ -84,7 +84,7 @@ describe('the installed package', () => {
     expect(Object.keys(pkg.dependencies ?? {})).toContain('chevrotain');
     for (const dep of Object.keys(pkg.dependencies ?? {})) expect(existsSync(join(installed, '..', dep, 'package.json')), dep).toBe(true);
     expect(existsSync(join(installed, 'examples/employees.json'))).toBe(true);
-    expect(existsSync(join(installed, 'dist/server/main.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/reference-server/main.js'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     expect(existsSync(join(installed, 'src'))).toBe(false);
   });
@@ -134,11 +134,11 @@ describe('the installed package', () => {
     expect(r.stdout.trim()).toBe('ok');
   });
 
-  it("the server's start (dist/server/main.js) serves the shipped sample", async () => {
+  it("the server's start (dist/reference-server/main.js) serves the shipped sample", async () => {
     // Served from the shipped sample, not a database.
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', WEPQL_DEMO_TOKEN: 'pack-test-token' };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [join(installed, 'dist/server/main.js')], {
+    const child = spawn(process.execPath, [join(installed, 'dist/reference-server/main.js')], {
       cwd: join(installed, '..', '..'),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

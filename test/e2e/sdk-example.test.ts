@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Employee } from '../../src/sdk/index.js';
-import { createListServer, type ListServer } from '../../src/server/index.js';
-import { loadSampleEmployees } from '../../src/server/employees.js';
+import { createListServer, type ListServer } from '../../src/reference-server/index.js';
+import { loadSampleEmployees } from '../../src/sample/employees.js';
 import { createEmployeesClient, exampleFilter, exampleSort } from '../../examples/sdk/employees-client.js';
 
 let app: ListServer;

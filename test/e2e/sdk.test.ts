@@ -16,8 +16,8 @@ import {
   type FetchInit,
   type ListPage,
 } from '../../src/sdk/index.js';
-import { createListServer, type ListServer } from '../../src/server/index.js';
-import { loadSampleEmployees } from '../../src/server/employees.js';
+import { createListServer, type ListServer } from '../../src/reference-server/index.js';
+import { loadSampleEmployees } from '../../src/sample/employees.js';
 
 let app: ListServer;
 let url: string;

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createListServer } from '../../src/server/index.js';
-import type { ListServer } from '../../src/server/index.js';
+import { createListServer } from '../../src/reference-server/index.js';
+import type { ListServer } from '../../src/reference-server/index.js';
 import { get, rawRequest, withQuery } from '../support/http.js';
 
 interface Employee {

@@ -1,6 +1,6 @@
 /**
  * The BUILT server, started the way `npm start` starts it
- * (`node dist/server/main.js`), on a free port: once over the sample file,
+ * (`node dist/reference-server/main.js`), on a free port: once over the sample file,
  * and once over PostgreSQL after `wepql db-seed` (where a server binary is
  * installed). Needs `npm run build` first, as `npm test` does.
  */
@@ -13,7 +13,7 @@ import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from 
 import { get } from '../support/http.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const main = `${root}dist/server/main.js`;
+const main = `${root}dist/reference-server/main.js`;
 const cli = `${root}dist/cli/main.js`;
 const running: ChildProcess[] = [];
 
@@ -46,7 +46,7 @@ function start(env: Record<string, string>): Promise<{ url: string; output: () =
   });
 }
 
-describe('npm start (dist/server/main.js)', () => {
+describe('npm start (dist/reference-server/main.js)', () => {
   it('prints its address, the token and three curl lines, and serves a page', async () => {
     const { url, output } = await start({ WEPQL_DEMO_TOKEN: 'start-test-token' });
     expect(output()).toContain('bearer token: start-test-token');

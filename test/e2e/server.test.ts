@@ -5,8 +5,8 @@
  * (its own routing: 404 without a body, 405).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createListServer } from '../../src/server/index.js';
-import type { ListServer } from '../../src/server/index.js';
+import { createListServer } from '../../src/reference-server/index.js';
+import type { ListServer } from '../../src/reference-server/index.js';
 import { get } from '../support/http.js';
 import { describeHttpListContract, employees } from './http-list-contract.js';
 

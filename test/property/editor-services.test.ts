@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wepqlDiagnostics } from '../../src/codemirror/index.js';
 import { lintText } from '../../src/index.js';
-import { employeeSchema } from '../../src/schemas/employee.js';
-import { highlightTokens, hoverAt } from '../../src/service/index.js';
+import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { highlightTokens, hoverAt } from '../../src/language-service/index.js';
 
 const PIECES = [
   '.', ';', '(', ')', ',', "'", "''", '=', ' ', '\n',

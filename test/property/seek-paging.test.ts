@@ -18,7 +18,7 @@ import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../
 import { query } from '../../src/index.js';
 import { readField } from '../../src/evaluate/read-field.js';
 import { recordValueAs } from '../../src/schema/values.js';
-import { chooseFoldCollation } from '../../src/server/employees.js';
+import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb } from '../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';

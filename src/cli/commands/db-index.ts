@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from '../args.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { readSavedFilters } from '../saved-filters.js';
+import { readSavedFilters } from '../../workspace/saved-filters.js';
 import { indexesFor } from '../../sql/indexes.js';
-import { employeeSchema } from '../../schemas/employee.js';
-import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../server/employees.js';
+import { employeeSchema } from '../../sample/employee-schema.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
 
 /** `wepql db-index`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {

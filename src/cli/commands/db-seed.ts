@@ -7,8 +7,8 @@
  */
 import { parseArgs, UsageError } from '../args.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../server/employees.js';
-import { seedGeneratedEmployees } from '../../server/generate-employees.js';
+import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../sample/employees.js';
+import { seedGeneratedEmployees } from '../../sample/generate-employees.js';
 
 /** `wepql db-seed`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {

@@ -8,7 +8,7 @@
  * (each printed as a code frame on stderr), 2 usage error.
  */
 import { renderCodeFrame } from '../../diagnostics/code-frame.js';
-import { explain } from '../../service/explain.js';
+import { explain } from '../../language-service/explain.js';
 import { UsageError, parseArgs } from '../args.js';
 import { loadSchemaFile, readInput } from '../io.js';
 import { STDIN_LABEL } from '../color.js';

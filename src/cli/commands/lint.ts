@@ -18,13 +18,13 @@ import type { Schema } from '../../schema/schema.js';
 import { integerFlag, parseArgs, UsageError } from '../args.js';
 import { paint, plural, severityLabel, STDIN_LABEL } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { findConfig, loadConfig, type DatabaseSource, type LintConfig } from '../config.js';
-import { discoverFiles, readIgnoreFile } from '../discover.js';
+import { findConfig, loadConfig, type DatabaseSource, type LintConfig } from '../../workspace/config.js';
+import { discoverFiles, readIgnoreFile } from '../../workspace/discover.js';
 import { loadSchemaFile, readInput, writeFileText } from '../io.js';
 import { loadPolicyFile } from '../policy-file.js';
 import { startProgress } from '../progress.js';
-import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../saved-filters.js';
-import { parseSelector } from '../selector.js';
+import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../../workspace/saved-filters.js';
+import { parseSelector } from '../../workspace/selector.js';
 
 /** `wepql lint`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
@@ -148,7 +148,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   let rows = 0;
   if (database !== undefined) {
-    const { readDatabaseEntries } = await import('../db-source.js');
+    const { readDatabaseEntries } = await import('../../workspace/db-source.js');
     const entries = await readDatabaseEntries(database);
     rows = new Set(entries.map((e) => e.id)).size;
     for (const e of entries) {
@@ -217,7 +217,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (next !== file.content) await writeFileText(file.path, next);
   }
   if (database !== undefined && rowFixes.length > 0) {
-    const { writeDatabaseFixes } = await import('../db-source.js');
+    const { writeDatabaseFixes } = await import('../../workspace/db-source.js');
     await writeDatabaseFixes(database, rowFixes);
   }
 

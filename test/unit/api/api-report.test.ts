@@ -23,13 +23,13 @@ describe('the API report', () => {
       name: 'wepql',
       exports: {
         '.': { types: './dist/index.d.ts', default: './dist/index.js' },
-        './express': { types: './dist/adapters/express.d.ts', default: './dist/adapters/express.js' },
+        './express': { types: './dist/frameworks/express.d.ts', default: './dist/frameworks/express.js' },
         './schemas/employee.json': './schemas/employee.json',
       },
     });
     expect(entries.map((e: { specifier: string; source?: string }) => [e.specifier, e.source, reportName(e.specifier)])).toEqual([
       ['wepql', 'src/index.ts', 'wepql.api.md'],
-      ['wepql/express', 'src/adapters/express.ts', 'wepql-express.api.md'],
+      ['wepql/express', 'src/frameworks/express.ts', 'wepql-express.api.md'],
       ['wepql/schemas/employee.json', undefined, 'wepql-schemas-employee.json.api.md'],
     ]);
   });

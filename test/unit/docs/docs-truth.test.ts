@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
-import { explain } from '../../../src/service/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { explain } from '../../../src/language-service/index.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');

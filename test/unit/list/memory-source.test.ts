@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryDataSource } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 import { WepqlError } from '../../../src/index.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 

@@ -6,8 +6,8 @@
 import pg from 'pg';
 import { describe } from 'vitest';
 import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
-import { chooseFoldCollation } from '../../../src/server/employees.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { chooseFoldCollation } from '../../../src/sample/employees.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../../support/postgres-server.js';
 import type { PostgresServer } from '../../support/postgres-server.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setAtPath } from '../../../src/list/record-path.js';
+import { setAtPath } from '../../../src/sources/record-path.js';
 
 describe('setAtPath (rebuilding SQL rows into records)', () => {
   it('creates the objects on the way and keeps earlier siblings', () => {

@@ -13,7 +13,7 @@ import type { ListHandlerOptions } from '../../../src/list/index.js';
 import { openApiFor } from '../../../src/openapi/index.js';
 import type { OpenApiDocument, WepqlExtension } from '../../../src/openapi/index.js';
 import { definePolicy } from '../../../src/policy/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';
 const policy = definePolicy({ fields: { Ssn: { filter: ['Equal', 'StartsWith'], sort: false }, BirthOn: { filter: false } }, caps: { maxConditions: 20 } }, employeeSchema);

@@ -19,9 +19,9 @@ import type { DataQuery, DataSource, SqlRunner } from '../../../src/list/index.j
 import { createPostgresDataSource } from '../../../src/list/index.js';
 import { indexesFor } from '../../../src/sql/index.js';
 import { analyzeFilter, analyzeSort } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
-import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/server/employees.js';
-import { generatedEmployee, seedGeneratedEmployees } from '../../../src/server/generate-employees.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/sample/employees.js';
+import { generatedEmployee, seedGeneratedEmployees } from '../../../src/sample/generate-employees.js';
 import { runCli } from '../../support/cli.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 

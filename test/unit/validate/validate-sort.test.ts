@@ -9,7 +9,7 @@ import {
   parseSort,
   validateSort,
 } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const schema = defineSchema({
   fields: {

@@ -15,8 +15,8 @@ import { compileTypedFilter } from '../evaluate/compile-typed-filter.js';
 import { compareKeyValues, sortKeyReaders, type SortKeyReader, type SortKeyValue } from '../evaluate/sort-keys.js';
 import { sortTypedOrder, sortTypedRecords } from '../evaluate/sort-typed.js';
 import type { SeekKey } from '../sql/seek.js';
-import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
-import { ascendingSort, scopeClauses, withClauses } from './data-source.js';
+import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
+import { ascendingSort, scopeClauses, withClauses } from '../list/data-source.js';
 
 /**
  * Options of `createMemoryDataSource`.

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FilterAst, FilterNode } from '../../../src/index.js';
 import { NO_SPAN, defineSchema, parseFilter } from '../../../src/index.js';
-import { explain } from '../../../src/service/index.js';
-import { fieldWords } from '../../../src/service/words.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { explain } from '../../../src/language-service/index.js';
+import { fieldWords } from '../../../src/language-service/words.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const payroll = defineSchema({
   fields: {

@@ -14,8 +14,8 @@ import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType, toStoredValue } from '../sql/storage.js';
 import type { Seek, SeekKey, SeekValue } from '../sql/seek.js';
 import { toSql, type ColumnMap } from '../sql/to-sql.js';
-import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
-import { scalarField, scopeClauses, withClauses } from './data-source.js';
+import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
+import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 
 /**
  * Runs one statement with `?` parameters and resolves to its rows, or to

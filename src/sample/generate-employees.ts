@@ -7,11 +7,11 @@
  * and both give the same records for the same row number.
  */
 import type { ResolvedField } from '../schema/schema.js';
-import type { SqlRunner } from '../list/postgres-source.js';
-import { createPostgresTable } from '../list/postgres-table.js';
+import type { SqlRunner } from '../sources/postgres-source.js';
+import { createPostgresTable } from '../sources/postgres-table.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType } from '../sql/storage.js';
-import { employeeSchema } from '../schemas/employee.js';
+import { employeeSchema } from './employee-schema.js';
 import { EMPLOYEE_TABLE, RECORD_COLUMN } from './employees.js';
 
 // Case variants, non-ASCII, quotes and shared prefixes, so folding and ordering are exercised at scale.

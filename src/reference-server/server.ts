@@ -14,12 +14,12 @@ import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
 import { handleListRequest } from '../list/handler.js';
 import { listHeaders } from '../list/headers.js';
-import { createMemoryDataSource } from '../list/memory-source.js';
+import { createMemoryDataSource } from '../sources/memory-source.js';
 import type { TokenSecret } from '../list/token.js';
 import { createTokenCodec } from '../list/token.js';
 import { checkApiVersion } from '../list/version.js';
 import type { Schema } from '../schema/schema.js';
-import { employeeSchema } from '../schemas/employee.js';
+import { employeeSchema } from '../sample/employee-schema.js';
 
 /**
  * Options of `createListServer`.

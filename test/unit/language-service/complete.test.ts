@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ScalarType } from '../../../src/index.js';
 import { analyzeFilter, defineSchema, hasErrors } from '../../../src/index.js';
-import { complete } from '../../../src/service/index.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
+import { complete } from '../../../src/language-service/index.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const schema = defineSchema({
   fields: {

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import type { DataSource } from '../list/data-source.js';
-import { createPostgresDataSource } from '../list/postgres-source.js';
-import type { SqlRunner } from '../list/postgres-source.js';
-import { createPostgresTable, insertPostgresRecords } from '../list/postgres-table.js';
-import { employeeSchema } from '../schemas/employee.js';
+import { createPostgresDataSource } from '../sources/postgres-source.js';
+import type { SqlRunner } from '../sources/postgres-source.js';
+import { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
+import { employeeSchema } from './employee-schema.js';
 
 /**
  * The table `wepql db-seed` creates and the server reads.

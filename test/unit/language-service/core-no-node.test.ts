@@ -1,13 +1,15 @@
-// The core must run in browsers unchanged: nothing in src/ outside src/cli
-// and src/server may import a Node built-in (`node:*`, `fs`, `path`, …).
+// The core must run in browsers unchanged: nothing in src/ outside the
+// Node-only folders below may import a Node built-in (`node:*`, `fs`, `path`, …).
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = new URL('../../../src/', import.meta.url).pathname;
-// The language server (src/lsp) runs only under the CLI's `wepql lsp`.
-const NODE_ONLY = new Set(['cli', 'server', 'lsp']);
+// The language server (src/lsp) runs only under the CLI's `wepql lsp`; the
+// workspace layer (config, saved-filter files) and the sample data serve the
+// CLI, the language server and the reference server.
+const NODE_ONLY = new Set(['cli', 'reference-server', 'lsp', 'workspace', 'sample']);
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
 // `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')`, `require('x')`.
@@ -54,11 +56,11 @@ describe('the core imports no Node built-in', () => {
     expect(nodeImports(source)).toEqual(expected);
   });
 
-  it('finds the core files (src/cli, src/server and src/lsp excluded)', () => {
+  it('finds the core files (the Node-only folders excluded)', () => {
     const files = coreFiles(SRC).map((f) => relative(SRC, f));
     expect(files).toContain('index.ts');
-    expect(files).toContain('service/complete.ts');
-    expect(files.some((f) => f.startsWith('cli/') || f.startsWith('server/') || f.startsWith('lsp/'))).toBe(false);
+    expect(files).toContain('language-service/complete.ts');
+    expect(files.some((f) => NODE_ONLY.has(f.split('/')[0]!))).toBe(false);
     expect(files).toContain('codemirror/index.ts');
   });
 

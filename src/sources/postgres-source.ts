@@ -11,8 +11,8 @@ import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { toSql } from '../sql/to-sql.js';
 import type { Seek, SeekKey, SeekValue } from '../sql/seek.js';
-import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
-import { scalarField, scopeClauses, withClauses } from './data-source.js';
+import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
+import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 
 /**
  * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.

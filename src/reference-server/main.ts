@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
 import { createListServer } from './server.js';
 import type { ListServerOptions } from './server.js';
-import { chooseFoldCollation, employeePostgresSource, loadSampleEmployees } from './employees.js';
+import { chooseFoldCollation, employeePostgresSource, loadSampleEmployees } from '../sample/employees.js';
 
 function fail(message: string): never {
   process.stderr.write(`wepql server: ${message}\n`);

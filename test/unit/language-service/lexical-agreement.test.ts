@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isWhitespace, trimWhitespace } from '../../../src/ast/lexical.js';
-import { employeeSchema } from '../../../src/schemas/employee.js';
-import { complete } from '../../../src/service/complete.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { complete } from '../../../src/language-service/complete.js';
 import { parseFilter } from '../../../src/syntax/parse-filter.js';
 import { analyzeFilter } from '../../../src/validate/analyze.js';
 

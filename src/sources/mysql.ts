@@ -7,5 +7,5 @@
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
-export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../list/mysql-source.js';
-export type { MysqlDataSourceOptions, MysqlRunner, MysqlTableOptions } from '../list/mysql-source.js';
+export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from './mysql-source.js';
+export type { MysqlDataSourceOptions, MysqlRunner, MysqlTableOptions } from './mysql-source.js';
