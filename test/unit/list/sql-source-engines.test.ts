@@ -37,10 +37,11 @@ interface Engine {
 
 const runner = (engine: SqlEngine) => (sql: string, params: unknown[]) => engine.rows(sql, params);
 
-function sourceOn(e: Engine, table: string, scoped: boolean): DataSource {
+function sourceOn(e: Engine, table: string, scoped: boolean, seen?: { sql: string; params: unknown[] }[]): DataSource {
+  const run = runner(e.engine);
   return createSqlDataSource({
     dialect: e.engine.dialect,
-    run: runner(e.engine),
+    run: seen === undefined ? run : (sql, params) => (seen.push({ sql, params }), run(sql, params)),
     table,
     schema,
     tieBreaker: ROW_COLUMN,
@@ -143,10 +144,17 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
     const unscoped = sourceOn(e, 'clients', false);
     expect(await unscoped.count(query('S=Asc'))).toBe(5);
     expect(await walk(unscoped, query('S=Asc'), 2)).toEqual([[5, 4], [3, 2], [1]]);
-    const scoped = sourceOn(e, 'clients', true);
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const scoped = sourceOn(e, 'clients', true, seen);
     expect(await scoped.count(query('S=Asc', 2))).toBe(2);
     expect(await walk(scoped, query('S=Asc', 1), 2)).toEqual([[5, 3], [1]]);
     expect(await walk(scoped, query('S=Desc', 2), 1)).toEqual([[2], [4]]);
+    // Every statement (count, pages, seeks both ways, the NULL split) carries the client scope as its first equality.
+    expect(seen.length).toBeGreaterThan(8);
+    for (const { sql, params } of seen) {
+      expect(sql).toMatch(/ WHERE ("ClientId"|`ClientId`) = (\$1|\?)( AND |$| ORDER | LIMIT )/);
+      expect([1, 2]).toContain(params[0]);
+    }
   });
 
   it('unscoped lists: a client id on a source without clientField is a configuration error naming the fix', async () => {
