@@ -233,6 +233,26 @@ describe.skipIf(!hasMariadb)('the SQL data source on the real MariaDB server: OR
   });
 });
 
+describe('the SQL data source pages alike on every dialect', () => {
+  it.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])('%s: a walk towards smaller first keys reads the non-NULL keys first, then the NULL ones', async (dialect) => {
+    const seen: string[] = [];
+    const source = createSqlDataSource({
+      dialect,
+      run: async (sql) => (seen.push(sql), []),
+      table: 't',
+      schema,
+      tieBreaker: 'Id',
+    });
+    await source.keyedPage!(query('S=Desc'), { offset: 5, limit: 5, after: ['m', 7] });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toMatch(/ IS NULL AND /);
+    expect(seen[1]).toMatch(/ WHERE .*S.* IS NULL AND /);
+    seen.length = 0;
+    await source.keyedPage!(query('S=Asc'), { offset: 5, limit: 5, after: ['m', 7] });
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe('the SQL data source refuses a bad configuration at construction', () => {
   it.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])('%s: an unknown clientField', (dialect) => {
     expect(() =>
