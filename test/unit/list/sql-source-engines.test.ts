@@ -170,10 +170,15 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
   });
 });
 
-describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 server: full-precision seek keys', () => {
-  let pgEngine: Awaited<ReturnType<typeof startRealPostgres>>;
+const postgresStarters: Record<string, () => Promise<Engine>> = {
+  PGlite: startPgliteEngine,
+  ...(hasPostgres ? { 'the real PostgreSQL 15 server': startRealPostgres } : {}),
+};
+
+describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-precision seek keys', (name) => {
+  let pgEngine: Engine;
   beforeAll(async () => {
-    pgEngine = await startRealPostgres();
+    pgEngine = await postgresStarters[name]!();
   }, 120_000);
   afterAll(async () => {
     await pgEngine?.engine.close();
@@ -182,7 +187,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
   it('PostgreSQL timestamps with microseconds: a walk never repeats a row', async () => {
     await loadTable(pgEngine.engine, schema, [3, 1, 2].map((id) => ({ Id: id, ClientId: 1 })), { table: 'micro' });
     // Written as `now()` writes them: one millisecond, three microseconds.
-    await pgEngine.pool.query(`UPDATE "micro" SET "D" = date_trunc('milliseconds', now()) + "Id" * interval '1 microsecond'`);
+    await pgEngine.engine.run(`UPDATE "micro" SET "D" = date_trunc('milliseconds', now()) + "Id" * interval '1 microsecond'`);
     const source = sourceOn(pgEngine, 'micro', false);
     expect(await walk(source, query('D=Asc'), 1)).toEqual([[1], [2], [3]]);
     expect(await walk(source, query('D=Desc'), 1)).toEqual([[3], [2], [1]]);
@@ -191,7 +196,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
 
   it('PostgreSQL NaN and ±Infinity doubles: a walk orders them as the engine does, never with a null key', async () => {
     await loadTable(pgEngine.engine, schema, [1, 2, 3, 4, 5, 6].map((id) => ({ Id: id, ClientId: 1 })), { table: 'doubles' });
-    await pgEngine.pool.query(
+    await pgEngine.engine.run(
       `UPDATE "doubles" SET "N" = (ARRAY['-Infinity', '-1.5', '0', 'Infinity', 'NaN', NULL]::double precision[])["Id"]`,
     );
     const source = sourceOn(pgEngine, 'doubles', false);
@@ -205,7 +210,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
 
   it("PostgreSQL 'infinity' timestamps: a walk orders them as the engine does, rows show them as text", async () => {
     await loadTable(pgEngine.engine, schema, [1, 2, 3, 4].map((id) => ({ Id: id, ClientId: 1 })), { table: 'infinite' });
-    await pgEngine.pool.query(`UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`);
+    await pgEngine.engine.run(`UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`);
     const source = sourceOn(pgEngine, 'infinite', false);
     expect((await walk(source, query('D=Asc'), 1)).flat()).toEqual([4, 1, 2, 3]);
     expect((await walk(source, query('D=Desc'), 1)).flat()).toEqual([3, 2, 1, 4]);
