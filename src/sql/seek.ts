@@ -174,7 +174,7 @@ const POSTGRES_NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
  */
 function exactEngineValue(type: string, value: SeekValue, cx: CompileContext): string | undefined {
   if (cx.dialect !== 'postgres' || typeof value !== 'string') return undefined;
-  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return '::timestamptz';
+  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return sqlDialect(cx.dialect).datetimeParameterCast;
   if (type === 'number' && POSTGRES_NON_FINITE.has(value)) return '::double precision';
   return undefined;
 }
