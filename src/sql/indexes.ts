@@ -99,6 +99,8 @@ interface Planned {
   readonly columns: IndexColumn[];
   readonly serves: string[];
   readonly method: 'btree' | 'trigram';
+  /** A sort's index, which also INCLUDEs the columns its keys fold. */
+  readonly sort: boolean;
 }
 
 /**
@@ -142,11 +144,11 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
   const lead: IndexColumn[] = [];
   if (options.clientField !== undefined) lead.push({ expr: comparedExpression(field(schema, options.clientField, 'clientField'), context), suffix: '' });
   const advised = new Map<string, Planned>();
-  const add = (columns: IndexColumn[], serves: string, method: Planned['method'] = 'btree') => {
+  const add = (columns: IndexColumn[], serves: string, method: Planned['method'] = 'btree', sort = false) => {
     const all = method === 'btree' ? [...lead, ...columns] : columns;
     const key = `${method}:${all.map((c) => c.expr + c.suffix).join(', ')}`;
     const entry = advised.get(key);
-    if (entry === undefined) advised.set(key, { columns: all, serves: [serves], method });
+    if (entry === undefined) advised.set(key, { columns: all, serves: [serves], method, sort });
     else if (!entry.serves.includes(serves)) entry.serves.push(serves);
   };
 
@@ -159,7 +161,7 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
     if (keys.length === 0) continue;
     const serves = `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`;
     const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${dialect.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
-    add(columns, serves);
+    add(columns, serves, 'btree', true);
     if (keys[0]!.field !== undefined) sortLeads.set(keys[0]!.expr, `btree:${[...lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`);
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
@@ -183,7 +185,10 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
       else add([served.column], condition, served.method);
     }
   }
-  const included = includedColumns(schema, options, context, folded, skipped);
+  const included = {
+    scope: includedColumns(schema, options.include, options, context, skipped),
+    sort: includedColumns(schema, [...(options.include ?? []), ...folded], options, context, skipped),
+  };
   const tableName = tableParts[tableParts.length - 1]!;
   const indexes = [...advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
   return { indexes, skipped };
@@ -195,24 +200,30 @@ function field(schema: Schema, name: string, option: string): ResolvedField {
   return hit.field;
 }
 
-/** The plain columns every b-tree INCLUDEs: the `include` fields and the columns sort keys fold. */
+/**
+ * The plain columns of `names` a b-tree INCLUDEs (nothing unless `include` is given). A sort index
+ * also INCLUDEs the columns its keys fold: the planner reads an expression such as
+ * `lower("LastName")` from an index-only scan only when the column under it is in the index too.
+ */
 function includedColumns(
   schema: Schema,
+  names: readonly string[] | undefined,
   options: IndexAdvisorOptions,
   context: CompileContext,
-  folded: ReadonlySet<string>,
   skipped: SkippedCondition[],
 ): readonly string[] {
   const dialect = sqlDialect(context.dialect);
-  if (!dialect.postgresIndexes || options.include === undefined) return [];
+  if (!dialect.postgresIndexes || options.include === undefined || names === undefined) return [];
   if (!Array.isArray(options.include)) sqlError('invalid-sql-option', 'include must be a list of field names');
   const out: string[] = [];
-  // A folded sort key is an expression; the planner reads it from an index-only scan only when its column is in the index too.
-  for (const name of [...options.include, ...folded]) {
+  for (const name of names) {
     const f = field(schema, name, 'include');
     const column = fieldExpression(f, context.columns, context.dialect);
-    if (!column.startsWith('"')) {
-      skipped.push({ condition: `include ${name}`, reason: 'a field stored in a JSON column is an expression, which INCLUDE cannot hold' });
+    if (!column.startsWith(dialect.quote('x').charAt(0))) {
+      const condition = `include ${name}`;
+      if (!skipped.some((s) => s.condition === condition)) {
+        skipped.push({ condition, reason: 'a field stored in a JSON column is an expression, which INCLUDE cannot hold' });
+      }
       continue;
     }
     if (!out.includes(column)) out.push(column);
@@ -223,7 +234,7 @@ function includedColumns(
 interface StatementContext {
   readonly table: string;
   readonly tableName: string;
-  readonly included: readonly string[];
+  readonly included: { readonly scope: readonly string[]; readonly sort: readonly string[] };
   readonly dialect: SqlDialectRules;
   readonly options: IndexAdvisorOptions;
 }
@@ -231,7 +242,8 @@ interface StatementContext {
 function indexStatement(planned: Planned, { table, tableName, included, dialect, options }: StatementContext): AdvisedIndex {
   const list = planned.columns.map((c) => c.expr + c.suffix).join(', ');
   const trigram = planned.method === 'trigram';
-  const include = !trigram && included.length > 0 ? ` INCLUDE (${included.join(', ')})` : '';
+  const columns = planned.sort ? included.sort : included.scope;
+  const include = !trigram && columns.length > 0 ? ` INCLUDE (${columns.join(', ')})` : '';
   const name = indexName(tableName, `${planned.method}:${list}${include}`);
   const concurrently = options.concurrently === true && dialect.postgresIndexes ? 'CONCURRENTLY ' : '';
   return {
