@@ -33,7 +33,7 @@ const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const mariadb = findMariadb() !== undefined;
 if (!mariadb) console.warn(`SKIPPED: prefix ranges on MariaDB — ${mariadbUnavailableReason()}`);
-const engines: readonly [SqlDialect, () => Promise<SqlEngine>][] = [
+const engines: readonly (readonly [SqlDialect, () => Promise<SqlEngine>])[] = [
   ['postgres', startPglite],
   ['sqlite', startSqlJs],
   ...(mariadb ? ([['mysql', startMariadb]] as const) : []),

@@ -69,7 +69,7 @@ function longListFilter(): TypedFilter {
 
 const mariadb = findMariadb() !== undefined;
 if (!mariadb) console.warn(`SKIPPED: engine edges on MariaDB — ${mariadbUnavailableReason()}`);
-const engines: readonly [SqlDialect, () => Promise<SqlEngine>][] = [
+const engines: readonly (readonly [SqlDialect, () => Promise<SqlEngine>])[] = [
   ['postgres', startPglite],
   ['sqlite', startSqlJs],
   ...(mariadb ? ([['mysql', startMariadb]] as const) : []),
