@@ -59,6 +59,18 @@ export interface MemoryDataSourceOptions extends ScopeOptions {
   readonly lane?: WorkLane;
 }
 
+/**
+ * A memory data source, with a look at its paging cache (for metrics and tests).
+ *
+ * @example
+ * const source: MemoryDataSource = createMemoryDataSource(employees, { schema: employeeSchema }); source.cacheUsage().bytes;
+ */
+export interface MemoryDataSource extends DataSource {
+  /** How many results the paging cache holds and the bytes they count for (positions, keys and overhead). */
+  cacheUsage(): { readonly results: number; readonly bytes: number };
+  keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage>;
+}
+
 /** One query's work: its matches (positions in the base array), its first page, its sorted order. */
 interface Entry {
   matches?: Int32Array;
@@ -93,13 +105,14 @@ const SELECT_DEPTH = 10_000;
  *   deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' });
  * await source.count({ filter: undefined, sort: undefined, includeDeleted: false, clientId: 1 }); // 532
  */
-export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): DataSource {
+export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): MemoryDataSource {
   const evaluate = { caseSensitive: options.caseSensitive === true, limits: resolveLimits(options.limits) };
   const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
   const budget = options.cacheBudget ?? 8_000_000;
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
+    cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
     count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
     page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
       const { positions, from, to } = await windowOf(ctx, q, { offset: window.offset, limit: window.limit });
