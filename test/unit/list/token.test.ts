@@ -276,3 +276,15 @@ describe('token keys and rotation', () => {
     expect(checked.ok && checked.payload.keys).toEqual({ last: ['Smith', 7] });
   });
 });
+
+describe('token MACs', () => {
+  it('are the same bytes with Node\'s HMAC and with @noble/hashes (so browsers and servers agree)', async () => {
+    const { hmac } = await import('@noble/hashes/hmac.js');
+    const { sha256 } = await import('@noble/hashes/sha2.js');
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = codec.issue(payload);
+    const [payloadText, macText] = token.split('.') as [string, string];
+    const expected = hmac(sha256, new TextEncoder().encode(SECRET), new TextEncoder().encode(`wepql-data-token-v2.${payloadText}`));
+    expect(Buffer.from(expected).toString('base64url')).toBe(macText);
+  });
+});
