@@ -20,13 +20,26 @@
 import { deflateSync, inflateSync } from 'fflate';
 import type { SeekKey } from '../sql/seek.js';
 
-/** Version byte of this layout. */
+/**
+ * Version byte of this layout.
+ *
+ * @example
+ * encodePayload(parts, keyId).bytes[0] === FORMAT; // true
+ */
 export const FORMAT = 2;
-/** Header bytes before the parts: version, flags, key id. */
+/**
+ * Header bytes before the parts: version, flags, key id.
+ *
+ * @example
+ * bytes.subarray(2, HEADER_BYTES); // the key id
+ */
 export const HEADER_BYTES = 6;
 /**
  * Largest payload a verifier reads, counted as plain (inflated) bytes of all
  * parts: a signed payload is ours, but its size is still bounded before it is read.
+ *
+ * @example
+ * decodePayload(bytes)!.plainBytes <= MAX_PAYLOAD_BYTES; // true
  */
 export const MAX_PAYLOAD_BYTES = 1 << 16;
 

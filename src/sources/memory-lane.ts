@@ -48,7 +48,12 @@ interface Job {
   queued: boolean;
 }
 
-/** Milliseconds of work per slice: long enough to amortise the hop, short enough for a waiting request. */
+/**
+ * Milliseconds of work per slice: long enough to amortise the hop, short enough for a waiting request.
+ *
+ * @example
+ * createWorkLane({ sliceMs: SLICE_MS / 2 });
+ */
 export const SLICE_MS = 4;
 
 /**
@@ -58,92 +63,102 @@ export const SLICE_MS = 4;
  * const lane = createWorkLane({ sliceMs: 2 });
  */
 export function createWorkLane(options: { readonly sliceMs?: number } = {}): WorkLane {
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  const rotation: string[] = []; // owners with waiting work, next first
-  const queues = new Map<string, Job[]>();
-  const idle: Job[] = [];
-  let sliceEnd = 0;
-  let scheduled = false;
+  const lane = new Lane(options.sliceMs ?? SLICE_MS);
+  return {
+    run: (owner, work) => lane.start(owner, work),
+    background: (work) => lane.start(undefined, work),
+    due: () => lane.due(),
+  };
+}
 
-  const enqueue = (job: Job): void => {
+class Lane {
+  readonly #sliceMs: number;
+  readonly #rotation: string[] = []; // owners with waiting work, next first
+  readonly #queues = new Map<string, Job[]>();
+  readonly #idle: Job[] = []; // background work
+  #sliceEnd = 0;
+  #scheduled = false;
+
+  constructor(sliceMs: number) {
+    this.#sliceMs = sliceMs;
+  }
+
+  due(): boolean {
+    return now() >= this.#sliceEnd;
+  }
+
+  start<T>(owner: string | undefined, work: Iterator<void, T>): LaneTask<T> {
+    let job!: Job;
+    const result = new Promise<T>((resolve, reject) => {
+      job = { work, resolve: resolve as (v: unknown) => void, reject, owner, queued: false };
+    });
+    this.#enqueue(job, false);
+    return { result, promote: (to: string) => this.#promote(job, to) };
+  }
+
+  #promote(job: Job, owner: string): void {
+    const at = job.owner === undefined && job.queued ? this.#idle.indexOf(job) : -1;
+    if (at < 0) return;
+    this.#idle.splice(at, 1);
+    job.owner = owner;
+    this.#enqueue(job, false);
+  }
+
+  /**
+   * Queues a job: new work at the back of its owner's queue; an unfinished
+   * job (`resumed`) back at its head — first come, first served within one
+   * client — while its owner goes to the back of the rotation.
+   */
+  #enqueue(job: Job, resumed: boolean): void {
     job.queued = true;
-    if (job.owner === undefined) idle.push(job);
-    else {
-      let queue = queues.get(job.owner);
-      if (queue === undefined) queues.set(job.owner, (queue = []));
-      if (queue.length === 0) rotation.push(job.owner);
-      queue.push(job);
+    if (job.owner === undefined) {
+      if (resumed) this.#idle.unshift(job);
+      else this.#idle.push(job);
+    } else {
+      let queue = this.#queues.get(job.owner);
+      if (queue === undefined) this.#queues.set(job.owner, (queue = []));
+      if (queue.length === 0) this.#rotation.push(job.owner);
+      if (resumed) queue.unshift(job);
+      else queue.push(job);
     }
-    kick();
-  };
-  const take = (): Job | undefined => {
-    const owner = rotation.shift();
-    if (owner === undefined) return idle.shift();
-    const queue = queues.get(owner)!;
+    this.#kick();
+  }
+
+  #take(): Job | undefined {
+    const owner = this.#rotation.shift();
+    if (owner === undefined) return this.#idle.shift();
+    const queue = this.#queues.get(owner)!;
     const job = queue.shift()!;
-    if (queue.length > 0) rotation.push(owner);
-    else queues.delete(owner);
+    if (queue.length > 0) this.#rotation.push(owner);
+    else this.#queues.delete(owner);
     return job;
-  };
-  const slice = (): void => {
-    scheduled = false;
-    const job = take();
+  }
+
+  #slice(): void {
+    this.#scheduled = false;
+    const job = this.#take();
     if (job === undefined) return;
     job.queued = false;
-    sliceEnd = now() + sliceMs;
+    this.#sliceEnd = now() + this.#sliceMs;
     let step: IteratorResult<void, unknown>;
     try {
       step = job.work.next();
     } catch (error) {
       job.reject(error);
-      kick();
+      this.#kick();
       return;
     }
-    if (step.done) job.resolve(step.value);
-    else resume(job);
-    kick();
-  };
-  // An unfinished job keeps its place at the head of its owner's queue (first come, first
-  // served within one client) while its owner goes to the back of the rotation.
-  const resume = (job: Job): void => {
-    job.queued = true;
-    if (job.owner === undefined) idle.unshift(job);
-    else {
-      const queue = queues.get(job.owner);
-      if (queue === undefined) {
-        queues.set(job.owner, [job]);
-        rotation.push(job.owner);
-      } else queue.unshift(job);
-    }
-  };
-  const kick = (): void => {
-    if (scheduled || (rotation.length === 0 && idle.length === 0)) return;
-    scheduled = true;
-    nextTurn(slice);
-  };
-  const start = <T>(owner: string | undefined, work: Iterator<void, T>): LaneTask<T> => {
-    let job!: Job;
-    const result = new Promise<T>((resolve, reject) => {
-      job = { work, resolve: resolve as (v: unknown) => void, reject, owner, queued: false };
-    });
-    enqueue(job);
-    return {
-      result,
-      promote(to: string) {
-        if (job.owner !== undefined || !job.queued) return;
-        const at = idle.indexOf(job);
-        if (at < 0) return;
-        idle.splice(at, 1);
-        job.owner = to;
-        enqueue(job);
-      },
-    };
-  };
-  return {
-    run: (owner, work) => start(owner, work),
-    background: (work) => start(undefined, work),
-    due: () => now() >= sliceEnd,
-  };
+    if (step.done) {
+      job.resolve(step.value);
+      this.#kick();
+    } else this.#enqueue(job, true);
+  }
+
+  #kick(): void {
+    if (this.#scheduled || (this.#rotation.length === 0 && this.#idle.length === 0)) return;
+    this.#scheduled = true;
+    nextTurn(() => this.#slice());
+  }
 }
 
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
@@ -168,5 +183,10 @@ const nextTurn: (callback: () => void) => void = (() => {
   return (f) => void setTimeout(f, 0);
 })();
 
-/** The lane shared by every memory source of this process (one thread, one queue). */
+/**
+ * The lane shared by every memory source of this process (one thread, one queue).
+ *
+ * @example
+ * createMemoryDataSource(records, { schema, lane: sharedWorkLane }); // the default
+ */
 export const sharedWorkLane: WorkLane = createWorkLane();
