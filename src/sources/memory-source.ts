@@ -185,6 +185,7 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
   };
 
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     async count(q: DataQuery): Promise<number> {
       return remembered(q).matches.length;
     },

@@ -139,6 +139,7 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
   };
 
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const seek: Seek | undefined =
         window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;

@@ -133,6 +133,7 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
   };
 
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const seek: Seek | undefined =
         window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;
