@@ -57,7 +57,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   const policy = policyPath === undefined ? undefined : await loadPolicyFile(policyPath, schema);
   let doc;
   try {
-    doc = openApiFor(schema, { path, recordName: name, ...(policy === undefined ? {} : { policy }) });
+    // The employee sample is served by the reference server: bearer tokens and soft-deleted rows.
+    const served = schemaPath === undefined ? { bearerAuth: true, includeDeleted: true } : {};
+    doc = openApiFor(schema, { path, recordName: name, ...served, ...(policy === undefined ? {} : { policy }) });
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(`--name: ${e.message}`);
     throw e;
