@@ -150,6 +150,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   };
 
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const rows = await readKeyed(q, window, read);
       if (rows.length === 0) return { rows: [] };
