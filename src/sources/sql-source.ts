@@ -81,6 +81,8 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
   };
   return Object.freeze({
+    // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
+    clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const rows = await readKeyed(q, window, read);
       if (rows.length === 0) return { rows: [] };
