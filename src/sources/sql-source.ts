@@ -12,9 +12,9 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import type { SqlDialect } from '../sql/dialect.js';
-import { sqlDialect } from '../sql/dialect.js';
+import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
-import { toSql, type ColumnMap } from '../sql/to-sql.js';
+import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 import { sqlEngine, type SqlEngine } from './sql-engine.js';
@@ -100,6 +100,12 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   });
 }
 
+interface CompileOptions {
+  readonly clientOnly?: boolean;
+  readonly deferredJoin?: DeferredJoin;
+  readonly paramStart?: number;
+}
+
 interface Statement {
   readonly sql: string;
   readonly params: unknown[];
@@ -109,6 +115,7 @@ interface Statement {
 /** One table as the source reads it: the statements it sends and how it reads their rows back. */
 class SqlTable {
   readonly engine: SqlEngine;
+  private readonly dialect: SqlDialectRules;
   private readonly quote: (name: string) => string;
   private readonly name: string;
   private readonly columns: ReturnType<typeof resolveColumnMap>;
@@ -117,7 +124,8 @@ class SqlTable {
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema, dialect } = options;
     this.engine = sqlEngine(dialect, options.run);
-    this.quote = sqlDialect(dialect).quote;
+    this.dialect = sqlDialect(dialect);
+    this.quote = this.dialect.quote;
     this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
     this.columns = resolveColumnMap(schema, options.columns);
     // Checked once here so a bad option fails at start-up, not on the first request.
@@ -129,8 +137,9 @@ class SqlTable {
         : schema.fields.map((f, i) => `${this.engine.readExpression(this.expression(f), f.type)} AS ${this.quote(`f${i}`)}`).join(', ');
   }
 
-  /** The page statement: a seek, or LIMIT and OFFSET; undefined when no row can match. */
+  /** The page statement: a seek, a first page, or a jump; undefined when no row can match. */
   select(q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean): Statement | undefined {
+    if (seek === undefined && window.offset > 0) return this.jump(q, window, keyed);
     const compiled = this.compile(q, true, seek);
     if (compiled === undefined) return undefined;
     const { where, orderBy, params } = compiled;
@@ -140,7 +149,26 @@ class SqlTable {
       `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ${this.engine.placeholder(n + 1)}` +
       `${seek === undefined ? ` OFFSET ${this.engine.placeholder(n + 2)}` : ''}`;
     const limits = seek === undefined ? [window.limit, window.offset] : [window.limit];
-    return { sql, params: [...params, ...limits.map(this.engine.limitValue)], ordered: orderBy !== '' };
+    return { sql, params: [...params, ...limits.map(this.dialect.limitValue)], ordered: orderBy !== '' };
+  }
+
+  /**
+   * A page jump as a deferred join (`toSql`'s `deferredJoin`): the skipped
+   * rows are walked in a subquery that reads only the sort index, and just
+   * the page's rows are fetched from the table. The outer statement starts
+   * with the client equality too, so on a table partitioned by client the
+   * lookups stay in one partition.
+   */
+  private jump(q: DataQuery, window: PageWindow, keyed: boolean): Statement | undefined {
+    const client = this.compile({ ...q, filter: undefined, sort: undefined }, false, undefined, { clientOnly: true });
+    if (client === undefined) return undefined;
+    const deferredJoin = { table: this.options.table, limit: window.limit, offset: window.offset };
+    const page = this.compile(q, true, undefined, { deferredJoin, paramStart: client.params.length + 1 });
+    if (page === undefined) return undefined;
+    const sql =
+      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name} WHERE ${client.where ? `${client.where} AND ` : ''}${page.where}` +
+      ` ORDER BY ${page.orderBy}`;
+    return { sql, params: [...client.params, ...page.params], ordered: true };
   }
 
   /** The `COUNT(*)` statement; undefined when no row can match. */
@@ -183,11 +211,14 @@ class SqlTable {
       .join('');
   }
 
-  /** WHERE and ORDER BY with the scope's clauses first; undefined when no row can match. */
-  private compile(q: DataQuery, withSort: boolean, seek?: Seek) {
+  /**
+   * WHERE and ORDER BY with the scope's clauses first (only the client's with
+   * `clientOnly`); undefined when no row can match.
+   */
+  private compile(q: DataQuery, withSort: boolean, seek?: Seek, more: CompileOptions = {}) {
     const { options } = this;
     if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(options.dialect);
-    const scope = scopeClauses(options.schema, options, q);
+    const scope = scopeClauses(options.schema, more.clientOnly === true ? { ...options, deleted: undefined } : options, q);
     if (scope.none) return undefined;
     const filter = withClauses(q.filter, scope.clauses);
     return toSql(
@@ -204,6 +235,8 @@ class SqlTable {
         ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
         ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
         ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
+        ...(more.deferredJoin === undefined ? {} : { deferredJoin: more.deferredJoin }),
+        ...(more.paramStart === undefined ? {} : { paramStart: more.paramStart }),
       },
     );
   }
