@@ -9,7 +9,7 @@ import { formatFilter, formatSort } from '../print/format.js';
 import { WepqlError } from '../diagnostics/error.js';
 import { readInput, loadSchemaFile, writeFileText } from './io.js';
 import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from '../workspace/saved-filters.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../workspace/usage-error.js';
 import { paint, plural, STDIN_LABEL } from './color.js';
 import { discoverFiles, readIgnoreFile } from '../workspace/discover.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { loadSchemaJson } from '../schema/load-schema.js';
 import type { Schema } from '../schema/schema.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /**
  * Reads a file as UTF-8, or standard input when `path` is `-`.

@@ -7,7 +7,8 @@
  * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
 import { readFileSync } from 'node:fs';
-import { didYouMean, UsageError } from './args.js';
+import { UsageError } from '../workspace/usage-error.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { decideColor, setColor } from './color.js';
 import { renderHelp, usageLine, type CommandDefinition } from './command.js';
 

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
-import { didYouMean, UsageError } from '../cli/args.js';
+import { UsageError } from './usage-error.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 
 /** The file name searched for. */
 export const CONFIG_FILE = 'wepql.config.json';

@@ -5,7 +5,8 @@
  * the database when a URL is given.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { readSavedFilters } from '../../workspace/saved-filters.js';
 import { indexesFor } from '../../sql/indexes.js';
