@@ -63,7 +63,7 @@ export interface Candidate {
  * Options of `discoverFiles`.
  *
  * @example
- * const options: DiscoverOptions = { cwd: '/repo', ignore: { base: '/repo', patterns: [] }, confineTo: '/repo' };
+ * const options: DiscoverOptions = { cwd: '/repo', ignore: { base: '/repo', patterns: [] }, confineTo: ['/repo'] };
  */
 export interface DiscoverOptions {
   /** The directory inputs are relative to. */
@@ -71,9 +71,10 @@ export interface DiscoverOptions {
   readonly ignore: IgnoreRules;
   /**
    * When set, every input (by real path, so a symlink cannot lead out)
-   * must lie inside this directory: the config's `paths` stay in the project.
+   * must lie inside one of these directories: the config's `paths` stay in
+   * the project.
    */
-  readonly confineTo?: string;
+  readonly confineTo?: readonly string[];
 }
 
 /**
@@ -176,23 +177,24 @@ function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (show
   return found.sort();
 }
 
-function confine(input: string, abs: string, root: string | undefined): void {
-  if (root === undefined) return;
-  let real = abs;
+function realOrWritten(path: string): string {
   try {
-    real = realpathSync(abs);
+    return realpathSync(path);
   } catch {
     // A glob or a missing file: judged by its written path.
+    return path;
   }
-  let realRoot = root;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    // The root is the config's directory, which exists; keep the written path if not.
-  }
-  const rel = relative(realRoot, real);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new UsageError(`"paths" entry ${JSON.stringify(input)} lies outside the project (${root}); pass --allow-outside to read it`);
+}
+
+function confine(input: string, abs: string, roots: readonly string[] | undefined): void {
+  if (roots === undefined) return;
+  const real = realOrWritten(abs);
+  const inside = roots.some((root) => {
+    const rel = relative(realOrWritten(root), real);
+    return !rel.startsWith('..') && !isAbsolute(rel);
+  });
+  if (!inside) {
+    throw new UsageError(`"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
   }
 }
 

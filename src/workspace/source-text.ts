@@ -73,7 +73,7 @@ export function encodeSource(source: SourceText, text: string, path = 'the file'
  */
 export function readRegularFile(path: string, what = 'file'): Buffer {
   const refuse = (why: string): never => {
-    throw new UsageError(`cannot read ${what === 'file' ? '' : `${what} `}${path}: ${why}`);
+    throw new UsageError(`cannot read ${path}${what === 'file' ? '' : ` (${what})`}: ${why}`);
   };
   let fd: number | undefined;
   try {

@@ -94,7 +94,7 @@ export interface SourceRequest {
 /**
  * The candidates a request names: the operands (relative to the working
  * directory) or the config's `paths` (relative to the config, confined to
- * its directory unless `allowOutside`). Empty when neither names anything.
+ * its directory or the working directory unless `allowOutside`). Empty when neither names anything.
  *
  * @example
  * await findCandidates({ cwd: '/repo', operands: ['.'], config: {}, ignorePatterns: [], allowOutside: false });
@@ -111,7 +111,8 @@ export async function findCandidates(request: SourceRequest): Promise<Candidate[
   const found = await discoverFiles(config.paths, {
     cwd: base,
     ignore: { base, patterns },
-    ...(request.allowOutside ? {} : { confineTo: base }),
+    // The project: the config's directory, or the working directory when the config sits deeper (`--config ci/lint.json`).
+    ...(request.allowOutside ? {} : { confineTo: [base, cwd] }),
   });
   return found.map((c) => ({ ...c, path: relative(cwd, c.abs) || c.path }));
 }
