@@ -102,6 +102,9 @@ export async function runFmtCheck(args: ParsedArgs, options: { readonly schemaFi
     process.stdout.write(`${paint.yellow('[warn]')} Canonical-form issues found in ${plural(bad, 'file')}. Run \`wepql fmt --write\` to fix them.\n`);
     return 1;
   }
-  process.stdout.write(`Checked ${files}: all in canonical form.\n`);
+  if (sources.notices.length > 0) {
+    const held = `${plural(sources.notices.length, 'file')} asked for ${sources.notices.length === 1 ? 'holds' : 'hold'} no filter or sort (named above)`;
+    process.stdout.write(`Checked ${files}; ${held}: no canonical-form issues in the files read.\n`);
+  } else process.stdout.write(`Checked ${files}: all in canonical form.\n`);
   return failedStrict ? 1 : 0;
 }
