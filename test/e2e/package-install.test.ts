@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 import { get } from '../support/http.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,7 +52,7 @@ function runtimeDependencyFolders(): string[] {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
+  assertFreshDist();
   dir = mkdtempSync(join(tmpdir(), 'wepql-pack-'));
   const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], ROOT);
   expect(packed.code, packed.stderr).toBe(0);
