@@ -30,7 +30,7 @@ export type { MemoryDataSourceOptions } from '../sources/memory-source.js';
 export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
 export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
-export type { PostgresTableOptions } from '../sources/postgres-table.js';
+export type { PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,
