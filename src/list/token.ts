@@ -1,5 +1,6 @@
 /**
- * Data tokens (SPEC §11): the opaque, integrity-protected state of token
+ * Data tokens (docs/reference.md §"The list contract"): the opaque, integrity-protected
+ * state of token
  * paging. A token is `<payload>.<mac>`, both compact base64url; the payload
  * is JSON compressed with deflate-raw (`CompressionStream`, in Node 20 and
  * browsers), so that long filters fit; the MAC is HMAC-SHA256 over a domain-separated copy of the
@@ -93,7 +94,7 @@ export interface TokenCodecOptions {
   readonly secret: TokenSecret;
   /** Older keys still accepted by `verify`, so a secret can be rotated without breaking open browsing sessions. */
   readonly previousSecrets?: readonly TokenSecret[];
-  /** Lifetime of a token; default 60 (SPEC §11). */
+  /** Lifetime of a token; default 60 (docs/reference.md §"The list contract"). */
   readonly ttlSeconds?: number;
   /** The clock, in epoch milliseconds; default `Date.now`. */
   readonly now?: () => number;

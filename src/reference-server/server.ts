@@ -1,6 +1,6 @@
 /**
  * The reference list server: `GET /api/public/clients/{client_id}/employees`
- * over Node's `http`, with the seed's bearer-token, versioning and 404
+ * over Node's `http`, with bearer-token, versioning (docs/reference.md §"Envelopes") and 404
  * behaviour around `handleListRequest`. Small on purpose: it shows how to
  * put the list kit behind any HTTP stack.
  */

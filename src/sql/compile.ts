@@ -3,7 +3,8 @@
  * in order. Rendering the parts with placeholders (`$n` or `?`) is the last
  * step, so query builders can take the parts as they are.
  *
- * Semantics are SPEC §6–7 exactly: every operator but IsNull and the OrNull
+ * Semantics are docs/reference.md §"Filter semantics" and §"Sort semantics" exactly:
+ * every operator but IsNull and the OrNull
  * forms is false on NULL, strings compare case-insensitively by folding with
  * `String.prototype.toLowerCase` (the parameter is folded here, the column
  * by the database), strings order by code point, NULL first under Asc.
@@ -153,7 +154,7 @@ class FilterCompiler {
     // checkTypedFilter let through only text operators on strings here.
     const position = info.position!;
     if (value === '') {
-      // Every string contains, starts and ends with '' (SPEC §6: Contains('')
+      // Every string contains, starts and ends with '' (docs/reference.md §"Filter semantics": Contains('')
       // matches every non-null string), so the negated forms match nothing.
       this.out.sql(info.negative ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
       return;
