@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
-import { didYouMean, UsageError } from '../cli/args.js';
+import { didYouMean, UsageError } from './usage-error.js';
 
 /** The file name searched for. */
 export const CONFIG_FILE = 'wepql.config.json';

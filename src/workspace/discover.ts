@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../cli/args.js';
+import { UsageError } from './usage-error.js';
 
 /** Extensions a directory walk picks up. */
 export const SAVED_FILTER_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.txt', '.wepql'] as const;

@@ -4,7 +4,7 @@
  * document), `.key` and `['key']` (a member), `[*]` and `.*` (every item or
  * member), `[N]` (an array item), `..key` (the member at any depth).
  */
-import { UsageError } from '../cli/args.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * One step of a selector.
