@@ -66,7 +66,8 @@ function lineOf(file, pos) {
 function functionName(node) {
   if (node.name) return node.name.getText();
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) return parent.name.getText();
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)))
+    return parent.name.getText();
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   return '(anonymous)';
 }
@@ -89,7 +90,9 @@ const FILTER_NODE_KINDS = new Set(['comparison', 'null-check', 'list', 'in-field
 /** A `switch (….kind)` with a case for a filter tree node kind. */
 function isFilterKindSwitch(node) {
   if (!ts.isSwitchStatement(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'kind') return false;
-  return node.caseBlock.clauses.some((c) => ts.isCaseClause(c) && ts.isStringLiteral(c.expression) && FILTER_NODE_KINDS.has(c.expression.text));
+  return node.caseBlock.clauses.some(
+    (c) => ts.isCaseClause(c) && ts.isStringLiteral(c.expression) && FILTER_NODE_KINDS.has(c.expression.text),
+  );
 }
 
 function scanSources() {
@@ -107,7 +110,8 @@ function scanSources() {
       }
       if (isFunctionLike(node)) {
         const lines = lineOf(file, node.end) - lineOf(file, node.getStart()) + 1;
-        if (lines >= LONG_FUNCTION) found.longFunctions.push({ where: `${rel}:${lineOf(file, node.getStart())} ${functionName(node)}`, lines });
+        if (lines >= LONG_FUNCTION)
+          found.longFunctions.push({ where: `${rel}:${lineOf(file, node.getStart())} ${functionName(node)}`, lines });
       }
     });
   }
@@ -120,7 +124,9 @@ async function layerViolations() {
   const require = createRequire(import.meta.url);
   const config = require(join(ROOT, '.dependency-cruiser.cjs'));
   const result = await cruise(['src'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden } });
-  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle of ${v.cycle.length})` : ''}`);
+  return result.output.summary.violations.map(
+    (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle of ${v.cycle.length})` : ''}`,
+  );
 }
 
 const args = new Set(process.argv.slice(2));
@@ -153,6 +159,9 @@ if (args.has('--list')) {
   const section = (title, lines) => process.stdout.write(`\n${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   section('operator names', found.operatorNames);
   section('kind switches', found.kindSwitches);
-  section('long functions', found.longFunctions.map((f) => `${f.lines} ${f.where}`));
+  section(
+    'long functions',
+    found.longFunctions.map((f) => `${f.lines} ${f.where}`),
+  );
   section('layer violations', violations);
 }
