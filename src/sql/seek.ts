@@ -8,6 +8,7 @@
  */
 import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { PartWriter, compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { sqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import type { SqlPart } from './to-sql.js';
 
@@ -145,7 +146,7 @@ class Writer extends PartWriter {
       // The key's text is folded by the database, exactly as the column is: where its case mapping
       // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
       if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
-      const [before, after] = compared(key.field, cx, cx.dialect === 'postgres' ? '\u0000::text' : '\u0000').split('\u0000') as [string, string];
+      const [before, after] = compared(key.field, cx, `\u0000${sqlDialect(cx.dialect).textParameterCast}`).split('\u0000') as [string, string];
       this.sql(before);
       this.param(value);
       return this.sql(after);

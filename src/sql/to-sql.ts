@@ -12,9 +12,9 @@ import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
 import { resolveColumnMap } from './columns.js';
 import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
-import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
-import { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION } from './mysql.js';
+import { DEFAULT_MYSQL_BINARY_COLLATION } from './mysql.js';
 import { compileSeekParts, type Seek } from './seek.js';
 
 /**
@@ -42,16 +42,7 @@ export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
  */
 export type SqlPart = { readonly sql: string } | { readonly param: unknown };
 
-/**
- * The collation PostgreSQL folds case with unless `foldCollation` names
- * another: `pg_unicode_fast` (PostgreSQL 18), whose `lower()` is Unicode's
- * full case mapping, as `String.prototype.toLowerCase`.
- *
- * @example
- * toSql({ sort: 'LastName=Asc' }, { dialect: 'postgres', schema }).orderBy;
- * // `lower("LastName" COLLATE "${DEFAULT_FOLD_COLLATION}") ASC NULLS FIRST`
- */
-export const DEFAULT_FOLD_COLLATION = 'pg_unicode_fast';
+export { DEFAULT_FOLD_COLLATION } from './dialect.js';
 
 /**
  * Options of `toSql`.
@@ -222,8 +213,8 @@ export function compileContext(
   const schema = options.schema;
   if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
   const limits = resolveLimits(options.limits);
-  const mysql = dialect === 'mysql';
-  const fold = options.foldCollation !== undefined ? options.foldCollation : mysql ? DEFAULT_MYSQL_FOLD_COLLATION : DEFAULT_FOLD_COLLATION;
+  const rules = sqlDialect(dialect);
+  const fold = options.foldCollation !== undefined ? options.foldCollation : rules.defaultFoldCollation;
   if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
   const binary = options.binaryCollation !== undefined ? options.binaryCollation : DEFAULT_MYSQL_BINARY_COLLATION;
   if (typeof binary !== 'string') sqlError('invalid-sql-option', 'binaryCollation must be a collation name');
@@ -233,8 +224,8 @@ export function compileContext(
     columns: resolveColumnMap(schema, options.columns),
     caseSensitive: options.caseSensitive === true,
     // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
-    foldCollation: quoteIdentifier(fold, mysql ? 'mysql' : 'postgres'),
-    binaryCollation: quoteIdentifier(binary, 'mysql'),
+    foldCollation: rules.quoteCollation(fold),
+    binaryCollation: sqlDialect('mysql').quote(binary),
     limits,
   };
 }
