@@ -12,7 +12,7 @@
  *   methods, accessors, function expressions and arrows, each counted from
  *   its first to its last line);
  * - layer violations: the dependency-cruiser rules of .dependency-cruiser.cjs
- *   (an import up a layer, a runtime cycle of modules, an unknown folder).
+ *   (an import up a layer, a cycle through two folders, an unknown folder).
  *
  * `--list` prints what each figure counts; `--json` prints the figures as JSON.
  */

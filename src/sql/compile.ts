@@ -13,7 +13,7 @@ import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/ope
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import { comparableValue, hasInvalidCharacter } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
