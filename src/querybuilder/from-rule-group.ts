@@ -175,7 +175,8 @@ function groupClause(walk: Walk, group: unknown, path: Path, depth: number): Mod
   }
   const shape = groupItems(walk, group, path);
   if (shape === undefined) return undefined;
-  if (shape.operator === 'Or' && shape.runs.length === 1) {
+  // A one-rule group has no combinator to read when combinators are independent, so it may hold a one-field InFields.
+  if (shape.runs.length === 1 && (shape.operator === 'Or' || shape.runs[0]!.length === 1)) {
     const inFields = inFieldsOf(group, shape.runs[0]!, path);
     if (inFields !== undefined) return inFields;
   }
