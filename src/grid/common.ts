@@ -50,55 +50,98 @@ export interface ToGridResult<M> {
   readonly diagnostics: readonly ModelDiagnostic[];
 }
 
-/** The schema field a column names, or undefined. */
+/**
+ * The schema field a column names, or undefined.
+ *
+ * @example
+ * columnField(employeeSchema, 'lastname')?.name; // 'LastName'
+ */
 export function columnField(schema: Schema, column: unknown): ResolvedField | undefined {
   if (typeof column !== 'string') return undefined;
   const hit = schema.lookup(column);
   return hit.found === 'field' ? hit.field : undefined;
 }
 
-/** `field.operator(value)` as a model clause. */
+/**
+ * `field.operator(value)` as a model clause.
+ *
+ * @example
+ * cond('Gender', 'Equal', ['1'], ['Gender']);
+ */
 export function cond(field: string, operator: FilterOperator, values: readonly string[], path: ModelPath): ModelClause {
   return { kind: 'condition', field, operator, values, path };
 }
 
-/** A model clause that holds on a null field or on `inner`: grids whose negations match empty cells. */
+/**
+ * A model clause that holds on a null field or on `inner`: grids whose negations match empty cells.
+ *
+ * @example
+ * orNull(genderField, cond('Gender', 'NotEqual', ['1'], []), []); // Or(Gender.IsNull();Gender.NotEqual(1))
+ */
 export function orNull(field: ResolvedField, inner: ModelClause, path: ModelPath): ModelClause {
   return field.nullable ? { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), inner], path } : inner;
 }
 
 /**
- * Day-range clauses for a date-only value: `on` the day, `not-on` it,
- * `before`/`after` it, `on-or-before`/`on-or-after` it (docs/semantics.md).
- * Undefined when the text is not a date.
+ * How a grid relates a cell to a day (or a minute): on it, not on it,
+ * before or after it, on or before, on or after.
+ *
+ * @example
+ * const relation: DayRelation = 'on-or-after';
  */
-export function dayClause(
+export type DayRelation = 'on' | 'not-on' | 'before' | 'after' | 'on-or-before' | 'on-or-after';
+
+/**
+ * Clauses for a cell's relation to the period [start, next) of a datetime
+ * field (a day, or a minute): `on` is `start <= x < next`, `after` is
+ * `x >= next`, and so on (docs/semantics.md). With `nextInclusive` the bound
+ * is the period's last millisecond (9999-12-31 has no next day to write).
+ *
+ * @example
+ * periodClause('CreatedOn', { start: '2024-03-21', next: '2024-03-22', nextInclusive: false }, 'on', ['CreatedOn']);
+ * // And(CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22)) as a model clause
+ */
+export function periodClause(
   field: string,
-  dayText: string,
-  relation: 'on' | 'not-on' | 'before' | 'after' | 'on-or-before' | 'on-or-after',
+  period: { readonly start: string; readonly next: string; readonly nextInclusive: boolean },
+  relation: DayRelation,
   path: ModelPath,
-): ModelClause | undefined {
-  const day = dateOnlyDay(dayText);
-  if (day === undefined) return undefined;
-  const belowNext = cond(field, day.nextInclusive ? 'LessThanOrEqual' : 'LessThan', [day.next], path);
-  const aboveDay = cond(field, day.nextInclusive ? 'GreaterThan' : 'GreaterThanOrEqual', [day.next], path);
+): ModelClause {
+  const belowNext = cond(field, period.nextInclusive ? 'LessThanOrEqual' : 'LessThan', [period.next], path);
+  const aboveNext = cond(field, period.nextInclusive ? 'GreaterThan' : 'GreaterThanOrEqual', [period.next], path);
   switch (relation) {
     case 'on':
-      return { kind: 'group', operator: 'And', children: [cond(field, 'GreaterThanOrEqual', [day.day], path), belowNext], path };
+      return { kind: 'group', operator: 'And', children: [cond(field, 'GreaterThanOrEqual', [period.start], path), belowNext], path };
     case 'not-on':
-      return { kind: 'group', operator: 'Or', children: [cond(field, 'LessThan', [day.day], path), aboveDay], path };
+      return { kind: 'group', operator: 'Or', children: [cond(field, 'LessThan', [period.start], path), aboveNext], path };
     case 'before':
-      return cond(field, 'LessThan', [day.day], path);
+      return cond(field, 'LessThan', [period.start], path);
     case 'on-or-before':
       return belowNext;
     case 'after':
-      return aboveDay;
+      return aboveNext;
     case 'on-or-after':
-      return cond(field, 'GreaterThanOrEqual', [day.day], path);
+      return cond(field, 'GreaterThanOrEqual', [period.start], path);
   }
 }
 
-/** The date part of `2024-03-21`, `2024-03-21 00:00:00`, `2024-03-21T10:00` or a `Date` (its UTC day). */
+/**
+ * The day a date-only text names as a period for `periodClause`, or undefined.
+ *
+ * @example
+ * dayPeriod('2024-03-21'); // { start: '2024-03-21', next: '2024-03-22', nextInclusive: false }
+ */
+export function dayPeriod(dayText: string): { start: string; next: string; nextInclusive: boolean } | undefined {
+  const day = dateOnlyDay(dayText);
+  return day === undefined ? undefined : { start: day.day, next: day.next, nextInclusive: day.nextInclusive };
+}
+
+/**
+ * The date part of `2024-03-21`, `2024-03-21 00:00:00`, `2024-03-21T10:00` or a `Date` (its UTC day).
+ *
+ * @example
+ * dayOf('2024-03-21 00:00:00'); // '2024-03-21'
+ */
 export function dayOf(value: unknown): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
   if (typeof value !== 'string') return undefined;
@@ -106,7 +149,12 @@ export function dayOf(value: unknown): string | undefined {
   return m?.[1];
 }
 
-/** Converts `[column, direction]` pairs to wepql sort text validated against the schema; diagnostics at each item's index. */
+/**
+ * Converts `[column, direction]` pairs to wepql sort text validated against the schema; diagnostics at each item's path.
+ *
+ * @example
+ * sortText([{ column: 'LastName', direction: 'asc', path: [0] }], { schema }).sort; // 'LastName=Asc'
+ */
 export function sortText(items: readonly { column: unknown; direction: unknown; path: ModelPath }[], options: GridOptions): GridSortResult {
   const diagnostics: ModelDiagnostic[] = [];
   const parts: { text: string; path: ModelPath }[] = [];
@@ -141,7 +189,12 @@ export function sortText(items: readonly { column: unknown; direction: unknown; 
   return { sort: parts.length === 0 ? '' : printSort(analyzed.ast), diagnostics };
 }
 
-/** The keys of a wepql sort text as `[field, 'asc' | 'desc']`, or its diagnostics. */
+/**
+ * The keys of a wepql sort text as `{ field, direction: 'asc' | 'desc' }`, or its diagnostics.
+ *
+ * @example
+ * sortKeys('LastName=Desc', { schema }).keys; // [{ field: 'LastName', direction: 'desc' }]
+ */
 export function sortKeys(sort: string, options: GridOptions): { keys: { field: string; direction: 'asc' | 'desc' }[] | undefined; diagnostics: ModelDiagnostic[] } {
   const analyzed = analyzeSort(sort, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
   const diagnostics = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
