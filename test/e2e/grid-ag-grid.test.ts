@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
     const kept = await page.evaluate((c) => (globalThis as unknown as { agGridFilter(c: unknown): number[][] }).agGridFilter(c), cases);
     let checked = 0;
     // The grid really filters: in many cases it keeps some rows and drops others.
-    expect(cases.filter((c, i) => kept[i]!.length > 0 && kept[i]!.length < c.rows.length).length).toBeGreaterThan(100);
+    expect(cases.filter((c, i) => kept[i]!.length > 0 && kept[i]!.length < c.rows.length).length).toBeGreaterThan(40);
     cases.forEach(({ model, rows }, i) => {
       const { filter, diagnostics } = fromAgGridFilterModel(model, { schema });
       expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
