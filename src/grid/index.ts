@@ -12,3 +12,4 @@ export type { ModelDiagnostic, ModelDiagnosticCode, ModelPath } from '../diagnos
 export { fromAgGridFilterModel, fromAgGridSortModel, toAgGridFilterModel, toAgGridSortModel } from './ag-grid.js';
 export type { AgGridColumnFilter } from './ag-grid.js';
 export type { DayRelation } from './common.js';
+export { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel, toMuiSortModel } from './mui.js';
