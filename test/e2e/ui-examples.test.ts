@@ -39,4 +39,22 @@ describe('examples/ui', () => {
       'undefined TanStack Table ANDs one filter per column; groups and InFields have no column filter',
     ]);
   });
+
+  it('ag-grid.ts prints what docs/sdk.md shows', async () => {
+    expect(await run('ag-grid')).toEqual([
+      'Or(LastName.StartsWith(sm);LastName.StartsWith(jo));And(ClientId.GreaterThan(0);ClientId.LessThan(3));And(CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22))',
+      'LastName=Asc;CreatedOn=Desc',
+      '{"LastName":{"filterType":"text","type":"startsWith","filter":"sm"},"CreatedOn":{"filterType":"date","type":"greaterThanOrEqual","dateFrom":"2024-01-01 00:00:00","dateTo":null}}',
+      'undefined AG Grid filters columns one by one; this clause spans several',
+    ]);
+  });
+
+  it('mui-data-grid.ts prints what docs/sdk.md shows', async () => {
+    expect(await run('mui-data-grid')).toEqual([
+      'Or(LastName.StartsWith(sm);Gender.InArray(1,2);And(CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22)))',
+      'CreatedOn=Desc',
+      '{"items":[{"field":"LastName","operator":"contains","value":"sm","id":0},{"field":"ClientId","operator":">","value":1,"id":1}],"logicOperator":"and"}',
+      'undefined not-expressible at ["items",1]',
+    ]);
+  });
 });

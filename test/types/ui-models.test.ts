@@ -7,8 +7,23 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleGroupType, RuleGroupTypeIC, FullField, FullOperator } from '@react-querybuilder/core';
 import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
+import type { FilterModel, SortModelItem } from 'ag-grid-community';
+import type { GridFilterModel, GridSortModel } from '@mui/x-data-grid';
 import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/querybuilder/index.js';
-import { fromTanStackColumnFilters, fromTanStackSorting, toTanStackColumnFilters, toTanStackSorting } from '../../src/grid/index.js';
+import {
+  fromAgGridFilterModel,
+  fromAgGridSortModel,
+  fromMuiFilterModel,
+  fromMuiSortModel,
+  fromTanStackColumnFilters,
+  fromTanStackSorting,
+  toAgGridFilterModel,
+  toAgGridSortModel,
+  toMuiFilterModel,
+  toMuiSortModel,
+  toTanStackColumnFilters,
+  toTanStackSorting,
+} from '../../src/grid/index.js';
 import { employeeSchema as schema } from '../../src/sample/employee-schema.js';
 
 describe('UI models typecheck against the real packages', () => {
@@ -27,5 +42,19 @@ describe('UI models typecheck against the real packages', () => {
     const sorting: SortingState | undefined = toTanStackSorting('LastName=Asc', { schema }).model;
     expect(fromTanStackColumnFilters(columnFilters!, { schema }).filter).toBe('LastName.Contains(a)');
     expect(fromTanStackSorting(sorting!, { schema }).sort).toBe('LastName=Asc');
+  });
+
+  it('AG Grid', () => {
+    const model: FilterModel | undefined = toAgGridFilterModel('LastName.Contains(a);Or(ClientId.Equal(1);ClientId.Equal(2))', { schema }).model;
+    const sort: SortModelItem[] | undefined = toAgGridSortModel('LastName=Asc', { schema }).model;
+    expect(fromAgGridFilterModel(model!, { schema }).filter).toBe('LastName.Contains(a);Or(ClientId.Equal(1);ClientId.Equal(2))');
+    expect(fromAgGridSortModel(sort!, { schema }).sort).toBe('LastName=Asc');
+  });
+
+  it('MUI X Data Grid', () => {
+    const model: GridFilterModel | undefined = toMuiFilterModel('LastName.Contains(a);ClientId.Equal(1)', { schema }).model;
+    const sort: GridSortModel | undefined = toMuiSortModel('LastName=Desc', { schema }).model;
+    expect(fromMuiFilterModel(model!, { schema }).filter).toBe('LastName.Contains(a);ClientId.Equal(1)');
+    expect(fromMuiSortModel(sort!, { schema }).sort).toBe('LastName=Desc');
   });
 });
