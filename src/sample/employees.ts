@@ -55,8 +55,9 @@ export const FALLBACK_FOLD_COLLATION = 'wepql_fold';
  * case mapping, exactly `toLowerCase`) when available; on 17 the built-in
  * `pg_c_utf8`; on older servers a libc `C.UTF-8` collation it creates as
  * `public.wepql_fold`. All order by code point; the fallbacks use simple
- * case mapping, which differs from `toLowerCase` only for a few letters
- * (`İ`, final `Σ`) — `note` says so for the log.
+ * case mapping with the C library's Unicode tables, which differs from
+ * `toLowerCase` for `İ`, a final `Σ` and letters newer than those tables
+ * (docs/sql.md lists every code point per engine) — `note` says so for the log.
  *
  * @example
  * const { foldCollation, note } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
@@ -68,7 +69,7 @@ export async function chooseFoldCollation(
   const { rows } = await query('SHOW server_version_num', []);
   const version = Number((rows[0] as { server_version_num: string }).server_version_num);
   if (version >= 180000) return { version, foldCollation: undefined };
-  const gap = 'simple case mapping; İ and final Σ fold differently from toLowerCase, see docs/sql.md';
+  const gap = 'simple case mapping; İ, final Σ and letters newer than its Unicode tables fold differently from toLowerCase, listed in docs/sql.md';
   if (version >= 170000) {
     return { version, foldCollation: 'pg_c_utf8', note: `PostgreSQL ${version}: folding case with pg_c_utf8 (${gap})` };
   }
@@ -81,14 +82,16 @@ export async function chooseFoldCollation(
 }
 
 /**
- * Creates (replacing) the employees table and fills it with records.
+ * Creates (replacing) the employees table and fills it with records; with
+ * `partitions`, hash-partitioned on `ClientId` (primary key `("ClientId", "Id")`).
  *
  * @example
  * await seedEmployeeTable(query, loadSampleEmployees()); // 1200
+ * await seedEmployeeTable(query, loadSampleEmployees(), { partitions: 4 }); // 1200
  */
-export async function seedEmployeeTable(query: SqlRunner, records: readonly unknown[]): Promise<number> {
+export async function seedEmployeeTable(query: SqlRunner, records: readonly unknown[], how: { readonly partitions?: number } = {}): Promise<number> {
   const table = { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, primaryKey: 'Id' };
-  await createPostgresTable(table, { replace: true });
+  await createPostgresTable(table, { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) });
   const count = await insertPostgresRecords(table, records);
   await query(`CREATE INDEX ON "${EMPLOYEE_TABLE}" ("ClientId")`, []);
   return count;

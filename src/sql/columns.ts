@@ -6,9 +6,8 @@
  */
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
-import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
-import { mysqlJsonValue } from './mysql.js';
 import type { ColumnMap } from './to-sql.js';
 import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
 
@@ -102,12 +101,9 @@ export function fieldExpression(
   dialect: SqlDialect,
 ): string {
   const mapping = columns.get(field.name) ?? { kind: 'column', column: defaultColumnName(field) };
-  const column = quoteIdentifier(mapping.column, dialect);
-  if (mapping.kind === 'column') return column;
-  if (dialect === 'mysql') return mysqlJsonValue(column, mapping.path, field.type);
-  return dialect === 'postgres'
-    ? postgresJsonValue(column, mapping.path, field.type)
-    : sqliteJsonValue(column, mapping.path, field.type);
+  const rules = sqlDialect(dialect);
+  const column = rules.quote(mapping.column);
+  return mapping.kind === 'column' ? column : rules.jsonValue(column, mapping.path, field.type);
 }
 
 // Exactly the forms `parseDatetimeText` accepts; impossible dates are
@@ -120,7 +116,15 @@ const DATETIME_REGEX =
 const POSTGRES_MIN_INSTANT = `'${new Date(MIN_DATETIME_MS).toISOString()}'::timestamptz`;
 const POSTGRES_MAX_INSTANT = `'${new Date(MAX_DATETIME_MS).toISOString()}'::timestamptz`;
 
-function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
+/**
+ * The PostgreSQL expression reading a key path of a `jsonb` column as a
+ * field of `type`, NULL when the JSON value's type does not fit.
+ *
+ * @example
+ * postgresJsonValue('"doc"', ['Age'], 'boolean');
+ * // `(CASE WHEN jsonb_typeof(("doc" -> 'Age')) = 'boolean' THEN (("doc" -> 'Age') #>> '{}')::boolean END)`
+ */
+export function postgresJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   // Keys are identifier-shaped (checked above), so a plain literal is safe.
   const node = `(${column} -> ${path.map((k) => `'${k}'`).join(' -> ')})`;
   const text = `(${node} #>> '{}')`;
@@ -157,7 +161,15 @@ function postgresJsonValue(column: string, path: readonly string[], type: Scalar
   }
 }
 
-function sqliteJsonValue(column: string, path: readonly string[], type: ScalarType): string {
+/**
+ * The SQLite expression reading a key path of a JSON text column as a field
+ * of `type`, NULL when the JSON value's type does not fit.
+ *
+ * @example
+ * sqliteJsonValue('"doc"', ['Age'], 'boolean');
+ * // `(CASE json_type("doc", '$.Age') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`
+ */
+export function sqliteJsonValue(column: string, path: readonly string[], type: ScalarType): string {
   const p = `'$.${path.join('.')}'`;
   const value = `json_extract(${column}, ${p})`;
   const jsonType = `json_type(${column}, ${p})`;

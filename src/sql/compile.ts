@@ -16,12 +16,9 @@ import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema
 import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
-import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
-import { MYSQL_LIKE_ESCAPE, mysqlCompared, orderSuffix } from './mysql.js';
-import { globPattern, LIKE_ESCAPE, likePattern } from './patterns.js';
-import { SQLITE_LOWER_FUNCTION } from './sqlite-functions.js';
-import { postgresTimestamp } from './storage.js';
+import { globPattern, likePattern, prefixSuccessor } from './patterns.js';
 import type { SqlPart } from './to-sql.js';
 
 /**
@@ -43,15 +40,6 @@ export interface CompileContext {
   readonly binaryCollation?: string;
   readonly limits: Limits;
 }
-
-// PostgreSQL array casts for `= ANY($1::type[])`: one parameter however long the list.
-const POSTGRES_ARRAY_TYPE: Readonly<Record<ScalarType, string>> = {
-  string: 'text[]',
-  number: 'double precision[]',
-  integer: 'bigint[]',
-  datetime: 'timestamptz[]',
-  boolean: 'boolean[]',
-};
 
 /**
  * Builds SQL parts: adjacent text is merged into one part, each value is a
@@ -161,15 +149,30 @@ class FilterCompiler {
     const expr = compared(field, this.cx, this.raw(field));
     const not = info.negative ? 'NOT ' : '';
     const text = comparableValue(value, 'string', !this.cx.caseSensitive) as string;
-    if (this.cx.dialect === 'sqlite' && this.cx.caseSensitive) {
+    const dialect = sqlDialect(this.cx.dialect);
+    if (dialect.caseSensitiveMatch === 'glob' && this.cx.caseSensitive) {
       // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
       this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, position));
-      return;
+    } else {
+      // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
+      // case-insensitive LIKE is exact on it.
+      const escape = dialect.likeEscape;
+      this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position, escape)).sql(` ESCAPE '${escape}'`);
     }
-    // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
-    // case-insensitive LIKE is exact on it.
-    const escape = this.cx.dialect === 'mysql' ? MYSQL_LIKE_ESCAPE : LIKE_ESCAPE;
-    this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position, escape)).sql(` ESCAPE '${escape}'`);
+    if (position === 'starts' && !info.negative) this.prefixRange(expr, text);
+  }
+
+  /**
+   * The range of every text starting with `prefix` in code-point order, the
+   * order `compared` expressions have on every dialect: a b-tree on the
+   * expression (the sort index's leading key included) reads just that
+   * range, where no engine derives one from a LIKE on a folded expression.
+   * The LIKE stays for exactness; the range never changes the result.
+   */
+  private prefixRange(expr: string, prefix: string): void {
+    this.out.sql(` AND ${expr} >= `).param(prefix);
+    const successor = prefixSuccessor(prefix);
+    if (successor !== undefined) this.out.sql(` AND ${expr} < `).param(successor);
   }
 
   private list(operator: ListOperator, field: ResolvedField, values: readonly TypedScalar[]): void {
@@ -177,19 +180,14 @@ class FilterCompiler {
     const raw = this.raw(field);
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
     const expr = compared(field, this.cx, raw);
-    if (this.cx.dialect === 'postgres') {
-      this.out
-        .sql(`${expr} ${negated ? '<> ALL' : '= ANY'}(`)
-        .param(values.map((v) => this.paramValue(field, v)))
-        .sql(`::${POSTGRES_ARRAY_TYPE[field.type]})`);
-    } else {
-      this.out.sql(`${expr} ${negated ? 'NOT IN' : 'IN'} (`);
-      values.forEach((v, i) => {
-        if (i > 0) this.out.sql(', ');
-        this.out.param(this.paramValue(field, v));
-      });
-      this.out.sql(')');
-    }
+    // One parameter per list on every dialect, so no list length meets an engine's placeholder limit.
+    const binding = sqlDialect(this.cx.dialect).listMembership(
+      expr,
+      negated,
+      field.type,
+      values.map((v) => this.paramValue(field, v)),
+    );
+    this.out.sql(binding.before).param(binding.param).sql(binding.after);
     if (orNull) this.out.sql(')');
   }
 
@@ -216,14 +214,7 @@ class FilterCompiler {
  */
 export function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
-  if (cx.dialect === 'postgres') {
-    // pg_unicode_fast (PostgreSQL 18, the default fold collation) applies
-    // Unicode's full case mapping, final sigma included — what toLowerCase
-    // does; both it and "C" order by code point.
-    return cx.caseSensitive ? `${raw} COLLATE "C"` : `lower(${raw} COLLATE ${cx.foldCollation})`;
-  }
-  if (cx.dialect === 'mysql') return mysqlCompared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
-  return cx.caseSensitive ? `${raw} COLLATE BINARY` : `${SQLITE_LOWER_FUNCTION}(${raw})`;
+  return sqlDialect(cx.dialect).compared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
 }
 
 /**
@@ -265,7 +256,7 @@ export function orderKeys(sort: TypedSort | undefined, context: CompileContext, 
     }
     out.push({ expr: comparedExpression(hit.field, context), direction: key.direction, field: hit.field });
   }
-  if (tieBreaker !== undefined) out.push({ expr: quoteIdentifier(tieBreaker, context.dialect), direction: 'Asc', field: undefined });
+  if (tieBreaker !== undefined) out.push({ expr: sqlDialect(context.dialect).quote(tieBreaker), direction: 'Asc', field: undefined });
   return out;
 }
 
@@ -296,9 +287,11 @@ export function sqlParameter(field: ResolvedField, value: TypedScalar, context: 
   if (typeof value === 'string' && hasInvalidCharacter(value)) {
     sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate, which databases reject`);
   }
-  if (field.type === 'datetime' && context.dialect === 'postgres') return { value: postgresTimestamp(comparable as number), cast: '::timestamptz' };
-  if (field.type === 'boolean' && context.dialect !== 'postgres') return { value: comparable ? 1 : 0, cast: '' };
-  return { value: comparable, cast: '' };
+  const dialect = sqlDialect(context.dialect);
+  return {
+    value: dialect.storedValue(comparable as string | number | boolean, field.type),
+    cast: field.type === 'datetime' ? dialect.datetimeParameterCast : '',
+  };
 }
 
 /**
@@ -320,7 +313,7 @@ export function compileSortParts(
   const items = orderKeys(sort, context, tieBreaker).map((key) => {
     const asc = (key.direction === 'Asc') !== reverse;
     if (key.field === undefined) return `${key.expr} ${asc ? 'ASC' : 'DESC'}`;
-    return `${key.expr} ${orderSuffix(asc ? 'Asc' : 'Desc', context.dialect)}`;
+    return `${key.expr} ${sqlDialect(context.dialect).orderSuffix(asc ? 'Asc' : 'Desc')}`;
   });
   return items.length === 0 ? [] : [{ sql: items.join(', ') }];
 }
@@ -338,12 +331,13 @@ export function renderParts(
   dialect: SqlDialect,
   paramStart = 1,
 ): { readonly sql: string; readonly params: readonly unknown[] } {
+  const rules = sqlDialect(dialect);
   let sql = '';
   const params: unknown[] = [];
   for (const part of parts) {
     if ('sql' in part) sql += part.sql;
     else {
-      sql += dialect === 'postgres' ? `$${paramStart + params.length}` : '?';
+      sql += rules.placeholder(paramStart + params.length);
       params.push(part.param);
     }
   }

@@ -1,10 +1,9 @@
 /**
  * What is particular to MySQL and MariaDB, in one place: how a string is
- * folded and compared, the LIKE escape character, how ORDER BY places
- * NULLs, and how a JSON value is read as a field. The compiler asks this module instead of spelling MySQL itself.
+ * folded and compared, the LIKE escape character, and how a JSON value is
+ * read as a field (the MySQL dialect object in dialect.ts uses them). The compiler asks this module instead of spelling MySQL itself.
  */
 import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
-import type { SqlDialect } from './dialect.js';
 
 /**
  * The collation `LOWER()` folds with on MySQL unless `foldCollation` names
@@ -54,21 +53,6 @@ export const MYSQL_LIKE_ESCAPE = '!';
  */
 export function mysqlCompared(raw: string, caseSensitive: boolean, foldCollation: string, binaryCollation: string): string {
   return caseSensitive ? `${raw} COLLATE ${binaryCollation}` : `LOWER(${raw} COLLATE ${foldCollation}) COLLATE ${binaryCollation}`;
-}
-
-/**
- * The ORDER BY suffix of one key. wepql places NULL first under Asc and
- * last under Desc; MySQL has no `NULLS FIRST/LAST` but sorts NULL below
- * every value, which is exactly that placement, so it writes the direction
- * only (and indexes on the column stay usable).
- *
- * @example
- * orderSuffix('Asc', 'mysql');    // 'ASC'
- * orderSuffix('Asc', 'postgres'); // 'ASC NULLS FIRST'
- */
-export function orderSuffix(direction: 'Asc' | 'Desc', dialect: SqlDialect): string {
-  if (dialect === 'mysql') return direction === 'Asc' ? 'ASC' : 'DESC';
-  return direction === 'Asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
 
 // Exactly the forms `parseDatetimeText` accepts, without a backslash (whose

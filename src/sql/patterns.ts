@@ -43,3 +43,32 @@ export function globPattern(value: string, position: TextPosition): string {
   const escaped = value.replace(/[*?[]/g, (c) => `[${c}]`);
   return position === 'contains' ? `*${escaped}*` : position === 'starts' ? `${escaped}*` : `*${escaped}`;
 }
+
+// The largest code point, and the surrogate block no text in a database holds.
+const MAX_CODE_POINT = 0x10ffff;
+const SURROGATES_FIRST = 0xd800;
+const SURROGATES_END = 0xe000;
+
+/**
+ * The smallest text after every text that starts with `prefix`, in
+ * code-point order: the prefix with its last code point raised by one
+ * (over the surrogate block), trailing U+10FFFF dropped first, since
+ * nothing follows them. Undefined when the prefix is all U+10FFFF (or
+ * empty): then no text is above the prefix's texts and only `>= prefix`
+ * bounds them.
+ *
+ * @example
+ * prefixSuccessor('sm');            // 'sn'
+ * prefixSuccessor('a\u{10FFFF}');   // 'b'
+ * prefixSuccessor('\u{D7FF}');      // '\u{E000}'
+ * prefixSuccessor('\u{10FFFF}');    // undefined
+ */
+export function prefixSuccessor(prefix: string): string | undefined {
+  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
+  while (points.length > 0 && points[points.length - 1] === MAX_CODE_POINT) points.pop();
+  if (points.length === 0) return undefined;
+  let last = points.pop()! + 1;
+  if (last === SURROGATES_FIRST) last = SURROGATES_END;
+  points.push(last);
+  return String.fromCodePoint(...points);
+}

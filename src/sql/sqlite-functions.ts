@@ -33,15 +33,24 @@ export interface SqliteFunctionHost {
   create_function(name: string, fn: (...args: any[]) => unknown): unknown;
 }
 
+// `ignoreBOM`: a leading U+FEFF is text like any other; a default TextDecoder would drop it.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
- * Case-folds like `String.prototype.toLowerCase`; NULL and non-text values
- * (which the storage convention never puts in a text column) give NULL.
+ * Case-folds like `String.prototype.toLowerCase`. Compiled SQL passes the
+ * text as a BLOB (`wepql_lower(CAST(x AS BLOB))`) holding its UTF-8 bytes,
+ * because sql.js decodes TEXT arguments with a TextDecoder that drops a
+ * leading U+FEFF; the bytes are decoded here with nothing dropped. Text
+ * arguments (from other bindings or hand-written SQL) are folded as given;
+ * NULL and other values give NULL.
  *
  * @example
  * sqliteLower('ÄRGER'); // 'ärger'
+ * sqliteLower(new TextEncoder().encode('\uFEFFÄ')); // '\uFEFFä'
  */
 export function sqliteLower(value: unknown): string | null {
-  return typeof value === 'string' ? value.toLowerCase() : null;
+  if (typeof value === 'string') return value.toLowerCase();
+  return value instanceof Uint8Array ? UTF8.decode(value).toLowerCase() : null;
 }
 
 /**

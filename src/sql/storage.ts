@@ -6,35 +6,8 @@
  */
 import { hasInvalidCharacter } from '../ast/lexical.js';
 import { recordValueAs, type ScalarType } from '../schema/values.js';
-import type { SqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
-
-const POSTGRES_TYPES: Readonly<Record<ScalarType, string>> = {
-  string: 'text',
-  number: 'double precision',
-  integer: 'bigint',
-  datetime: 'timestamptz',
-  boolean: 'boolean',
-};
-
-// Strings carry utf8mb4 so every code point fits (MySQL's `utf8` is 3 bytes
-// at most); datetimes are epoch milliseconds, since DATETIME holds neither an
-// offset nor the years before 1000.
-const MYSQL_TYPES: Readonly<Record<ScalarType, string>> = {
-  string: 'LONGTEXT CHARACTER SET utf8mb4',
-  number: 'DOUBLE',
-  integer: 'BIGINT',
-  datetime: 'BIGINT',
-  boolean: 'BOOLEAN',
-};
-
-const SQLITE_TYPES: Readonly<Record<ScalarType, string>> = {
-  string: 'TEXT',
-  number: 'REAL',
-  integer: 'INTEGER',
-  datetime: 'INTEGER',
-  boolean: 'INTEGER',
-};
 
 /**
  * The column type the storage convention uses for a scalar type.
@@ -45,7 +18,7 @@ const SQLITE_TYPES: Readonly<Record<ScalarType, string>> = {
  * sqlColumnType('datetime', 'mysql');    // 'BIGINT' (epoch milliseconds)
  */
 export function sqlColumnType(type: ScalarType, dialect: SqlDialect): string {
-  return (dialect === 'postgres' ? POSTGRES_TYPES : dialect === 'mysql' ? MYSQL_TYPES : SQLITE_TYPES)[type];
+  return sqlDialect(dialect).columnType(type);
 }
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
@@ -89,7 +62,5 @@ export function toStoredValue(value: unknown, type: ScalarType, dialect: SqlDial
   if (typeof typed === 'string' && hasInvalidCharacter(typed)) {
     sqlError('invalid-character', 'a string value contains U+0000 or an unpaired surrogate, which databases reject');
   }
-  if (type === 'datetime') return dialect === 'postgres' ? postgresTimestamp(typed as number) : (typed as number);
-  if (type === 'boolean' && dialect !== 'postgres') return typed ? 1 : 0;
-  return typed;
+  return sqlDialect(dialect).storedValue(typed, type);
 }

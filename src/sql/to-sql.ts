@@ -11,9 +11,9 @@ import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
 import { resolveColumnMap } from './columns.js';
 import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
-import { quoteIdentifier, type SqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { checkDialect, sqlError } from './errors.js';
-import { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION } from './mysql.js';
+import { DEFAULT_MYSQL_BINARY_COLLATION } from './mysql.js';
 import { compileSeekParts, type Seek } from './seek.js';
 
 /**
@@ -41,16 +41,7 @@ export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
  */
 export type SqlPart = { readonly sql: string } | { readonly param: unknown };
 
-/**
- * The collation PostgreSQL folds case with unless `foldCollation` names
- * another: `pg_unicode_fast` (PostgreSQL 18), whose `lower()` is Unicode's
- * full case mapping, as `String.prototype.toLowerCase`.
- *
- * @example
- * toSql({ sort: 'LastName=Asc' }, { dialect: 'postgres', schema }).orderBy;
- * // `lower("LastName" COLLATE "${DEFAULT_FOLD_COLLATION}") ASC NULLS FIRST`
- */
-export const DEFAULT_FOLD_COLLATION = 'pg_unicode_fast';
+export { DEFAULT_FOLD_COLLATION } from './dialect.js';
 
 /**
  * Options of `toSql`.
@@ -101,6 +92,31 @@ export interface ToSqlOptions {
   readonly paramStart?: number;
   /** Bounds on the input (SPEC §10); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
+  /**
+   * A page jump (`LIMIT … OFFSET …`) as a deferred join: `where` becomes
+   * `tieBreaker IN (the tie-breaker of the page's rows)`, found by a
+   * subquery that walks past `offset` rows reading only the sort index
+   * (an index-only scan under the advisor's indexes), so only the page's
+   * `limit` rows are fetched from the table. Run the fragment as
+   * `SELECT … FROM table WHERE ${where} ORDER BY ${orderBy}` with no LIMIT
+   * or OFFSET of your own; the rows and their order are those of the plain
+   * `LIMIT limit OFFSET offset`. Needs `tieBreaker` (a unique column);
+   * cannot be combined with `seek`.
+   */
+  readonly deferredJoin?: DeferredJoin;
+}
+
+/**
+ * The page a deferred join reads: `limit` rows after `offset` rows of `table`.
+ *
+ * @example
+ * const jump: DeferredJoin = { table: 'employees', limit: 50, offset: 484_950 };
+ */
+export interface DeferredJoin {
+  /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
+  readonly table: string | readonly string[];
+  readonly limit: number;
+  readonly offset: number;
 }
 
 /**
@@ -164,6 +180,11 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
   }
   const where = filter === undefined ? [] : compileFilterParts(filter, context);
   const seek = query?.seek;
+  if (options.deferredJoin !== undefined) {
+    if (seek !== undefined) sqlError('invalid-sql-option', 'deferredJoin reads a page by its offset and cannot be combined with seek');
+    const orderBy = compileSortParts(sort, context, options.tieBreaker);
+    return { where: deferredJoinParts(options, context, where, orderBy), orderBy };
+  }
   if (seek === undefined) return { where, orderBy: compileSortParts(sort, context, options.tieBreaker) };
   if (typeof seek !== 'object' || seek === null || !('after' in seek || 'before' in seek)) {
     sqlError('invalid-sql-option', 'seek must be { after: key } or { before: key }');
@@ -174,6 +195,38 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
     where: where.length === 0 ? seekParts : [...where, { sql: ' AND ' }, ...seekParts],
     orderBy: compileSortParts(sort, context, options.tieBreaker, 'before' in seek),
   };
+}
+
+/**
+ * `tb IN (SELECT key FROM (SELECT tb AS key FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?) AS page)`:
+ * the doubled subquery because MySQL and MariaDB refuse LIMIT directly inside IN.
+ */
+function deferredJoinParts(options: ToSqlOptions, context: CompileContext, where: readonly SqlPart[], orderBy: readonly SqlPart[]): readonly SqlPart[] {
+  const jump = options.deferredJoin!;
+  const dialect = sqlDialect(context.dialect);
+  if (typeof options.tieBreaker !== 'string') sqlError('invalid-sql-option', 'deferredJoin needs a tieBreaker (a unique column)');
+  const count = (value: unknown, name: string, min: number): number => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) sqlError('invalid-sql-option', `deferredJoin.${name} must be a whole number ≥ ${min}`);
+    return value;
+  };
+  const limit = count(jump?.limit, 'limit', 1);
+  const offset = count(jump?.offset, 'offset', 0);
+  const parts = typeof jump.table === 'string' ? [jump.table] : jump.table;
+  if (!Array.isArray(parts) || parts.length === 0) sqlError('invalid-sql-option', 'deferredJoin.table must be a name or a list of names');
+  const table = parts.map((p) => dialect.quote(p)).join('.');
+  const tieBreaker = dialect.quote(options.tieBreaker);
+  const key = dialect.quote('wepql_key');
+  return [
+    { sql: `${tieBreaker} IN (SELECT ${key} FROM (SELECT ${tieBreaker} AS ${key} FROM ${table}${where.length === 0 ? '' : ' WHERE '}` },
+    ...where,
+    { sql: `${orderBy.length === 0 ? '' : ' ORDER BY '}` },
+    ...orderBy,
+    { sql: ' LIMIT ' },
+    { param: dialect.limitValue(limit) },
+    { sql: ' OFFSET ' },
+    { param: dialect.limitValue(offset) },
+    { sql: `) AS ${dialect.quote('wepql_page')})` },
+  ];
 }
 
 /**
@@ -221,8 +274,8 @@ export function compileContext(
   const schema = options.schema;
   if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
   const limits = resolveLimits(options.limits);
-  const mysql = dialect === 'mysql';
-  const fold = options.foldCollation !== undefined ? options.foldCollation : mysql ? DEFAULT_MYSQL_FOLD_COLLATION : DEFAULT_FOLD_COLLATION;
+  const rules = sqlDialect(dialect);
+  const fold = options.foldCollation !== undefined ? options.foldCollation : rules.defaultFoldCollation;
   if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
   const binary = options.binaryCollation !== undefined ? options.binaryCollation : DEFAULT_MYSQL_BINARY_COLLATION;
   if (typeof binary !== 'string') sqlError('invalid-sql-option', 'binaryCollation must be a collation name');
@@ -232,8 +285,8 @@ export function compileContext(
     columns: resolveColumnMap(schema, options.columns),
     caseSensitive: options.caseSensitive === true,
     // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
-    foldCollation: quoteIdentifier(fold, mysql ? 'mysql' : 'postgres'),
-    binaryCollation: quoteIdentifier(binary, 'mysql'),
+    foldCollation: rules.quoteCollation(fold),
+    binaryCollation: sqlDialect('mysql').quote(binary),
     limits,
   };
 }

@@ -37,16 +37,21 @@ describe('toSql with dialect mysql', () => {
   it('folds, escapes and binds', () => {
     const sql = toSql({ filter: "LastName.StartsWith('50%_!');HCE.Equal(true);CreatedOn.GreaterThan(2024-01-01)", sort: 'LastName=Desc' }, options);
     expect(sql.where).toBe(
-      "LOWER(`LastName` COLLATE `utf8mb4_unicode_520_ci`) COLLATE `utf8mb4_nopad_bin` LIKE ? ESCAPE '!' AND `HCE` = ? AND `CreatedOn` > ?",
+      "LOWER(`LastName` COLLATE `utf8mb4_unicode_520_ci`) COLLATE `utf8mb4_nopad_bin` LIKE ? ESCAPE '!'" +
+        ' AND LOWER(`LastName` COLLATE `utf8mb4_unicode_520_ci`) COLLATE `utf8mb4_nopad_bin` >= ?' +
+        ' AND LOWER(`LastName` COLLATE `utf8mb4_unicode_520_ci`) COLLATE `utf8mb4_nopad_bin` < ?' +
+        ' AND `HCE` = ? AND `CreatedOn` > ?',
     );
-    expect(sql.params).toEqual(['50!%!_!!%', 1, Date.UTC(2024, 0, 1)]);
+    expect(sql.params).toEqual(['50!%!_!!%', '50%_!', '50%_"', 1, Date.UTC(2024, 0, 1)]);
     expect(sql.orderBy).toBe('LOWER(`LastName` COLLATE `utf8mb4_unicode_520_ci`) COLLATE `utf8mb4_nopad_bin` DESC, `Id` ASC');
   });
 
   it('compares case-sensitively under the binary collation, and lists with IN', () => {
     const sql = toSql({ filter: 'LastName.NotInArrayOrNull(A,b)' }, { ...options, caseSensitive: true, binaryCollation: 'utf8mb4_0900_bin' });
-    expect(sql.where).toBe('(`LastName` IS NULL OR `LastName` COLLATE `utf8mb4_0900_bin` NOT IN (?, ?))');
-    expect(sql.params).toEqual(['A', 'b']);
+    expect(sql.where).toBe(
+      "(`LastName` IS NULL OR `LastName` COLLATE `utf8mb4_0900_bin` NOT IN (SELECT wepql_list.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v LONGTEXT CHARACTER SET utf8mb4 PATH '$')) AS wepql_list))",
+    );
+    expect(sql.params).toEqual(['["A","b"]']);
   });
 
   it('takes another fold collation', () => {

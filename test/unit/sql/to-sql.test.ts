@@ -24,7 +24,7 @@ type Row = readonly [filter: string, where: string, params: readonly unknown[]];
 const POSTGRES_FILTERS: readonly Row[] = [
   ['LastName.Equal(Smith)', `${PG_LAST} = $1`, ['smith']],
   ['LastName.NotEqual(ÉMILE)', `${PG_LAST} <> $1`, ['émile']],
-  ["LastName.StartsWith('a%_\\')", `${PG_LAST} LIKE $1 ${ESC}`, ['a\\%\\_\\\\%']],
+  ["LastName.StartsWith('a%_\\')", `${PG_LAST} LIKE $1 ${ESC} AND ${PG_LAST} >= $2 AND ${PG_LAST} < $3`, ['a\\%\\_\\\\%', 'a%_\\', 'a%_]']],
   ['LastName.Contains(Sm)', `${PG_LAST} LIKE $1 ${ESC}`, ['%sm%']],
   ['LastName.EndsWith(ith)', `${PG_LAST} LIKE $1 ${ESC}`, ['%ith']],
   ['LastName.NotStartsWith(x)', `${PG_LAST} NOT LIKE $1 ${ESC}`, ['x%']],
@@ -45,7 +45,11 @@ const POSTGRES_FILTERS: readonly Row[] = [
   ['Active.NotInArray(false)', '"Active" <> ALL($1::boolean[])', [[false]]],
   ['FirstName.IsNull()', '"FirstName" IS NULL', []],
   ['FirstName.IsNotNull()', '"FirstName" IS NOT NULL', []],
-  ["'D'.StartsWithInFields(FirstName,LastName)", `(${PG_FIRST} LIKE $1 ${ESC} OR ${PG_LAST} LIKE $2 ${ESC})`, ['d%', 'd%']],
+  [
+    "'D'.StartsWithInFields(FirstName,LastName)",
+    `(${PG_FIRST} LIKE $1 ${ESC} AND ${PG_FIRST} >= $2 AND ${PG_FIRST} < $3 OR ${PG_LAST} LIKE $4 ${ESC} AND ${PG_LAST} >= $5 AND ${PG_LAST} < $6)`,
+    ['d%', 'd', 'e', 'd%', 'd', 'e'],
+  ],
   ['5.LessThanInFields(Salary,Gender)', '("Salary" < $1 OR "Gender" < $2)', [5, 5]],
   ['Address.Zip.EndsWith(01)', `lower("Address_Zip" COLLATE "pg_unicode_fast") LIKE $1 ${ESC}`, ['%01']],
   ['Salary.GreaterThan(0);Or(Gender.Equal(1);Gender.Equal(3))', '"Salary" > $1 AND ("Gender" = $2 OR "Gender" = $3)', [0, 1, 3]],
@@ -54,19 +58,28 @@ const POSTGRES_FILTERS: readonly Row[] = [
   ['', '', []],
 ];
 
-const SQ_LAST = 'wepql_lower("LastName")';
+const SQ_LAST = 'wepql_lower(CAST("LastName" AS BLOB))';
+const SQ_FIRST = 'wepql_lower(CAST("FirstName" AS BLOB))';
 
 const SQLITE_FILTERS: readonly Row[] = [
   ['LastName.Equal(Smith)', `${SQ_LAST} = ?`, ['smith']],
-  ["LastName.StartsWith('a%_\\')", `${SQ_LAST} LIKE ? ${ESC}`, ['a\\%\\_\\\\%']],
+  ["LastName.StartsWith('a%_\\')", `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?`, ['a\\%\\_\\\\%', 'a%_\\', 'a%_]']],
+  ['LastName.StartsWith(z\u{10FFFF}\u{10FFFF})', `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?`, ['z\u{10FFFF}\u{10FFFF}%', 'z\u{10FFFF}\u{10FFFF}', '{']],
+  ['LastName.StartsWith(\u{10FFFF})', `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ?`, ['\u{10FFFF}%', '\u{10FFFF}']],
   ['LastName.NotContains(Sm)', `${SQ_LAST} NOT LIKE ? ${ESC}`, ['%sm%']],
   ["LastName.StartsWith('')", '"LastName" IS NOT NULL', []],
   ['Salary.GreaterThan(1e3)', '"Salary" > ?', [1000]],
   ['CreatedOn.LessThan(2024-01-01T02:00+02:00)', '"CreatedOn" < ?', [1704067200000]],
   ['Active.Equal(TRUE)', '"Active" = ?', [1]],
-  ['Gender.InArray(1,2,3)', '"Gender" IN (?, ?, ?)', [1, 2, 3]],
-  ['LastName.NotInArrayOrNull(A,b)', `("LastName" IS NULL OR ${SQ_LAST} NOT IN (?, ?))`, ['a', 'b']],
-  ["'D'.StartsWithInFields(FirstName,LastName)", `(wepql_lower("FirstName") LIKE ? ${ESC} OR ${SQ_LAST} LIKE ? ${ESC})`, ['d%', 'd%']],
+  ['Gender.InArray(1,2,3)', '"Gender" IN (SELECT value FROM json_each(?))', ['[1,2,3]']],
+  ['LastName.NotInArrayOrNull(A,b)', `("LastName" IS NULL OR ${SQ_LAST} NOT IN (SELECT value FROM json_each(?)))`, ['["a","b"]']],
+  ['Active.InArray(true)', '"Active" IN (SELECT value FROM json_each(?))', ['[1]']],
+  ['CreatedOn.NotInArray(2024-01-01)', '"CreatedOn" NOT IN (SELECT value FROM json_each(?))', ['[1704067200000]']],
+  [
+    "'D'.StartsWithInFields(FirstName,LastName)",
+    `(${SQ_FIRST} LIKE ? ${ESC} AND ${SQ_FIRST} >= ? AND ${SQ_FIRST} < ? OR ${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?)`,
+    ['d%', 'd', 'e', 'd%', 'd', 'e'],
+  ],
   ['Salary.GreaterThan(0);Or(Gender.Equal(1);Gender.IsNull())', '"Salary" > ? AND ("Gender" = ? OR "Gender" IS NULL)', [0, 1]],
 ];
 
@@ -75,6 +88,12 @@ const CASE_SENSITIVE: readonly (readonly [SqlDialect, string, string, readonly u
   ['postgres', 'LastName.InArray(Sm)', '"LastName" COLLATE "C" = ANY($1::text[])', [['Sm']]],
   ['sqlite', 'LastName.Contains(S*m?[)', '"LastName" COLLATE BINARY GLOB ?', ['*S[*]m[?][[]*']],
   ['sqlite', 'LastName.NotStartsWith(Sm)', '"LastName" COLLATE BINARY NOT GLOB ?', ['Sm*']],
+  [
+    'sqlite',
+    'LastName.StartsWith(S\u{D7FF})',
+    '"LastName" COLLATE BINARY GLOB ? AND "LastName" COLLATE BINARY >= ? AND "LastName" COLLATE BINARY < ?',
+    ['S\u{D7FF}*', 'S\u{D7FF}', 'S\u{E000}'],
+  ],
   ['sqlite', 'LastName.Equal(Sm)', '"LastName" COLLATE BINARY = ?', ['Sm']],
 ];
 
@@ -96,7 +115,7 @@ describe('toSql sort → ORDER BY', () => {
     ['postgres', 'Active=Desc', 'Id', '"Active" DESC NULLS LAST, "Id" ASC'],
     ['postgres', '', 'Id', '"Id" ASC'],
     ['sqlite', 'LastName=Desc;Gender', 'Id', `${SQ_LAST} DESC NULLS LAST, "Gender" ASC NULLS FIRST, "Id" ASC`],
-    ['sqlite', 'Address.Zip=Asc', undefined, 'wepql_lower("Address_Zip") ASC NULLS FIRST'],
+    ['sqlite', 'Address.Zip=Asc', undefined, 'wepql_lower(CAST("Address_Zip" AS BLOB)) ASC NULLS FIRST'],
   ] as const)('%s: %s (tie-breaker %s)', (dialect, sort, tieBreaker, orderBy) => {
     expect(toSql({ sort }, { dialect, schema, ...(tieBreaker ? { tieBreaker } : {}) })).toEqual({ where: '', orderBy, params: [] });
   });
@@ -147,7 +166,7 @@ describe('toSql options', () => {
 
   it('gives query builders the parts with parameters in place', () => {
     expect(toSqlParts({ filter: 'Gender.InArray(1,2)', sort: 'Id=Desc' }, { dialect: 'sqlite', schema })).toEqual({
-      where: [{ sql: '"Gender" IN (' }, { param: 1 }, { sql: ', ' }, { param: 2 }, { sql: ')' }],
+      where: [{ sql: '"Gender" IN (SELECT value FROM json_each(' }, { param: '[1,2]' }, { sql: '))' }],
       orderBy: [{ sql: '"Id" DESC NULLS LAST' }],
     });
   });
