@@ -18,7 +18,7 @@ import { run as dbSeed } from '../../../src/cli/commands/db-seed.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 import { PGlite } from '@electric-sql/pglite';
 import { createPostgresTable } from '../../../src/list/index.js';
-import { UsageError } from '../../../src/cli/args.js';
+import { UsageError } from '../../../src/workspace/usage-error.js';
 
 const PARTITIONS = 4;
 const SORT = 'LastName=Asc';
