@@ -5,6 +5,10 @@
  * `comparedExpression`), so an advised index always matches the query.
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
+import type { ConditionFacts } from '../ast/operator-facts.js';
+import { operatorFacts } from '../ast/operator-facts.js';
+import type { FilterOperator } from '../ast/operators.js';
+import { baseOperatorOfInFields } from '../ast/operators.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { TypedFilter, TypedFilterNode, TypedSort } from '../validate/typed-tree.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
@@ -105,8 +109,8 @@ export function indexesFor(schema: Schema, options: IndexAdvisorOptions): readon
   }
   for (const input of options.filters ?? []) {
     const filter = typedFilterOf(input, schema, context.limits);
-    for (const { field, operator } of conditions(filter?.clauses ?? [])) {
-      const column = conditionColumn(field, operator, context);
+    for (const { field, operator, facts } of conditions(filter?.clauses ?? [])) {
+      const column = conditionColumn(field, facts, context);
       if (column !== undefined) add([column], `${field.name}.${operator}`);
     }
   }
@@ -130,36 +134,41 @@ function orderSuffix(direction: 'Asc' | 'Desc', nullable: boolean, context: Comp
   return direction === 'Asc' ? ' ASC NULLS FIRST' : ' DESC NULLS LAST';
 }
 
-/** Every field condition of a filter, groups and InFields flattened. */
-function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: ResolvedField; operator: string }> {
+/** Every field condition of a filter, groups and InFields flattened (an InFields operator's facts are its base's). */
+function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: ResolvedField; operator: FilterOperator; facts: ConditionFacts }> {
   for (const node of nodes) {
-    switch (node.kind) {
-      case 'group':
-        yield* conditions(node.children);
-        break;
-      case 'in-fields':
-        for (const field of node.fields) yield { field, operator: node.operator.replace('InFields', '') };
-        break;
-      default:
-        yield { field: node.field, operator: node.operator };
-    }
+    if (node.kind === 'group') yield* conditions(node.children);
+    else if (node.kind === 'in-fields') {
+      const operator = baseOperatorOfInFields(node.operator);
+      for (const field of node.fields) yield { field, operator, facts: operatorFacts(operator) };
+    } else yield { field: node.field, operator: node.operator, facts: operatorFacts(node.operator) };
   }
 }
 
-const BTREE_OPERATORS = new Set([
-  'Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual', 'InArray', 'InArrayOrNull', 'IsNull', 'IsNotNull',
-]);
+/** What a b-tree on the column serves: comparisons, null checks and positive lists (a prefix only under a pattern opclass). */
+function btreeServes(facts: ConditionFacts): 'plain' | 'prefix' | undefined {
+  switch (facts.test.kind) {
+    case 'compare':
+    case 'present':
+      return 'plain';
+    case 'member':
+      return facts.negated ? undefined : 'plain';
+    case 'text':
+      return facts.test.position === 'starts' && !facts.negated ? 'prefix' : undefined;
+  }
+}
 
-function conditionColumn(field: ResolvedField, operator: string, context: CompileContext): IndexColumn | undefined {
+function conditionColumn(field: ResolvedField, facts: ConditionFacts, context: CompileContext): IndexColumn | undefined {
   const hit = context.schema.lookup(field.name);
   if (hit.found !== 'field') return undefined;
   const expr = comparedExpression(hit.field, context);
-  if (operator === 'StartsWith') {
+  const serves = btreeServes(facts);
+  if (serves === 'prefix') {
     // LIKE 'prefix%' uses a b-tree only under the "C" collation or with text_pattern_ops.
     if (context.dialect !== 'postgres') return undefined;
     return { expr, suffix: context.caseSensitive ? '' : ' text_pattern_ops' };
   }
-  return BTREE_OPERATORS.has(operator) ? { expr, suffix: '' } : undefined;
+  return serves === 'plain' ? { expr, suffix: '' } : undefined;
 }
 
 /** `<table>_wepql_<hash>`: stable for the same columns, within PostgreSQL's 63 bytes. */
