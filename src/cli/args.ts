@@ -2,12 +2,8 @@
  * A small, strict argument parser for the `wepql` subcommands: unknown
  * flags and missing flag values are usage errors (exit 2), never ignored.
  */
-
-import { didYouMean, UsageError } from '../workspace/usage-error.js';
-
-// Usage errors and near-miss names are shared with the workspace layer
-// (config and selectors), which sits below the CLI.
-export { didYouMean, UsageError } from '../workspace/usage-error.js';
+import { didYouMean } from '../diagnostics/suggest.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /** What a subcommand accepts: flags that take a value, and boolean switches. */
 export interface ArgSpec {
@@ -31,8 +27,24 @@ export interface ParsedArgs {
 }
 
 /**
+ * Whether an argument that starts with `-` is TEXT rather than an option:
+ * `--anything` and a known short alias are options (an unknown `--name` is
+ * a usage error with "did you mean"), and so is a lone letter such as `-x`
+ * (most likely a mistyped alias); anything else — a filter such as
+ * `-5.x(1)` — is text. `--` still ends the options outright.
+ */
+function isText(arg: string, spec: ArgSpec): boolean {
+  if (arg.startsWith('--')) return false;
+  const written = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+  if (spec.aliases !== undefined && Object.hasOwn(spec.aliases, written)) return false;
+  return !/^-[A-Za-z]$/.test(written);
+}
+
+/**
  * Parses `argv` (without the subcommand name) against a spec. `--` ends the
- * flags. Throws `UsageError` for an unknown flag or a flag without its value.
+ * flags; an argument starting with `-` that is not an option (`-5.x(1)`) is
+ * a positional. Throws `UsageError` for an unknown flag or a flag without
+ * its value.
  *
  * @example
  * parseArgs(['--schema', 's.json', '--fix', 'a.txt'], { values: ['--schema'], switches: ['--fix'] });
@@ -51,7 +63,7 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (arg.startsWith('-') && arg !== '-') {
+    if (arg.startsWith('-') && arg !== '-' && !isText(arg, spec)) {
       const eq = arg.indexOf('=');
       const written = eq > 0 ? arg.slice(0, eq) : arg;
       const flag = spec.aliases !== undefined && Object.hasOwn(spec.aliases, written) ? spec.aliases[written]! : written;
@@ -84,6 +96,17 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
     positionals.push(arg);
   }
   return { values, switches, repeated, positionals };
+}
+
+/**
+ * Reads `--max-warnings`: a whole number ≥ 0, or -1 for no limit (as
+ * ESLint reads it). Throws `UsageError` for anything else.
+ *
+ * @example
+ * maxWarningsFlag(args); // -1, 10, or undefined when absent
+ */
+export function maxWarningsFlag(args: ParsedArgs): number | undefined {
+  return args.values.get('--max-warnings') === '-1' ? -1 : integerFlag(args, '--max-warnings');
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Severity } from './diagnostic.js';
  * @example
  * const syntaxCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'syntax');
  */
-export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint' | 'schema-change';
+export type DiagnosticStage = 'syntax' | 'limit' | 'validate' | 'policy' | 'lint' | 'schema-change' | 'files';
 
 /**
  * What the registry knows of a code.
@@ -91,6 +91,8 @@ export const DIAGNOSTIC_CODES = {
   'field-retyped-incompatible': { severity: 'error', stage: 'schema-change', summary: "The field's type changed and this condition's values or operator no longer apply." },
   'field-nullability-changed': { severity: 'warning', stage: 'schema-change', summary: 'The field became nullable or stopped being nullable, which changes what a null check matches.' },
   'deprecated-field': { severity: 'warning', stage: 'schema-change', summary: 'The schema marks the field as deprecated.' },
+  // --- files (what `wepql lint` and `wepql fmt` were asked to read) ---
+  'no-filters-found': { severity: 'warning', stage: 'files', summary: 'A file that was asked for holds no saved filter or sort where wepql looks.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /**

@@ -11,6 +11,7 @@ import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import { createBoundedCache, identityOf } from './bounded-cache.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
 import type { HeaderInput, QueryInput } from './params.js';
 import { readParameter } from './params.js';
@@ -172,9 +173,8 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
 
   let page: number | undefined;
   if (pageText !== undefined) {
-    const t = pageText.trim();
-    if (/^[+-]?\d+$/.test(t)) page = Number(t);
-    else fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
+    page = readWholeNumber(pageText);
+    if (page === undefined) fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
   }
   const moves = (next ? 1 : 0) + (prev ? 1 : 0) + (pageText !== undefined ? 1 : 0);
 
@@ -242,7 +242,9 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
  * Validates a filter text and a sort text against a schema; `''` means
  * none. Errors come back as parameter errors for the `filter` and `sort`
  * parameters. Used for first pages and again on every token page, since a
- * token carries the texts, not the trees.
+ * token carries the texts, not the trees; the results are kept in a bounded
+ * cache (2,000 entries, 16 MB) per schema, policy and limits, so a token
+ * page does not parse its texts again.
  *
  * @example
  * analyzeListQuery('Gender.Equal(1)', 'LastName=Asc', { schema: employeeSchema }).errors; // []
@@ -251,7 +253,43 @@ export function analyzeListQuery(
   filterText: string,
   sortText: string,
   options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
-): { filter: TypedFilter | undefined; sort: TypedSort | undefined; errors: readonly ParameterError[] } {
+): AnalyzedListQuery {
+  const key = JSON.stringify([
+    identityOf(options.schema),
+    options.policy === undefined ? 0 : identityOf(options.policy),
+    options.limits ?? null,
+    filterText,
+    sortText,
+  ]);
+  const hit = analyzed.get(key);
+  if (hit !== undefined) return hit;
+  const result = analyzeUncached(filterText, sortText, options);
+  // The trees take a few hundred bytes per character of text; the key holds both texts once already.
+  analyzed.set(key, result, (filterText.length + sortText.length) * TREE_BYTES_PER_CHARACTER);
+  return result;
+}
+
+/**
+ * A filter and sort text analysed against a schema: the trees, or the parameter errors.
+ *
+ * @example
+ * const a: AnalyzedListQuery = analyzeListQuery('Gender.Equal(1)', '', { schema: employeeSchema });
+ */
+export interface AnalyzedListQuery {
+  readonly filter: TypedFilter | undefined;
+  readonly sort: TypedSort | undefined;
+  readonly errors: readonly ParameterError[];
+}
+
+const TREE_BYTES_PER_CHARACTER = 64;
+// At most 2,000 analyses or 16 MB: the texts of a busy filter bar fit many times over.
+const analyzed = createBoundedCache<AnalyzedListQuery>({ maxEntries: 2000, maxBytes: 16 << 20 });
+
+function analyzeUncached(
+  filterText: string,
+  sortText: string,
+  options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
+): AnalyzedListQuery {
   const errors: ParameterError[] = [];
   const fail = (param: string, code: ValidationErrorCode, message: string): void => {
     errors.push({ param, code, message });
@@ -273,7 +311,7 @@ export function analyzeListQuery(
     if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('sort', checkSortPolicy(analyzed.value, policy), fail);
     sort = analyzed.value;
   }
-  return errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors };
+  return Object.freeze(errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors });
 }
 
 /**
@@ -320,18 +358,32 @@ function readCount(
   max: number,
   fail: (param: string, code: ValidationErrorCode, message: string) => void,
 ): number | undefined {
+  const n = readWholeNumber(text);
   const t = text.trim();
-  if (!/^[+-]?\d+$/.test(t)) {
+  if (n === undefined) {
     fail(name, 'intValueError', `${name} must be a whole number, got ${JSON.stringify(clip(text))}`);
     return undefined;
   }
-  const n = Number(t);
   if (!(n >= min && n <= max)) {
     const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
     fail(name, 'outOfRangeError', `${name} must be ${range}, got ${clip(t)}`);
     return undefined;
   }
   return n;
+}
+
+/**
+ * A count parameter's value as a first page reads it: optional sign and
+ * decimal digits, spaces around allowed; undefined for anything else
+ * (`0x5`, `5e0`, `5.0`). Token pages read a resent `limit` with it too.
+ *
+ * @example
+ * readWholeNumber(' 25 '); // 25
+ * readWholeNumber('0x5'); // undefined
+ */
+export function readWholeNumber(text: string): number | undefined {
+  const t = text.trim();
+  return /^[+-]?\d+$/.test(t) ? Number(t) : undefined;
 }
 
 function invalid(errors: readonly ParameterError[]): ParsedListRequest {

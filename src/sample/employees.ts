@@ -82,14 +82,16 @@ export async function chooseFoldCollation(
 }
 
 /**
- * Creates (replacing) the employees table and fills it with records.
+ * Creates (replacing) the employees table and fills it with records; with
+ * `partitions`, hash-partitioned on `ClientId` (primary key `("ClientId", "Id")`).
  *
  * @example
  * await seedEmployeeTable(query, loadSampleEmployees()); // 1200
+ * await seedEmployeeTable(query, loadSampleEmployees(), { partitions: 4 }); // 1200
  */
-export async function seedEmployeeTable(query: SqlRunner, records: readonly unknown[]): Promise<number> {
+export async function seedEmployeeTable(query: SqlRunner, records: readonly unknown[], how: { readonly partitions?: number } = {}): Promise<number> {
   const table = { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, primaryKey: 'Id' };
-  await createPostgresTable(table, { replace: true });
+  await createPostgresTable(table, { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) });
   const count = await insertPostgresRecords(table, records);
   await query(`CREATE INDEX ON "${EMPLOYEE_TABLE}" ("ClientId")`, []);
   return count;

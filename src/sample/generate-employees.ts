@@ -99,14 +99,25 @@ export function generatedEmployee(i: number): Record<string, unknown> {
  * Creates (replacing) the employees table and fills it with `rows`
  * generated employees (Ids 1…rows), in batches inside the server; then
  * indexes `ClientId` and analyzes. `onProgress` hears the rows done so far.
+ * With `partitions`, the table is `PARTITION BY HASH ("ClientId")` with
+ * that many partitions (see `createPostgresTable`).
  *
  * @example
  * await seedGeneratedEmployees((sql, params) => pool.query(sql, params), 1_000_000); // 1000000
+ * await seedGeneratedEmployees(query, 1_000_000, undefined, { partitions: 8 }); // 1000000
  */
-export async function seedGeneratedEmployees(query: SqlRunner, rows: number, onProgress?: (done: number) => void): Promise<number> {
+export async function seedGeneratedEmployees(
+  query: SqlRunner,
+  rows: number,
+  onProgress?: (done: number) => void,
+  how: { readonly partitions?: number } = {},
+): Promise<number> {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`rows must be a whole number ≥ 0, got ${rows}`);
   // The primary key is added after the load: one bulk index build instead of a million insertions.
-  await createPostgresTable({ query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN }, { replace: true });
+  await createPostgresTable(
+    { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN },
+    { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) },
+  );
   const table = quoteIdentifier(EMPLOYEE_TABLE, 'postgres');
   const names = employeeSchema.fields.map((f) => quoteIdentifier(f.name, 'postgres'));
   // Datetimes are generated as ISO text (so the record keeps the `…Z` form) and cast for their column.
@@ -121,7 +132,8 @@ export async function seedGeneratedEmployees(query: SqlRunner, rows: number, onP
     await query(sql, [start, end]);
     onProgress?.(end);
   }
-  await query(`ALTER TABLE ${table} ADD PRIMARY KEY ("Id")`, []);
+  // A partitioned table's primary key must hold its partition key.
+  await query(`ALTER TABLE ${table} ADD PRIMARY KEY (${how.partitions === undefined ? '"Id"' : '"ClientId", "Id"'})`, []);
   await query(`CREATE INDEX ON ${table} ("ClientId")`, []);
   await query(`ANALYZE ${table}`, []);
   return rows;

@@ -1,21 +1,18 @@
 /**
- * A data source over a MySQL or MariaDB table through `toSql` with the
- * `mysql` dialect: `COUNT(*)` for the first page, `LIMIT ? OFFSET ?` or a
- * seek predicate (keyset) for each page, every user value a bound parameter. Like the PostgreSQL
- * source it needs only a function that runs one statement, so it works
- * with a `mysql2` pool or connection and imports neither; also creating
- * and filling a table in the storage convention, for seeding and tests.
+ * A data source over a MySQL or MariaDB table: the SQL data source
+ * (`./sql-source.ts`) with the `mysql` dialect. Like the PostgreSQL source
+ * it needs only a function that runs one statement, so it works with a
+ * `mysql2` pool or connection and imports neither; also creating and
+ * filling a table in the storage convention, for seeding and tests.
  */
-import { setAtPath } from './record-path.js';
 import { readField } from '../evaluate/read-field.js';
 import type { Schema } from '../schema/schema.js';
-import { defaultColumnName, fieldExpression, resolveColumnMap } from '../sql/columns.js';
+import { defaultColumnName } from '../sql/columns.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType, toStoredValue } from '../sql/storage.js';
-import type { Seek, SeekKey, SeekValue } from '../sql/seek.js';
-import { toSql, type ColumnMap } from '../sql/to-sql.js';
-import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import type { ColumnMap } from '../sql/to-sql.js';
+import type { DataSource, ScopeOptions } from '../list/data-source.js';
+import { createSqlDataSource } from './sql-source.js';
 
 /**
  * Runs one statement with `?` parameters and resolves to its rows, or to
@@ -61,13 +58,6 @@ export interface MysqlDataSourceOptions extends ScopeOptions {
 const tableName = (table: string | readonly string[]): string =>
   (typeof table === 'string' ? [table] : table).map((p) => quoteIdentifier(p, 'mysql')).join('.');
 
-// mysql2's promise API resolves to [rows, fields]; rows are objects, never
-// arrays, so an array whose first item is an array is that pair.
-const rowsOf = (result: unknown): readonly Record<string, unknown>[] => {
-  if (!Array.isArray(result)) return [];
-  return (Array.isArray(result[0]) ? result[0] : result) as Record<string, unknown>[];
-};
-
 /**
  * Serves a list from MySQL or MariaDB. The table follows `toSql`'s storage
  * convention for MySQL (docs/sql.md): `createMysqlTable` makes one.
@@ -82,117 +72,8 @@ const rowsOf = (result: unknown): readonly Record<string, unknown>[] => {
  * });
  */
 export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSource {
-  const { schema } = options;
-  const table = tableName(options.table);
-  const columns = resolveColumnMap(schema, options.columns);
-  const select =
-    options.recordColumn !== undefined
-      ? `${quoteIdentifier(options.recordColumn, 'mysql')} AS \`record\``
-      : schema.fields.map((f, i) => `${fieldExpression(f, columns, 'mysql')} AS \`f${i}\``).join(', ');
-  // Checked once here so a bad option fails at start-up, not on the first request.
-  quoteIdentifier(options.tieBreaker, 'mysql');
-
-  const compile = (q: DataQuery, withSort: boolean, seek?: Seek) => {
-    const scope = scopeClauses(schema, options, q);
-    const filter = withClauses(q.filter, scope.clauses);
-    const sql = toSql(
-      {
-        ...(filter === undefined ? {} : { filter }),
-        ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}),
-        ...(seek === undefined ? {} : { seek }),
-      },
-      {
-        dialect: 'mysql',
-        schema,
-        tieBreaker: options.tieBreaker,
-        ...(options.columns === undefined ? {} : { columns: options.columns }),
-        ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
-        ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
-        ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
-      },
-    );
-    return { ...sql, none: scope.none };
-  };
-
-  const rebuild = (row: Record<string, unknown>): unknown => {
-    if (options.recordColumn !== undefined) return typeof row.record === 'string' ? JSON.parse(row.record) : row.record;
-    const out: Record<string, unknown> = {};
-    schema.fields.forEach((field, i) => {
-      const value = fromMysql(row[`f${i}`], field.type);
-      if (value === null) return;
-      setAtPath(out, field.path, value);
-    });
-    return out;
-  };
-
-  // The raw stored value of every ORDER BY key, read back with the page so a token can seek from its first and last row.
-  const keyColumns = (q: DataQuery): string =>
-    [
-      ...(q.sort?.keys ?? []).map((k) => fieldExpression(scalarField(schema, k.field.name, 'sort'), columns, 'mysql')),
-      quoteIdentifier(options.tieBreaker, 'mysql'),
-    ]
-      .map((expr, i) => `, ${expr} AS \`wepql_k${i}\``)
-      .join('');
-  const keyOf = (q: DataQuery, row: Record<string, unknown>): SeekKey => {
-    const types = [...(q.sort?.keys ?? []).map((k) => k.field.type), 'tie'];
-    return types.map((type, i) => seekValue(row[`wepql_k${i}`], type));
-  };
-
-  return Object.freeze({
-    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
-      const seek: Seek | undefined =
-        window.after !== undefined ? { after: window.after } : window.before !== undefined ? { before: window.before } : undefined;
-      const { where, orderBy, params, none } = compile(q, true, seek);
-      if (none) return { rows: [] };
-      const sql =
-        `SELECT ${select}${keyColumns(q)} FROM ${table}${where ? ` WHERE ${where}` : ''}` +
-        `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ?${seek === undefined ? ' OFFSET ?' : ''}`;
-      const limits = seek === undefined ? [String(window.limit), String(window.offset)] : [String(window.limit)];
-      const read = rowsOf(await options.run(sql, [...params, ...limits]));
-      // A `before` seek reads backwards from the key; the page is those rows in the query's order.
-      const rows = seek !== undefined && 'before' in seek ? [...read].reverse() : read;
-      if (rows.length === 0) return { rows: [] };
-      return { rows: rows.map(rebuild), keys: { first: keyOf(q, rows[0]!), last: keyOf(q, rows[rows.length - 1]!) } };
-    },
-    async count(q: DataQuery): Promise<number> {
-      const { where, params, none } = compile(q, false);
-      if (none) return 0;
-      const rows = rowsOf(await options.run(`SELECT COUNT(*) AS \`n\` FROM ${table}${where ? ` WHERE ${where}` : ''}`, [...params]));
-      return Number(rows[0]?.n ?? 0);
-    },
-    async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
-      const { where, orderBy, params, none } = compile(q, true);
-      if (none) return [];
-      const sql = `SELECT ${select} FROM ${table}${where ? ` WHERE ${where}` : ''}${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ? OFFSET ?`;
-      // Strings: MySQL 8.0.22+ refuses a DOUBLE parameter (how drivers send JS numbers) for LIMIT.
-      const rows = rowsOf(await options.run(sql, [...params, String(window.limit), String(window.offset)]));
-      return rows.map(rebuild);
-    },
-  });
-}
-
-/** A stored key value as a seek value: epoch ms stay numbers, 0/1 become booleans, a 64-bit tie-breaker beyond 2^53 stays text. */
-function seekValue(value: unknown, type: string): SeekValue {
-  if (value === null || value === undefined) return null;
-  if (type === 'boolean') return Number(value) !== 0;
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
-  if (typeof value === 'string' && (type === 'integer' || type === 'number' || type === 'datetime')) return Number(value);
-  return value as SeekValue;
-}
-
-function fromMysql(value: unknown, type: string): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'datetime':
-      return new Date(Number(value)).toISOString();
-    case 'boolean':
-      return Number(value) !== 0;
-    case 'integer':
-    case 'number':
-      return typeof value === 'string' || typeof value === 'bigint' ? Number(value) : value;
-    default:
-      return value;
-  }
+  const { run, ...shared } = options;
+  return createSqlDataSource({ ...shared, dialect: 'mysql', run });
 }
 
 /**

@@ -9,6 +9,7 @@ import { defaultColumnName } from '../sql/columns.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType, toStoredValue } from '../sql/storage.js';
 import { readField } from '../evaluate/read-field.js';
+import { WepqlError } from '../diagnostics/error.js';
 import type { SqlRunner } from './postgres-source.js';
 
 /**
@@ -29,24 +30,74 @@ export interface PostgresTableOptions {
 }
 
 /**
- * Drops (when `replace`) and creates the table; returns the statement run.
+ * How `createPostgresTable` creates the table: `replace` drops it first;
+ * `partitions` makes it `PARTITION BY HASH` on a field with that many
+ * partitions (`<table>_p0` …), so that a query whose first equality is that
+ * field (the client scope) is planned against one partition only.
+ *
+ * @example
+ * const how: PostgresTableCreation = { replace: true, partitions: { field: 'ClientId', count: 8 } };
+ */
+export interface PostgresTableCreation {
+  readonly replace?: boolean;
+  /** Hash partitions on a scalar field (an integer from 1 to 1024). A primary key then also holds that field, first. */
+  readonly partitions?: { readonly field: string; readonly count: number };
+}
+
+/**
+ * Drops (when `replace`) and creates the table, and its partitions when
+ * asked; returns the statements run, one per line. Indexes created later on
+ * a partitioned table are created on every partition.
  *
  * @example
  * await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
+ * await createPostgresTable({ query, table: 'employees', schema: employeeSchema, primaryKey: 'Id' }, { replace: true, partitions: { field: 'ClientId', count: 8 } });
  */
-export async function createPostgresTable(options: PostgresTableOptions, how: { readonly replace?: boolean } = {}): Promise<string> {
+export async function createPostgresTable(options: PostgresTableOptions, how: PostgresTableCreation = {}): Promise<string> {
   const table = tableName(options.table);
+  const partitions = how.partitions === undefined ? undefined : partitionColumn(options, how.partitions);
   const columns = options.schema.fields.map((f) => {
     const name = quoteIdentifier(defaultColumnName(f), 'postgres');
     // No NOT NULL: a value that does not read as its type is stored as NULL, as the evaluator counts it.
-    const key = options.primaryKey === f.name ? ' PRIMARY KEY' : '';
+    const key = options.primaryKey === f.name && partitions === undefined ? ' PRIMARY KEY' : '';
     return `${name} ${sqlColumnType(f.type, 'postgres')}${key}`;
   });
   if (options.recordColumn !== undefined) columns.push(`${quoteIdentifier(options.recordColumn, 'postgres')} json NOT NULL`);
+  if (partitions !== undefined && options.primaryKey !== undefined) {
+    // A partitioned table's unique keys must hold the partition key.
+    const key = columnOf(options, options.primaryKey, 'primaryKey');
+    columns.push(`PRIMARY KEY (${[...new Set([partitions.column, key])].join(', ')})`);
+  }
   if (how.replace === true) await options.query(`DROP TABLE IF EXISTS ${table}`, []);
-  const sql = `CREATE TABLE ${table} (${columns.join(', ')})`;
-  await options.query(sql, []);
-  return sql;
+  const statements = [`CREATE TABLE ${table} (${columns.join(', ')})${partitions === undefined ? '' : ` PARTITION BY HASH (${partitions.column})`}`];
+  for (let i = 0; i < (partitions?.count ?? 0); i++) {
+    statements.push(`CREATE TABLE ${partitionName(options.table, i)} PARTITION OF ${table} FOR VALUES WITH (MODULUS ${partitions!.count}, REMAINDER ${i})`);
+  }
+  for (const sql of statements) await options.query(sql, []);
+  return statements.join('\n');
+}
+
+/** The largest partition count `createPostgresTable` accepts. */
+const MAX_PARTITIONS = 1024;
+
+function partitionColumn(options: PostgresTableOptions, partitions: { readonly field: string; readonly count: number }) {
+  if (!(Number.isSafeInteger(partitions.count) && partitions.count >= 1 && partitions.count <= MAX_PARTITIONS)) {
+    throw new WepqlError(`partitions.count must be a whole number from 1 to ${MAX_PARTITIONS}, got ${String(partitions.count)}`, []);
+  }
+  return { column: columnOf(options, partitions.field, 'partitions.field'), count: partitions.count };
+}
+
+function columnOf(options: PostgresTableOptions, name: string, option: string): string {
+  const field = options.schema.fields.find((f) => f.name === name);
+  if (field === undefined) throw new WepqlError(`${option}: the schema has no scalar field ${JSON.stringify(name)}`, []);
+  return quoteIdentifier(defaultColumnName(field), 'postgres');
+}
+
+/** `employees` → `"employees_p3"`, in the table's own schema when qualified. */
+function partitionName(table: string | readonly string[], i: number): string {
+  const parts = typeof table === 'string' ? [table] : [...table];
+  parts[parts.length - 1] = `${parts[parts.length - 1]}_p${i}`;
+  return tableName(parts);
 }
 
 /**

@@ -15,7 +15,10 @@ import type { SqlPart } from './to-sql.js';
 /**
  * One value of a seek key, as JSON can carry it: text, a number (datetimes
  * as epoch milliseconds), a boolean, or null. The tie-breaker's value may be
- * text for a 64-bit key beyond 2^53.
+ * text for a 64-bit key beyond 2^53. On PostgreSQL a datetime may also be
+ * the exact UTC text the SQL data source reads (`2026-11-24 11:55:50.123456+00 AD`,
+ * `infinity`) and a number `NaN`, `Infinity` or `-Infinity`, so keys keep
+ * the column's full precision.
  *
  * @example
  * const value: SeekValue = 1704067200000; // a datetime key
@@ -151,10 +154,30 @@ class Writer extends PartWriter {
       this.param(value);
       return this.sql(after);
     }
+    const exact = exactEngineValue(key.field.type, value, cx);
+    if (exact !== undefined) return this.param(value).sql(exact);
     const bound = sqlParameter(key.field, typed(key, value), cx);
     this.param(bound.value);
     return bound.cast === '' ? this : this.sql(bound.cast);
   }
+}
+
+// PostgreSQL values a source read back as the engine's own text because no JSON number holds them exactly:
+// a timestamptz at microseconds (or ±infinity) as the SQL data source writes it, and non-finite doubles.
+const POSTGRES_INSTANT_TEXT = /^(?:-?infinity|\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00 (?:AD|BC))$/;
+const POSTGRES_NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
+
+/**
+ * The cast that reads a seek value given as PostgreSQL's exact text back
+ * as the column's type, or undefined when the value is not such text (it
+ * then goes through `sqlParameter` like any value). The text is bound as a
+ * parameter and checked against its exact form first.
+ */
+function exactEngineValue(type: string, value: SeekValue, cx: CompileContext): string | undefined {
+  if (cx.dialect !== 'postgres' || typeof value !== 'string') return undefined;
+  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return sqlDialect(cx.dialect).datetimeParameterCast;
+  if (type === 'number' && POSTGRES_NON_FINITE.has(value)) return '::double precision';
+  return undefined;
 }
 
 /** A seek value read back as the typed value its field compares with. */

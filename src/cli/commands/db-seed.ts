@@ -3,9 +3,10 @@
  * (replacing it) and fills it with examples/employees.json, or with N
  * generated employees (`--rows N`, made inside the server by
  * generate_series), so that `DATABASE_URL=… npm start` serves the list from
- * the database.
+ * the database; `--partitions N` hash-partitions it on `ClientId`.
  */
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../sample/employees.js';
 import { seedGeneratedEmployees } from '../../sample/generate-employees.js';
@@ -17,12 +18,21 @@ export const definition: CommandDefinition = {
   options: [
     { flag: '--database-url', value: 'URL', description: 'the database to fill (default: the DATABASE_URL environment variable)' },
     { flag: '--rows', value: 'N', description: 'N deterministic generated employees (Ids 1…N) instead of the 1,200 samples; made inside the server' },
+    {
+      flag: '--partitions',
+      value: 'N',
+      description: 'create the table PARTITION BY HASH ("ClientId") with N partitions (1–1024); indexes created later on it reach every partition',
+    },
   ],
-  examples: ['wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres', 'wepql db-seed --rows 1000000'],
+  examples: [
+    'wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres',
+    'wepql db-seed --rows 1000000',
+    'wepql db-seed --rows 1000000 --partitions 8',
+  ],
 };
 
 /**
- * Runs `wepql db-seed [--database-url URL] [--rows N]` (default: `DATABASE_URL`, the 1,200 sample employees).
+ * Runs `wepql db-seed [--database-url URL] [--rows N] [--partitions N]` (default: `DATABASE_URL`, the 1,200 sample employees, no partitions).
  *
  * @example
  * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres --rows 1000000
@@ -36,6 +46,12 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (rows !== undefined && !(/^\d+$/.test(rowsText!) && Number.isSafeInteger(rows) && rows <= 100_000_000)) {
     throw new UsageError(`--rows must be a whole number from 0 to 100000000, got ${JSON.stringify(rowsText)}`);
   }
+  const partitionsText = args.values.get('--partitions');
+  const partitions = partitionsText === undefined ? undefined : Number(partitionsText);
+  if (partitions !== undefined && !(/^\d+$/.test(partitionsText!) && partitions >= 1 && partitions <= 1024)) {
+    throw new UsageError(`--partitions must be a whole number from 1 to 1024, got ${JSON.stringify(partitionsText)}`);
+  }
+  const how = partitions === undefined ? {} : { partitions };
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');
   let pg: typeof import('pg');
@@ -55,12 +71,18 @@ export async function run(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     const count =
       rows === undefined
-        ? await seedEmployeeTable(query, loadSampleEmployees())
-        : await seedGeneratedEmployees(query, rows, (done) => {
-            if (rows >= 1_000_000) process.stderr.write(`wepql db-seed: ${done} of ${rows} rows\n`);
-          });
+        ? await seedEmployeeTable(query, loadSampleEmployees(), how)
+        : await seedGeneratedEmployees(
+            query,
+            rows,
+            (done) => {
+              if (rows >= 1_000_000) process.stderr.write(`wepql db-seed: ${done} of ${rows} rows\n`);
+            },
+            how,
+          );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}" with ${count} employees in ${seconds} s\n`);
+    const parts = partitions === undefined ? '' : ` in ${partitions} hash partitions on "ClientId"`;
+    process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}"${parts} with ${count} employees in ${seconds} s\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`wepql db-seed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,0 +1,162 @@
+/**
+ * What the SQL data source does differently per engine, beyond the SQL that
+ * `toSql` writes: placeholders, how LIMIT values are bound, how rows come
+ * back from the driver, how a stored value is read exactly (for a seek key)
+ * and rendered (for a rebuilt record), and the MariaDB session setting that
+ * makes ORDER BY compare whole strings.
+ */
+import type { ScalarType } from '../schema/values.js';
+import { sqlDialect, type SqlDialect } from '../sql/dialect.js';
+import type { SeekValue } from '../sql/seek.js';
+
+/**
+ * One engine's side of the SQL data source.
+ *
+ * @example
+ * const engine = sqlEngine('postgres', run);
+ * engine.placeholder(3); // '$3'
+ */
+export interface SqlEngine {
+  /** The n-th (1-based) placeholder (the dialect's own, `sqlDialect(name).placeholder`). */
+  placeholder(n: number): string;
+  /** A LIMIT or OFFSET value as the driver should bind it. */
+  limitValue(n: number): unknown;
+  /** Runs a SELECT and returns its rows; `ordered` when it has an ORDER BY. */
+  rows(sql: string, params: unknown[], ordered: boolean): Promise<readonly Record<string, unknown>[]>;
+  /** The expression a record's field is read with. */
+  readExpression(expr: string, type: ScalarType): string;
+  /** The expression a sort key is read with for a seek key: the engine's exact value. */
+  keyExpression(expr: string, type: ScalarType): string;
+  /** A value read by `keyExpression` as a seek value (`'tie'` for the tie-breaker). */
+  seekValue(value: unknown, type: ScalarType | 'tie'): SeekValue;
+  /** A value read by `readExpression` as the record's value; null when absent. */
+  recordValue(value: unknown, type: ScalarType): unknown;
+}
+
+/**
+ * The `max_sort_length` every ordered MariaDB statement of the SQL data
+ * source sets for itself (`SET STATEMENT … FOR`). MariaDB's ORDER BY
+ * compares only the first `max_sort_length` bytes of a string's sort
+ * weight (1,024 by default: 341 characters under `utf8mb4_nopad_bin`, 3
+ * bytes a character) while a seek predicate compares whole strings, so a
+ * walk over keys sharing a longer prefix would skip rows. 65,536 bytes
+ * (21,845 characters) still sorts within the default 2 MiB
+ * `sort_buffer_size` (larger values fail with "Out of sort memory"); keys
+ * sharing a longer prefix remain a documented gap (docs/server.md).
+ *
+ * @example
+ * MARIADB_MAX_SORT_LENGTH; // 65536
+ */
+export const MARIADB_MAX_SORT_LENGTH = 65_536;
+
+// MariaDB runs the executable comment (`/*M!` and the version that has SET STATEMENT, 10.1.2); MySQL reads a plain
+// comment and keeps its own setting (docs/server.md says how to raise it there).
+const MARIADB_WHOLE_STRING_ORDER = `/*M!100102 SET STATEMENT max_sort_length=${MARIADB_MAX_SORT_LENGTH} FOR */ `;
+
+/**
+ * The engine side for a dialect, around a statement runner.
+ *
+ * @example
+ * const engine = sqlEngine('mysql', (sql, params) => pool.execute(sql, params));
+ */
+export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknown[]) => Promise<unknown>): SqlEngine {
+  const { placeholder } = sqlDialect(dialect);
+  if (dialect === 'postgres') {
+    return {
+      placeholder,
+      limitValue: (n) => n,
+      rows: async (sql, params) => rowsOf(await run(sql, params)),
+      readExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
+      keyExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
+      seekValue: postgresSeekValue,
+      recordValue: postgresRecordValue,
+    };
+  }
+  return {
+    placeholder,
+    // Strings for MySQL: 8.0.22+ refuses a DOUBLE parameter (how drivers send JS numbers) for LIMIT.
+    limitValue: (n) => (dialect === 'mysql' ? String(n) : n),
+    rows: async (sql, params, ordered) => rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
+    readExpression: (expr) => expr,
+    keyExpression: (expr) => expr,
+    seekValue: epochSeekValue,
+    recordValue: epochRecordValue,
+  };
+}
+
+/** Rows from `{ rows }` (`pg`, PGlite), mysql2's `[rows, fields]` pair, or the rows themselves. */
+function rowsOf(result: unknown): readonly Record<string, unknown>[] {
+  if (Array.isArray(result)) return (Array.isArray(result[0]) ? result[0] : result) as Record<string, unknown>[];
+  if (typeof result === 'object' && result !== null && Array.isArray((result as { rows?: unknown }).rows)) {
+    return (result as { rows: Record<string, unknown>[] }).rows;
+  }
+  return [];
+}
+
+/**
+ * A `timestamptz` as exact UTC text, `2026-11-24 11:55:50.123456+00 AD`, or
+ * `infinity`/`-infinity`: what `::timestamptz` reads back to the same
+ * instant whatever the session's time zone and date style. Read as text, no
+ * driver's date parser is involved (PGlite's reads years 0001–0099 as
+ * 1950–2049) and microseconds are kept (a JavaScript Date holds
+ * milliseconds, and a seek key cut to them repeats rows written with `now()`).
+ */
+function postgresInstantText(expr: string): string {
+  return `(CASE WHEN isfinite(${expr}) THEN to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US+00 BC') ELSE (${expr})::text END)`;
+}
+
+const INSTANT_TEXT = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\d{3}\+00 (AD|BC)$/;
+
+/** Reads `postgresInstantText`'s text as ISO text at milliseconds; `infinity`, `-infinity` and instants beyond a Date stay as they are. */
+function instantIso(text: string): string {
+  const m = INSTANT_TEXT.exec(text);
+  if (m === null) return text;
+  const [, year, month, day, hours, minutes, seconds, ms, era] = m;
+  // There is no year 0: 1 BC is year 0 of the proleptic calendar Date counts in.
+  const astronomical = era === 'BC' ? 1 - Number(year) : Number(year);
+  const date = new Date(Date.UTC(2000, Number(month) - 1, Number(day), Number(hours), Number(minutes), Number(seconds), Number(ms)));
+  date.setUTCFullYear(astronomical);
+  return Number.isNaN(date.getTime()) ? text : date.toISOString();
+}
+
+function postgresSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue {
+  if (value === null || value === undefined) return null;
+  // A non-finite double as the text PostgreSQL reads back (and orders: NaN above Infinity), never a null key.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+  // `pg` returns bigint and numeric as text; a tie-breaker stays text (the server reads it as the column's type), so a 64-bit key is exact.
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+  if (typeof value === 'string' && (type === 'integer' || type === 'number')) return Number(value);
+  return value as SeekValue;
+}
+
+function postgresRecordValue(value: unknown, type: ScalarType): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'datetime' && typeof value === 'string') return instantIso(value);
+  // `pg` returns bigint and numeric as text, PGlite may return bigint as BigInt.
+  if ((type === 'integer' || type === 'number') && (typeof value === 'string' || typeof value === 'bigint')) return Number(value);
+  return value;
+}
+
+/** MySQL/MariaDB and SQLite: datetimes are epoch milliseconds (exact), booleans 0/1. */
+function epochSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue {
+  if (value === null || value === undefined) return null;
+  if (type === 'boolean') return Number(value) !== 0;
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+  if (typeof value === 'string' && (type === 'integer' || type === 'number' || type === 'datetime')) return Number(value);
+  return value as SeekValue;
+}
+
+function epochRecordValue(value: unknown, type: ScalarType): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'datetime':
+      return new Date(Number(value)).toISOString();
+    case 'boolean':
+      return Number(value) !== 0;
+    case 'integer':
+    case 'number':
+      return typeof value === 'string' || typeof value === 'bigint' ? Number(value) : value;
+    default:
+      return value;
+  }
+}
