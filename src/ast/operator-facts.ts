@@ -143,21 +143,3 @@ function textHas(position: TextPosition, x: string, v: string): boolean {
       return x.endsWith(v);
   }
 }
-
-/**
- * Whether a condition holds on a field value (null: missing, null or not of
- * the field's type), by the rule every interpreter follows.
- *
- * @example
- * conditionHolds(operatorFacts('NotEqual'), null, 1, []); // false
- * conditionHolds(operatorFacts('InArrayOrNull'), null, undefined, [1]); // true
- */
-export function conditionHolds(
-  facts: ConditionFacts,
-  x: string | number | boolean | null,
-  value: string | number | boolean | undefined,
-  values: readonly unknown[],
-): boolean {
-  if (x === null) return facts.nullMatches;
-  return passesTest(facts.test, x, value, values) !== facts.negated;
-}
