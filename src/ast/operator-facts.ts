@@ -9,7 +9,7 @@
  *
  * and `v.OpInFields(F1,F2)` is `F1.Op(v) or F2.Op(v)` with the facts of its
  * base operator. The evaluator's back ends, lint's atoms, schema evolution,
- * explain, the policy checks and the index advisor read these facts.
+ * explain and the index advisor read these facts.
  */
 import type { FilterOperator, OperatorKind, OperatorRelation, TextPosition } from './operators.js';
 import { FILTER_OPERATORS, OPERATORS } from './operators.js';
