@@ -173,6 +173,13 @@ function ownerOf(q: DataQuery): string {
   return q.clientId === undefined ? '' : String(q.clientId);
 }
 
+/**
+ * The lane turn of work that token pages wait for (their seek selection,
+ * the sort they seek in): a turn of its own, taking turns with the clients'
+ * cold queries rather than queuing behind those of its own client.
+ */
+const PAGE_TURNS = '\u0000page turns';
+
 /** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
 function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
   if (entry.matches !== undefined) return Promise.resolve(entry.matches);
@@ -242,8 +249,8 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   if (entry.sorted !== undefined) return entry.sorted;
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
-  if (entry.sorting === undefined) return ctx.lane.run(ownerOf(q), sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
-  entry.sorting.promote(ownerOf(q));
+  if (entry.sorting === undefined) return ctx.lane.run(PAGE_TURNS, sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
+  entry.sorting.promote(PAGE_TURNS);
   return entry.sorting.result;
 }
 
@@ -314,16 +321,25 @@ async function seekBySelection(
   before: SeekWindow['before'],
   limit: number,
 ): Promise<Window> {
+  // The sort token pages will seek in is hurried too: one sort serves every later page.
+  entry.sorting?.promote(PAGE_TURNS);
   if (after !== undefined) {
-    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0);
+    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, PAGE_TURNS);
     return { positions: rows, from: 0, to: rows.length };
   }
-  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0);
+  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0, PAGE_TURNS);
   const rows = nearestFirst.slice().reverse();
   return { positions: rows, from: 0, to: rows.length };
 }
 
-async function selectFrom(ctx: Context, q: DataQuery, entry: Entry, top: TopK, accept: (p: number) => boolean): Promise<Int32Array> {
+async function selectFrom(
+  ctx: Context,
+  q: DataQuery,
+  entry: Entry,
+  top: TopK,
+  accept: (p: number) => boolean,
+  owner = ownerOf(q),
+): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
-  return ctx.lane.run(ownerOf(q), selectJob(matches, top, accept, ctx.lane)).result;
+  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane)).result;
 }
