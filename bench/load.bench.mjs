@@ -7,6 +7,7 @@
 // first pages run. PostgreSQL: DATABASE_URL, or a throw-away server from the
 // Debian package (skipped, with a note, when neither is there).
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { createListServer } from '../dist/reference-server/index.js';
 import { chooseFoldCollation, employeePostgresSource } from '../dist/sample/employees.js';
@@ -71,9 +72,13 @@ async function mixedLoad(get) {
     else if (i % 4 === 1) requests.push({ kind: 'warm first page', query: w.query });
     else requests.push({ kind: 'token page', query: { 'data-token': w.token, 'next-page': 'true' } });
   }
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   const t0 = performance.now();
   const results = await Promise.all(requests.map(async (r) => ({ kind: r.kind, ms: (await get(r.query)).ms })));
   const wall = performance.now() - t0;
+  delay.disable();
+  console.log('event loop delay (ms): p50', delay.percentile(50) / 1e6, 'p99', delay.percentile(99) / 1e6, 'max', delay.max / 1e6);
   const byKind = {};
   for (const r of results) (byKind[r.kind] ??= []).push(r.ms);
   return { byKind, wall };
@@ -105,6 +110,7 @@ let postgres;
 let postgresNote = '';
 let server;
 try {
+  if (process.env.LOAD_SKIP_POSTGRES) throw new Error('LOAD_SKIP_POSTGRES is set');
   server = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, stop() {} } : await startPostgres();
   cli(['db-seed', '--database-url', server.url, '--rows', String(PG_ROWS)]);
   cli(['db-index', '--database-url', server.url, ...SORTS.flatMap((s) => ['--sort', s]), '--apply']);

@@ -1,7 +1,7 @@
 /**
  * `parseListRequest`: turns the parameters of a list call into a checked
  * `ListRequest` (one of three paging modes) or a `ListError` that renders to
- * the seed's envelopes. It never throws on what a client sends.
+ * the contract's envelopes. It never throws on what a client sends.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -92,7 +92,7 @@ export type ListRequest =
  */
 export interface ListRequestOptions {
   readonly schema: Schema;
-  /** Largest page size; default 1,000 (SPEC §10). */
+  /** Largest page size; default 1,000 (`docs/reference.md`, limits). */
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
@@ -117,15 +117,15 @@ export type ParsedListRequest = { readonly ok: true; readonly request: ListReque
 export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
 
 /**
- * Reads and checks the list parameters of SPEC §1 and §11. Every problem of
+ * Reads and checks the list parameters (`docs/reference.md`, the list contract). Every problem of
  * every parameter is reported at once as a `validation` error; a paging move
- * without a data token is the seed's page-out-of-range error with the range
+ * without a data token is the contract's page-out-of-range error with the range
  * `[0-0]` (no page is reachable without a token).
  *
  * @example
  * const parsed = parseListRequest({ query: { limit: '25', filter: 'Gender.Equal(1)' } }, { schema: employeeSchema });
  * if (parsed.ok && parsed.request.mode === 'first') parsed.request.limit; // 25
- * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the seed's envelope
+ * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the contract's envelope
  */
 export function parseListRequest(input: ListRequestInput, options: ListRequestOptions): ParsedListRequest {
   const { query, headers } = requestParts(input);
@@ -318,7 +318,7 @@ function analyzeUncached(
 }
 
 /**
- * The seed's validation code for a filter or sort diagnostic: text too long
+ * The contract's validation code for a filter or sort diagnostic: text too long
  * → `tooLongError`, other limits and out-of-range integers →
  * `outOfRangeError`, everything else (syntax, unknown field, wrong type) →
  * `regularExpressionError`.

@@ -45,7 +45,7 @@ export interface MemoryDataSourceOptions extends ScopeOptions {
   readonly caseSensitive?: boolean;
   /**
    * The paging cache's size in record positions (4 bytes each) across all
-   * cached (filter, sort, client) results; default 8,000,000 (32 MB). Each
+   * cached (filter, sort, client) results; default 16,000,000 (64 MB). Each
    * result also counts its key and 256 bytes, so results with no match fill
    * the budget too. The least recently used result goes first; a result
    * larger than the budget is not kept.
@@ -108,7 +108,7 @@ const SELECT_DEPTH = 10_000;
 export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): MemoryDataSource {
   const evaluate = { caseSensitive: options.caseSensitive === true, limits: resolveLimits(options.limits) };
   const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
-  const budget = options.cacheBudget ?? 8_000_000;
+  const budget = options.cacheBudget ?? 16_000_000;
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
