@@ -1,7 +1,7 @@
 /**
  * `parseListRequest`: turns the parameters of a list call into a checked
  * `ListRequest` (one of three paging modes) or a `ListError` that renders to
- * the contract's envelopes. It never throws on what a client sends.
+ * the envelopes of docs/reference.md §"Envelopes". It never throws on what a client sends.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -92,7 +92,7 @@ export type ListRequest =
  */
 export interface ListRequestOptions {
   readonly schema: Schema;
-  /** Largest page size; default 1,000 (`docs/reference.md`, limits). */
+  /** Largest page size; default 1,000 (docs/reference.md §"Limits"). */
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
@@ -117,15 +117,17 @@ export type ParsedListRequest = { readonly ok: true; readonly request: ListReque
 export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
 
 /**
- * Reads and checks the list parameters (`docs/reference.md`, the list contract). Every problem of
+ * Reads and checks the list parameters of docs/reference.md §"Parameters" and §"The list
+ * contract". Every problem of
  * every parameter is reported at once as a `validation` error; a paging move
- * without a data token is the contract's page-out-of-range error with the range
+ * without a data token is the page-out-of-range error of docs/reference.md §"Token
+ * paging" with the range
  * `[0-0]` (no page is reachable without a token).
  *
  * @example
  * const parsed = parseListRequest({ query: { limit: '25', filter: 'Gender.Equal(1)' } }, { schema: employeeSchema });
  * if (parsed.ok && parsed.request.mode === 'first') parsed.request.limit; // 25
- * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the contract's envelope
+ * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the DataValidationError envelope
  */
 export function parseListRequest(input: ListRequestInput, options: ListRequestOptions): ParsedListRequest {
   const { query, headers } = requestParts(input);
@@ -135,7 +137,7 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
   if (sent.dataToken !== undefined) return tokenRequest(sent, sent.dataToken, errors, fail);
   if (errors.length > 0) return invalid(errors);
   if (sent.moves > 0) {
-    // The observed answer to next-page without a data token.
+    // docs/reference.md §"Token paging": next-page without a data token.
     return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
   }
   return firstOrSkipRequest(sent, options, errors, fail);
@@ -318,7 +320,8 @@ function analyzeUncached(
 }
 
 /**
- * The contract's validation code for a filter or sort diagnostic: text too long
+ * The validation code (docs/reference.md §"Envelopes") for a filter or sort diagnostic:
+ * text too long
  * → `tooLongError`, other limits and out-of-range integers →
  * `outOfRangeError`, everything else (syntax, unknown field, wrong type) →
  * `regularExpressionError`.

@@ -112,6 +112,7 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
     count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
     page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
