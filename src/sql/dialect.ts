@@ -90,6 +90,13 @@ export interface SqlDialectRules {
   storedValue(typed: string | number | boolean, type: ScalarType): string | number | boolean;
   /** The expression reading a key path of a JSON column as a field of `type` (NULL when it does not fit). */
   jsonValue(column: string, path: readonly string[], type: ScalarType): string;
+  /**
+   * The cast reading a seek key given as the engine's own exact text back
+   * as the column's type, or undefined when `text` is not such text: on
+   * PostgreSQL a `timestamptz` at microseconds (or ±infinity) as the SQL
+   * data source reads it back, and non-finite doubles, which no JSON number holds.
+   */
+  exactTextCast(type: ScalarType, text: string): string | undefined;
   /** A LIMIT or OFFSET count as bound: a number, or text where drivers would send a DOUBLE the server refuses there (MySQL 8.0.22+). */
   limitValue(count: number): number | string;
   /** Whether `CREATE INDEX CONCURRENTLY`, `INCLUDE (…)` and trigram (`pg_trgm`) indexes exist. */
@@ -137,6 +144,11 @@ const POSTGRES_TYPES: Readonly<Record<ScalarType, string>> = {
   boolean: 'boolean',
 };
 
+// PostgreSQL values a source read back as the engine's own text because no JSON number holds them exactly:
+// a timestamptz at microseconds (or ±infinity) as the SQL data source writes it, and non-finite doubles.
+const POSTGRES_INSTANT_TEXT = /^(?:-?infinity|\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00 (?:AD|BC))$/;
+const POSTGRES_NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
+
 const POSTGRES: SqlDialectRules = Object.freeze({
   name: 'postgres',
   quote(name: string): string {
@@ -169,6 +181,11 @@ const POSTGRES: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => POSTGRES_TYPES[type],
   storedValue: (typed: string | number | boolean, type: ScalarType) => (type === 'datetime' ? postgresTimestamp(typed as number) : typed),
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => postgresJsonValue(column, path, type),
+  exactTextCast(type: ScalarType, text: string): string | undefined {
+    if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(text)) return '::timestamptz';
+    if (type === 'number' && POSTGRES_NON_FINITE.has(text)) return '::double precision';
+    return undefined;
+  },
   limitValue: (count: number) => count,
   postgresIndexes: true,
 });
@@ -213,6 +230,7 @@ const SQLITE: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => SQLITE_TYPES[type],
   storedValue: numericStored,
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => sqliteJsonValue(column, path, type),
+  exactTextCast: () => undefined,
   limitValue: (count: number) => count,
   postgresIndexes: false,
 });
@@ -270,6 +288,7 @@ const MYSQL: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => MYSQL_TYPES[type],
   storedValue: numericStored,
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => mysqlJsonValue(column, path, type),
+  exactTextCast: () => undefined,
   limitValue: (count: number) => String(count),
   postgresIndexes: false,
 });

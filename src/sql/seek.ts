@@ -6,6 +6,7 @@
  * last). Paging by it costs the same on page 10,000 as on page 2, where
  * OFFSET walks past every earlier row.
  */
+import type { ScalarType } from '../schema/values.js';
 import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { PartWriter, compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
 import { sqlDialect } from './dialect.js';
@@ -162,22 +163,14 @@ class Writer extends PartWriter {
   }
 }
 
-// PostgreSQL values a source read back as the engine's own text because no JSON number holds them exactly:
-// a timestamptz at microseconds (or ±infinity) as the SQL data source writes it, and non-finite doubles.
-const POSTGRES_INSTANT_TEXT = /^(?:-?infinity|\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00 (?:AD|BC))$/;
-const POSTGRES_NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
-
 /**
- * The cast that reads a seek value given as PostgreSQL's exact text back
- * as the column's type, or undefined when the value is not such text (it
- * then goes through `sqlParameter` like any value). The text is bound as a
- * parameter and checked against its exact form first.
+ * The cast that reads a seek value given as the engine's exact text back as
+ * the column's type (PostgreSQL: a timestamptz at microseconds, non-finite
+ * doubles), or undefined when the value is not such text (it then goes
+ * through `sqlParameter` like any value).
  */
-function exactEngineValue(type: string, value: SeekValue, cx: CompileContext): string | undefined {
-  if (cx.dialect !== 'postgres' || typeof value !== 'string') return undefined;
-  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return sqlDialect(cx.dialect).datetimeParameterCast;
-  if (type === 'number' && POSTGRES_NON_FINITE.has(value)) return '::double precision';
-  return undefined;
+function exactEngineValue(type: ScalarType, value: SeekValue, cx: CompileContext): string | undefined {
+  return typeof value === 'string' ? sqlDialect(cx.dialect).exactTextCast(type, value) : undefined;
 }
 
 /** A seek value read back as the typed value its field compares with. */

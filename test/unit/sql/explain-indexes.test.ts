@@ -149,7 +149,7 @@ describe.skipIf(findPostgresBin() === undefined)('advised indexes on the real Po
     } finally {
       client.release();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('advised indexes on PGlite', () => {
