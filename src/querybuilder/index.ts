@@ -11,6 +11,7 @@ export { fromRuleGroup } from './from-rule-group.js';
 export type { FromRuleGroupOptions } from './from-rule-group.js';
 export {
   QUERY_BUILDER_OPERATOR_NAMES,
+  inputTypeFor,
   queryBuilderConfig,
   queryBuilderFields,
   queryBuilderOperators,
