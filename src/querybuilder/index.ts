@@ -18,6 +18,6 @@ export {
   queryBuilderOperatorsFor,
   ruleOperator,
 } from './operators.js';
-export type { QueryBuilderField, QueryBuilderOperator, RuleOperator } from './operators.js';
+export type { QueryBuilderConfig, QueryBuilderField, QueryBuilderOperator, RuleOperator } from './operators.js';
 export type { ModelFilterResult } from '../print/model-text.js';
 export type { ModelDiagnostic, ModelDiagnosticCode, ModelPath } from '../diagnostics/model-diagnostic.js';

@@ -176,6 +176,23 @@ export function queryBuilderOperators(): QueryBuilderOperator[] {
 }
 
 /**
+ * What `queryBuilderConfig` returns: props of `<QueryBuilder>`.
+ *
+ * @example
+ * const { fields, operators, combinators, getInputType }: QueryBuilderConfig = queryBuilderConfig(employeeSchema);
+ */
+export interface QueryBuilderConfig {
+  /** The filterable fields with their operators and value editors. */
+  fields: QueryBuilderField[];
+  /** Every rule operator (react-querybuilder's names, wepql's labels). */
+  operators: QueryBuilderOperator[];
+  /** `and` and `or`. */
+  combinators: { name: string; value: string; label: string }[];
+  /** The input a value is typed into: by the field's type for one value, text for a list. */
+  getInputType: (field: string, operator: string, meta: { fieldData: { datatype?: unknown } }) => string;
+}
+
+/**
  * The whole configuration to spread into `<QueryBuilder>`: `fields`,
  * `operators`, the `and`/`or` combinators (wepql has no `xor`) and
  * `getInputType` (lists are typed as comma-separated text).
@@ -183,12 +200,7 @@ export function queryBuilderOperators(): QueryBuilderOperator[] {
  * @example
  * <QueryBuilder {...queryBuilderConfig(employeeSchema)} query={query} onQueryChange={setQuery} listsAsArrays />
  */
-export function queryBuilderConfig(schema: Schema): {
-  fields: QueryBuilderField[];
-  operators: QueryBuilderOperator[];
-  combinators: { name: string; value: string; label: string }[];
-  getInputType: (field: string, operator: string, meta: { fieldData: { datatype?: unknown } }) => string;
-} {
+export function queryBuilderConfig(schema: Schema): QueryBuilderConfig {
   return {
     fields: queryBuilderFields(schema),
     operators: queryBuilderOperators(),
