@@ -1,5 +1,5 @@
 /**
- * `handleListRequest`: the whole list contract (`docs/reference.md`, list endpoints) behind one
+ * `handleListRequest`: the whole list contract (docs/reference.md §"The list contract") behind one
  * framework-neutral function. Give it the request's query and headers (or a
  * fetch `Request`), a data source, a schema and a token codec; send back the
  * `{ status, headers, body }` it returns.

@@ -1,5 +1,5 @@
 /**
- * Data tokens (`docs/reference.md`, data tokens): the opaque,
+ * Data tokens (docs/reference.md §"The list contract"): the opaque,
  * integrity-protected state of token paging. A token is `<payload>.<mac>`,
  * both compact base64url. The payload's layout (`token-wire.ts`) names the
  * key that signed it; the MAC is HMAC-SHA256 over a domain-separated copy
@@ -108,7 +108,7 @@ export interface TokenCodecOptions {
   readonly previousSecrets?: readonly TokenSecret[];
   /** A rotation schedule: keys with the time they start signing and the time they stop verifying. */
   readonly keys?: readonly TokenKey[];
-  /** Lifetime of a token; default 60. */
+  /** Lifetime of a token; default 60 (docs/reference.md §"The list contract"). */
   readonly ttlSeconds?: number;
   /** The clock, in epoch milliseconds; default `Date.now`. */
   readonly now?: () => number;

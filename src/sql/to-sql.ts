@@ -1,7 +1,8 @@
 /**
  * `toSql`: a filter and a sort, as text, syntax tree or typed tree, to a
  * WHERE condition, an ORDER BY list and bound parameters for PostgreSQL,
- * SQLite or MySQL/MariaDB, with the evaluator's semantics (SPEC §6–7).
+ * SQLite or MySQL/MariaDB, with the evaluator's semantics (docs/reference.md §"Filter
+ * semantics" and §"Sort semantics").
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import { WepqlError } from '../diagnostics/error.js';
@@ -60,7 +61,7 @@ export interface ToSqlOptions {
    * joined with `_` (`Address.Zip` → column `Address_Zip`).
    */
   readonly columns?: ColumnMap;
-  /** Compare strings case-sensitively (default false: fold with `toLowerCase`, SPEC §6). */
+  /** Compare strings case-sensitively (default false: fold with `toLowerCase`, docs/reference.md §"Filter semantics"). */
   readonly caseSensitive?: boolean;
   /**
    * PostgreSQL: the collation case-insensitive comparisons and orders fold
@@ -90,7 +91,7 @@ export interface ToSqlOptions {
   readonly tieBreaker?: string;
   /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
   readonly paramStart?: number;
-  /** Bounds on the input (SPEC §10); unset fields take the defaults. */
+  /** Bounds on the input (docs/reference.md §"Limits"); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
   /**
    * A page jump (`LIMIT … OFFSET …`) as a deferred join: `where` becomes

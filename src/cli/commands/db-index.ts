@@ -4,10 +4,11 @@
  * `--apply`. The fold collation is the one the server will use, read from
  * the database when a URL is given.
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { readSavedFilters } from '../../workspace/saved-filters.js';
+import { loadYaml, needsYaml, readSavedFilters } from '../../workspace/saved-filters.js';
+import { readInput } from '../io.js';
 import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
 import { employeeSchema } from '../../sample/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
@@ -46,13 +47,8 @@ export async function run(argv: readonly string[]): Promise<number> {
   const filters: string[] = [];
   const file = args.values.get('--filters');
   if (file !== undefined) {
-    let content: string;
-    try {
-      content = readFileSync(file === '-' ? 0 : file, 'utf8');
-    } catch (error) {
-      process.stderr.write(`wepql db-index: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
+    const content = await readInput(file);
+    if (needsYaml([file])) await loadYaml();
     for (const entry of readSavedFilters(file, content).entries) (entry.kind === 'sort' ? sorts : filters).push(entry.text);
   }
 
