@@ -594,6 +594,8 @@ export async function buildPlayground(outDir) {
     sourcemap: true,
     metafile: true,
     logLevel: 'silent',
+    // React (the visual builder) reads process.env.NODE_ENV, which a browser does not have.
+    define: { 'process.env.NODE_ENV': '"production"' },
   });
   copyFileSync(join(ROOT, 'docs', 'playground', 'index.html'), join(outDir, 'index.html'));
   const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('main.js')) ?? [];

@@ -13,6 +13,7 @@ import { wepql } from '../../src/codemirror/index.js';
 import { explain } from '../../src/language-service/index.js';
 import { employeeSchema } from '../../src/sample/employee-schema.js';
 import employees from '../../examples/employees.json' with { type: 'json' };
+import { mountVisualBuilder } from './visual-builder.js';
 
 const COLUMNS = ['Id', 'FirstName', 'LastName', 'Gender', 'BirthOn', 'EePortal', 'CreatedOn'] as const;
 const SHOWN_ROWS = 25;
@@ -76,6 +77,7 @@ function renderTable(rows: readonly Record<string, unknown>[]): void {
 
 function update(): void {
   const filterText = filterView.state.doc.toString();
+  builder?.showText(filterText);
   const sortText = sortView.state.doc.toString();
   const filter = analyzeFilter(filterText, { schema: employeeSchema });
   const sort = analyzeSort(sortText, { schema: employeeSchema });
@@ -133,6 +135,26 @@ function editor(id: string, kind: 'filter' | 'sort', label: string): EditorView 
 
 const filterView = editor('filter', 'filter', 'Filter');
 const sortView = editor('sort', 'sort', 'Sort');
+
+// The visual builder tab: the builder writes its filter into the box, and the box's valid filters show in the builder.
+let builder: ReturnType<typeof mountVisualBuilder> | undefined;
+builder = mountVisualBuilder(element('builder'), {
+  schema: employeeSchema,
+  onText: (text) => filterView.dispatch({ changes: { from: 0, to: filterView.state.doc.length, insert: text } }),
+  onDiagnostics: (found) => {
+    element('builder-diagnostics').textContent = found
+      .filter((d) => d.severity !== 'info' && d.start === undefined)
+      .map((d) => `${d.severity} ${d.code} at rule [${d.path.join(', ')}]: ${d.message}`)
+      .join('\n');
+  },
+});
+for (const [tab, builderShown] of [['tab-text', false], ['tab-builder', true]] as const) {
+  element(tab).addEventListener('click', () => {
+    element('builder-panel').hidden = !builderShown;
+    element('tab-text').setAttribute('aria-selected', String(!builderShown));
+    element('tab-builder').setAttribute('aria-selected', String(builderShown));
+  });
+}
 
 function load(filter: string, sort: string): void {
   filterView.dispatch({ changes: { from: 0, to: filterView.state.doc.length, insert: filter } });

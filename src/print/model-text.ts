@@ -78,6 +78,12 @@ export type ModelClause = ModelCondition | ModelInFields | ModelGroup;
  */
 export interface ModelFilterResult {
   readonly filter: string | undefined;
+  /**
+   * The text as written from the model before validation (parts with errors
+   * of their own left out): what an editor can show, with the text
+   * diagnostics' `start`/`end` pointing into it, while `filter` is undefined.
+   */
+  readonly text: string;
   readonly diagnostics: readonly ModelDiagnostic[];
 }
 
@@ -177,7 +183,7 @@ function pathAt(written: readonly Written[], start: number, end: number): ModelP
  *
  * @example
  * modelFilterText([{ kind: 'condition', field: 'lastname', operator: 'StartsWith', values: ['Sm'], path: ['rules', 0] }], { schema });
- * // { filter: 'LastName.StartsWith(Sm)', diagnostics: [] }
+ * // { filter: 'LastName.StartsWith(Sm)', text: 'LastName.StartsWith(Sm)', diagnostics: [] }
  */
 export function modelFilterText(
   clauses: readonly ModelClause[],
@@ -193,6 +199,6 @@ export function modelFilterText(
     if (d.code === 'field-case-mismatch' || d.code === 'single-child-group') continue;
     diagnostics.push(modelDiagnosticOf(d, pathAt(written, d.start, d.end)));
   }
-  if (hasModelErrors(diagnostics)) return { filter: undefined, diagnostics };
-  return { filter: printFilter(analyzed.ast, { schema: options.schema }), diagnostics };
+  if (hasModelErrors(diagnostics)) return { filter: undefined, text, diagnostics };
+  return { filter: printFilter(analyzed.ast, { schema: options.schema }), text, diagnostics };
 }

@@ -203,12 +203,12 @@ function groupClause(walk: Walk, group: unknown, path: Path, depth: number): Mod
  *   { field: 'LastName', operator: 'beginsWith', value: 'Sm' },
  *   { combinator: 'or', rules: [{ field: 'Gender', operator: '=', value: 1 }, { field: 'Gender', operator: 'null', value: null }] },
  * ] }, { schema: employeeSchema });
- * // { filter: 'LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull())', diagnostics: [] }
+ * // { filter: 'LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull())', text: …, diagnostics: [] }
  */
 export function fromRuleGroup(ruleGroup: RuleGroupType | RuleGroupTypeIC, options: FromRuleGroupOptions): ModelFilterResult {
   const walk: Walk = { out: [], limits: resolveLimits(options.limits), rules: 0 };
   if (!isGroup(ruleGroup)) {
-    return { filter: undefined, diagnostics: [{ code: 'invalid-model', severity: 'error', message: 'a rule group needs a rules array', path: [] }] };
+    return { filter: undefined, text: '', diagnostics: [{ code: 'invalid-model', severity: 'error', message: 'a rule group needs a rules array', path: [] }] };
   }
   const root = groupClause(walk, ruleGroup, [], 0);
   // A root `and` group is the filter itself (its clauses are ANDed by `;`); any other root is one clause.

@@ -11,12 +11,13 @@ export { fromRuleGroup } from './from-rule-group.js';
 export type { FromRuleGroupOptions } from './from-rule-group.js';
 export {
   QUERY_BUILDER_OPERATOR_NAMES,
+  inputTypeFor,
   queryBuilderConfig,
   queryBuilderFields,
   queryBuilderOperators,
   queryBuilderOperatorsFor,
   ruleOperator,
 } from './operators.js';
-export type { QueryBuilderField, QueryBuilderOperator, RuleOperator } from './operators.js';
+export type { QueryBuilderConfig, QueryBuilderField, QueryBuilderOperator, RuleOperator } from './operators.js';
 export type { ModelFilterResult } from '../print/model-text.js';
 export type { ModelDiagnostic, ModelDiagnosticCode, ModelPath } from '../diagnostics/model-diagnostic.js';

@@ -51,6 +51,10 @@ export const QUERY_BUILDER_OPERATOR_NAMES: Readonly<Record<RuleOperator, string>
   NotInArrayOrNull: 'notInOrNull',
 });
 
+const LIST_NAMES: ReadonlySet<string> = new Set(
+  (Object.keys(QUERY_BUILDER_OPERATOR_NAMES) as RuleOperator[]).filter((op) => OPERATORS[op].arity === 'list').map((op) => QUERY_BUILDER_OPERATOR_NAMES[op]),
+);
+
 const OPERATOR_BY_QB_NAME: ReadonlyMap<string, RuleOperator> = new Map(
   (Object.keys(QUERY_BUILDER_OPERATOR_NAMES) as RuleOperator[]).map((op) => [QUERY_BUILDER_OPERATOR_NAMES[op], op] as const),
 );
@@ -115,19 +119,22 @@ export function queryBuilderOperatorsFor(type: ScalarType): QueryBuilderOperator
     .map(operatorEntry);
 }
 
-// The value editor per field type: numbers and datetimes get the browser's own inputs, booleans a checkbox.
-function editorOf(type: ScalarType): Pick<QueryBuilderField, 'inputType' | 'valueEditorType' | 'defaultValue'> {
-  switch (type) {
-    case 'number':
-    case 'integer':
-      return { inputType: 'number', valueEditorType: 'text' };
-    case 'datetime':
-      return { inputType: 'datetime-local', valueEditorType: 'text' };
-    case 'boolean':
-      return { valueEditorType: 'checkbox', defaultValue: false };
-    default:
-      return { inputType: 'text', valueEditorType: 'text' };
-  }
+/**
+ * The browser input a value of a field type is typed into (one value; a
+ * list is always comma-separated text): a number input for numbers,
+ * `datetime-local` for datetimes, text otherwise.
+ *
+ * @example
+ * inputTypeFor('integer'); // 'number'
+ */
+export function inputTypeFor(type: ScalarType): 'number' | 'datetime-local' | 'text' {
+  return type === 'number' || type === 'integer' ? 'number' : type === 'datetime' ? 'datetime-local' : 'text';
+}
+
+// The value editor per field type: booleans get a checkbox (a list of them is text), the rest a text input whose type getInputType picks.
+function editorOf(type: ScalarType): Pick<QueryBuilderField, 'valueEditorType' | 'defaultValue'> {
+  if (type === 'boolean') return { valueEditorType: (operator: string) => (LIST_NAMES.has(operator) ? 'text' : 'checkbox'), defaultValue: false };
+  return { valueEditorType: 'text' };
 }
 
 function fieldEntry(field: ResolvedField): QueryBuilderField {
@@ -145,9 +152,9 @@ function fieldEntry(field: ResolvedField): QueryBuilderField {
 
 /**
  * react-querybuilder's `fields` for a schema: every filterable field, with
- * only the operators that apply to its type and a value editor for it
- * (text; number input for numbers and integers; `datetime-local` for
- * datetimes; a checkbox for booleans).
+ * only the operators that apply to its type and a value editor for it (a
+ * checkbox for booleans, text otherwise; `queryBuilderConfig`'s
+ * `getInputType` makes it a number or `datetime-local` input by type).
  *
  * @example
  * <QueryBuilder fields={queryBuilderFields(employeeSchema)} listsAsArrays />
@@ -169,20 +176,37 @@ export function queryBuilderOperators(): QueryBuilderOperator[] {
 }
 
 /**
+ * What `queryBuilderConfig` returns: props of `<QueryBuilder>`.
+ *
+ * @example
+ * const { fields, operators, combinators, getInputType }: QueryBuilderConfig = queryBuilderConfig(employeeSchema);
+ */
+export interface QueryBuilderConfig {
+  /** The filterable fields with their operators and value editors. */
+  fields: QueryBuilderField[];
+  /** Every rule operator (react-querybuilder's names, wepql's labels). */
+  operators: QueryBuilderOperator[];
+  /** `and` and `or`. */
+  combinators: { name: string; value: string; label: string }[];
+  /** The input a value is typed into: by the field's type for one value, text for a list. */
+  getInputType: (field: string, operator: string, meta: { fieldData: { datatype?: unknown } }) => string;
+}
+
+/**
  * The whole configuration to spread into `<QueryBuilder>`: `fields`,
- * `operators` and the `and`/`or` combinators (wepql has no `xor`).
+ * `operators`, the `and`/`or` combinators (wepql has no `xor`) and
+ * `getInputType` (lists are typed as comma-separated text).
  *
  * @example
  * <QueryBuilder {...queryBuilderConfig(employeeSchema)} query={query} onQueryChange={setQuery} listsAsArrays />
  */
-export function queryBuilderConfig(schema: Schema): {
-  fields: QueryBuilderField[];
-  operators: QueryBuilderOperator[];
-  combinators: { name: string; value: string; label: string }[];
-} {
+export function queryBuilderConfig(schema: Schema): QueryBuilderConfig {
   return {
     fields: queryBuilderFields(schema),
     operators: queryBuilderOperators(),
+    // A list is typed as comma-separated text, whatever the field's own input.
+    getInputType: (_field, operator, { fieldData }) =>
+      LIST_NAMES.has(operator) || typeof fieldData.datatype !== 'string' ? 'text' : inputTypeFor(fieldData.datatype as ScalarType),
     combinators: [
       { name: 'and', value: 'and', label: 'And' },
       { name: 'or', value: 'or', label: 'Or' },

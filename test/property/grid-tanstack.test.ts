@@ -108,6 +108,17 @@ describe('wepql/grid: TanStack Table column filters', () => {
     ]);
   });
 
+  it('shrunk counterexamples: an empty cell reads as 0, a 0 value still filters, between is refused', () => {
+    const rows = [{ Score: 0 }, { Age: 1, Score: 0 }, { Age: -1, Score: 0 }];
+    for (const [fn, value] of [['greaterThan', 0], ['lessThanOrEqualTo', 0], ['lessThan', 2], ['greaterThanOrEqualTo', -1]] as const) {
+      const { filter } = fromTanStackColumnFilters([{ id: 'Age', value }], { schema, filterFns: { Age: fn } });
+      expect({ fn, rows: rows.filter(compileFilter(filter!, { schema })) }).toEqual({ fn, rows: tanstackRows(rows, [{ id: 'Age', fn, value }]) });
+    }
+    expect(fromTanStackColumnFilters([{ id: 'Age', value: [0, -1] }], { schema, filterFns: { Age: 'between' as TanStackFilterFn } }).diagnostics.map((d) => d.code)).toEqual([
+      'unknown-model-operator',
+    ]);
+  });
+
   it('sorting state both ways, with diagnostics at the entry', () => {
     expect(fromTanStackSorting([{ id: 'Name', desc: false }, { id: 'Age', desc: true }], { schema }).sort).toBe('Name=Asc;Age=Desc');
     expect(toTanStackSorting('Name=Asc;Age=Desc', { schema }).model).toEqual([{ id: 'Name', desc: false }, { id: 'Age', desc: true }]);

@@ -114,6 +114,24 @@ describe('wepql/querybuilder round trips', () => {
   });
 });
 
+describe('shrunk counterexamples', () => {
+  it('a one-field InFields survives independent combinators (its group has no combinator to read)', () => {
+    const ic = toRuleGroup('And(0.EqualInFields(Age))', { schema, independentCombinators: true }).ruleGroup!;
+    expect(fromRuleGroup(ic, { schema }).filter).toBe('And(0.EqualInFields(Age))');
+  });
+
+  it('Or(x) with independent combinators comes back as And(x), the same filter', () => {
+    const ic = toRuleGroup("And(Or(Name.Equal(''));Name.Equal(''))", { schema, independentCombinators: true }).ruleGroup!;
+    expect(fromRuleGroup(ic, { schema }).filter).toBe("And(And(Name.Equal(''));Name.Equal(''))");
+  });
+
+  it('JsonLogic reads an inherited constructor where wepql reads none (exception 2)', () => {
+    const group: RuleGroupType = { combinator: 'and', rules: [{ field: 'constructor', operator: 'null', value: null }] };
+    expect(compileFilter(fromRuleGroup(group, { schema }).filter!, { schema })({})).toBe(true);
+    expect(Boolean(jsonLogic.apply(formatQuery(group, 'jsonlogic'), {}))).toBe(false);
+  });
+});
+
 describe('fromRuleGroup: what wepql cannot say is a diagnostic at its path', () => {
   const at = (group: unknown): { code: string; path: readonly (string | number)[] }[] =>
     fromRuleGroup(group as RuleGroupType, { schema }).diagnostics.map((d) => ({ code: d.code, path: d.path }));
