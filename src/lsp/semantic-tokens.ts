@@ -45,7 +45,8 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**
  * The semantic spans of one filter, in text order. Inside an operator's
- * parentheses every word is a value; elsewhere the words before an
+ * parentheses every word is a value (a field for the `…InFields` operators,
+ * whose subject before the dot is the value); elsewhere the words before an
  * operator's `(` are the field path and the last of them the operator.
  *
  * @example
@@ -54,23 +55,37 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 export function filterSpans(text: string): SemanticSpan[] {
   const tokens = scanFilter(text);
   const spans: SemanticSpan[] = [];
-  // For each open parenthesis: whether it opened an operator's arguments (values) or a group (clauses).
-  const opened: boolean[] = [];
+  // For each open parenthesis, what its words are: clauses (a group), values or fields (an operator's arguments).
+  const opened: ('clauses' | 'values' | 'fields')[] = [];
+  let clauseStart = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const start = t.startOffset;
     const end = (t.endOffset ?? t.startOffset + t.image.length - 1) + 1;
-    const inValues = opened.length > 0 && opened[opened.length - 1] === true;
+    const inside = opened[opened.length - 1] ?? 'clauses';
     const next = tokens[i + 1]?.tokenType;
-    if (t.tokenType === LParen) opened.push(tokens[i - 1]?.tokenType !== GroupKeyword);
+    if (t.tokenType === LParen) opened.push(tokens[i - 1]?.tokenType === GroupKeyword ? 'clauses' : IN_FIELDS.test(tokens[i - 1]?.image ?? '') ? 'fields' : 'values');
     if (t.tokenType === RParen) opened.pop();
     if (PUNCTUATION.has(t.tokenType)) spans.push({ start, end, type: 'operator' });
     else if (t.tokenType === Quoted || t.tokenType === Unterminated || t.tokenType === StrayQuote) spans.push({ start, end, type: 'string' });
-    else if (inValues) spans.push({ start, end, type: NUMBER.test(t.image.trim()) ? 'number' : 'string' });
+    else if (inside === 'values') spans.push({ start, end, type: valueType(t.image) });
+    else if (inside === 'fields') spans.push({ start, end, type: 'property' });
     else if (t.tokenType === GroupKeyword && next === LParen) spans.push({ start, end, type: 'keyword' });
-    else spans.push({ start, end, type: next === LParen ? 'method' : 'property' });
+    else if (next !== LParen) spans.push({ start, end, type: 'property' });
+    else {
+      // `'D'.StartsWithInFields(A,B)`: what came before the operator is its value, not a field path.
+      if (IN_FIELDS.test(t.image)) for (let k = clauseStart; k < spans.length; k++) if (spans[k]!.type === 'property') spans[k] = { ...spans[k]!, type: valueType(text.slice(spans[k]!.start, spans[k]!.end)) };
+      spans.push({ start, end, type: 'method' });
+    }
+    if (inside === 'clauses' && (t.tokenType === Semicolon || t.tokenType === LParen)) clauseStart = spans.length;
   }
   return spans;
+}
+
+const IN_FIELDS = /InFields$/i;
+
+function valueType(image: string): SemanticTokenType {
+  return NUMBER.test(image.trim()) ? 'number' : 'string';
 }
 
 /**
