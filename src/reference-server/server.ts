@@ -1,7 +1,7 @@
 /**
  * The reference list server: `GET /api/public/clients/{client_id}/employees`
  * (or another path, with or without a client) over Node's `http`, with
- * bearer-token, versioning and 404 behaviour around `handleListRequest`. Small on purpose: it shows how to
+ * bearer-token, versioning (docs/reference.md §"Envelopes") and 404 behaviour around `handleListRequest`. Small on purpose: it shows how to
  * put the list kit behind any HTTP stack.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

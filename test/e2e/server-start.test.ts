@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../support/postgres-server.js';
 import { get } from '../support/http.js';
 
@@ -19,13 +19,14 @@ const main = `${root}dist/reference-server/main.js`;
 const cli = `${root}dist/cli/main.js`;
 const running: ChildProcess[] = [];
 
+beforeAll(assertFreshDist);
+
 afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
 /** Starts the built server and resolves with its address once it prints it. */
 function start(env: Record<string, string>): Promise<{ url: string; output: () => string }> {
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
   const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let out = '';

@@ -19,7 +19,8 @@ import { employeeSchema } from '../../sample/employee-schema.js';
 import { schemaFromJsonSchema } from '../../openapi/json-schema.js';
 import { openApiFor } from '../../openapi/openapi.js';
 import { recordTypeFor } from '../../openapi/record-type.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { loadSchemaFile, readInput } from '../io.js';
 import { loadPolicyFile } from '../policy-file.js';
 
