@@ -6,7 +6,7 @@
  * canonical form, the plain-English explanation and the matching records.
  */
 import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
-import { EditorView, keymap } from '@codemirror/view';
+import { EditorView, keymap, tooltips } from '@codemirror/view';
 import type { Diagnostic } from '../../src/index.js';
 import { analyzeFilter, analyzeSort, hasErrors, lintText, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
 import { wepql } from '../../src/codemirror/index.js';
@@ -118,11 +118,25 @@ function submit(): void {
   element('submitted').textContent = 'The address of this page now holds this filter and sort.';
 }
 
+/**
+ * Tooltips (hover, lint, completion) are placed in the part of the window
+ * below the site header: a hover that opens upward flips below the line
+ * rather than covering the header and cutting off its actions.
+ */
+const tooltipsBelowHeader = tooltips({
+  position: 'fixed',
+  tooltipSpace: () => {
+    const header = document.querySelector('header.site')?.getBoundingClientRect().bottom ?? 0;
+    return { top: Math.max(0, header), left: 0, bottom: innerHeight, right: innerWidth };
+  },
+});
+
 function editor(id: string, kind: 'filter' | 'sort', label: string): EditorView {
   return new EditorView({
     parent: element(id),
     extensions: [
       undoHistory(),
+      tooltipsBelowHeader,
       keymap.of([...defaultKeymap, ...historyKeymap]),
       wepql({ schema: employeeSchema, kind, oneLine: { onSubmit: submit } }),
       EditorView.contentAttributes.of({ 'aria-label': label, spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),

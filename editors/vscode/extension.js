@@ -1,6 +1,8 @@
 // The smallest VS Code extension for wepql: it starts `wepql lsp` for .wepql
-// files (and the filter/sort strings of JSON files of saved filters) and
-// leaves everything else to the language server.
+// files and leaves everything else to the language server. Highlighting comes
+// from syntaxes/wepql.tmLanguage.json, refined by the server's semantic tokens.
+// JSON and YAML files of saved filters are not sent to the server by this
+// extension (`wepql lint` reads them on the command line).
 'use strict';
 const vscode = require('vscode');
 const { LanguageClient, TransportKind } = require('vscode-languageclient/node');

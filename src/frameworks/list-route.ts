@@ -215,7 +215,7 @@ export function contractHeaders(headers: HeaderInput | undefined): Record<string
 
 /**
  * The absolute address of a request for messages and its query: the request
- * target as sent (an absolute-form target, RFC 9112 §3.2.2, as is; an
+ * target as sent (an absolute-form target, RFC 9112, section 3.2.2, as is; an
  * origin-form one on the server's own origin), never read from `Host`.
  *
  * @example

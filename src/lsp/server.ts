@@ -2,7 +2,8 @@
  * `wepql lsp`: a Language Server Protocol server over stdio for files of
  * saved filters (`.wepql`: one filter per line, `# comments`; and the
  * `filter`/`sort` strings of `.json`/`.ndjson` files, as `wepql lint` reads
- * them). Diagnostics as you type, completion, hover, formatting, code
+ * them). Diagnostics as you type (after a pause, dropped when a newer
+ * version arrives), completion, hover, semantic tokens, formatting, code
  * actions for every fix and suggestion, and go-to-definition into the schema
  * file. Every answer comes from the same functions as the CLI and the
  * CodeMirror package, so the editor and `wepql lint` never disagree.
@@ -16,13 +17,20 @@ import {
   createConnection,
   DiagnosticSeverity,
   ProposedFeatures,
+  SemanticTokensBuilder,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
+  type CodeActionParams,
   type CompletionItem,
   type Connection,
   type Diagnostic as LspDiagnostic,
+  type Hover,
+  type InitializeParams,
   type InitializeResult,
+  type Location,
+  type SemanticTokens,
+  type TextDocumentPositionParams,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -38,6 +46,8 @@ import { complete, type CompletionKind } from '../language-service/complete.js';
 import { explain } from '../language-service/explain.js';
 import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
+import { createRelinter } from './relint.js';
+import { filterSpans, SEMANTIC_TOKEN_TYPES, sortSpans } from './semantic-tokens.js';
 
 /**
  * How the server is set up: from `wepql lsp --schema FILE`, or the client's
@@ -78,226 +88,267 @@ export function startLanguageServer(options: LspOptions = {}): Promise<void> {
   return done;
 }
 
+/** What the handlers share: the open documents and what `initialize` loaded. */
+interface ServerState {
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  schema: LoadedSchema | undefined;
+  caseSensitive: boolean;
+  selectors: SavedSelectors;
+  rules: LintConfig['rules'];
+}
+
 function serve(connection: Connection, options: LspOptions): void {
-  const documents = new TextDocuments(TextDocument);
-  let schema: LoadedSchema | undefined;
-  let caseSensitive = options.caseSensitive === true;
-  let selectors: SavedSelectors = {};
-  let rules: LintConfig['rules'];
+  const state: ServerState = {
+    connection,
+    documents: new TextDocuments(TextDocument),
+    schema: undefined,
+    caseSensitive: options.caseSensitive === true,
+    selectors: {},
+    rules: undefined,
+  };
+  connection.onInitialize((params) => initialize(state, options, params));
+  serveDiagnostics(state);
+  connection.onCompletion((params) => completionAt(state, params));
+  connection.onHover((params) => hoverFor(state, params));
+  connection.onDocumentFormatting((params) => formattingEdits(state, params.textDocument.uri));
+  connection.onCodeAction((params) => codeActions(state, params));
+  connection.onDefinition((params) => definitionAt(state, params));
+  connection.languages.semanticTokens.on((params) => semanticTokens(state, params.textDocument.uri));
+  state.documents.listen(connection);
+}
 
-  const lintOptions = () => ({ ...(schema === undefined ? {} : { schema: schema.schema }), caseSensitive });
-  /** Every finding of `wepql lint`, with the config's rule severities (`off` drops one). */
-  const findings = (text: string, kind: 'filter' | 'sort'): Diagnostic[] =>
-    lintText(text, kind, lintOptions()).flatMap((d) => {
-      if (rules === undefined || !Object.hasOwn(rules, d.code)) return [d];
-      const setting = rules[d.code]!;
-      return setting === 'off' ? [] : [{ ...d, severity: setting }];
-    });
-  const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-  const entriesOf = (doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText(), selectors);
-  const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
-    start: doc.positionAt(toFileOffset(e, start)),
-    end: doc.positionAt(toFileOffset(e, end)),
+const lintOptions = (state: ServerState) => ({ ...(state.schema === undefined ? {} : { schema: state.schema.schema }), caseSensitive: state.caseSensitive });
+
+/** Every finding of `wepql lint`, with the config's rule severities (`off` drops one). */
+function findings(state: ServerState, text: string, kind: 'filter' | 'sort'): Diagnostic[] {
+  const { rules } = state;
+  return lintText(text, kind, lintOptions(state)).flatMap((d) => {
+    if (rules === undefined || !Object.hasOwn(rules, d.code)) return [d];
+    const setting = rules[d.code]!;
+    return setting === 'off' ? [] : [{ ...d, severity: setting }];
   });
+}
 
-  connection.onInitialize(async (params): Promise<InitializeResult> => {
-    const init = (params.initializationOptions ?? {}) as { schema?: unknown; caseSensitive?: unknown };
-    const root = params.rootUri?.startsWith('file:') ? fileURLToPath(params.rootUri) : process.cwd();
-    // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules.
-    let config: LintConfig = {};
-    const configFile = findConfig(root);
-    if (configFile !== undefined) {
-      try {
-        config = loadConfig(configFile);
-        selectors = {
-          ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
-          ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
-        };
-        rules = config.rules;
-      } catch (e) {
-        connection.console.error(`wepql lsp: ${(e as Error).message}`);
-      }
-    }
-    // YAML files of saved filters, and selectors, need the YAML reader.
-    await loadYaml();
-    const file = options.schemaFile ?? (typeof init.schema === 'string' ? init.schema : undefined);
-    if (config.caseSensitive !== undefined) caseSensitive = config.caseSensitive;
-    if (typeof init.caseSensitive === 'boolean') caseSensitive = init.caseSensitive;
-    if (options.caseSensitive === true) caseSensitive = true;
-    const schemaPath = file === undefined ? config.schema : isAbsolute(file) ? file : resolve(root, file);
-    if (schemaPath !== undefined) {
-      const path = schemaPath;
-      try {
-        const text = readFileSync(path, 'utf8');
-        const loaded = loadSchemaJson(text);
-        if (loaded.value !== undefined) schema = { schema: loaded.value, path, text };
-        else connection.console.error(`wepql lsp: invalid schema file ${path}: ${loaded.errors.join('; ')}`);
-      } catch (e) {
-        connection.console.error(`wepql lsp: cannot read schema file ${path}: ${(e as Error).message}`);
-      }
-    }
-    return {
-      capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
-        completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
-        hoverProvider: true,
-        documentFormattingProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
-        definitionProvider: true,
-      },
-      serverInfo: { name: 'wepql', version: '0.1.0' },
-    };
-  });
+const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
+const entriesOf = (state: ServerState, doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
+const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
+  start: doc.positionAt(toFileOffset(e, start)),
+  end: doc.positionAt(toFileOffset(e, end)),
+});
 
-  const publish = (doc: TextDocument): void => {
-    const diagnostics: LspDiagnostic[] = [];
-    for (const e of entriesOf(doc)) {
-      for (const d of findings(e.entry.text, e.entry.kind)) {
-        diagnostics.push({
+async function initialize(state: ServerState, options: LspOptions, params: InitializeParams): Promise<InitializeResult> {
+  const { connection } = state;
+  const init = (params.initializationOptions ?? {}) as { schema?: unknown; caseSensitive?: unknown };
+  const root = params.rootUri?.startsWith('file:') ? fileURLToPath(params.rootUri) : process.cwd();
+  // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules.
+  let config: LintConfig = {};
+  const configFile = findConfig(root);
+  if (configFile !== undefined) {
+    try {
+      config = loadConfig(configFile);
+      state.selectors = {
+        ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
+        ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
+      };
+      state.rules = config.rules;
+    } catch (e) {
+      connection.console.error(`wepql lsp: ${(e as Error).message}`);
+    }
+  }
+  // YAML files of saved filters, and selectors, need the YAML reader.
+  await loadYaml();
+  const file = options.schemaFile ?? (typeof init.schema === 'string' ? init.schema : undefined);
+  if (config.caseSensitive !== undefined) state.caseSensitive = config.caseSensitive;
+  if (typeof init.caseSensitive === 'boolean') state.caseSensitive = init.caseSensitive;
+  if (options.caseSensitive === true) state.caseSensitive = true;
+  const schemaPath = file === undefined ? config.schema : isAbsolute(file) ? file : resolve(root, file);
+  if (schemaPath !== undefined) state.schema = loadSchemaFor(connection, schemaPath);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
+      hoverProvider: true,
+      documentFormattingProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
+      definitionProvider: true,
+      semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
+    },
+    serverInfo: { name: 'wepql', version: '0.1.0' },
+  };
+}
+
+function loadSchemaFor(connection: Connection, path: string): LoadedSchema | undefined {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const loaded = loadSchemaJson(text);
+    if (loaded.value !== undefined) return { schema: loaded.value, path, text };
+    connection.console.error(`wepql lsp: invalid schema file ${path}: ${loaded.errors.join('; ')}`);
+  } catch (e) {
+    connection.console.error(`wepql lsp: cannot read schema file ${path}: ${(e as Error).message}`);
+  }
+  return undefined;
+}
+
+/** Diagnostics after each pause in typing, linted in slices and dropped when a newer version arrives. */
+function serveDiagnostics(state: ServerState): void {
+  const { connection, documents } = state;
+  const relinter = createRelinter<TextDocument, LspDiagnostic>({
+    current: (uri) => documents.get(uri),
+    lint: (doc) =>
+      entriesOf(state, doc).map((e) => () =>
+        findings(state, e.entry.text, e.entry.kind).map((d) => ({
           range: rangeOf(doc, e, d.start, d.end),
           severity: SEVERITY[d.severity],
           code: d.code,
           source: 'wepql',
           message: d.suggestion === undefined ? d.message : `${d.message}\nsuggestion: ${d.suggestion}`,
           data: { start: d.start, end: d.end },
-        });
-      }
-    }
-    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
-  };
-  documents.onDidChangeContent((change) => publish(change.document));
-  documents.onDidClose((event) => void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] }));
-
-  connection.onCompletion((params): CompletionItem[] => {
-    const doc = documents.get(params.textDocument.uri);
-    if (doc === undefined || schema === undefined) return [];
-    const hit = entryAt(entriesOf(doc), doc.offsetAt(params.position));
-    if (hit === undefined) return [];
-    const result = complete(hit.entry.entry.text, hit.at, schema.schema, { kind: hit.entry.entry.kind });
-    const range = rangeOf(doc, hit.entry, result.replace.start, result.replace.end);
-    return result.items.map((item, i) => ({
-      label: item.label,
-      kind: COMPLETION_KINDS[item.kind],
-      ...(item.detail === undefined ? {} : { detail: item.detail }),
-      // `complete` orders the items; keep that order in the client's menu.
-      sortText: String(i).padStart(4, '0'),
-      filterText: item.label,
-      textEdit: { range, newText: encodeFragment(hit.entry, item.insertText) },
-    }));
+        })),
+      ),
+    publish: (doc, diagnostics) => void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [...diagnostics] }),
   });
-
-  connection.onHover((params) => {
-    const doc = documents.get(params.textDocument.uri);
-    if (doc === undefined) return null;
-    const hit = entryAt(entriesOf(doc), doc.offsetAt(params.position));
-    if (hit === undefined) return null;
-    const { text, kind } = hit.entry.entry;
-    if (schema === undefined) {
-      const sentence = explain(text, { kind }).value;
-      return sentence === undefined ? null : { contents: { kind: 'markdown', value: sentence } };
-    }
-    const info = hoverAt(text, hit.at, schema.schema, { kind });
-    if (info === undefined) return null;
-    const parts = [info.markdown];
-    // The whole entry, pretty-printed: a long filter is easier to read on several lines.
-    if (kind === 'filter' && text.length > 60) {
-      try {
-        parts.push('```wepql\n' + formatFilter(text, { schema: schema.schema, pretty: true, width: 60 }) + '\n```');
-      } catch {
-        // A filter with errors has no pretty form; the diagnostics say why.
-      }
-    }
-    return { contents: { kind: 'markdown', value: parts.join('\n\n') }, range: rangeOf(doc, hit.entry, info.start, info.end) };
+  documents.onDidChangeContent((change) => relinter.changed(change.document));
+  documents.onDidClose((event) => {
+    relinter.closed(event.document.uri);
+    void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
+}
 
-  connection.onDocumentFormatting((params): LspTextEdit[] => {
-    const doc = documents.get(params.textDocument.uri);
-    if (doc === undefined) return [];
+function completionAt(state: ServerState, params: TextDocumentPositionParams): CompletionItem[] {
+  const doc = state.documents.get(params.textDocument.uri);
+  if (doc === undefined || state.schema === undefined) return [];
+  const hit = entryAt(entriesOf(state, doc), doc.offsetAt(params.position));
+  if (hit === undefined) return [];
+  const result = complete(hit.entry.entry.text, hit.at, state.schema.schema, { kind: hit.entry.entry.kind });
+  const range = rangeOf(doc, hit.entry, result.replace.start, result.replace.end);
+  return result.items.map((item, i) => ({
+    label: item.label,
+    kind: COMPLETION_KINDS[item.kind],
+    ...(item.detail === undefined ? {} : { detail: item.detail }),
+    // `complete` orders the items; keep that order in the client's menu.
+    sortText: String(i).padStart(4, '0'),
+    filterText: item.label,
+    textEdit: { range, newText: encodeFragment(hit.entry, item.insertText) },
+  }));
+}
+
+function hoverFor(state: ServerState, params: TextDocumentPositionParams): Hover | null {
+  const doc = state.documents.get(params.textDocument.uri);
+  if (doc === undefined) return null;
+  const hit = entryAt(entriesOf(state, doc), doc.offsetAt(params.position));
+  if (hit === undefined) return null;
+  const { text, kind } = hit.entry.entry;
+  if (state.schema === undefined) {
+    const sentence = explain(text, { kind }).value;
+    return sentence === undefined ? null : { contents: { kind: 'markdown', value: sentence } };
+  }
+  const info = hoverAt(text, hit.at, state.schema.schema, { kind });
+  if (info === undefined) return null;
+  const parts = [info.markdown];
+  // The whole entry, pretty-printed: a long filter is easier to read on several lines.
+  if (kind === 'filter' && text.length > 60) {
+    try {
+      parts.push('```wepql\n' + formatFilter(text, { schema: state.schema.schema, pretty: true, width: 60 }) + '\n```');
+    } catch {
+      // A filter with errors has no pretty form; the diagnostics say why.
+    }
+  }
+  return { contents: { kind: 'markdown', value: parts.join('\n\n') }, range: rangeOf(doc, hit.entry, info.start, info.end) };
+}
+
+function formattingEdits(state: ServerState, uri: string): LspTextEdit[] {
+  const doc = state.documents.get(uri);
+  if (doc === undefined) return [];
+  const edits: LspTextEdit[] = [];
+  const formatOptions = state.schema === undefined ? {} : { schema: state.schema.schema };
+  for (const e of entriesOf(state, doc)) {
+    let canonical: string;
+    try {
+      canonical = e.entry.kind === 'filter' ? formatFilter(e.entry.text, formatOptions) : formatSort(e.entry.text, formatOptions);
+    } catch {
+      continue; // a text with errors is left as written
+    }
+    if (canonical === e.entry.text) continue;
+    edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, canonical, doc.getText()) });
+  }
+  return edits;
+}
+
+function codeActions(state: ServerState, params: CodeActionParams): CodeAction[] {
+  const doc = state.documents.get(params.textDocument.uri);
+  if (doc === undefined) return [];
+  const entries = entriesOf(state, doc);
+  const only = params.context.only;
+  const wantFixAll = only?.some((k) => k.startsWith(CodeActionKind.SourceFixAll) || k === CodeActionKind.Source) ?? false;
+  const wantQuick = only === undefined || only.some((k) => CodeActionKind.QuickFix.startsWith(k));
+  const actions = wantQuick ? quickFixes(state, doc, entries, doc.offsetAt(params.range.start), doc.offsetAt(params.range.end)) : [];
+  if (wantFixAll || only === undefined) {
     const edits: LspTextEdit[] = [];
-    for (const e of entriesOf(doc)) {
-      const formatOptions = schema === undefined ? {} : { schema: schema.schema };
-      let canonical: string;
-      try {
-        canonical = e.entry.kind === 'filter' ? formatFilter(e.entry.text, formatOptions) : formatSort(e.entry.text, formatOptions);
-      } catch {
-        continue; // a text with errors is left as written
-      }
-      if (canonical === e.entry.text) continue;
-      edits.push({
-        range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) },
-        newText: encodeEntryText(e.entry, canonical, doc.getText()),
-      });
+    for (const e of entries) {
+      const fixed = fixText(e.entry.text, e.entry.kind, lintOptions(state));
+      if (fixed === undefined || fixed === e.entry.text) continue;
+      edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, fixed, doc.getText()) });
     }
-    return edits;
-  });
+    if (edits.length > 0) actions.push({ title: 'Fix all safely fixable wepql findings', kind: CodeActionKind.SourceFixAll, edit: { changes: { [doc.uri]: edits } } });
+  }
+  return actions;
+}
 
-  connection.onCodeAction((params): CodeAction[] => {
-    const doc = documents.get(params.textDocument.uri);
-    if (doc === undefined) return [];
-    const actions: CodeAction[] = [];
-    const first = doc.offsetAt(params.range.start);
-    const last = doc.offsetAt(params.range.end);
-    const entries = entriesOf(doc);
-    const wantFixAll = params.context.only?.some((k) => k.startsWith(CodeActionKind.SourceFixAll) || k === CodeActionKind.Source) ?? false;
-    const wantQuick = params.context.only === undefined || params.context.only.some((k) => CodeActionKind.QuickFix.startsWith(k));
-    if (wantQuick) {
-      for (const e of entries) {
-        const from = toFileOffset(e, 0);
-        const to = toFileOffset(e, e.entry.text.length);
-        if (to < first || from > last) continue;
-        for (const d of findings(e.entry.text, e.entry.kind)) {
-          const dFrom = toFileOffset(e, d.start);
-          const dTo = toFileOffset(e, d.end);
-          if (dTo < first || dFrom > last) continue;
-          const related: LspDiagnostic = { range: rangeOf(doc, e, d.start, d.end), message: d.message, code: d.code, source: 'wepql' };
-          if (d.fix !== undefined && d.fix.length > 0) {
-            actions.push({
-              title: `Fix ${d.code}`,
-              kind: CodeActionKind.QuickFix,
-              isPreferred: true,
-              diagnostics: [related],
-              edit: { changes: { [doc.uri]: entryEdits(doc, e, d.fix) } },
-            });
-          }
-          if (d.suggestion !== undefined && d.suggestion !== '') {
-            actions.push({
-              title: `Replace with ${d.suggestion}`,
-              kind: CodeActionKind.QuickFix,
-              diagnostics: [related],
-              edit: { changes: { [doc.uri]: entryEdits(doc, e, [{ start: d.start, end: d.end, newText: d.suggestion }]) } },
-            });
-          }
-        }
+/** A quick fix for every fixable finding in the range, and a replacement for every suggestion. */
+function quickFixes(state: ServerState, doc: TextDocument, entries: readonly DocumentEntry[], first: number, last: number): CodeAction[] {
+  const actions: CodeAction[] = [];
+  for (const e of entries) {
+    if (toFileOffset(e, e.entry.text.length) < first || toFileOffset(e, 0) > last) continue;
+    for (const d of findings(state, e.entry.text, e.entry.kind)) {
+      if (toFileOffset(e, d.end) < first || toFileOffset(e, d.start) > last) continue;
+      const related: LspDiagnostic = { range: rangeOf(doc, e, d.start, d.end), message: d.message, code: d.code, source: 'wepql' };
+      if (d.fix !== undefined && d.fix.length > 0) {
+        actions.push({ title: `Fix ${d.code}`, kind: CodeActionKind.QuickFix, isPreferred: true, diagnostics: [related], edit: { changes: { [doc.uri]: entryEdits(doc, e, d.fix) } } });
+      }
+      if (d.suggestion !== undefined && d.suggestion !== '') {
+        const edit = { changes: { [doc.uri]: entryEdits(doc, e, [{ start: d.start, end: d.end, newText: d.suggestion }]) } };
+        actions.push({ title: `Replace with ${d.suggestion}`, kind: CodeActionKind.QuickFix, diagnostics: [related], edit });
       }
     }
-    if (wantFixAll || params.context.only === undefined) {
-      const edits: LspTextEdit[] = [];
-      for (const e of entries) {
-        const fixed = fixText(e.entry.text, e.entry.kind, lintOptions());
-        if (fixed === undefined || fixed === e.entry.text) continue;
-        edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, fixed, doc.getText()) });
-      }
-      if (edits.length > 0) actions.push({ title: 'Fix all safely fixable wepql findings', kind: CodeActionKind.SourceFixAll, edit: { changes: { [doc.uri]: edits } } });
+  }
+  return actions;
+}
+
+function definitionAt(state: ServerState, params: TextDocumentPositionParams): Location | null {
+  const { schema } = state;
+  const doc = state.documents.get(params.textDocument.uri);
+  if (doc === undefined || schema === undefined) return null;
+  const hit = entryAt(entriesOf(state, doc), doc.offsetAt(params.position));
+  if (hit === undefined) return null;
+  const info = hoverAt(hit.entry.entry.text, hit.at, schema.schema, { kind: hit.entry.entry.kind });
+  if (info?.field === undefined) return null;
+  const at = schemaFieldLocations(schema.text).get(info.field.path.join('.'));
+  if (at === undefined) return null;
+  const schemaDoc = TextDocument.create(pathToFileURL(schema.path).href, 'json', 0, schema.text);
+  const start = schemaDoc.positionAt(at);
+  const end = schemaDoc.positionAt(at + JSON.stringify(info.field.path[info.field.path.length - 1]).length);
+  return { uri: schemaDoc.uri, range: { start, end } };
+}
+
+/**
+ * The semantic tokens of every entry, relative-encoded as LSP wants them.
+ * Inside JSON and YAML strings a span is mapped through the entry's offsets,
+ * and spans that cross a line (a folded YAML scalar) are left out.
+ */
+function semanticTokens(state: ServerState, uri: string): SemanticTokens {
+  const doc = state.documents.get(uri);
+  const builder = new SemanticTokensBuilder();
+  if (doc === undefined) return builder.build();
+  for (const e of entriesOf(state, doc)) {
+    const spans = e.entry.kind === 'filter' ? filterSpans(e.entry.text) : sortSpans(e.entry.text);
+    for (const span of spans) {
+      const { start, end } = rangeOf(doc, e, span.start, span.end);
+      if (start.line !== end.line || end.character <= start.character) continue;
+      builder.push(start.line, start.character, end.character - start.character, SEMANTIC_TOKEN_TYPES.indexOf(span.type), 0);
     }
-    return actions;
-  });
-
-  connection.onDefinition((params) => {
-    const doc = documents.get(params.textDocument.uri);
-    if (doc === undefined || schema === undefined) return null;
-    const hit = entryAt(entriesOf(doc), doc.offsetAt(params.position));
-    if (hit === undefined) return null;
-    const info = hoverAt(hit.entry.entry.text, hit.at, schema.schema, { kind: hit.entry.entry.kind });
-    if (info?.field === undefined) return null;
-    const at = schemaFieldLocations(schema.text).get(info.field.path.join('.'));
-    if (at === undefined) return null;
-    const schemaDoc = TextDocument.create(pathToFileURL(schema.path).href, 'json', 0, schema.text);
-    const start = schemaDoc.positionAt(at);
-    const end = schemaDoc.positionAt(at + JSON.stringify(info.field.path[info.field.path.length - 1]).length);
-    return { uri: schemaDoc.uri, range: { start, end } };
-  });
-
-  documents.listen(connection);
+  }
+  return builder.build();
 }
 
 /** A piece of an entry's text as the file stores it: inside a JSON or YAML quoted string, escaped. */

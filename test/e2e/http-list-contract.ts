@@ -276,7 +276,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       expect((await get(url, { ...AUTH, 'api-version': '1.0' })).status).toBe(200);
     });
 
-    it('serves an absolute-form request target (RFC 9112 §3.2.2) like an origin-form one', async () => {
+    it('serves an absolute-form request target (RFC 9112, section 3.2.2) like an origin-form one', async () => {
       const r = await absoluteFormGet(`${list}?limit=3`, AUTH);
       expect(r.status).toBe(200);
       expect(r.text).toContain('"PageSize":3');

@@ -213,6 +213,68 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     await page.mouse.move(0, 0);
   });
 
+  it('keeps hover and lint tooltips inside the window, below the site header, with "Replace with …" whole (issue 21 #7)', async () => {
+    await page.setViewportSize({ width: 760, height: 900 });
+    try {
+      /** The box of the tooltip holding `selector`, the header's bottom and the viewport, as the page lays them out. */
+      const layout = async (selector: string) => {
+        // CodeMirror measures and then places a tooltip (off-screen until then).
+        await page.waitForFunction((sel) => (document.querySelector(sel)?.closest('.cm-tooltip')?.getBoundingClientRect().top ?? -10000) > -1000, selector, { timeout: 5_000 });
+        return page.evaluate((sel) => {
+          const tip = document.querySelector(sel)!.closest('.cm-tooltip')!;
+          const box = tip.getBoundingClientRect();
+          const action = tip.querySelector('.cm-diagnosticAction');
+          return {
+            top: box.top,
+            bottom: box.bottom,
+            left: box.left,
+            right: box.right,
+            header: document.querySelector('header.site')!.getBoundingClientRect().bottom,
+            width: innerWidth,
+            height: innerHeight,
+            action: action === null ? undefined : { text: action.textContent, right: action.getBoundingClientRect().right, scrollWidth: action.scrollWidth, clientWidth: action.clientWidth },
+          };
+        }, selector);
+      };
+      const inside = (box: Awaited<ReturnType<typeof layout>>) => {
+        expect(box.top).toBeGreaterThanOrEqual(box.header - 0.5);
+        expect(box.bottom).toBeLessThanOrEqual(box.height + 0.5);
+        expect(box.left).toBeGreaterThanOrEqual(-0.5);
+        expect(box.right).toBeLessThanOrEqual(box.width + 0.5);
+      };
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await typeInto('filter', 'LastName.StartsWith(Sm)');
+      await page.mouse.move(0, 0);
+      // A hover opens above its line. Make it taller than the room between the header and the line (but not
+      // than the room above the line): placed in the whole window it would cover the header, as long hovers did.
+      const room = await page.evaluate(() => ({
+        line: document.querySelector('#filter')!.getBoundingClientRect().top,
+        header: document.querySelector('header.site')!.getBoundingClientRect().bottom,
+      }));
+      const tall = await page.addStyleTag({ content: `.cm-wepql-hover { min-height: ${Math.round(room.line - room.header + 20)}px; }` });
+      await (await page.$('#filter .cm-wepql-field'))!.hover();
+      await page.waitForSelector('.cm-wepql-hover', { timeout: 5_000 });
+      inside(await layout('.cm-wepql-hover'));
+      await page.mouse.move(0, 0);
+      await page.waitForSelector('.cm-wepql-hover', { state: 'detached', timeout: 5_000 });
+      await tall.evaluate((element) => (element as HTMLElement).remove());
+
+      await typeInto('filter', 'CreatedOn.Equal(2021-03-15)');
+      await page.waitForSelector('#filter .cm-lintRange-warning', { timeout: 5_000 });
+      await (await page.$('#filter .cm-lintRange-warning'))!.hover();
+      await page.waitForSelector('.cm-tooltip-lint .cm-diagnosticAction', { timeout: 5_000 });
+      const lint = await layout('.cm-tooltip-lint');
+      inside(lint);
+      expect(lint.action!.text).toMatch(/^Replace with CreatedOn\.GreaterThanOrE/);
+      // The button's text is shown whole: not clipped by its own box nor past the window's edge.
+      expect(lint.action!.scrollWidth).toBeLessThanOrEqual(lint.action!.clientWidth + 1);
+      expect(lint.action!.right).toBeLessThanOrEqual(lint.width + 0.5);
+      await page.mouse.move(0, 0);
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 1000 });
+    }
+  });
+
   it('is one line: Enter submits into the address instead of breaking the line', async () => {
     await typeInto('filter', 'Gender.Equal(1)');
     await page.keyboard.press('Escape');

@@ -22,6 +22,7 @@ import {
   InitializedNotification,
   InitializeRequest,
   PublishDiagnosticsNotification,
+  SemanticTokensRequest,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -56,6 +57,7 @@ describe('wepql lsp over stdio', () => {
   let server: ChildProcessWithoutNullStreams;
   let connection: ProtocolConnection;
   let dir: string;
+  let legend: string[] = [];
   const published: PublishDiagnosticsParams[] = [];
   const waiters: { uri: string; version: number; resolve(p: PublishDiagnosticsParams): void }[] = [];
 
@@ -87,6 +89,7 @@ describe('wepql lsp over stdio', () => {
     });
     expect(init.capabilities.hoverProvider).toBe(true);
     expect(init.capabilities.definitionProvider).toBe(true);
+    legend = init.capabilities.semanticTokensProvider!.legend.tokenTypes;
     await connection.sendNotification(InitializedNotification.type, {});
   });
 
@@ -197,6 +200,57 @@ describe('wepql lsp over stdio', () => {
     const line = schemaLines[location.range.start.line]!;
     expect(line.slice(location.range.start.character, location.range.end.character)).toBe('"CreatedOn"');
   });
+
+  it('answers semantic tokens from the parser\'s scanner: fields, operators, values, keywords, punctuation', async () => {
+    const text = "# a comment\nLastName.StartsWith(Sm);Or(Gender.Equal(1);Address.City.InArray('New York', Boston))\n'D'.StartsWithInFields(FirstName,LastName)\n";
+    await open('tokens.wepql', text);
+    const { data } = (await connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: uri('tokens.wepql') } }))!;
+    const lines = text.split('\n');
+    const shown: string[] = [];
+    for (let i = 0, line = 0, character = 0; i < data.length; i += 5) {
+      line += data[i]!;
+      character = data[i] === 0 ? character + data[i + 1]! : data[i + 1]!;
+      shown.push(`${lines[line]!.slice(character, character + data[i + 2]!)}:${legend[data[i + 3]!]}`);
+    }
+    expect(shown.join(' ')).toBe(
+      [
+        'LastName:property .:operator StartsWith:method (:operator Sm:string ):operator ;:operator',
+        'Or:keyword (:operator Gender:property .:operator Equal:method (:operator 1:number ):operator ;:operator',
+        "Address:property .:operator City:property .:operator InArray:method (:operator 'New York':string ,:operator Boston:string ):operator ):operator",
+        "'D':string .:operator StartsWithInFields:method (:operator FirstName:property ,:operator LastName:property ):operator",
+      ].join(' '),
+    );
+  });
+
+  it('relints after the typing stops: 30 rapid changes to a large document publish only the last version, and hover answers meanwhile (issue 19 #14)', async () => {
+    const line = (i: number) => `LastName.StartsWith(Sm${i});Or(Gender.Equal(1);Gender.IsNull());CreatedOn.GreaterThan(2024-01-01);FirstName.Contains(a)`;
+    const lines = Array.from({ length: 8000 }, (_, i) => line(i));
+    const name = 'large.wepql';
+    const t0 = performance.now();
+    await open(name, lines.join('\n'));
+    // One whole relint of this document (a pause of at most 150 ms included).
+    const oneRelint = performance.now() - t0;
+    const before = published.length;
+    for (let version = 2; version <= 31; version++) {
+      await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: uri(name), version },
+        contentChanges: [{ range: { start: { line: version, character: 0 }, end: { line: version, character: 0 } }, text: 'x' }],
+      });
+    }
+    const asked = performance.now();
+    const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri(name) }, position: { line: 40, character: 2 } });
+    const hoverMs = performance.now() - asked;
+    expect((hover!.contents as MarkupContent).value).toContain('**LastName**');
+    const last = await diagnosticsFor(uri(name), 31);
+    expect(last.version).toBe(31);
+    // Relinted serially, 30 versions would keep the server busy for 30 relints before the hover: it came well before.
+    expect(hoverMs).toBeLessThan(oneRelint * 10);
+    // Only the version the typing stopped at was linted to the end and published.
+    expect(published.slice(before).filter((p) => p.uri === uri(name)).map((p) => p.version)).toEqual([31]);
+    // The published findings are those of the last text: the `x` typed at the start of line 5 makes its field unknown.
+    expect(last.diagnostics.filter((d) => d.range.start.line === 5).map((d) => d.code)).toContain('unknown-field');
+    console.log(`lsp relint: one relint ${oneRelint.toFixed(0)} ms, hover after 30 changes ${hoverMs.toFixed(0)} ms`);
+  }, 120_000);
 
   it('reads the filter and sort strings of a JSON file, escapes included', async () => {
     const json = '[{"name": "smiths", "filter": "LastName.Equal(\'O\'\'\\u0042rien\');Gender.Equal(x)", "sort": "LastName=Up"}]';
