@@ -2,15 +2,8 @@
  * A small, strict argument parser for the `wepql` subcommands: unknown
  * flags and missing flag values are usage errors (exit 2), never ignored.
  */
-
-
-/** A problem with the command line itself; the CLI exits 2 with its message. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { didYouMean } from '../diagnostics/suggest.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /** What a subcommand accepts: flags that take a value, and boolean switches. */
 export interface ArgSpec {
@@ -34,8 +27,24 @@ export interface ParsedArgs {
 }
 
 /**
+ * Whether an argument that starts with `-` is TEXT rather than an option:
+ * `--anything` and a known short alias are options (an unknown `--name` is
+ * a usage error with "did you mean"), and so is a lone letter such as `-x`
+ * (most likely a mistyped alias); anything else — a filter such as
+ * `-5.x(1)` — is text. `--` still ends the options outright.
+ */
+function isText(arg: string, spec: ArgSpec): boolean {
+  if (arg.startsWith('--')) return false;
+  const written = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+  if (spec.aliases !== undefined && Object.hasOwn(spec.aliases, written)) return false;
+  return !/^-[A-Za-z]$/.test(written);
+}
+
+/**
  * Parses `argv` (without the subcommand name) against a spec. `--` ends the
- * flags. Throws `UsageError` for an unknown flag or a flag without its value.
+ * flags; an argument starting with `-` that is not an option (`-5.x(1)`) is
+ * a positional. Throws `UsageError` for an unknown flag or a flag without
+ * its value.
  *
  * @example
  * parseArgs(['--schema', 's.json', '--fix', 'a.txt'], { values: ['--schema'], switches: ['--fix'] });
@@ -54,7 +63,7 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (arg.startsWith('-') && arg !== '-') {
+    if (arg.startsWith('-') && arg !== '-' && !isText(arg, spec)) {
       const eq = arg.indexOf('=');
       const written = eq > 0 ? arg.slice(0, eq) : arg;
       const flag = spec.aliases !== undefined && Object.hasOwn(spec.aliases, written) ? spec.aliases[written]! : written;
@@ -90,6 +99,17 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
 }
 
 /**
+ * Reads `--max-warnings`: a whole number ≥ 0, or -1 for no limit (as
+ * ESLint reads it). Throws `UsageError` for anything else.
+ *
+ * @example
+ * maxWarningsFlag(args); // -1, 10, or undefined when absent
+ */
+export function maxWarningsFlag(args: ParsedArgs): number | undefined {
+  return args.values.get('--max-warnings') === '-1' ? -1 : integerFlag(args, '--max-warnings');
+}
+
+/**
  * Reads a flag as a non-negative integer, or throws `UsageError`.
  *
  * @example
@@ -102,45 +122,4 @@ export function integerFlag(args: ParsedArgs, flag: string, min = 0): number | u
     throw new UsageError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(raw)}`);
   }
   return Number(raw);
-}
-
-/** Edit distance counting a swap of neighbours as one edit (typing slips like "wirte"). */
-function swapDistance(a: string, b: string): number {
-  if (a.length > 64 || b.length > 64) return Infinity;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/**
- * The command, option or key nearest to a mistyped one, or undefined when
- * none is close (at most 2 edits, fewer for short names; a swap of
- * neighbouring letters counts as one).
- *
- * @example
- * didYouMean('wirte', ['width', 'write']); // 'write'
- */
-export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
-  const lower = name.toLowerCase();
-  const budget = Math.min(2, Math.max(1, Math.floor(lower.length / 3)));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const c = candidate.toLowerCase();
-    let d = swapDistance(lower, c);
-    if (d > budget && lower.length >= 3 && (c.startsWith(lower) || lower.startsWith(c))) d = budget;
-    if (d <= budget && d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
 }

@@ -51,6 +51,10 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flag: '--help', alias: '-h', description: 'print this help' },
 ];
 
+/** Printed in every command's help: how to pass a TEXT or FILE that begins with `-`. */
+export const END_OF_OPTIONS =
+  'Everything after -- is TEXT or FILE, even when it begins with - (wepql fmt -- -x.Equal(1)); an argument that begins with - but is no option is read as text too.';
+
 /**
  * The argument-parser spec of a definition (aliases map to their flags).
  *
@@ -103,6 +107,8 @@ export function renderHelp(definition: CommandDefinition): string {
     '',
     'options:',
     ...all.map(option),
+    '',
+    END_OF_OPTIONS,
     '',
     definition.examples.length === 1 ? 'example:' : 'examples:',
     ...definition.examples.map((e) => `  ${e}`),

@@ -1,84 +1,110 @@
 /**
- * `wepql fmt --check FILE...` and `wepql fmt --write FILE...`, in the
- * manner of Prettier: `--check` lists the files whose saved filters or sorts
- * are not in canonical form and exits 1 if there are any; `--write` rewrites
- * them in place (only the filter and sort texts change) and names them.
- * Files, directories and globs are accepted, as for `wepql lint`.
+ * `wepql fmt --check` and `wepql fmt --write`, in the manner of Prettier:
+ * `--check` lists the files whose saved filters or sorts are not in
+ * canonical form and exits 1 if there are any; `--write` rewrites them in
+ * place (only the filter and sort texts change, byte for byte) and names
+ * them. Files are found exactly as `wepql lint` finds them (operands or the
+ * config's `paths`, selectors, ignores); a file asked for that holds no
+ * filter is named too (exit 1 with `--strict`).
  */
-import { formatFilter, formatSort } from '../print/format.js';
+import { formatFilter, formatSort, type PrintOptions } from '../print/format.js';
 import { WepqlError } from '../diagnostics/error.js';
-import { readInput, loadSchemaFile, writeFileText } from './io.js';
-import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry } from '../workspace/saved-filters.js';
-import { UsageError } from './args.js';
-import { paint, plural, STDIN_LABEL } from './color.js';
-import { discoverFiles, readIgnoreFile } from '../workspace/discover.js';
+import { rewriteSavedFile, type SavedEntry } from '../workspace/saved-filters.js';
+import type { LoadedSource, NoFiltersNotice } from '../workspace/sources.js';
+import { UsageError } from '../workspace/usage-error.js';
+import type { ParsedArgs } from './args.js';
+import { paint, plural } from './color.js';
+import { loadSchemaFile, writeSourceFile } from './io.js';
+import { readRunSources, runConfig } from './workspace-flags.js';
 
-/**
- * Checks (or rewrites) files and prints one line per file that is not
- * canonical. Entries with syntax errors are named and left as they are.
- *
- * @example
- * process.exitCode = await runFmtCheck(['saved.txt'], {});
- */
-export async function runFmtCheck(
-  inputs: readonly string[],
-  options: { readonly schemaFile?: string; readonly write?: boolean },
-): Promise<number> {
-  const write = options.write === true;
-  if (inputs.length === 0) throw new UsageError(`${write ? '--write' : '--check'} needs at least one FILE, directory or glob`);
-  if (write && inputs.includes('-')) throw new UsageError('--write cannot rewrite standard input; name files');
-  const cwd = process.cwd();
-  const files = await discoverFiles(inputs, { cwd, ignore: { base: cwd, patterns: readIgnoreFile(`${cwd}/.wepqlignore`, false) } });
-  const schema = options.schemaFile === undefined ? undefined : await loadSchemaFile(options.schemaFile);
-  const printOptions = schema === undefined ? {} : { schema };
-  if (needsYaml(files)) await loadYaml();
-  let bad = 0;
+/** What checking one file found: texts to rewrite and problems to name. */
+interface FileCheck {
+  readonly replacements: Map<SavedEntry, string>;
+  readonly problems: string[];
+  readonly unformattable: number;
+}
+
+function checkFile(loaded: LoadedSource, printOptions: PrintOptions): FileCheck {
+  const check: FileCheck = { replacements: new Map(), problems: [], unformattable: 0 };
   let unformattable = 0;
-  for (const path of files) {
-    const content = await readInput(path);
-    const label = path === '-' ? STDIN_LABEL : path;
-    let saved;
+  for (const entry of loaded.file.entries) {
     try {
-      saved = readSavedFilters(path, content);
-    } catch (e) {
-      if (e instanceof SavedFileError) throw new UsageError(e.message);
-      throw e;
-    }
-    const problems: string[] = [];
-    const replacements = new Map<SavedEntry, string>();
-    for (const entry of saved.entries) {
-      try {
-        const canonical = entry.kind === 'filter' ? formatFilter(entry.text, printOptions) : formatSort(entry.text, printOptions);
-        if (canonical !== entry.text) {
-          problems.push(`line ${entry.line}: not canonical, expected ${canonical}`);
-          replacements.set(entry, canonical);
-        }
-      } catch (e) {
-        if (!(e instanceof WepqlError)) throw e;
-        const first = e.diagnostics.find((d) => d.severity === 'error');
-        unformattable++;
-        problems.push(`line ${entry.line}: cannot be formatted (${first?.code ?? 'error'}: ${first?.message ?? e.message})`);
+      const canonical = entry.kind === 'filter' ? formatFilter(entry.text, printOptions) : formatSort(entry.text, printOptions);
+      if (canonical !== entry.text) {
+        check.problems.push(`line ${entry.line}: not canonical, expected ${canonical}`);
+        check.replacements.set(entry, canonical);
       }
-    }
-    if (problems.length === 0) continue;
-    bad++;
-    if (write) {
-      if (replacements.size > 0) await writeFileText(path, rewriteSavedFile(saved, replacements));
-      const left = problems.filter((p) => p.includes('cannot be formatted'));
-      process.stdout.write(`${replacements.size > 0 ? `${label} (${plural(replacements.size, 'entry', 'entries')} rewritten)` : label}\n`);
-      if (left.length > 0) process.stdout.write(`${left.map((p) => `  ${p}`).join('\n')}\n`);
-    } else {
-      process.stdout.write(`${paint.yellow('[warn]')} ${label}\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
+    } catch (e) {
+      if (!(e instanceof WepqlError)) throw e;
+      const first = e.diagnostics.find((d) => d.severity === 'error');
+      unformattable++;
+      check.problems.push(`line ${entry.line}: cannot be formatted (${first?.code ?? 'error'}: ${first?.message ?? e.message})`);
     }
   }
+  return { ...check, unformattable };
+}
+
+async function reportFile(loaded: LoadedSource, check: FileCheck, write: boolean): Promise<void> {
+  if (!write) {
+    process.stdout.write(`${paint.yellow('[warn]')} ${loaded.label}\n${check.problems.map((p) => `  ${p}`).join('\n')}\n`);
+    return;
+  }
+  if (check.replacements.size > 0) await writeSourceFile(loaded.candidate.abs, loaded.source, rewriteSavedFile(loaded.file, check.replacements));
+  const left = check.problems.filter((p) => p.includes('cannot be formatted'));
+  const n = check.replacements.size;
+  process.stdout.write(`${n > 0 ? `${loaded.label} (${plural(n, 'entry', 'entries')} rewritten)` : loaded.label}\n`);
+  if (left.length > 0) process.stdout.write(`${left.map((p) => `  ${p}`).join('\n')}\n`);
+}
+
+function reportNotices(notices: readonly NoFiltersNotice[], strict: boolean): void {
+  for (const n of notices) {
+    const label = strict ? paint.red('[error]') : paint.yellow('[warn]');
+    process.stderr.write(`${label} ${n.label}: no-filters-found: ${n.message}\n`);
+  }
+}
+
+/**
+ * Checks (or rewrites) the files a run names and prints one line per file
+ * that is not canonical. Entries with syntax errors are named and left as
+ * they are.
+ *
+ * @example
+ * process.exitCode = await runFmtCheck(args, { write: false });
+ */
+export async function runFmtCheck(args: ParsedArgs, options: { readonly schemaFile?: string; readonly write?: boolean }): Promise<number> {
+  const write = options.write === true;
+  const mode = write ? '--write' : '--check';
+  if (write && args.positionals.includes('-')) throw new UsageError('--write cannot rewrite standard input; name files');
+  const config = runConfig(args, process.cwd());
+  const schemaFile = options.schemaFile ?? config.schema;
+  const schema = schemaFile === undefined ? undefined : await loadSchemaFile(schemaFile);
+  const sources = await readRunSources(args, config, { operands: args.positionals, alsoExclude: [schemaFile] });
+  if (sources === undefined) throw new UsageError(`${mode} needs at least one FILE, directory or glob, or "paths" in wepql.config.json`);
+  const strict = args.switches.has('--strict');
+  reportNotices(sources.notices, strict);
+  const printOptions: PrintOptions = schema === undefined ? {} : { schema };
+  let bad = 0;
+  let unformattable = 0;
+  for (const loaded of sources.files) {
+    const check = checkFile(loaded, printOptions);
+    unformattable += check.unformattable;
+    if (check.problems.length === 0) continue;
+    bad++;
+    await reportFile(loaded, check, write);
+  }
+  const failedStrict = strict && sources.notices.length > 0;
+  const files = plural(sources.files.length, 'file');
   if (write) {
-    process.stdout.write(`Formatted ${plural(files.length, 'file')}: ${bad === 0 ? 'all were already in canonical form' : `${plural(bad, 'file')} changed`}.\n`);
-    return unformattable > 0 ? 1 : 0;
+    process.stdout.write(`Formatted ${files}: ${bad === 0 ? 'all were already in canonical form' : `${plural(bad, 'file')} changed`}.\n`);
+    return unformattable > 0 || failedStrict ? 1 : 0;
   }
   if (bad > 0) {
     process.stdout.write(`${paint.yellow('[warn]')} Canonical-form issues found in ${plural(bad, 'file')}. Run \`wepql fmt --write\` to fix them.\n`);
     return 1;
   }
-  process.stdout.write(`Checked ${plural(files.length, 'file')}: all in canonical form.\n`);
-  return 0;
+  if (sources.notices.length > 0) {
+    const held = `${plural(sources.notices.length, 'file')} asked for ${sources.notices.length === 1 ? 'holds' : 'hold'} no filter or sort (named above)`;
+    process.stdout.write(`Checked ${files}; ${held}: no canonical-form issues in the files read.\n`);
+  } else process.stdout.write(`Checked ${files}: all in canonical form.\n`);
+  return failedStrict ? 1 : 0;
 }

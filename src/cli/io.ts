@@ -1,45 +1,43 @@
 /**
  * File and stream helpers shared by the subcommands. Problems with the
- * command line's files (unreadable, invalid schema) are `UsageError`s:
- * the CLI exits 2 with a message naming the file.
+ * command line's files (unreadable, a device or FIFO, an invalid schema) are
+ * `UsageError`s: the CLI exits 2 with a message naming the file.
  */
-import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { loadSchemaJson } from '../schema/load-schema.js';
 import type { Schema } from '../schema/schema.js';
-import { UsageError } from './args.js';
+import { decodeSource, encodeSource, readRegularFile, type SourceText } from '../workspace/source-text.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /**
- * Reads a file as UTF-8, or standard input when `path` is `-`.
+ * Reads a file's text (UTF-8, or Latin-1 when it is not valid UTF-8; a
+ * byte-order mark dropped), or standard input when `path` is `-`.
  *
  * @example
  * const text = await readInput('saved.txt');
  */
-export async function readInput(path: string): Promise<string> {
+export async function readInput(path: string, what = 'file'): Promise<string> {
   if (path === '-') {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return decodeSource(Buffer.concat(chunks)).text;
   }
-  try {
-    // Synchronous: linting a thousand small files, the promise round trips cost more than the reads.
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String((e as Error).message);
-    throw new UsageError(`cannot read ${path}: ${why}`);
-  }
+  // Synchronous: linting a thousand small files, the promise round trips cost more than the reads.
+  return decodeSource(readRegularFile(path, what)).text;
 }
 
 /**
- * Writes a file as UTF-8, turning failures into usage errors.
+ * Writes `text` back to a file read as `source`: the same encoding and
+ * byte-order mark, so that every byte outside the changed texts stays as it
+ * was. Failures are usage errors.
  *
  * @example
- * await writeFileText('saved.txt', fixed);
+ * await writeSourceFile('saved.txt', source, fixed);
  */
-export async function writeFileText(path: string, text: string): Promise<void> {
+export async function writeSourceFile(path: string, source: SourceText, text: string): Promise<void> {
+  const bytes = encodeSource(source, text, path);
   try {
-    await writeFile(path, text, 'utf8');
+    writeFileSync(path, bytes);
   } catch (e) {
     throw new UsageError(`cannot write ${path}: ${(e as Error).message}`);
   }
@@ -53,7 +51,7 @@ export async function writeFileText(path: string, text: string): Promise<void> {
  * const schema = await loadSchemaFile('schemas/employee.json');
  */
 export async function loadSchemaFile(path: string): Promise<Schema> {
-  const text = await readInput(path);
+  const text = await readInput(path, 'schema');
   const { value, errors } = loadSchemaJson(text);
   if (value === undefined) {
     throw new UsageError(`invalid schema file ${path}:\n  ${errors.join('\n  ')}`);

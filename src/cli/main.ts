@@ -6,8 +6,11 @@
  * input has errors, 2 a usage error. Adding a command is one row in
  * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
-import { readFileSync } from 'node:fs';
-import { didYouMean, UsageError } from './args.js';
+import { packageVersion } from './package-info.js';
+import { WepqlError } from '../diagnostics/error.js';
+import { SavedFileError } from '../workspace/saved-filters.js';
+import { UsageError } from '../workspace/usage-error.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { decideColor, setColor } from './color.js';
 import { renderHelp, usageLine, type CommandDefinition } from './command.js';
 
@@ -40,15 +43,6 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'db-index': { summary: 'print (or create) the indexes that serve given sorts and filters on the employees table', load: () => import('./commands/db-index.js') },
 };
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
@@ -74,8 +68,16 @@ async function commandHelp(name: string, entry: CommandEntry, rest: readonly str
   return `usage: ${entry.usage ?? `wepql ${name} [options]`}\n\n${entry.summary}\n`;
 }
 
+/**
+ * Names other tools use for a command: `format` (Prettier, `go fmt`),
+ * `check` (Biome, `cargo check`). They are suggested, not aliases: `check`
+ * could as well mean `fmt --check`, and one spelling per command keeps
+ * scripts readable.
+ */
+const OTHER_NAMES: Readonly<Record<string, string>> = { format: 'fmt', prettier: 'fmt', check: 'lint', eslint: 'lint', validate: 'lint' };
+
 function unknownCommand(name: string): string {
-  const near = didYouMean(name, Object.keys(COMMANDS));
+  const near = Object.hasOwn(OTHER_NAMES, name.toLowerCase()) ? OTHER_NAMES[name.toLowerCase()] : didYouMean(name, Object.keys(COMMANDS));
   return `wepql: unknown command "${name}"${near === undefined ? '' : `; did you mean "${near}"?`}\nRun \`wepql --help\` for the list of commands.\n`;
 }
 
@@ -102,7 +104,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
-    process.stdout.write(`wepql ${version()}\n`);
+    process.stdout.write(`wepql ${packageVersion()}\n`);
     return 0;
   }
   if (name === 'help') {
@@ -135,13 +137,27 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      const usage = command.definition === undefined ? (entry.usage ?? `wepql ${name} [options]`) : usageLine(command.definition);
-      process.stderr.write(`wepql ${name}: ${error.message}\nusage: ${usage}\nRun \`wepql help ${name}\` for every option.\n`);
-      return 2;
-    }
-    throw error;
+    return reportInputError(name, entry, command, error);
   }
+}
+
+/**
+ * A user-input error as a message and its exit code — 2 for the command
+ * line and its files (`UsageError`, a file that is not saved filters), 1
+ * for a filter or sort the command was given (`WepqlError`) — never
+ * "internal error" with a stack. Anything else is rethrown: a real bug.
+ */
+function reportInputError(name: string, entry: CommandEntry, command: CommandModule, error: unknown): number {
+  if (error instanceof UsageError || error instanceof SavedFileError) {
+    const usage = command.definition === undefined ? (entry.usage ?? `wepql ${name} [options]`) : usageLine(command.definition);
+    process.stderr.write(`wepql ${name}: ${error.message}\nusage: ${usage}\nRun \`wepql help ${name}\` for every option.\n`);
+    return 2;
+  }
+  if (error instanceof WepqlError) {
+    process.stderr.write(`wepql ${name}: ${error.message}\n`);
+    return 1;
+  }
+  throw error;
 }
 
 // A reader that stops early (`wepql query … | head`) closes the pipe: that is

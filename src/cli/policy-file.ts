@@ -5,7 +5,7 @@
 import type { Policy } from '../policy/policy.js';
 import { definePolicy, PolicyDefinitionError } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../workspace/usage-error.js';
 import { readInput } from './io.js';
 
 /**

@@ -20,7 +20,8 @@ export interface LintFinding {
   readonly line: number;
   /** 1-based file column of the diagnostic's start (exact for text files; for JSON, counted in the decoded string). */
   readonly column: number;
-  readonly kind: 'filter' | 'sort';
+  /** What the finding is about: a filter, a sort, or the file as a whole (`no-filters-found`). */
+  readonly kind: 'filter' | 'sort' | 'file';
   /** The saved entry's name, when the file gives one. */
   readonly name?: string;
   readonly code: DiagnosticCode;
@@ -58,11 +59,17 @@ const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as cons
 
 /**
  * A SARIF 2.1.0 log of findings, with one rule per diagnostic code used.
+ * `docsUri` (the web address of docs/diagnostics.md) becomes the tool's
+ * `informationUri` and each rule's `helpUri`; without it both are left out
+ * rather than pointing at an address nobody confirmed.
  *
  * @example
  * JSON.stringify(toSarif(findings, { version: '0.1.0' }));
  */
-export function toSarif(findings: readonly LintFinding[], tool: { readonly version: string }): Record<string, unknown> {
+export function toSarif(
+  findings: readonly LintFinding[],
+  tool: { readonly version: string; readonly docsUri?: string },
+): Record<string, unknown> {
   const codes = [...new Set(findings.map((f) => f.code))].sort();
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
   return {
@@ -74,12 +81,12 @@ export function toSarif(findings: readonly LintFinding[], tool: { readonly versi
           driver: {
             name: 'wepql',
             version: tool.version,
-            informationUri: 'https://github.com/wepql/wepql/blob/main/docs/diagnostics.md',
+            ...(tool.docsUri === undefined ? {} : { informationUri: tool.docsUri }),
             rules: codes.map((code) => ({
               id: code,
               name: code,
               shortDescription: { text: DIAGNOSTIC_CODES[code].summary },
-              helpUri: `https://github.com/wepql/wepql/blob/main/docs/diagnostics.md#${code}`,
+              ...(tool.docsUri === undefined ? {} : { helpUri: `${tool.docsUri}#${code}` }),
               defaultConfiguration: { level: SARIF_LEVEL[DIAGNOSTIC_CODES[code].severity] },
             })),
           },

@@ -1,5 +1,6 @@
 /**
- * The canonical printer (SPEC §8): a tree in, the one canonical text out.
+ * The canonical printer (docs/reference.md §"Canonical form"): a tree in, the one
+ * canonical text out.
  * Structure is printed exactly as it is (never reordered or flattened) and
  * values keep their text; only spelling, spacing and quoting are decided here.
  *
@@ -129,7 +130,7 @@ function isStringField(field: FieldNode, schema: Schema): boolean {
 
 function valueText(value: ValueNode, position: ValuePosition, forceQuotes: boolean): string {
   // A value with U+0000 or an unpaired surrogate prints, but parses back as
-  // the error invalid-character (SPEC §10), so no text expresses that tree.
+  // the error invalid-character (docs/reference.md §"Limits"), so no text expresses that tree.
   const bad = invalidCharacter(value.value);
   if (bad !== undefined) fail('filter', 'invalid-character', `a value contains ${bad}, which databases reject`, value.span);
   return forceQuotes || needsQuoting(value.value, position) ? quoteValue(value.value) : value.value;
@@ -265,7 +266,8 @@ function prettyLines(clauses: readonly FilterNode[], s: Settings, flat: string, 
 }
 
 /**
- * Prints a filter tree in canonical form (SPEC §8): no whitespace outside
+ * Prints a filter tree in canonical form (docs/reference.md §"Canonical form"): no
+ * whitespace outside
  * values, `;` between clauses, PascalCase names, values quoted only when
  * they must be. With `pretty`, groups that do not fit `width` are broken onto
  * indented lines; the result parses back to the same tree, and when that

@@ -1,13 +1,19 @@
 /**
- * `wepql.config.json`: what `wepql lint` needs so that CI runs it with no
- * flags. Found by walking up from the working directory (the first
- * `wepql.config.json` wins), or named with `--config FILE`. Paths in it are
- * relative to the file's directory. Command-line flags override it.
+ * `wepql.config.json`: what `wepql lint`, `wepql fmt --check` and the
+ * language server need so that CI runs them with no flags. JSON with
+ * comments and trailing commas; its JSON Schema is
+ * `schemas/wepql-config.schema.json`. Found by walking up from the working
+ * directory (the first `wepql.config.json` wins), or named with `--config
+ * FILE`. Paths in it are relative to the file's directory. Command-line
+ * flags override it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
-import { didYouMean, UsageError } from '../cli/args.js';
+import { didYouMean } from '../diagnostics/suggest.js';
+import { readRegularText } from './source-text.js';
+import { UsageError } from './usage-error.js';
 
 /** The file name searched for. */
 export const CONFIG_FILE = 'wepql.config.json';
@@ -99,6 +105,52 @@ export function findConfig(cwd: string, explicit?: string): string | undefined {
   }
 }
 
+/** The value of a JSONC tree; objects have no prototype, so a `__proto__` key is only a key. */
+function treeValue(node: JsonNode): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        if (key !== undefined && value !== undefined) out[key.value as string] = treeValue(value);
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map(treeValue);
+    default:
+      return node.value;
+  }
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+}
+
+/**
+ * Reads JSON with comments (`//`, `/* *\/`) and trailing commas, as editors
+ * read `tsconfig.json`. Throws `UsageError` with the position of the first
+ * syntax error.
+ *
+ * @example
+ * readJsonc('{ "schema": "s.json", // the current schema\n }', 'wepql.config.json'); // { schema: 's.json' }
+ */
+export function readJsonc(text: string, file: string): unknown {
+  const errors: ParseError[] = [];
+  let tree: JsonNode | undefined;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (first !== undefined) throw new UsageError(`config ${file}: not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)})`);
+    if (tree === undefined) throw new UsageError(`config ${file}: empty`);
+    return treeValue(tree);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`config ${file}: nests too deeply to read`);
+    throw e;
+  }
+}
+
 /**
  * Reads and checks a config file. Throws `UsageError` naming the file and
  * the key for anything it cannot use (with "did you mean" for a misspelled
@@ -108,18 +160,7 @@ export function findConfig(cwd: string, explicit?: string): string | undefined {
  * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
  */
 export function loadConfig(file: string): LintConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`config ${file}: not valid JSON (${(e as Error).message})`);
-  }
+  const json = readJsonc(readRegularText(file, 'config'), file);
   const fail = (key: string, message: string): never => {
     throw new UsageError(`config ${file}: ${key}: ${message}`);
   };
@@ -164,8 +205,8 @@ export function loadConfig(file: string): LintConfig {
     }
   }
   const maxWarnings = own('maxWarnings');
-  if (maxWarnings !== undefined && (typeof maxWarnings !== 'number' || !Number.isSafeInteger(maxWarnings) || maxWarnings < 0)) {
-    fail('maxWarnings', 'must be a whole number ≥ 0');
+  if (maxWarnings !== undefined && (typeof maxWarnings !== 'number' || !Number.isSafeInteger(maxWarnings) || maxWarnings < -1)) {
+    fail('maxWarnings', 'must be a whole number ≥ 0, or -1 for no limit');
   }
   const caseSensitive = own('caseSensitive');
   if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');

@@ -5,7 +5,7 @@
  * still holds the text that was read. Identifiers are quoted, values bound.
  */
 import type { DatabaseSource } from './config.js';
-import { UsageError } from '../cli/args.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * One saved filter or sort read from a row.

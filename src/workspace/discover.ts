@@ -1,16 +1,27 @@
 /**
- * Which files `wepql lint` and `wepql fmt` read: named files, directories
- * (walked for saved-filter files) and globs (`'views/**\/*.{json,yaml}'`),
- * minus what `.gitignore`-style rules exclude (`.wepqlignore`, the config's
- * `ignorePatterns`, `--ignore-pattern`, `--ignore-path`). `node_modules` and
- * `.git` are never walked.
+ * Which files `wepql lint`, `wepql fmt --check`/`--write` and the language
+ * server consider, in the manner of ESLint and Prettier: named files,
+ * directories (walked) and globs (`'views/**\/*.{json,yaml}'`), minus what
+ * `.gitignore`-style rules exclude (`.gitignore` and `.wepqlignore` at the
+ * project root, the config's `ignorePatterns`, `--ignore-pattern`,
+ * `--ignore-path`). `node_modules` and `.git` are never walked; a directory
+ * is visited once by its real path, so a symlink loop ends.
+ *
+ * Whether a candidate holds saved filters is decided by its content (see
+ * `sources.ts`); this module only finds candidates and says how each was
+ * named, which decides how quiet a file without filters may be.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../cli/args.js';
+import { readRegularText } from './source-text.js';
+import { UsageError } from './usage-error.js';
 
-/** Extensions a directory walk picks up. */
-export const SAVED_FILTER_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.txt', '.wepql'] as const;
+/**
+ * Extensions a directory walk picks up. `.txt` is not among them: a
+ * repository's text files (licences, notes) are not saved filters; name a
+ * `.txt` file, or match it with a glob, to lint it.
+ */
+export const WALKED_EXTENSIONS = ['.wepql', '.json', '.yaml', '.yml', '.ndjson', '.jsonl'] as const;
 
 /**
  * The ignore rules of a run.
@@ -25,6 +36,48 @@ export interface IgnoreRules {
 }
 
 /**
+ * How a candidate was named: on its own, by a glob, or found walking a
+ * directory. A walked JSON or YAML file that holds no filter is skipped
+ * quietly; a named file that holds none is always reported.
+ *
+ * @example
+ * const origin: CandidateOrigin = 'walk';
+ */
+export type CandidateOrigin = 'named' | 'glob' | 'walk' | 'stdin';
+
+/**
+ * A file to consider.
+ *
+ * @example
+ * const c: Candidate = { path: 'views/a.json', abs: '/repo/views/a.json', origin: 'walk' };
+ */
+export interface Candidate {
+  /** The path as reports show it (relative to the working directory when the input was). */
+  readonly path: string;
+  /** The absolute path (`-` for standard input). */
+  readonly abs: string;
+  readonly origin: CandidateOrigin;
+}
+
+/**
+ * Options of `discoverFiles`.
+ *
+ * @example
+ * const options: DiscoverOptions = { cwd: '/repo', ignore: { base: '/repo', patterns: [] }, confineTo: ['/repo'] };
+ */
+export interface DiscoverOptions {
+  /** The directory inputs are relative to. */
+  readonly cwd: string;
+  readonly ignore: IgnoreRules;
+  /**
+   * When set, every input (by real path, so a symlink cannot lead out)
+   * must lie inside one of these directories: the config's `paths` stay in
+   * the project.
+   */
+  readonly confineTo?: readonly string[];
+}
+
+/**
  * Reads `.gitignore`-style patterns from a file (comments and blank lines
  * are handled by the rules themselves).
  *
@@ -33,11 +86,26 @@ export interface IgnoreRules {
  */
 export function readIgnoreFile(path: string, required: boolean): string[] {
   try {
-    return readFileSync(path, 'utf8').split(/\r?\n/);
+    statSync(path);
   } catch (e) {
     if (!required && (e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new UsageError(`cannot read ignore file ${path}: ${(e as Error).message}`);
   }
+  return readRegularText(path, 'ignore file').split(/\r?\n/);
+}
+
+/**
+ * The ignore patterns of a project directory: its `.gitignore`, then its
+ * `.wepqlignore` (or `ignorePath` instead of the latter), then `extra`.
+ *
+ * @example
+ * projectIgnorePatterns('/repo', undefined, ['drafts/']);
+ */
+export function projectIgnorePatterns(base: string, ignorePath: string | undefined, extra: readonly string[]): string[] {
+  return [
+    ...readIgnoreFile(join(base, '.gitignore'), false),
+    ...(ignorePath === undefined ? readIgnoreFile(join(base, '.wepqlignore'), false) : readIgnoreFile(ignorePath, true)),
+    ...extra,
+  ];
 }
 
 function toPosix(p: string): string {
@@ -46,101 +114,148 @@ function toPosix(p: string): string {
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
+type IsIgnored = (abs: string, dir: boolean) => boolean;
+
+async function ignoreMatcher(rules: IgnoreRules): Promise<IsIgnored> {
+  // The matcher loads only when needed: most runs name files and have no ignore rules.
+  const patterns = rules.patterns.filter((p) => p.trim() !== '' && !p.startsWith('#'));
+  if (patterns.length === 0) return () => false;
+  const matcher = (await import('ignore')).default().add(patterns);
+  return (abs, dir) => {
+    const rel = relative(rules.base, abs);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
+    return matcher.ignores(toPosix(rel) + (dir ? '/' : ''));
+  };
+}
+
+function childLabel(shown: string, name: string): string {
+  return shown === '' || shown === '.' ? name : `${shown.replace(/\/$/, '')}/${name}`;
+}
+
 /**
- * The files named by `inputs`, in a stable order without duplicates. `-`
- * (standard input) is kept as is. Throws `UsageError` for a name that is
- * neither a file, a directory nor a glob matching at least one file.
+ * Walks `dir` without recursion, returning the files (as shown) that
+ * `accept` keeps. Each directory is entered once by its real path, so a
+ * symlink loop (`loop -> .`) ends instead of walking for ever.
+ */
+function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (shown: string) => boolean): string[] {
+  const found: string[] = [];
+  const visited = new Set<string>();
+  const stack: [string, string][] = [[dir, shownDir]];
+  while (stack.length > 0) {
+    const [abs, shown] = stack.pop()!;
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      continue;
+    }
+    if (visited.has(real)) continue;
+    visited.add(real);
+    let names: string[];
+    try {
+      names = readdirSync(abs).sort();
+    } catch (e) {
+      throw new UsageError(`cannot read directory ${shown}: ${(e as Error).message}`);
+    }
+    const subdirs: [string, string][] = [];
+    for (const name of names) {
+      if (name === 'node_modules' || name === '.git') continue;
+      const childAbs = join(abs, name);
+      const childShown = childLabel(shown, name);
+      let stat: Stats;
+      try {
+        stat = statSync(childAbs);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!isIgnored(childAbs, true)) subdirs.push([childAbs, childShown]);
+      } else if (stat.isFile() && !isIgnored(childAbs, false) && accept(childShown)) found.push(childShown);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+  }
+  return found.sort();
+}
+
+function realOrWritten(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // A glob or a missing file: judged by its written path.
+    return path;
+  }
+}
+
+function confine(input: string, abs: string, roots: readonly string[] | undefined): void {
+  if (roots === undefined) return;
+  const real = realOrWritten(abs);
+  const inside = roots.some((root) => {
+    const rel = relative(realOrWritten(root), real);
+    return !rel.startsWith('..') && !isAbsolute(rel);
+  });
+  if (!inside) {
+    throw new UsageError(`"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
+  }
+}
+
+async function globFiles(input: string, cwd: string, isIgnored: IsIgnored): Promise<string[]> {
+  const picomatch = (await import('picomatch')).default;
+  const scan = picomatch.scan(input);
+  const base = scan.base === '' ? '.' : scan.base;
+  const matcher = picomatch(toPosix(input), { dot: false });
+  try {
+    if (!statSync(resolve(cwd, base)).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  return walk(resolve(cwd, base), base === '.' ? '' : base, isIgnored, (shown) => matcher(shown));
+}
+
+function statOf(abs: string): Stats | undefined {
+  try {
+    return statSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The candidates named by `inputs`, in a stable order without duplicates.
+ * `-` (standard input) is kept as is. Throws `UsageError` for a name that is
+ * neither a file, a directory nor a glob matching at least one file, and,
+ * with `confineTo`, for one outside that directory.
  *
  * @example
  * await discoverFiles(['views/', 'extra/*.yaml'], { cwd: process.cwd(), ignore: { base: process.cwd(), patterns: [] } });
  */
-export async function discoverFiles(
-  inputs: readonly string[],
-  options: { readonly cwd: string; readonly ignore: IgnoreRules },
-): Promise<string[]> {
-  // The matchers load only when needed: most runs name files and have no ignore rules.
-  const patterns = options.ignore.patterns.filter((p) => p.trim() !== '' && !p.startsWith('#'));
-  const rules = patterns.length === 0 ? undefined : (await import('ignore')).default().add(patterns);
-  const isIgnored = (abs: string, dir: boolean): boolean => {
-    if (rules === undefined) return false;
-    const rel = relative(options.ignore.base, abs);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
-    return rules.ignores(toPosix(rel) + (dir ? '/' : ''));
-  };
-  const out: string[] = [];
+export async function discoverFiles(inputs: readonly string[], options: DiscoverOptions): Promise<Candidate[]> {
+  const isIgnored = await ignoreMatcher(options.ignore);
+  const out: Candidate[] = [];
   const seen = new Set<string>();
-  const add = (shown: string): void => {
-    if (!seen.has(shown)) {
-      seen.add(shown);
-      out.push(shown);
-    }
+  const add = (path: string, origin: CandidateOrigin): void => {
+    const abs = path === '-' ? '-' : resolve(options.cwd, path);
+    if (abs !== '-') confine(path, abs, options.confineTo);
+    if (seen.has(abs)) return;
+    seen.add(abs);
+    out.push({ path, abs, origin });
   };
-  // Walks `dir`, returning files (as shown to the user) that `accept` keeps.
-  const walk = (dir: string, shownDir: string, accept: (shown: string) => boolean): string[] => {
-    const found: string[] = [];
-    const stack: [string, string][] = [[dir, shownDir]];
-    while (stack.length > 0) {
-      const [abs, shown] = stack.pop()!;
-      let names: string[];
-      try {
-        names = readdirSync(abs).sort();
-      } catch (e) {
-        throw new UsageError(`cannot read directory ${shown}: ${(e as Error).message}`);
-      }
-      const subdirs: [string, string][] = [];
-      for (const name of names) {
-        if (name === 'node_modules' || name === '.git') continue;
-        const childAbs = join(abs, name);
-        const childShown = shown === '' || shown === '.' ? name : `${shown.replace(/\/$/, '')}/${name}`;
-        let stat;
-        try {
-          stat = statSync(childAbs);
-        } catch {
-          continue;
-        }
-        if (stat.isDirectory()) {
-          if (!isIgnored(childAbs, true)) subdirs.push([childAbs, childShown]);
-        } else if (stat.isFile() && !isIgnored(childAbs, false) && accept(childShown)) found.push(childShown);
-      }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
-    }
-    return found.sort();
-  };
+  const walked = (shown: string) => WALKED_EXTENSIONS.some((ext) => shown.toLowerCase().endsWith(ext));
   for (const input of inputs) {
     if (input === '-') {
-      add('-');
+      add('-', 'stdin');
       continue;
     }
     const abs = resolve(options.cwd, input);
-    let stat;
-    try {
-      stat = statSync(abs);
-    } catch {
-      stat = undefined;
+    confine(input, abs, options.confineTo);
+    const stat = statOf(abs);
+    if (stat !== undefined && !stat.isDirectory()) add(input, 'named');
+    else if (stat !== undefined) for (const f of walk(abs, input, isIgnored, walked)) add(f, 'walk');
+    else {
+      if (!GLOB_CHARS.test(input)) throw new UsageError(`cannot read ${input}: no such file or directory`);
+      const files = await globFiles(input, options.cwd, isIgnored);
+      if (files.length === 0) throw new UsageError(`no files match ${JSON.stringify(input)}`);
+      for (const f of files) add(f, 'glob');
     }
-    if (stat !== undefined && !stat.isDirectory()) {
-      add(input);
-      continue;
-    }
-    if (stat?.isDirectory() === true) {
-      const lower = (s: string) => s.toLowerCase();
-      const files = walk(abs, input, (shown) => SAVED_FILTER_EXTENSIONS.some((ext) => lower(shown).endsWith(ext)));
-      for (const f of files) add(f);
-      continue;
-    }
-    if (!GLOB_CHARS.test(input)) throw new UsageError(`cannot read ${input}: no such file or directory`);
-    const picomatch = (await import('picomatch')).default;
-    const scan = picomatch.scan(input);
-    const base = scan.base === '' ? '.' : scan.base;
-    const matcher = picomatch(toPosix(input), { dot: false });
-    let files: string[] = [];
-    try {
-      if (statSync(resolve(options.cwd, base)).isDirectory()) files = walk(resolve(options.cwd, base), base === '.' ? '' : base, (shown) => matcher(shown));
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-    }
-    if (files.length === 0) throw new UsageError(`no files match ${JSON.stringify(input)}`);
-    for (const f of files) add(f);
   }
   return out;
 }

@@ -190,6 +190,11 @@ function scanObjects(json: string, base: number): StringSlot[][] {
   return objects;
 }
 
+/** Appends without `push(...items)`, whose spread overflows the stack for a list of ~120,000 entries. */
+function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 function entriesFromObject(
   path: string,
   value: unknown,
@@ -220,7 +225,25 @@ function entriesFromObject(
       encoding: 'json-string',
     });
   }
-  if (out.length === 0) throw new SavedFileError(path, `${where}: has neither a "filter" nor a "sort" string`);
+  return out;
+}
+
+/**
+ * The entries of a list of objects (JSON array items or NDJSON lines). A
+ * list in which no object has a `filter` or `sort` is not a saved-filter
+ * list at all (no entries; the caller says the file holds none); a list in
+ * which some do and one has neither is malformed.
+ */
+function entriesOfObjects(path: string, objects: readonly { value: unknown; slots: readonly StringSlot[]; where: string }[], starts: readonly number[]): SavedEntry[] {
+  const out: SavedEntry[] = [];
+  let empty: string | undefined;
+  for (const o of objects) {
+    const found = entriesFromObject(path, o.value, o.slots, starts, o.where);
+    if (found.length === 0) empty ??= o.where;
+    // A loop, not push(...found): a spread of a huge list overflows the stack.
+    for (const e of found) out.push(e);
+  }
+  if (out.length > 0 && empty !== undefined) throw new SavedFileError(path, `${empty}: has neither a "filter" nor a "sort" string`);
   return out;
 }
 
@@ -239,7 +262,7 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
   const entries: SavedEntry[] = [];
   const selecting = selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined);
   if (format === 'yaml' || (selecting && (format === 'json' || format === 'ndjson'))) {
-    entries.push(...yamlEntries(path, content, starts, selecting ? selectors : undefined));
+    appendAll(entries, yamlEntries(path, content, starts, selecting ? selectors : undefined));
   } else if (format === 'txt') {
     for (let n = 0; n < starts.length; n++) {
       const start = starts[n]!;
@@ -259,10 +282,10 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
     }
     const objects = scanObjects(content, 0);
     const list = Array.isArray(parsed) ? parsed : [parsed];
-    list.forEach((item, k) => {
-      entries.push(...entriesFromObject(path, item, objects[k] ?? [], starts, Array.isArray(parsed) ? `entry ${k}` : 'the object'));
-    });
+    const where = (k: number) => (Array.isArray(parsed) ? `entry ${k}` : 'the object');
+    appendAll(entries, entriesOfObjects(path, list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })), starts));
   } else {
+    const objects: { value: unknown; slots: readonly StringSlot[]; where: string }[] = [];
     for (let n = 0; n < starts.length; n++) {
       const start = starts[n]!;
       const end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
@@ -274,10 +297,30 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
       } catch (e) {
         throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
       }
-      entries.push(...entriesFromObject(path, parsed, scanObjects(line, start)[0] ?? [], starts, `line ${n + 1}`));
+      objects.push({ value: parsed, slots: scanObjects(line, start)[0] ?? [], where: `line ${n + 1}` });
     }
+    appendAll(entries, entriesOfObjects(path, objects, starts));
   }
   return { path, content, format, entries };
+}
+
+/**
+ * The documents of a JSON, NDJSON or YAML text as plain values, or
+ * undefined when the text does not parse (YAML needs `loadYaml` first).
+ *
+ * @example
+ * plainDocuments('dash.yaml', 'views:\n  - filter: A.Equal(1)\n'); // [{ views: [{ filter: 'A.Equal(1)' }] }]
+ */
+export function plainDocuments(path: string, content: string): unknown[] | undefined {
+  try {
+    const format = formatOf(path, content);
+    if (format === 'json') return [JSON.parse(content)];
+    if (format === 'ndjson') return content.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+    if (format === 'yaml' && yaml !== undefined) return yaml.parseAllDocuments(content, { uniqueKeys: false }).map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+  } catch {
+    // Not parseable: no documents to search.
+  }
+  return undefined;
 }
 
 function yamlTree(y: YamlModule): TreeAdapter<unknown> {
@@ -377,8 +420,15 @@ export function rewriteSavedFile(file: SavedFile, replacements: ReadonlyMap<Save
   const edits = [...replacements]
     .filter(([entry, text]) => text !== entry.text)
     .map(([entry, text]) => ({ ...entry.range, newText: encodeEntry(entry, text) }))
-    .sort((a, b) => b.start - a.start);
-  let out = file.content;
-  for (const e of edits) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
+    .sort((a, b) => a.start - b.start);
+  if (edits.length === 0) return file.content;
+  // Pieces joined once: splicing edit by edit would copy the file once per edit.
+  const pieces: string[] = [];
+  let at = 0;
+  for (const e of edits) {
+    pieces.push(file.content.slice(at, e.start), e.newText);
+    at = e.end;
+  }
+  pieces.push(file.content.slice(at));
+  return pieces.join('');
 }

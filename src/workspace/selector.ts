@@ -4,7 +4,7 @@
  * document), `.key` and `['key']` (a member), `[*]` and `.*` (every item or
  * member), `[N]` (an array item), `..key` (the member at any depth).
  */
-import { UsageError } from '../cli/args.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * One step of a selector.
@@ -128,7 +128,7 @@ export function select<N>(root: N, steps: readonly SelectorStep[], adapter: Tree
           for (const v of adapter.items(n) ?? []) children.push(v);
           for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]!);
         }
-        next.push(...found);
+        for (const f of found) next.push(f);
       }
     }
     current = next;

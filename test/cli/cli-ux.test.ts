@@ -119,26 +119,26 @@ describe('pipes, deep records and standard input', () => {
 describe('fmt --write and --check', () => {
   it('--check names each file that would change; --write rewrites only those texts and names the files', () => {
     const dir = temp({
-      'good.txt': 'A.Equal(1)\n',
-      'bad.txt': '# keep me\na.equal( 1 )\nB.IsNull()\n',
+      'good.wepql': 'A.Equal(1)\n',
+      'bad.wepql': '# keep me\na.equal( 1 )\nB.IsNull()\n',
       'bad.json': '[\n  {"name": "x", "filter": "or(a.equal(1);b.equal(2))"}\n]\n',
     });
     const check = runCli(['fmt', '--check', dir]);
     expect(check.code).toBe(1);
-    expect(check.stdout).toContain(join(dir, 'bad.txt'));
+    expect(check.stdout).toContain(join(dir, 'bad.wepql'));
     expect(check.stdout).toContain(join(dir, 'bad.json'));
-    expect(check.stdout).not.toContain(join(dir, 'good.txt'));
+    expect(check.stdout).not.toContain(join(dir, 'good.wepql'));
     expect(check.stdout).toContain('Canonical-form issues found in 2 files. Run `wepql fmt --write` to fix them.');
 
     for (const flag of ['--write', '-w']) {
       const write = runCli(['fmt', flag, dir]);
       expect(write.code).toBe(0);
       if (flag === '--write') {
-        expect(write.stdout).toContain(`${join(dir, 'bad.txt')} (1 entry rewritten)`);
+        expect(write.stdout).toContain(`${join(dir, 'bad.wepql')} (1 entry rewritten)`);
         expect(write.stdout).toContain('Formatted 3 files: 2 files changed.');
       } else expect(write.stdout).toContain('Formatted 3 files: all were already in canonical form.');
     }
-    expect(readFileSync(join(dir, 'bad.txt'), 'utf8')).toBe('# keep me\na.Equal(1)\nB.IsNull()\n');
+    expect(readFileSync(join(dir, 'bad.wepql'), 'utf8')).toBe('# keep me\na.Equal(1)\nB.IsNull()\n');
     expect(readFileSync(join(dir, 'bad.json'), 'utf8')).toBe('[\n  {"name": "x", "filter": "Or(a.Equal(1);b.Equal(2))"}\n]\n');
     expect(runCli(['fmt', '--check', dir]).code).toBe(0);
   });

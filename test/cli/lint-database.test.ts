@@ -44,7 +44,7 @@ if (findPostgresBin() === undefined) {
       );
     };
 
-    it('reports findings by row id, from the filter and sort columns', async () => {
+    it('reports findings by row id and column: a filter finding and a sort finding on one row carry their column names', async () => {
       await seed('saved views');
       const r = runCli(
         ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json', '--format', 'json', '--database-url', server.url, '--table', 'saved views', '--column', 'filter text', '--sort-column', 'sort', '--id-column', 'view_id'],
@@ -53,9 +53,9 @@ if (findPostgresBin() === undefined) {
       expect(r.code).toBe(1);
       const findings = JSON.parse(r.stdout) as { file: string; kind: string; code: string }[];
       expect(findings.map((f) => [f.file, f.kind, f.code])).toEqual([
-        ['saved views#1', 'filter', 'field-renamed'],
-        ['saved views#1', 'sort', 'field-renamed'],
-        ['saved views#3', 'filter', 'unknown-field'],
+        ['saved views#1.filter text', 'filter', 'field-renamed'],
+        ['saved views#1.sort', 'sort', 'field-renamed'],
+        ['saved views#3.filter text', 'filter', 'unknown-field'],
       ]);
       expect(r.stderr).toContain('4 rows, 3 filters and 2 sorts checked: 1 error, 2 warnings');
     });
@@ -83,8 +83,8 @@ if (findPostgresBin() === undefined) {
       writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }));
       const r = runCli(['lint', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(JSON.parse(r.stdout).map((f: { file: string; code: string }) => [f.file, f.code])).toEqual([
-        ['views_cfg#1', 'unknown-field'],
-        ['views_cfg#3', 'unknown-field'],
+        ['views_cfg#1.filter text', 'unknown-field'],
+        ['views_cfg#3.filter text', 'unknown-field'],
       ]);
       const missing = runCli(['lint', '--no-config', '--database-url', server.url, '--table', 'nope"; DROP TABLE views_cfg; --', '--column', 'f'], { cwd: dir });
       expect(missing.code).toBe(2);

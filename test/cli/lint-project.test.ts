@@ -43,19 +43,20 @@ function project(files: Record<string, string | object>): string {
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { file: string; code: string; severity: string; line: number; name?: string }[];
 
 describe('wepql lint: where the filters live', () => {
-  it('walks a directory for JSON, YAML, NDJSON and text files, skipping node_modules and other extensions', () => {
+  it('walks a directory for .wepql files and JSON, YAML, NDJSON files of saved filters, skipping .txt, node_modules and other extensions', () => {
     const dir = project({
       'views/a.json': [{ name: 'a', filter: 'Nope.Equal(1)' }],
       'views/sub/b.yaml': '- name: b\n  filter: Nope.Equal(2)\n',
       'views/sub/c.ndjson': '{"filter":"Nope.Equal(3)"}\n',
-      'views/d.txt': 'Nope.Equal(4)\n',
+      'views/d.wepql': 'Nope.Equal(4)\n',
+      'views/notes.txt': 'Nope.Equal(7)\n',
       'views/e.md': 'Nope.Equal(5)\n',
       'views/node_modules/x.json': [{ filter: 'Nope.Equal(6)' }],
       'schema.json': V2,
     });
     const r = runCli(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', 'views'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(json(r).map((f) => f.file)).toEqual(['views/a.json', 'views/d.txt', 'views/sub/b.yaml', 'views/sub/c.ndjson']);
+    expect(json(r).map((f) => f.file)).toEqual(['views/a.json', 'views/d.wepql', 'views/sub/b.yaml', 'views/sub/c.ndjson']);
     expect(r.stderr).toContain('4 files, 4 filters checked: 4 errors, 0 warnings');
   });
 
@@ -75,25 +76,25 @@ describe('wepql lint: where the filters live', () => {
 
   it('leaves out files matched by .wepqlignore, --ignore-pattern and --ignore-path', () => {
     const dir = project({
-      'views/keep.txt': 'Nope.Equal(1)\n',
-      'views/drafts/skip.txt': 'Nope.Equal(2)\n',
-      'views/old.txt': 'Nope.Equal(3)\n',
-      'views/tmp.txt': 'Nope.Equal(4)\n',
+      'views/keep.wepql': 'Nope.Equal(1)\n',
+      'views/drafts/skip.wepql': 'Nope.Equal(2)\n',
+      'views/old.wepql': 'Nope.Equal(3)\n',
+      'views/tmp.wepql': 'Nope.Equal(4)\n',
       '.wepqlignore': '# drafts are not saved yet\ndrafts/\n',
-      'more-ignores': 'tmp.txt\n',
+      'more-ignores': 'tmp.wepql\n',
       'schema.json': V2,
     });
     const base = ['lint', '--no-config', '--schema', 'schema.json', '--format', 'json'];
-    expect(json(runCli([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual(['views/keep.txt', 'views/old.txt', 'views/tmp.txt']);
-    expect(json(runCli([...base, '--ignore-pattern', 'old.txt', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
-      'views/keep.txt',
-      'views/tmp.txt',
+    expect(json(runCli([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual(['views/keep.wepql', 'views/old.wepql', 'views/tmp.wepql']);
+    expect(json(runCli([...base, '--ignore-pattern', 'old.wepql', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
+      'views/keep.wepql',
+      'views/tmp.wepql',
     ]);
     // --ignore-path replaces .wepqlignore.
     expect(json(runCli([...base, '--ignore-path', 'more-ignores', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
-      'views/drafts/skip.txt',
-      'views/keep.txt',
-      'views/old.txt',
+      'views/drafts/skip.wepql',
+      'views/keep.wepql',
+      'views/old.wepql',
     ]);
   });
 
@@ -166,7 +167,7 @@ describe('wepql lint: wepql.config.json', () => {
       'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' },
       'schemas/v2.json': V2,
       'policy.json': { fields: { LastName: { filter: ['Equal'] } } },
-      'views/a.txt': 'LastName.StartsWith(Sm)\n',
+      'views/a.wepql': 'LastName.StartsWith(Sm)\n',
     });
     const r = runCli(['lint', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);

@@ -165,7 +165,7 @@ export async function startPrivateMariadbServer(): Promise<MariadbServer> {
       // No log written: the message alone must do.
     }
     cleanup();
-    throw new Error(`${(error as Error).message}\nmariadbd error log (end):\n${log}`);
+    throw new Error(`${(error as Error).message}\nmariadbd error log (end):\n${log}`, { cause: error });
   }
   let stopped = false;
   return {

@@ -4,11 +4,12 @@
  * `--apply`. The fold collation is the one the server will use, read from
  * the database when a URL is given.
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { readSavedFilters } from '../../workspace/saved-filters.js';
-import { indexesFor } from '../../sql/indexes.js';
+import { loadYaml, needsYaml, readSavedFilters } from '../../workspace/saved-filters.js';
+import { readInput } from '../io.js';
+import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
 import { employeeSchema } from '../../sample/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
 
@@ -21,10 +22,11 @@ export const definition: CommandDefinition = {
     { flag: '--sort', value: 'TEXT', repeatable: true, description: 'a sort the list is read in' },
     { flag: '--filters', value: 'FILE', description: 'saved filters (and sorts) the list is read with: .txt one per line, .json, .ndjson, - for stdin' },
     { flag: '--fold-collation', value: 'NAME', description: "the collation case is folded with (default: the server's, as the list server picks it)" },
+    { flag: '--trigram', description: 'serve Contains and EndsWith with pg_trgm GIN indexes (creates the extension)' },
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
-  examples: ['wepql db-index --sort LastName=Asc --filters saved-filters.txt', 'wepql db-index --database-url postgres://… --sort LastName=Asc --apply'],
+  examples: ['wepql db-index --sort LastName=Asc --filters saved-filters.txt', 'wepql db-index --filters saved-filters.txt --trigram', 'wepql db-index --database-url postgres://… --sort LastName=Asc --apply'],
 };
 
 /**
@@ -45,24 +47,22 @@ export async function run(argv: readonly string[]): Promise<number> {
   const filters: string[] = [];
   const file = args.values.get('--filters');
   if (file !== undefined) {
-    let content: string;
-    try {
-      content = readFileSync(file === '-' ? 0 : file, 'utf8');
-    } catch (error) {
-      process.stderr.write(`wepql db-index: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
+    const content = await readInput(file);
+    if (needsYaml([file])) await loadYaml();
     for (const entry of readSavedFilters(file, content).entries) (entry.kind === 'sort' ? sorts : filters).push(entry.text);
   }
 
   const advise = (foldCollation: string | undefined) =>
-    indexesFor(employeeSchema, {
+    adviseIndexes(employeeSchema, {
       dialect: 'postgres',
       table: EMPLOYEE_TABLE,
       clientField: EMPLOYEE_SCOPE.clientField,
+      // Every list query tests the soft-delete marker; in the indexes, counts are index-only scans.
+      include: [EMPLOYEE_SCOPE.deleted.field],
       tieBreaker: 'Id',
       sorts,
       filters,
+      trigram: args.switches.has('--trigram'),
       concurrently: args.switches.has('--concurrently'),
       ...(foldCollation === undefined ? {} : { foldCollation }),
     });
@@ -82,14 +82,21 @@ export async function run(argv: readonly string[]): Promise<number> {
     await client.connect();
     const query = (sql: string, params: unknown[]) => client.query(sql, params);
     const chosen = args.values.get('--fold-collation') ?? (await chooseFoldCollation(query)).foldCollation;
-    const indexes = advise(chosen);
-    if (!apply) return print(indexes);
-    for (const index of indexes) {
+    const advice = advise(chosen);
+    if (!apply) return print(advice);
+    const prepared = new Set<string>();
+    for (const index of advice.indexes) {
+      if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
+        await query(index.prerequisite, []);
+        process.stdout.write(`${index.prerequisite};\n`);
+        prepared.add(index.prerequisite);
+      }
       const started = Date.now();
       await query(index.sql, []);
       process.stdout.write(`${index.sql};  -- ${index.serves}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     }
     await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
+    printSkipped(advice);
     return 0;
   } catch (error) {
     process.stderr.write(`wepql db-index: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -99,7 +106,20 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-function print(indexes: ReturnType<typeof indexesFor>): number {
-  for (const index of indexes) process.stdout.write(`-- serves ${index.serves}\n${index.sql};\n`);
+function print(advice: IndexAdvice): number {
+  const prepared = new Set<string>();
+  for (const index of advice.indexes) {
+    if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
+      process.stdout.write(`${index.prerequisite};\n`);
+      prepared.add(index.prerequisite);
+    }
+    process.stdout.write(`-- serves ${index.serves}\n${index.sql};\n`);
+  }
+  printSkipped(advice);
   return 0;
+}
+
+/** Conditions no index serves, as SQL comments on stdout (the output stays a runnable script). */
+function printSkipped(advice: IndexAdvice): void {
+  for (const { condition, reason } of advice.skipped) process.stdout.write(`-- not indexed: ${condition}: ${reason}\n`);
 }

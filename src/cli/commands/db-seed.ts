@@ -5,7 +5,8 @@
  * generate_series), so that `DATABASE_URL=… npm start` serves the list from
  * the database; `--partitions N` hash-partitions it on `ClientId`.
  */
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../sample/employees.js';
 import { seedGeneratedEmployees } from '../../sample/generate-employees.js';

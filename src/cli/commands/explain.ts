@@ -9,7 +9,8 @@
  */
 import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import { explain } from '../../language-service/explain.js';
-import { UsageError, parseArgs } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { loadSchemaFile, readInput } from '../io.js';
 import { STDIN_LABEL } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';

@@ -12,18 +12,21 @@ import type { PrintOptions } from '../../print/format.js';
 import { printFilter, printSort } from '../../print/format.js';
 import { parseFilter } from '../../syntax/parse-filter.js';
 import { parseSort } from '../../syntax/parse-sort.js';
-import { UsageError, integerFlag, parseArgs } from '../args.js';
+import { integerFlag, parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { loadSchemaFile, readInput } from '../io.js';
 import { STDIN_LABEL } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';
+import { WORKSPACE_OPTIONS } from '../workspace-flags.js';
 
 /** `wepql fmt`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
   name: 'fmt',
   summary: 'print the canonical form of a filter or sort, or check (--check) or rewrite (--write) files of saved filters',
-  operands: 'TEXT | --check|--write FILE|DIR|GLOB...',
+  operands: 'TEXT | --check|--write [FILE|DIR|GLOB...]',
   details: [
-    'With TEXT (- reads standard input) the canonical form is printed. With --check the files whose filters or sorts are not canonical are named and the exit code is 1; with --write they are rewritten in place, only the filter and sort texts changing.',
+    'With TEXT (- reads standard input) the canonical form is printed. With --check the files whose filters or sorts are not canonical are named and the exit code is 1; with --write they are rewritten in place, only the filter and sort texts changing (every other byte stays as it was).',
+    'Files are found as wepql lint finds them: operands, or the "paths" of wepql.config.json; --filter-path/--sort-path or the config\'s filterPath/sortPath; .gitignore, .wepqlignore and "ignorePatterns". A file asked for that holds no filter is named on standard error (no-filters-found; exit 1 with --strict).',
   ],
   options: [
     { flag: '--check', description: 'name the files that are not in canonical form; exit 1 if any' },
@@ -34,8 +37,14 @@ export const definition: CommandDefinition = {
     { flag: '--indent', value: 'N', description: 'spaces per level for --pretty (default 2, at most 64)' },
     { flag: '--quote-all', description: 'quote every string value, not only those that need it' },
     { flag: '--schema', value: 'FILE', description: 'spell fields as the schema does' },
+    ...WORKSPACE_OPTIONS,
   ],
-  examples: ["wepql fmt --pretty 'or(a.equal(1);b.equal(2))'", "wepql fmt --check 'views/**/*.json'", 'wepql fmt --write views/'],
+  examples: [
+    "wepql fmt --pretty 'or(a.equal(1);b.equal(2))'",
+    'wepql fmt -- -5.x(1)',
+    "wepql fmt --check 'examples/*.{json,txt}'",
+    "wepql fmt --check --no-config --filter-path '$.views[*].filter' --sort-path '$.views[*].sort' examples/lint-project/views",
+  ],
 };
 
 const SPEC = specOf(definition);
@@ -57,8 +66,10 @@ export async function run(argv: readonly string[]): Promise<number> {
       if (args.switches.has(flag) || args.values.has(flag)) throw new UsageError(`${flag} cannot be combined with ${mode}`);
     }
     const { runFmtCheck } = await import('../fmt-check.js');
-    return runFmtCheck(args.positionals, { ...(schemaFile === undefined ? {} : { schemaFile }), write: mode === '--write' });
+    return runFmtCheck(args, { ...(schemaFile === undefined ? {} : { schemaFile }), write: mode === '--write' });
   }
+  const workspaceFlag = WORKSPACE_OPTIONS.find((o) => args.switches.has(o.flag) || args.values.has(o.flag) || args.repeated.has(o.flag));
+  if (workspaceFlag !== undefined) throw new UsageError(`${workspaceFlag.flag} needs --check or --write`);
   if (args.positionals.length !== 1) {
     throw new UsageError(args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : 'expected exactly one TEXT; quote it for the shell');
   }

@@ -9,22 +9,22 @@
  * errors (and no more warnings than `--max-warnings`), 1 otherwise, 2 on a
  * usage error.
  */
-import { relative, resolve } from 'node:path';
 import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import { fixText, lintText, renameFields, type LintTextOptions } from '../../lint/lint-text.js';
 import { findingToJson, toSarif, type LintFinding } from '../../lint/report.js';
-import type { Schema } from '../../schema/schema.js';
-import { integerFlag, parseArgs, UsageError } from '../args.js';
-import { paint, plural, severityLabel, STDIN_LABEL } from '../color.js';
+import type { DatabaseSource, LintConfig } from '../../workspace/config.js';
+import { rewriteSavedFile, type SavedEntry } from '../../workspace/saved-filters.js';
+import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
+import { UsageError } from '../../workspace/usage-error.js';
+import { maxWarningsFlag, parseArgs, type ParsedArgs } from '../args.js';
+import { paint, plural, severityLabel } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { findConfig, loadConfig, type DatabaseSource, type LintConfig } from '../../workspace/config.js';
-import { discoverFiles, readIgnoreFile } from '../../workspace/discover.js';
-import { loadSchemaFile, readInput, writeFileText } from '../io.js';
+import { loadSchemaFile, writeSourceFile } from '../io.js';
+import { diagnosticsDocsUri, packageVersion } from '../package-info.js';
 import { loadPolicyFile } from '../policy-file.js';
 import { startProgress } from '../progress.js';
-import { loadYaml, needsYaml, readSavedFilters, rewriteSavedFile, SavedFileError, type SavedEntry, type SavedFile, type SavedSelectors } from '../../workspace/saved-filters.js';
-import { parseSelector } from '../../workspace/selector.js';
+import { readRunSources, runConfig, WORKSPACE_OPTIONS } from '../workspace-flags.js';
 
 /** `wepql lint`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
@@ -32,23 +32,18 @@ export const definition: CommandDefinition = {
   summary: 'check saved filters and sorts against a schema, and against the schema they were written for',
   operands: '[FILE|DIR|GLOB...]',
   details: [
-    'Reads JSON (a list of {name, filter, sort} objects or one object), YAML, NDJSON and text files (one filter a line); directories are walked for such files; quote globs for the shell. - reads standard input. Without operands, the "paths" of wepql.config.json are linted.',
-    'Settings come from wepql.config.json, found in the working directory or above it (or --config FILE); flags override it. Exit 0 when there is no error, 1 when there is one or more warnings than --max-warnings, 2 for a usage error.',
+    'Reads .wepql and text files (one filter a line), and JSON, YAML and NDJSON files that hold saved filters (a list of {name, filter, sort} objects, or where --filter-path/--sort-path point). A directory is walked for .wepql files and for JSON/YAML/NDJSON files that hold filters, minus .gitignore, .wepqlignore and "ignorePatterns"; package.json, wepql.config.json, the schema files and JSON Schemas are never read as saved filters. Quote globs for the shell. - reads standard input. Without operands, the "paths" of wepql.config.json are linted.',
+    'A file that was asked for but holds no filter or sort is reported (no-filters-found): a warning, an error with --strict. Settings come from wepql.config.json (JSON with comments), found in the working directory or above it (or --config FILE); flags override it. Exit 0 when there is no error, 1 when there is one or more warnings than --max-warnings, 2 for a usage error.',
   ],
   options: [
     { flag: '--schema', value: 'FILE', description: 'the schema the filters must satisfy (without one, only syntax is checked)' },
     { flag: '--previous-schema', value: 'FILE', description: 'the schema the filters were written for: report removed, renamed, retyped and nullability-changed fields' },
     { flag: '--policy', value: 'FILE', description: "an endpoint's policy file: report the fields and operators it refuses (needs --schema)" },
-    { flag: '--config', value: 'FILE', description: 'read settings from FILE instead of the nearest wepql.config.json' },
-    { flag: '--no-config', description: 'ignore any wepql.config.json' },
     { flag: '--fix', description: 'rewrite fixable findings in place (renamed fields, then safe fixes); every other byte stays as it was' },
     { flag: '--format', value: 'pretty|json|sarif', description: 'pretty code frames (default), a JSON array of findings, or SARIF 2.1.0' },
     { flag: '--quiet', alias: '-q', description: 'report errors only' },
-    { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings' },
-    { flag: '--filter-path', value: 'PATH', repeatable: true, description: "where filters sit inside JSON/YAML documents, such as '$.views[*].filter'" },
-    { flag: '--sort-path', value: 'PATH', repeatable: true, description: "where sorts sit inside JSON/YAML documents, such as '$.views[*].sort'" },
-    { flag: '--ignore-pattern', value: 'PATTERN', repeatable: true, description: 'leave out files matching this .gitignore-style pattern' },
-    { flag: '--ignore-path', value: 'FILE', description: 'read .gitignore-style patterns from FILE (default: .wepqlignore beside the config, if any)' },
+    { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings (-1: no limit)' },
+    ...WORKSPACE_OPTIONS,
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
     { flag: '--table', value: 'NAME', description: 'the table holding saved filters (schema.table allowed)' },
     { flag: '--column', value: 'NAME', description: 'the column of filter texts' },
@@ -57,204 +52,255 @@ export const definition: CommandDefinition = {
     { flag: '--case-sensitive', description: 'judge string conditions as case-sensitive (default: case-insensitive, as in evaluation)' },
   ],
   examples: [
-    "wepql lint --schema schemas/employee.json 'views/**/*.{json,yaml}'",
-    'wepql lint --schema schema.v2.json --previous-schema schema.v1.json --fix views/',
-    "wepql lint --schema schema.json --filter-path '$.views[*].filter' dashboards.yaml",
-    'wepql lint --schema schema.json --database-url "$DATABASE_URL" --table saved_views --column filter --id-column id',
+    "wepql lint --schema schemas/employee.json 'examples/*.{json,txt}'",
+    'wepql lint --no-config --schema examples/lint-project/schemas/employee-v2.json --previous-schema examples/lint-project/schemas/employee-v1.json examples/lint-project/views/hr',
+    "wepql lint --no-config --schema schemas/employee.json --filter-path '$.views[*].filter' examples/lint-project/views/dashboards.yaml",
+    'wepql lint --schema schemas/employee.json --database-url "$DATABASE_URL" --table employee_views --column filter --id-column id',
   ],
 };
-
-const VERSION = '0.1.0';
 
 /** A saved text to lint, wherever it came from. */
 interface Item {
   readonly label: string;
   readonly entry: SavedEntry;
-  readonly file?: SavedFile;
+  readonly file?: LoadedSource;
   readonly row?: { readonly id: string; readonly column: string };
 }
 
-/** Runs `wepql lint`. */
+/** Everything a run decided before linting: where findings go and what they are checked against. */
+interface Settings {
+  readonly config: LintConfig;
+  readonly format: 'pretty' | 'json' | 'sarif';
+  readonly fix: boolean;
+  readonly quiet: boolean;
+  readonly strict: boolean;
+  readonly maxWarnings: number | undefined;
+  readonly schemaPath: string | undefined;
+  readonly previousPath: string | undefined;
+  readonly policyPath: string | undefined;
+  readonly options: LintTextOptions;
+  readonly database: DatabaseSource | undefined;
+}
+
+/** What was read: files (with their entries), database rows, and files that hold nothing. */
+interface Inputs {
+  readonly items: readonly Item[];
+  readonly files: readonly LoadedSource[];
+  readonly notices: readonly NoFiltersNotice[];
+  readonly rows: number;
+}
+
+/** What linting produced. */
+interface Outcome {
+  readonly findings: LintFinding[];
+  readonly frames: string[];
+  readonly fileFixes: Map<LoadedSource, Map<SavedEntry, string>>;
+  readonly rowFixes: { entry: { id: string; kind: 'filter' | 'sort'; column: string; text: string }; text: string }[];
+  fixed: number;
+}
+
+/**
+ * Runs `wepql lint`.
+ *
+ * @example
+ * process.exitCode = await run(['--schema', 'schemas/employee.json', 'views/']);
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
-  const cwd = process.cwd();
-  const configFile = args.switches.has('--no-config') ? undefined : findConfig(cwd, args.values.get('--config'));
-  const config: LintConfig = configFile === undefined ? {} : loadConfig(configFile);
+  const settings = await readSettings(args);
+  const inputs = await readInputs(args, settings);
+  const outcome = lintItems(inputs, settings);
+  await writeFixes(outcome, settings);
+  return report(outcome, inputs, settings);
+}
 
+async function readSettings(args: ParsedArgs): Promise<Settings> {
+  const config = runConfig(args, process.cwd());
   const format = args.values.get('--format') ?? 'pretty';
   if (format !== 'pretty' && format !== 'json' && format !== 'sarif') {
     throw new UsageError(`--format must be pretty, json or sarif, got ${JSON.stringify(format)}`);
   }
-  const fix = args.switches.has('--fix');
-  const quiet = args.switches.has('--quiet');
-  const maxWarnings = integerFlag(args, '--max-warnings') ?? config.maxWarnings;
   const schemaPath = args.values.get('--schema') ?? config.schema;
   const previousPath = args.values.get('--previous-schema') ?? config.previousSchema;
   if (previousPath !== undefined && schemaPath === undefined) throw new UsageError('--previous-schema needs --schema, the schema the filters will run under');
-  const schema: Schema | undefined = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
-  const previousSchema: Schema | undefined = previousPath === undefined ? undefined : await loadSchemaFile(previousPath);
+  const schema = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
+  const previousSchema = previousPath === undefined ? undefined : await loadSchemaFile(previousPath);
   const policyPath = args.values.get('--policy') ?? config.policy;
   const policy = policyPath === undefined ? undefined : await loadPolicyFile(policyPath, schema);
-  const options: LintTextOptions = {
-    ...(schema === undefined ? {} : { schema }),
-    ...(policy === undefined ? {} : { policy }),
-    ...(previousSchema === undefined ? {} : { previousSchema }),
-    caseSensitive: args.switches.has('--case-sensitive') || config.caseSensitive === true,
-  };
-  const filterPaths = args.repeated.get('--filter-path') ?? config.filterPath;
-  const sortPaths = args.repeated.get('--sort-path') ?? config.sortPath;
-  const selectors: SavedSelectors = {
-    ...(filterPaths === undefined ? {} : { filter: filterPaths.map((p) => parseSelector(p, '--filter-path')) }),
-    ...(sortPaths === undefined ? {} : { sort: sortPaths.map((p) => parseSelector(p, '--sort-path')) }),
-  };
-  const database = databaseSource(args, config);
+  const fix = args.switches.has('--fix');
   if (fix && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
+  const maxWarnings = maxWarningsFlag(args) ?? config.maxWarnings;
+  return {
+    config,
+    format,
+    fix,
+    quiet: args.switches.has('--quiet'),
+    strict: args.switches.has('--strict'),
+    maxWarnings: maxWarnings === -1 ? undefined : maxWarnings,
+    schemaPath,
+    previousPath,
+    policyPath,
+    options: {
+      ...(schema === undefined ? {} : { schema }),
+      ...(policy === undefined ? {} : { policy }),
+      ...(previousSchema === undefined ? {} : { previousSchema }),
+      caseSensitive: args.switches.has('--case-sensitive') || config.caseSensitive === true,
+    },
+    database: databaseSource(args, config),
+  };
+}
 
-  // Which files: operands (relative to the working directory) or the config's paths (relative to the config).
-  const ignoreBase = config.base ?? cwd;
-  const patterns = [
-    ...(args.values.has('--ignore-path')
-      ? readIgnoreFile(resolve(cwd, args.values.get('--ignore-path')!), true)
-      : readIgnoreFile(resolve(ignoreBase, '.wepqlignore'), false)),
-    ...(config.ignorePatterns ?? []),
-    ...(args.repeated.get('--ignore-pattern') ?? []),
-  ];
-  let paths: string[] = [];
-  if (args.positionals.length > 0) paths = await discoverFiles(args.positionals, { cwd, ignore: { base: ignoreBase, patterns } });
-  else if (config.paths !== undefined && database === undefined) {
-    const base = config.base!;
-    paths = (await discoverFiles(config.paths, { cwd: base, ignore: { base, patterns } })).map((p) => relative(cwd, resolve(base, p)) || p);
-  }
-  if (paths.length === 0 && database === undefined) {
+async function readInputs(args: ParsedArgs, settings: Settings): Promise<Inputs> {
+  const { database } = settings;
+  // The config's paths are linted only when the run names nothing else (operands or a table).
+  const operands = args.positionals;
+  const wantFiles = operands.length > 0 || database === undefined;
+  const sources = wantFiles
+    ? await readRunSources(args, settings.config, { operands, alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath] })
+    : undefined;
+  if (sources === undefined && database === undefined) {
     throw new UsageError('name at least one FILE, directory or glob (- reads standard input), give --table for a database, or set "paths" in wepql.config.json');
   }
-
-  // Read everything first so that a usage problem in any source stops the run before output.
   const items: Item[] = [];
-  const files: SavedFile[] = [];
-  if (needsYaml(paths, selectors)) await loadYaml();
-  for (const path of paths) {
-    const content = await readInput(path);
-    let file: SavedFile;
-    try {
-      file = readSavedFilters(path, content, selectors);
-    } catch (e) {
-      if (e instanceof SavedFileError) throw new UsageError(path === '-' ? e.message.replace(/^-:/, `${STDIN_LABEL}:`) : e.message);
-      throw e;
-    }
-    files.push(file);
-    const label = path === '-' ? STDIN_LABEL : path;
-    for (const entry of file.entries) items.push({ label, entry, file });
-  }
-  let rows = 0;
-  if (database !== undefined) {
-    const { readDatabaseEntries } = await import('../../workspace/db-source.js');
-    const entries = await readDatabaseEntries(database);
-    rows = new Set(entries.map((e) => e.id)).size;
-    for (const e of entries) {
-      const entry: SavedEntry = { kind: e.kind, text: e.text, line: 1, column: 1, range: { start: 0, end: e.text.length }, encoding: 'raw' };
-      items.push({ label: `${database.table}#${e.id}`, entry, row: { id: e.id, column: e.column } });
-    }
-  }
+  for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
+  const rows = database === undefined ? 0 : await readRows(database, items);
+  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], rows };
+}
 
-  const rules = config.rules;
-  const findings: LintFinding[] = [];
-  const frames: string[] = [];
-  const replacements = new Map<SavedFile, Map<SavedEntry, string>>();
-  const rowFixes: { entry: { id: string; kind: 'filter' | 'sort'; column: string; text: string }; text: string }[] = [];
-  let fixedCount = 0;
+/** Reads the table's rows into `items`, each labelled `table#id.column`; resolves to the number of rows. */
+async function readRows(database: DatabaseSource, items: Item[]): Promise<number> {
+  const { readDatabaseEntries } = await import('../../workspace/db-source.js');
+  const entries = await readDatabaseEntries(database);
+  for (const e of entries) {
+    const entry: SavedEntry = { kind: e.kind, text: e.text, line: 1, column: 1, range: { start: 0, end: e.text.length }, encoding: 'raw' };
+    items.push({ label: `${database.table}#${e.id}.${e.column}`, entry, row: { id: e.id, column: e.column } });
+  }
+  return new Set(entries.map((e) => e.id)).size;
+}
+
+function lintItems(inputs: Inputs, settings: Settings): Outcome {
+  const outcome: Outcome = { findings: [], frames: [], fileFixes: new Map(), rowFixes: [], fixed: 0 };
+  for (const notice of inputs.notices) addNotice(outcome, notice, settings);
   // Saved filters repeat (copied views, shared defaults): lint each distinct text once.
   const cache = new Map<string, Diagnostic[]>();
   const lintCached = (text: string, kind: 'filter' | 'sort'): Diagnostic[] => {
     const key = `${kind}\u0000${text}`;
     let found = cache.get(key);
-    if (found === undefined) cache.set(key, (found = lintText(text, kind, options)));
+    if (found === undefined) cache.set(key, (found = lintText(text, kind, settings.options)));
     return found;
   };
-  const progress = startProgress(items.length, 'filters and sorts');
-  for (const item of items) {
-    const { entry } = item;
-    let text = entry.text;
-    if (fix) {
-      // Renames first, in place, so that they land even when another finding has no safe fix.
-      const renamed = renameFields(text, entry.kind, options);
-      const fixed = fixText(renamed, entry.kind, options) ?? renamed;
-      if (fixed !== text) {
-        text = fixed;
-        fixedCount++;
-        if (item.file !== undefined) {
-          let map = replacements.get(item.file);
-          if (map === undefined) replacements.set(item.file, (map = new Map()));
-          map.set(entry, fixed);
-        } else if (item.row !== undefined) rowFixes.push({ entry: { ...item.row, kind: entry.kind, text: entry.text }, text: fixed });
-      }
-    }
-    for (const raw of lintCached(text, entry.kind)) {
-      const d = applyRule(raw, rules);
-      if (d === undefined) continue;
-      const finding: LintFinding = {
-        file: item.label,
-        line: entry.line,
-        column: entry.column + d.start,
-        kind: entry.kind,
-        ...(entry.name === undefined ? {} : { name: entry.name }),
-        code: d.code,
-        severity: d.severity,
-        message: d.message,
-        start: d.start,
-        end: d.end,
-        ...(d.suggestion === undefined ? {} : { suggestion: d.suggestion }),
-      };
-      findings.push(finding);
-      if (format === 'pretty' && !(quiet && d.severity !== 'error')) frames.push(frame(text, d, item, finding));
+  const progress = startProgress(inputs.items.length, 'filters and sorts');
+  for (const item of inputs.items) {
+    const text = settings.fix ? fixItem(item, outcome, settings.options) : item.entry.text;
+    for (const raw of lintCached(text, item.entry.kind)) {
+      const d = applyRule(raw, settings.config.rules);
+      if (d !== undefined) addFinding(outcome, item, text, d, settings);
     }
     progress.tick(1);
   }
   progress.done();
+  return outcome;
+}
 
-  for (const [file, map] of replacements) {
-    const next = rewriteSavedFile(file, map);
-    if (next !== file.content) await writeFileText(file.path, next);
+/** A file that holds no filter, as a finding on its first line; `--strict` makes it an error, the config's rules may too. */
+function addNotice(outcome: Outcome, notice: NoFiltersNotice, settings: Settings): void {
+  const base: Diagnostic = { code: 'no-filters-found', severity: settings.strict ? 'error' : 'warning', message: notice.message, start: 0, end: 0 };
+  const d = applyRule(base, settings.config.rules);
+  if (d === undefined) return;
+  const severity = settings.strict ? 'error' : d.severity;
+  outcome.findings.push({ file: notice.label, line: 1, column: 1, kind: 'file', code: d.code, severity, message: d.message, start: 0, end: 0 });
+  if (settings.format === 'pretty' && !(settings.quiet && severity !== 'error')) {
+    outcome.frames.push(`${paint.underline(`${notice.label}:1:1`)}: ${severityLabel(severity)} ${paint.dim(d.code)}: ${d.message}`);
   }
-  if (database !== undefined && rowFixes.length > 0) {
+}
+
+/** Renames fields, then applies safe fixes; records a changed text for writing back and returns the text to lint. */
+function fixItem(item: Item, outcome: Outcome, options: LintTextOptions): string {
+  const { entry } = item;
+  // Renames first, in place, so that they land even when another finding has no safe fix.
+  const renamed = renameFields(entry.text, entry.kind, options);
+  const fixed = fixText(renamed, entry.kind, options) ?? renamed;
+  if (fixed === entry.text) return entry.text;
+  outcome.fixed++;
+  if (item.file !== undefined) {
+    let map = outcome.fileFixes.get(item.file);
+    if (map === undefined) outcome.fileFixes.set(item.file, (map = new Map()));
+    map.set(entry, fixed);
+  } else if (item.row !== undefined) outcome.rowFixes.push({ entry: { ...item.row, kind: entry.kind, text: entry.text }, text: fixed });
+  return fixed;
+}
+
+function addFinding(outcome: Outcome, item: Item, text: string, d: Diagnostic, settings: Settings): void {
+  const { entry } = item;
+  const finding: LintFinding = {
+    file: item.label,
+    line: entry.line,
+    column: entry.column + d.start,
+    kind: entry.kind,
+    ...(entry.name === undefined ? {} : { name: entry.name }),
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    start: d.start,
+    end: d.end,
+    ...(d.suggestion === undefined ? {} : { suggestion: d.suggestion }),
+  };
+  outcome.findings.push(finding);
+  if (settings.format === 'pretty' && !(settings.quiet && d.severity !== 'error')) outcome.frames.push(frame(text, d, item, finding));
+}
+
+async function writeFixes(outcome: Outcome, settings: Settings): Promise<void> {
+  for (const [loaded, map] of outcome.fileFixes) {
+    const next = rewriteSavedFile(loaded.file, map);
+    if (next !== loaded.file.content) await writeSourceFile(loaded.candidate.abs, loaded.source, next);
+  }
+  if (settings.database !== undefined && outcome.rowFixes.length > 0) {
     const { writeDatabaseFixes } = await import('../../workspace/db-source.js');
-    await writeDatabaseFixes(database, rowFixes);
+    await writeDatabaseFixes(settings.database, outcome.rowFixes);
   }
+}
 
-  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  const errors = count('error');
-  const warnings = count('warning');
-  const infos = count('info');
-  const filters = items.filter((i) => i.entry.kind === 'filter').length;
-  const sorts = items.length - filters;
+function summaryLine(outcome: Outcome, inputs: Inputs, settings: Settings): string {
+  const count = (s: Severity) => outcome.findings.filter((f) => f.severity === s).length;
+  const filters = inputs.items.filter((i) => i.entry.kind === 'filter').length;
+  const sorts = inputs.items.length - filters;
   const where = [
-    ...(files.length > 0 || database === undefined ? [plural(files.length, 'file')] : []),
-    ...(database === undefined ? [] : [plural(rows, 'row')]),
+    ...(inputs.files.length > 0 || settings.database === undefined ? [plural(inputs.files.length, 'file')] : []),
+    ...(settings.database === undefined ? [] : [plural(inputs.rows, 'row')]),
   ].join(' and ');
-  const summary =
+  const infos = count('info');
+  return (
     `${where}, ${plural(filters, 'filter')}${sorts > 0 ? ` and ${plural(sorts, 'sort')}` : ''} checked: ` +
-    `${plural(errors, 'error')}, ${plural(warnings, 'warning')}` +
-    (infos > 0 && !quiet ? `, ${plural(infos, 'info', 'infos')}` : '') +
-    (fix ? `, ${fixedCount} fixed` : '') +
-    (schema === undefined ? ' (no --schema: syntax only)' : '');
-  const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
+    `${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}` +
+    (infos > 0 && !settings.quiet ? `, ${plural(infos, 'info', 'infos')}` : '') +
+    (settings.fix ? `, ${outcome.fixed} fixed` : '') +
+    (settings.options.schema === undefined ? ' (no --schema: syntax only)' : '')
+  );
+}
 
-  const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
-  if (format === 'pretty') {
-    if (frames.length > 0) process.stdout.write(frames.join('\n\n') + '\n\n');
+function report(outcome: Outcome, inputs: Inputs, settings: Settings): number {
+  const { findings } = outcome;
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.filter((f) => f.severity === 'warning').length;
+  const summary = summaryLine(outcome, inputs, settings);
+  const shown = settings.quiet ? findings.filter((f) => f.severity === 'error') : findings;
+  if (settings.format === 'pretty') {
+    if (outcome.frames.length > 0) process.stdout.write(outcome.frames.join('\n\n') + '\n\n');
     const painted = errors > 0 ? paint.red(summary) : warnings > 0 ? paint.yellow(summary) : paint.green(summary);
     process.stdout.write(paint.bold(painted) + '\n');
-  } else if (format === 'json') {
-    process.stdout.write(JSON.stringify(shown.map(findingToJson), null, 2) + '\n');
-    process.stderr.write(summary + '\n');
   } else {
-    process.stdout.write(JSON.stringify(toSarif(shown, { version: VERSION }), null, 2) + '\n');
+    const body = settings.format === 'json' ? shown.map(findingToJson) : toSarif(shown, sarifTool());
+    process.stdout.write(JSON.stringify(body, null, 2) + '\n');
     process.stderr.write(summary + '\n');
   }
-  if (tooManyWarnings) {
-    process.stderr.write(`wepql lint: too many warnings (${warnings}; --max-warnings allows ${maxWarnings})\n`);
-  }
+  const tooManyWarnings = settings.maxWarnings !== undefined && warnings > settings.maxWarnings;
+  if (tooManyWarnings) process.stderr.write(`wepql lint: too many warnings (${warnings}; --max-warnings allows ${settings.maxWarnings})\n`);
   return errors > 0 || tooManyWarnings ? 1 : 0;
+}
+
+function sarifTool(): { version: string; docsUri?: string } {
+  const docsUri = diagnosticsDocsUri();
+  return { version: packageVersion(), ...(docsUri === undefined ? {} : { docsUri }) };
 }
 
 /** The config's severity for a code: `off` drops the finding. */
@@ -279,7 +325,7 @@ function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): s
   return coloured + (newline < 0 ? '' : out.slice(newline));
 }
 
-function databaseSource(args: ReturnType<typeof parseArgs>, config: LintConfig): DatabaseSource | undefined {
+function databaseSource(args: ParsedArgs, config: LintConfig): DatabaseSource | undefined {
   const flags = ['--database-url', '--table', '--column', '--sort-column', '--id-column'].filter((f) => args.values.has(f));
   if (flags.length === 0) return args.positionals.length === 0 ? config.database : undefined;
   const table = args.values.get('--table');

@@ -7,7 +7,8 @@
  * unreadable or invalid schema file).
  */
 import { startLanguageServer } from '../../lsp/server.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { loadSchemaFile } from '../io.js';
 

@@ -8,7 +8,8 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { parseFilter } from '../../syntax/parse-filter.js';
 import { parseSort } from '../../syntax/parse-sort.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { STDIN_LABEL } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';
 

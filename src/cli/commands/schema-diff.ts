@@ -5,7 +5,8 @@
  * saved filter changed, 1 when something can, 2 for a usage error.
  */
 import { describeChange, diffSchemas, isBreaking } from '../../schema/diff.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
 import { paint } from '../color.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { loadSchemaFile } from '../io.js';

@@ -5,7 +5,8 @@
  * - `diff OLD NEW`: schema-diff.ts
  * - `--from-openapi FILE [--component NAME]`, `--types`, `--openapi`: schema-openapi.ts
  */
-import { didYouMean, UsageError } from '../args.js';
+import { UsageError } from '../../workspace/usage-error.js';
+import { didYouMean } from '../../diagnostics/suggest.js';
 import { renderHelp, type CommandDefinition } from '../command.js';
 
 interface SubcommandModule {

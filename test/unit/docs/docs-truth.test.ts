@@ -93,7 +93,7 @@ describe('docs/language.md: the examples table is what explain prints', () => {
 
 describe('docs/index.md: the explain lines print what the comment under them says', () => {
   const doc = read('docs/index.md');
-  const pairs = [...doc.matchAll(/^(wepql explain .+)\n#   (.+)$/gm)].map((m) => [shellWords(m[1]!).slice(1), m[2]!] as const);
+  const pairs = [...doc.matchAll(/^(wepql explain .+)\n# {3}(.+)$/gm)].map((m) => [shellWords(m[1]!).slice(1), m[2]!] as const);
 
   it('has examples', () => expect(pairs.length).toBeGreaterThan(0));
   it.each(pairs)('%j', (args, expected) => {
