@@ -246,6 +246,14 @@ function renderBlocks(lines, headings, usedSlugs) {
       i++;
       continue;
     }
+    if (/^\s*<!--/.test(line)) {
+      // A comment ends at its `-->` (as in CommonMark), so a fence right below it is still a fence.
+      const block = [];
+      while (i < lines.length && !lines[i].includes('-->')) block.push(lines[i++]);
+      if (i < lines.length) block.push(lines[i++]);
+      out.push(block.join('\n'));
+      continue;
+    }
     if (/^\s*<[!/a-zA-Z]/.test(line)) {
       // A raw HTML block: passed through up to the next blank line.
       const block = [];

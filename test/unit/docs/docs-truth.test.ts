@@ -3,8 +3,8 @@
  * they show. Syntax and limit sections of docs/diagnostics.md must print the
  * exact frame shown (the validation and lint sections have their own tests),
  * the explanations in docs/language.md and docs/index.md must be what
- * `wepql explain` prints, and every `wepql …` line of the guides' shell
- * blocks must run without a usage error. CLI checks use the built binary.
+ * `wepql explain` prints (every program and command block runs in
+ * docs-blocks.test.ts). CLI checks use the built binary.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,16 +40,6 @@ function shellWords(line: string): string[] {
   }
   if (word !== undefined) words.push(word);
   return words;
-}
-
-/** The `wepql …` commands of a guide's sh blocks, with backslash continuations joined. */
-function commandsOf(markdown: string): string[][] {
-  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)\n```/gm)].map((m) => m[1]!.replace(/\\\n\s*/g, ''));
-  return blocks
-    .flatMap((b) => b.split('\n'))
-    .map((line) => shellWords(line.trim()))
-    .filter((w) => (w[0] === 'npx' && w[1] === 'wepql') || w[0] === 'wepql')
-    .map((w) => (w[0] === 'npx' ? w.slice(2) : w.slice(1)));
 }
 
 describe('docs/diagnostics.md: syntax and limit examples print the frames shown', () => {
@@ -111,21 +101,7 @@ describe('docs/index.md: the explain lines print what the comment under them say
   });
 });
 
-describe('every wepql command in the guides runs (exit 0 or 1, never a usage error)', () => {
-  const commands = ['README.md', 'docs/index.md', 'docs/language.md', 'docs/linting.md', 'docs/diagnostics.md'].flatMap((file) =>
-    commandsOf(read(file))
-      // Commands on files the reader brings (their own saved filters) cannot run here.
-      .filter((args) => !args.some((a) => a.includes('*') || a.startsWith('$')))
-      .map((args) => [file, args] as const),
-  );
-
-  it('finds the commands', () => expect(commands.length).toBeGreaterThanOrEqual(10));
-  it.each(commands)('%s: %j', (_, args) => {
-    const r = wepql(args);
-    expect(r.stderr).not.toMatch(/usage:|internal error/);
-    expect([0, 1]).toContain(r.code);
-  });
-});
+// Every command block of the guides runs in docs-blocks.test.ts.
 
 describe('scripts/build-docs.mjs: the API reference rule of STYLE.md', () => {
   interface Gaps {

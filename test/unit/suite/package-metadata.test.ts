@@ -4,9 +4,9 @@
  * versions package.json promises.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -17,10 +17,6 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Reco
 };
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { version?: string; dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] }>;
-};
-const semver = createRequire(import.meta.url)('semver') as {
-  satisfies(version: string, range: string): boolean;
-  minVersion(range: string): { version: string } | null;
 };
 
 describe('package metadata', () => {
