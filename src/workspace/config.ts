@@ -69,7 +69,13 @@ export interface LintConfig {
   readonly base?: string;
 }
 
-const KEYS = [
+/**
+ * Every key a config may have; schemas/wepql-config.schema.json lists the same (a test keeps them in step).
+ *
+ * @example
+ * CONFIG_KEYS.includes('filterPath'); // true
+ */
+export const CONFIG_KEYS = [
   '$schema',
   'schema',
   'previousSchema',
@@ -169,9 +175,9 @@ export function loadConfig(file: string): LintConfig {
   const base = dirname(file);
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
   for (const key of Object.keys(obj)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      const near = didYouMean(key, KEYS);
-      fail(key, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${KEYS.join(', ')})`);
+    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+      const near = didYouMean(key, CONFIG_KEYS);
+      fail(key, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${CONFIG_KEYS.join(', ')})`);
     }
   }
   const str = (key: string): string | undefined => {

@@ -25,7 +25,10 @@ export const definition: CommandDefinition = {
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
-  examples: ['wepql db-index --sort LastName=Asc --filters saved-filters.txt', 'wepql db-index --database-url postgres://… --sort LastName=Asc --apply'],
+  examples: [
+    'wepql db-index --sort LastName=Asc --filters examples/saved-filters.txt',
+    'wepql db-index --database-url "$DATABASE_URL" --sort LastName=Asc --apply',
+  ],
 };
 
 /**
