@@ -28,7 +28,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
 import { loadYaml, type SavedSelectors } from '../workspace/saved-filters.js';
-import { parseSelector } from '../workspace/selector.js';
+import { excludedFiles, neverSavedFilters, selectorsOf } from '../workspace/sources.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
 import { formatFilter, formatSort } from '../print/format.js';
@@ -94,7 +94,10 @@ function serve(connection: Connection, options: LspOptions): void {
       return setting === 'off' ? [] : [{ ...d, severity: setting }];
     });
   const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-  const entriesOf = (doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText(), selectors);
+  // The files `wepql lint` never reads as saved filters (package.json, the config, the schema) get no findings here either.
+  let neverRead: ReadonlySet<string> = new Set();
+  const entriesOf = (doc: TextDocument): DocumentEntry[] =>
+    neverSavedFilters(pathOf(doc.uri), doc.getText(), neverRead) ? [] : documentEntries(pathOf(doc.uri), doc.getText(), selectors);
   const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
     start: doc.positionAt(toFileOffset(e, start)),
     end: doc.positionAt(toFileOffset(e, end)),
@@ -109,10 +112,8 @@ function serve(connection: Connection, options: LspOptions): void {
     if (configFile !== undefined) {
       try {
         config = loadConfig(configFile);
-        selectors = {
-          ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
-          ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
-        };
+        selectors = selectorsOf(config.filterPath, config.sortPath);
+        neverRead = excludedFiles(config, []);
         rules = config.rules;
       } catch (e) {
         connection.console.error(`wepql lsp: ${(e as Error).message}`);
