@@ -117,7 +117,7 @@ describe('files that hold no filter are reported, never a silent pass', () => {
     expect(runCli(['fmt', '--check', '--no-config', '--strict', 'dash.yaml'], { cwd: dir }).code).toBe(1);
     const found = runCli(['fmt', '--check', '--no-config', '--filter-path', '$.views[*].filter', 'dash.yaml'], { cwd: dir });
     expect(found.code).toBe(1);
-    expect(found.stdout).toContain('expected LastName.StartsWith(Sm);Or(Gender.Equal(1))');
+    expect(found.stdout).toContain('expected lastname.StartsWith(Sm);Or(gender.Equal(1))');
   });
 
   it('--filter-path that selects nothing in a named file is reported, not dropped', () => {
