@@ -109,3 +109,44 @@ writeSection(
     'esbuild drop modules that run code at import time but are not used (the employee schema, the builder).',
   ].join('\n'),
 );
+
+// The UI converters: what `wepql/querybuilder` and `wepql/grid` add to a page,
+// against the core above. Their component libraries are used for types only,
+// so no peer package may appear in their bundles (checked here).
+const uiDist = (path) => JSON.stringify(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)));
+const UI_ENTRIES = [
+  ['core: parse, validate, format, evaluate (reference)', ENTRIES.find(([name]) => name.startsWith('core'))[1]],
+  ['`wepql/querybuilder` (every export)', `export * from ${uiDist('querybuilder/index.js')};`],
+  ['`wepql/grid` (every export)', `export * from ${uiDist('grid/index.js')};`],
+  ['`wepql/querybuilder` + `wepql/grid`', `export * from ${uiDist('querybuilder/index.js')}; export * from ${uiDist('grid/index.js')};`],
+];
+const PEERS = ['@react-querybuilder', 'react-querybuilder', 'ag-grid', '@mui/', '@tanstack/', 'react/', 'react-dom'];
+const uiRows = [];
+for (const [name, contents] of UI_ENTRIES) {
+  const min = await esbuild.build({
+    stdin: { contents, resolveDir: root, loader: 'js', sourcefile: 'entry.js' },
+    bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', minify: true, metafile: true, legalComments: 'none', logLevel: 'silent',
+  });
+  const inputs = Object.keys(min.metafile.inputs);
+  const peer = inputs.find((i) => PEERS.some((p) => i.includes(`node_modules/${p}`)));
+  if (peer !== undefined) throw new Error(`${name} bundles a peer package: ${peer}`);
+  const output = min.outputFiles[0].contents;
+  uiRows.push({ name, min: output.byteLength, gzip: gzipSync(output, { level: 9 }).byteLength });
+  console.log(`${name}: minified ${output.byteLength} B, gzip ${uiRows.at(-1).gzip} B`);
+}
+const uiReference = uiRows[0];
+writeSection(
+  'bundle-ui',
+  [
+    '## bundle-ui — `wepql/querybuilder` and `wepql/grid`',
+    '',
+    'esbuild (minify, `platform: browser`, ESM, es2022) bundling every export of each entry from dist/ with its',
+    'dependencies (chevrotain included); gzip level 9. Reference: the core bundle of the section above. The',
+    'component libraries (react-querybuilder, AG Grid, MUI X, TanStack Table) are used for types only: none of',
+    'their code is in these bundles (the benchmark fails if it is).',
+    '',
+    '| bundle | minified | gzipped | gzipped ÷ core | gzipped − core |',
+    '|---|---:|---:|---:|---:|',
+    ...uiRows.map((r) => `| ${r.name} | ${kib(r.min)} | ${kib(r.gzip)} | ${fmt(r.gzip / uiReference.gzip, 2)}× | ${kib(r.gzip - uiReference.gzip)} |`),
+  ].join('\n'),
+);

@@ -56,6 +56,21 @@ function emitDeclarations(sources) {
   return { files, outDir: resolve(options.outDir), rootDir: resolve(options.rootDir) };
 }
 
+// The declarations `npm run build` wrote to dist/ — the same text as emitDeclarations makes, without a
+// second compile of src/. Only for a caller that knows dist/ is fresh (the test checks that first).
+function builtDeclarations() {
+  const outDir = join(ROOT, 'dist');
+  const files = new Map();
+  const walk = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      if (d.isDirectory()) walk(join(dir, d.name));
+      else if (d.name.endsWith('.d.ts')) files.set(resolve(dir, d.name), readFileSync(join(dir, d.name), 'utf8'));
+    }
+  };
+  walk(outDir);
+  return { files, outDir: resolve(outDir), rootDir: resolve(ROOT, 'src') };
+}
+
 // A program over the emitted declarations only.
 function declarationProgram(emitted, roots) {
   const host = ts.createCompilerHost({});
@@ -181,8 +196,12 @@ function exportsReport(entries) {
   return [HEADER, '', '# Package exports', '', '| Import | Targets |', '|---|---|', ...rows, ''].join('\n');
 }
 
-/** Every report file by name, generated from the current source. */
-export function generateReports() {
+/**
+ * Every report file by name, generated from the current source, or with
+ * `{ fromDist: true }` from the declarations in dist/ (the caller makes sure
+ * dist/ is built from the current source).
+ */
+export function generateReports({ fromDist = false } = {}) {
   const entries = exportEntries();
   const tsEntries = entries.filter((e) => e.source !== undefined);
   for (const e of tsEntries) {
@@ -196,7 +215,7 @@ export function generateReports() {
     }
   };
   walk(join(ROOT, 'src'));
-  const emitted = emitDeclarations(sources);
+  const emitted = fromDist ? builtDeclarations() : emitDeclarations(sources);
   const dtsOf = (e) => join(emitted.outDir, relative(emitted.rootDir, join(ROOT, e.source))).replace(/\.ts$/, '.d.ts');
   const program = declarationProgram(emitted, tsEntries.map(dtsOf));
   const checker = program.getTypeChecker();

@@ -3,8 +3,8 @@
 // railroad diagrams drawn from grammar/filter.ebnf and grammar/sort.ebnf, the TypeDoc API
 // reference of src/index.ts, and the playground. Each part is an exported
 // function so tests can build one part into a temporary directory.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,10 +30,115 @@ export function slugify(text) {
     .replace(/\s+/g, '-');
 }
 
-/** Rewrites a link to another guide (`schema.md#types`) to its page (`schema.html#types`). */
+/**
+ * Rewrites a link to another guide (`schema.md#types`) to its page
+ * (`schema.html#types`). The guides sit at the site's root, and a file of
+ * the repository they link to (`../examples/sql/x.mjs`, `../bench/RESULTS.md`)
+ * is copied (or rendered) to the same path inside the site, so `../` is
+ * dropped: the link then works wherever the site is served from.
+ */
 function rewriteHref(href) {
   if (/^[a-z]+:/i.test(href) || href.startsWith('#') || href.startsWith('/')) return href;
-  return href.replace(/\.md(?=$|#)/, '.html');
+  return href.replace(/^(\.\.\/)+/, '').replace(/\.md(?=$|#)/, '.html');
+}
+
+/** The repository files a guide links to (`../path`), as paths from the repository root. */
+export function repositoryLinks(markdown) {
+  const links = new Set();
+  for (const m of markdown.matchAll(/\]\((\.\.\/[^)#\s]+)(#[^)]*)?\)/g)) links.add(m[1].replace(/^(\.\.\/)+/, ''));
+  return [...links];
+}
+
+/**
+ * Puts the repository files the guides link to into the site at their own
+ * paths: a markdown file rendered as a page (`bench/RESULTS.md` →
+ * `bench/RESULTS.html`), anything else copied as it is. Returns the site
+ * paths written and the links to files that do not exist.
+ */
+export function copyLinkedFiles(outDir, files, { root = ROOT } = {}) {
+  const written = [];
+  const missing = [];
+  for (const file of files) {
+    const from = join(root, file);
+    if (!existsSync(from)) {
+      missing.push(file);
+      continue;
+    }
+    const to = join(outDir, file.replace(/\.md$/, '.html'));
+    mkdirSync(join(to, '..'), { recursive: true });
+    if (file.endsWith('.md')) {
+      const { html, headings } = markdownToHtml(readFileSync(from, 'utf8'));
+      const base = '../'.repeat(file.split('/').length - 1);
+      writeFileSync(to, layout({ title: headings.find((h) => h.level === 1)?.text ?? file, body: html, base }));
+    } else copyFileSync(from, to);
+    written.push(relative(outDir, to));
+  }
+  return { written, missing };
+}
+
+// ---------------------------------------------------------------------------
+// Link check: every href and src of every page of the built site resolves
+// ---------------------------------------------------------------------------
+
+function* htmlPages(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* htmlPages(path);
+    else if (entry.name.endsWith('.html')) yield path;
+  }
+}
+
+const decodeEntities = (text) =>
+  text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[e]);
+
+/** The ids (and `name`s) a page defines, for `#fragment` links. */
+function anchorsOf(html) {
+  const ids = new Set();
+  for (const m of html.matchAll(/\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) ids.add(decodeEntities(m[1] ?? m[2]));
+  return ids;
+}
+
+/**
+ * Every link of every HTML page under `siteDir` that does not resolve: a
+ * relative `href`/`src` to a file that is not in the site (or lies outside
+ * it), or a `#fragment` that names no id on its page. Links with a scheme
+ * (`https:`, `mailto:`, `data:`) are not fetched. Returns one line per
+ * broken link: `page → link (why)`.
+ */
+export function checkSiteLinks(siteDir) {
+  const root = resolve(siteDir);
+  const anchors = new Map();
+  const anchorsIn = (file) => {
+    if (!anchors.has(file)) anchors.set(file, anchorsOf(readFileSync(file, 'utf8')));
+    return anchors.get(file);
+  };
+  const broken = [];
+  for (const page of htmlPages(root)) {
+    const html = readFileSync(page, 'utf8');
+    // Script and style bodies hold no links of the page (and may hold strings that look like one).
+    const markup = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, '<style>');
+    for (const m of markup.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+      const link = decodeEntities(m[1] ?? m[2]);
+      if (link === '' || /^[a-z][a-z0-9+.-]*:/i.test(link)) continue;
+      const [pathAndQuery, fragment = ''] = link.split('#', 2);
+      const path = decodeURIComponent(pathAndQuery.split('?')[0]);
+      let target = path === '' ? page : path.startsWith('/') ? join(root, path) : resolve(page, '..', path);
+      const where = `${relative(root, page)} → ${link}`;
+      if (target !== root && !target.startsWith(`${root}/`)) {
+        broken.push(`${where} (outside the site)`);
+        continue;
+      }
+      if (existsSync(target) && statSync(target).isDirectory()) target = join(target, 'index.html');
+      if (!existsSync(target)) {
+        broken.push(`${where} (no such file)`);
+        continue;
+      }
+      if (fragment !== '' && target.endsWith('.html') && !anchorsIn(target).has(decodeURIComponent(fragment))) {
+        broken.push(`${where} (no id "${decodeURIComponent(fragment)}" on that page)`);
+      }
+    }
+  }
+  return broken;
 }
 
 /** Inline markdown of one line or paragraph to HTML. */
@@ -320,8 +425,10 @@ export function buildGuides(outDir, { docsDir = join(ROOT, 'docs') } = {}) {
     .sort();
   const pages = [];
   const brokenLinks = [];
+  const linkedFiles = new Set();
   for (const name of names) {
     const markdown = readFileSync(join(docsDir, `${name}.md`), 'utf8');
+    for (const file of repositoryLinks(markdown)) linkedFiles.add(file);
     const { html, headings } = markdownToHtml(markdown);
     for (const m of markdown.matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
       if (!/^[a-z]+:/i.test(m[1]) && !existsSync(join(docsDir, m[1]))) brokenLinks.push(`${name}.md → ${m[1]}`);
@@ -341,7 +448,7 @@ export function buildGuides(outDir, { docsDir = join(ROOT, 'docs') } = {}) {
     writeFileSync(join(outDir, `${name}.html`), layout({ title, body, current, guides: names }));
     pages.push(`${name}.html`);
   }
-  return { pages, brokenLinks };
+  return { pages, brokenLinks, linkedFiles: [...linkedFiles].sort() };
 }
 
 // ---------------------------------------------------------------------------
@@ -378,24 +485,38 @@ export async function buildDiagrams(outDir, { grammarDir = join(ROOT, 'grammar')
  * top-level exports whose comment has no `@example`.
  */
 export async function buildApiDocs(outDir) {
-  const { Application, TypeDocReader, TSConfigReader, LogLevel, ReflectionKind } = await import('typedoc');
+  const { Application, Converter, TypeDocReader, TSConfigReader, LogLevel, ReflectionKind } = await import('typedoc');
+  const { exportEntries } = await import('./api-report.mjs');
   const app = await Application.bootstrapWithPlugins(
     { options: join(ROOT, 'typedoc.json'), out: outDir, logLevel: 'Warn' },
     [new TypeDocReader(), new TSConfigReader()],
   );
+  // Modules are named as users import them (`wepql/kysely`), not by their path under src/
+  // (`query-builders/kysely`): the names come from package.json `exports`, as the entry points do.
+  const importNames = new Map(exportEntries().filter((e) => e.source !== undefined).map((e) => [resolve(ROOT, e.source), e.specifier]));
+  app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    if (reflection.kind !== ReflectionKind.Module) return;
+    const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName;
+    const name = file === undefined ? undefined : importNames.get(resolve(file));
+    if (name !== undefined) reflection.name = name;
+  });
   const undocumented = [];
+  const warnings = [];
   const log = app.logger.log.bind(app.logger);
   app.logger.log = (message, level) => {
+    const plain = message.replace(/\x1b\[[0-9;]*m/g, '');
     if (level === LogLevel.Warn && /does not have any documentation/.test(message)) {
-      undocumented.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
+      undocumented.push(plain);
       return;
     }
+    if (level === LogLevel.Warn) warnings.push(plain);
     log(message, level);
   };
   const project = await app.convert();
   if (project === undefined) throw new Error('typedoc could not convert the entry points of typedoc.json');
   app.validate(project);
   await app.generateDocs(project, outDir);
+  relativiseNavigationLinks(outDir, JSON.parse(readFileSync(join(ROOT, 'typedoc.json'), 'utf8')).navigationLinks ?? {});
   const withoutExample = [];
   // One entry point gives the exports as children; several (package.json exports) give one module each.
   // A name exported by two entries is documented once; the second is a reference to the first.
@@ -407,7 +528,27 @@ export async function buildApiDocs(outDir) {
     const hasExample = comments.some((c) => c.blockTags.some((t) => t.tag === '@example'));
     if (!hasExample) withoutExample.push(module === '' ? child.name : `${module}: ${child.name}`);
   }
-  return { exports: exported.length, undocumented, withoutExample };
+  return { exports: exported.length, modules: (project.children ?? []).map((c) => c.name), undocumented, withoutExample, warnings };
+}
+
+/**
+ * TypeDoc writes typedoc.json's `navigationLinks` (`../index.html`, relative
+ * to api/) verbatim into every page, also the pages one folder down
+ * (api/functions/…), where they would point inside api/. Each page gets them
+ * with one more `../` per folder it sits below api/.
+ */
+function relativiseNavigationLinks(apiDir, links) {
+  for (const page of htmlPages(apiDir)) {
+    const depth = relative(apiDir, page).split('/').length - 1;
+    if (depth === 0) continue;
+    let html = readFileSync(page, 'utf8');
+    for (const [label, href] of Object.entries(links)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
+      const escaped = escapeHtml(href).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      html = html.replace(new RegExp(`href="${escaped}"((?: class="tsd-nav-link")?>${escapeHtml(label)}</a>)`, 'g'), `href="${'../'.repeat(depth)}${escapeHtml(href)}"$1`);
+    }
+    writeFileSync(page, html);
+  }
 }
 
 /**
@@ -471,6 +612,8 @@ async function main() {
   const guides = buildGuides(out);
   console.log(`docs: ${guides.pages.length} guides → docs-site/ (${guides.pages.join(', ')})`);
   for (const link of guides.brokenLinks) console.warn(`docs: warning: broken link ${link}`);
+  const linked = copyLinkedFiles(out, guides.linkedFiles);
+  console.log(`docs: files the guides link to → ${linked.written.join(', ')}`);
 
   const diagrams = await buildDiagrams(out);
   console.log(`docs: railroad diagrams → ${diagrams.join(', ')}`);
@@ -485,6 +628,13 @@ async function main() {
   console.log(`docs: API reference → docs-site/api/ (${api.exports} exports)`);
   console.log(`docs: ${api.undocumented.length} exports without documentation (typedoc's notDocumented validation)`);
   console.log(`docs: ${api.withoutExample.length} exports without an @example`);
+  console.log(`docs: ${api.warnings.length} TypeDoc warnings`);
+  // A warning is a reference a reader cannot follow or a page that lies: the build fails on any.
+  if (api.warnings.length > 0) process.exitCode = 1;
+  const broken = checkSiteLinks(out);
+  console.log(`docs: link check: ${broken.length} broken link${broken.length === 1 ? '' : 's'} in docs-site/`);
+  for (const link of broken) console.error(`  ${link}`);
+  if (broken.length > 0) process.exitCode = 1;
   const { gaps, fail } = apiDocGaps(api);
   if (gaps.length > 0) {
     const say = fail ? console.error : console.warn;

@@ -28,7 +28,8 @@ export interface Span {
 }
 
 /**
- * A literal value. Values are lexically untyped (SPEC §5): the field's type
+ * A literal value. Values are lexically untyped (docs/reference.md §"Types and values"):
+ * the field's type
  * decides how `value` is read.
  *
  * @example
@@ -166,7 +167,8 @@ export type ConditionNode = ComparisonNode | NullCheckNode | ListNode | InFields
 export type FilterNode = GroupNode | ConditionNode;
 
 /**
- * A whole filter: its top-level clauses, ANDed (SPEC §3). An empty filter
+ * A whole filter: its top-level clauses, ANDed (docs/reference.md §"Filter grammar"). An
+ * empty filter
  * has no clauses and matches every record.
  *
  * @example
@@ -191,7 +193,7 @@ export interface SortItemNode {
   readonly kind: 'sort-item';
   readonly field: FieldNode;
   readonly direction: SortDirection;
-  /** False when the source omitted `=Asc`/`=Desc` (SPEC §4: implicit `Asc`). */
+  /** False when the source omitted `=Asc`/`=Desc` (docs/reference.md §"Sort grammar": implicit `Asc`). */
   readonly explicitDirection: boolean;
   readonly span: Span;
 }

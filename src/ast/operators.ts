@@ -1,5 +1,6 @@
 /**
- * The operator vocabulary of the filter language (SPEC §3), as `as const`
+ * The operator vocabulary of the filter language (docs/reference.md §"Filter grammar"),
+ * as `as const`
  * arrays so that every union type below is derived from one list.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The employee record of the seed's list endpoint
+ * The employee record of the list endpoint
  * (`GET /api/public/clients/{client_id}/employees`), typed for the builder:
  * datetimes arrive as ISO strings, so they are declared under
  * `[FIELD_TYPES]` and `where<Employee>()` treats them as datetimes with no
@@ -38,8 +38,8 @@ export type EmployeeFieldTypes = {
 };
 
 /**
- * One element of `Data` in the employee list: every field of the seed's
- * employee table. Optional fields are omitted when they have no value;
+ * One element of `Data` in the employee list: every field of the
+ * employee record (docs/schema.md §"The employee schema"). Optional fields are omitted when they have no value;
  * datetimes are ISO 8601 text in UTC with a `Z` suffix.
  *
  * @example

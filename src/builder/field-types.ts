@@ -235,7 +235,8 @@ export type InFieldsMethodsOfKind<K extends FieldKind> = InFieldsBase<Extract<Op
 /**
  * The paths an InFields operator may list for a head value of type `V`:
  * fields whose kind accepts the operator and whose value type `V` fits
- * (SPEC §5: every listed field must accept the operator and the value).
+ * (docs/reference.md §"Types and values": every listed field must accept the operator
+ * and the value).
  *
  * @example
  * type P = InFieldsPath<Employee, {}, 'startsWith', string>; // 'FirstName' | 'LastName' | …

@@ -1,7 +1,8 @@
 /**
  * The typed filter builder: `where<Employee>()` starts an immutable filter
  * whose `field(path)` offers only the record type's paths and, per path,
- * only the operators and values its kind accepts (SPEC §5). Every call
+ * only the operators and values its kind accepts (docs/reference.md §"Types and
+ * values"). Every call
  * returns a new filter; the result is a `FilterAst` (src/ast/nodes.ts), so
  * `toString()` is the printer's canonical text.
  */
@@ -80,7 +81,8 @@ export interface OrderConditions<R, V> {
 }
 
 /**
- * Substring tests, for strings (case-insensitive by default, SPEC §6).
+ * Substring tests, for strings (case-insensitive by default, docs/reference.md §"Filter
+ * semantics").
  *
  * @example
  * where<Employee>().field('WorkEmail').endsWith('@example.com');

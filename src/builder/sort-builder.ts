@@ -1,7 +1,7 @@
 /**
  * The typed sort builder: `orderBy<Employee>('LastName', 'asc')` names only
  * the record type's scalar paths, and `thenBy` adds further keys in
- * priority order (SPEC §4, §7).
+ * priority order (docs/reference.md §"Sort grammar", §"Sort semantics").
  */
 import type { SortAst, SortItemNode } from '../ast/nodes.js';
 import { NO_SPAN } from '../ast/nodes.js';

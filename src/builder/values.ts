@@ -1,6 +1,7 @@
 /**
  * Run-time half of the builder's value handling: JavaScript values become
- * the text the language reads (SPEC §5), field paths are checked, and every
+ * the text the language reads (docs/reference.md §"Types and values"), field paths are
+ * checked, and every
  * value node is quoted exactly as the printer would write it so that a built
  * tree equals the tree parsed from its own text.
  */
@@ -91,8 +92,8 @@ export function builtValue(text: string, position: ValuePosition): ValueNode {
 }
 
 /**
- * A field node for a dotted path, checked against SPEC §2's field path
- * grammar. Throws `WepqlError` (`invalid-field-path`) for anything else,
+ * A field node for a dotted path, checked against the field path rule of docs/reference.md
+ * §"Lexical rules". Throws `WepqlError` (`invalid-field-path`) for anything else,
  * which the types prevent but plain JavaScript callers may still pass.
  *
  * @example

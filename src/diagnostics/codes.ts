@@ -33,7 +33,7 @@ export interface CodeInfo {
  * DIAGNOSTIC_CODES['unknown-operator'].severity; // 'error'
  */
 export const DIAGNOSTIC_CODES = {
-  // --- syntax (SPEC §2–4) ---
+  // --- syntax (docs/reference.md §"Lexical rules", §"Filter grammar" and §"Sort grammar") ---
   'unterminated-string': { severity: 'error', stage: 'syntax', summary: 'A quoted value has no closing quote.' },
   'unexpected-quote': { severity: 'error', stage: 'syntax', summary: "A ' appears inside a bare value; quote the whole value and double the quote." },
   'unexpected-token': { severity: 'error', stage: 'syntax', summary: 'A token appears where the grammar does not allow it.' },
@@ -54,14 +54,14 @@ export const DIAGNOSTIC_CODES = {
   'implicit-direction': { severity: 'warning', stage: 'syntax', summary: 'A sort item without =Asc/=Desc sorts ascending.' },
   'duplicate-sort-field': { severity: 'warning', stage: 'syntax', summary: 'A field is listed twice in a sort; the later one has no effect.' },
   'too-many-errors': { severity: 'error', stage: 'syntax', summary: 'Reporting stopped after the error cap; fix the errors above first.' },
-  // --- limits (SPEC §10) ---
+  // --- limits (docs/reference.md §"Limits") ---
   'text-too-long': { severity: 'error', stage: 'limit', summary: 'The filter or sort text is longer than the configured limit.' },
   'nesting-too-deep': { severity: 'error', stage: 'limit', summary: 'Groups nest deeper than the configured limit.' },
   'too-many-conditions': { severity: 'error', stage: 'limit', summary: 'The filter has more conditions than the configured limit.' },
   'too-many-list-values': { severity: 'error', stage: 'limit', summary: 'A list operator has more values than the configured limit.' },
   'too-many-in-fields': { severity: 'error', stage: 'limit', summary: 'An InFields operator lists more fields than the configured limit.' },
   'too-many-sort-keys': { severity: 'error', stage: 'limit', summary: 'The sort has more keys than the configured limit.' },
-  // --- validation against a schema (SPEC §5) ---
+  // --- validation against a schema (docs/reference.md §"Types and values") ---
   'unknown-field': { severity: 'error', stage: 'validate', summary: 'The field is not in the schema.' },
   'field-case-mismatch': { severity: 'warning', stage: 'validate', summary: "The field's spelling differs in case from the schema's." },
   'operator-not-applicable': { severity: 'error', stage: 'validate', summary: "The operator does not apply to the field's type." },

@@ -1,5 +1,5 @@
 /**
- * Diagnostics are data (SPEC §9): a stable code, a severity, a message a
+ * Diagnostics are data (docs/reference.md §"Diagnostics"): a stable code, a severity, a message a
  * person can act on and a UTF-16 source range. Line and column are computed
  * only when rendering.
  */

@@ -1,5 +1,5 @@
 /**
- * The limits of SPEC §10. Every recursive pass (parse, validate, print,
+ * The limits of docs/reference.md §"Limits". Every recursive pass (parse, validate, print,
  * evaluate, SQL) honours the same `maxDepth`.
  */
 
@@ -27,7 +27,7 @@ export interface Limits {
 }
 
 /**
- * SPEC §10's defaults.
+ * The defaults of docs/reference.md §"Limits".
  *
  * @example
  * DEFAULT_LIMITS.maxLength; // 8192

@@ -1,6 +1,6 @@
 /**
  * `compileFilter`: a filter (text, syntax tree or typed tree) to a record
- * predicate with SPEC §6's semantics.
+ * predicate with the semantics of docs/reference.md §"Filter semantics".
  */
 import type { FilterAst } from '../ast/nodes.js';
 import type { TypedFilter } from '../validate/typed-tree.js';

@@ -1,6 +1,6 @@
 /**
  * `compileSort` and `sortRecords`: a sort (text, syntax tree or typed tree)
- * to a comparator, or straight to a sorted copy (SPEC §7).
+ * to a comparator, or straight to a sorted copy (docs/reference.md §"Sort semantics").
  */
 import type { SortAst } from '../ast/nodes.js';
 import type { TypedSort } from '../validate/typed-tree.js';

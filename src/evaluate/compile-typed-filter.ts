@@ -13,7 +13,8 @@ import type { PlanNode } from './plan.js';
 import { planFilter } from './plan.js';
 
 /**
- * Compiles a typed filter (SPEC §6). `strategy` `auto` (the default) starts
+ * Compiles a typed filter (docs/reference.md §"Filter semantics"). `strategy` `auto`
+ * (the default) starts
  * with closures and generates code once the predicate has been called 128
  * times, when the environment allows it. Throws `WepqlError` for an
  * inconsistent tree, one nested deeper than `limits.maxDepth`, or

@@ -104,7 +104,7 @@ class Emitter {
     if (test.operator === 'IsNull') return `!(${present})`;
     if (test.operator === 'IsNotNull') return `(${present})`;
     const check = test.fold ? `(v = v.toLowerCase(), ${this.check(test)})` : `(${this.check(test)})`;
-    // SPEC §6: only the …OrNull list operators are true on null.
+    // docs/reference.md §"Filter semantics": only the …OrNull list operators are true on null.
     if (test.operator === 'InArrayOrNull' || test.operator === 'NotInArrayOrNull') return `(!(${present}) || ${check})`;
     return `(${present} && ${check})`;
   }

@@ -1,5 +1,6 @@
 /**
- * The option and function types of the evaluator (SPEC §6–7), shared by
+ * The option and function types of the evaluator (docs/reference.md §"Filter semantics"
+ * and §"Sort semantics"), shared by
  * `compileFilter`, `compileSort`, `sortRecords` and `query`.
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
@@ -18,7 +19,7 @@ export interface EvaluateOptions {
   readonly schema?: Schema;
   /** Compare strings exactly instead of through `toLowerCase()` on both sides (default false). */
   readonly caseSensitive?: boolean;
-  /** Bounds on the input (SPEC §10); unset fields keep their defaults. */
+  /** Bounds on the input (docs/reference.md §"Limits"); unset fields keep their defaults. */
   readonly limits?: Partial<Limits>;
   /**
    * `codegen` builds one function with `new Function` (fastest); `closures`

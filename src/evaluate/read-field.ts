@@ -1,6 +1,7 @@
 /**
  * Reading a field path from a record without touching the prototype chain
- * (SPEC §6): `__proto__`, `constructor` and `toString` are ordinary names
+ * (docs/reference.md §"Filter semantics"): `__proto__`, `constructor` and `toString` are
+ * ordinary names
  * that are absent unless the record has them as own properties.
  */
 

@@ -1,5 +1,6 @@
 /**
- * Sort keys (SPEC §7): how a record's value is read as a key, and how two
+ * Sort keys (docs/reference.md §"Sort semantics"): how a record's value is read as a
+ * key, and how two
  * keys compare. Null is the smallest key, so it sorts first under `Asc` and
  * last under `Desc`; strings compare by code point of their (by default
  * lower-cased) text; `false < true`; numbers and datetimes by value.

@@ -1,5 +1,6 @@
 /**
- * String order by Unicode code point (SPEC §7). JavaScript's `<` compares
+ * String order by Unicode code point (docs/reference.md §"Sort semantics"). JavaScript's
+ * `<` compares
  * UTF-16 code units, which disagrees with code points exactly when one
  * string has a surrogate (U+D800–U+DFFF, half of an astral character) where
  * the other has a unit in U+E000–U+FFFF; everything below U+D800 agrees.

@@ -1,5 +1,6 @@
 /**
- * Reading a field of a record as its type (SPEC §6), shared by the filter's
+ * Reading a field of a record as its type (docs/reference.md §"Filter semantics"),
+ * shared by the filter's
  * closures and the sort's keys so that both count the same values as null:
  * missing, inherited, `null`, or not of the field's type (a numeric string
  * in a number field, a fraction in an integer field, text that is not a

@@ -4,7 +4,7 @@
  * envelopes. Authentication stays the application's (a middleware before it).
  */
 import type { ListRouteOptions } from './list-route.js';
-import { responseText, serveListRoute } from './list-route.js';
+import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';
 
 export type { ListRouteOptions } from './list-route.js';
 
@@ -16,11 +16,16 @@ export type { ListRouteOptions } from './list-route.js';
  */
 export interface ExpressLikeRequest {
   readonly params: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request target as sent (origin-form, or absolute-form through a proxy). */
   readonly originalUrl: string;
+  /** The path the router this route belongs to was mounted at (`''` for the app itself). */
+  readonly baseUrl: string;
+  /** The matched route; its `path` is the pattern the route was registered with. */
+  readonly route?: { readonly path: unknown } | undefined;
   readonly protocol: string;
   readonly headersDistinct: Readonly<Record<string, string[] | undefined>>;
-  /** Reads a request header; the handler reads `host` to name the request's address. */
-  get(name: 'host'): string | undefined;
+  /** The connection, whose local address names the server in messages (the `Host` header never does). */
+  readonly socket?: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined } | undefined;
 }
 
 /**
@@ -41,24 +46,35 @@ export interface ExpressLikeResponse {
 }
 
 /**
- * An Express route handler serving one list route; the client id comes from
- * the path parameter `client_id` (or `options.clientParam`).
+ * An Express route handler serving one list route. On a client-scoped route
+ * (a data source created with `clientField`) the client id comes from the
+ * path parameter `client_id` (or `options.clientParam`); a route without a
+ * client serves a source without `clientField`. Options that contradict the
+ * source throw here, when the handler is created; a route pattern that
+ * contradicts it is reported to `onError` (500) on its first request.
  *
  * @example
  * import express from 'express';
  * import { listHandler } from 'wepql/express';
  * const app = express();
  * app.get('/api/public/clients/:client_id/employees', requireBearer, listHandler({ source, schema: employeeSchema, codec }));
+ * app.get('/api/public/products', requireBearer, listHandler({ source: products, schema: productSchema, codec }));
  */
 export function listHandler(options: ListRouteOptions): (req: ExpressLikeRequest, res: ExpressLikeResponse, next: (error?: unknown) => void) => void {
-  const param = options.clientParam ?? 'client_id';
+  const route = createListRoute(options);
   return (req, res, next) => {
-    const value = Object.hasOwn(req.params, param) ? req.params[param] : undefined;
-    const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`;
-    serveListRoute({ url, headers: req.headersDistinct, clientText: typeof value === 'string' ? value : undefined }, options).then((response) => {
-      res.status(response.status).set(response.headers);
-      if (response.body === undefined) res.end();
-      else res.send(responseText(response));
-    }, next);
+    const path = req.route?.path;
+    route
+      .serve({
+        url: requestAddress(req.originalUrl, req.protocol, localAuthority(req.socket)),
+        headers: req.headersDistinct,
+        routePattern: `${req.baseUrl}${typeof path === 'string' ? path : String(path ?? '')}`,
+        params: req.params,
+      })
+      .then((response) => {
+        res.status(response.status).set(response.headers);
+        if (response.body === undefined) res.end();
+        else res.send(responseText(response));
+      }, next);
   };
 }

@@ -7,7 +7,8 @@
  * "before"/"after", a string sort is "A→Z"); without one it is guessed
  * from the operator and the value.
  *
- * Null (SPEC §6: missing, `undefined` or `null`) reads "not set" — never
+ * Null (docs/reference.md §"Filter semantics": missing, `undefined` or `null`) reads
+ * "not set" — never
  * "empty", which a reader could take for the empty string `''`. Every
  * operator is false on a null field except `IsNull` and the `…OrNull` lists,
  * so the negative operators (`NotEqual`, `NotContains`, `NotStartsWith`,
@@ -223,7 +224,8 @@ class Words {
   }
 
   /**
-   * SPEC §6: a negative operator is false on a null field, which a reader of
+   * docs/reference.md §"Filter semantics": a negative operator is false on a null field,
+   * which a reader of
    * "is not 1" would not guess; say so when the field may be null.
    */
   private unlessNull(text: string, field: FieldNode): string {
@@ -358,7 +360,7 @@ function explainSortAst(ast: SortAst, schema: Schema | undefined): string {
   for (const item of ast.items) {
     const found = schema?.lookup(item.field.name);
     const name = found?.found === 'field' ? found.field.name : item.field.name;
-    // SPEC §4: a field listed again has no effect, so it is not read out.
+    // docs/reference.md §"Sort grammar": a field listed again has no effect, so it is not read out.
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     const type = found?.found === 'field' ? found.field.type : 'unknown';

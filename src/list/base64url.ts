@@ -34,22 +34,29 @@ export function isBase64Url(text: string): boolean {
  * encodeBase64Url(new TextEncoder().encode('hi?')); // 'aGk_'
  */
 export function encodeBase64Url(bytes: Uint8Array): string {
-  let out = '';
+  // Written as ASCII bytes and decoded once: concatenating strings character by character costs more.
+  const out = new Uint8Array(Math.ceil((bytes.length * 4) / 3));
+  let o = 0;
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+    out[o++] = CODES[n >> 18]!;
+    out[o++] = CODES[(n >> 12) & 63]!;
+    out[o++] = CODES[(n >> 6) & 63]!;
+    out[o++] = CODES[n & 63]!;
   }
   const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i]! << 16;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
-  } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]!;
+  if (rest > 0) {
+    const n = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
+    out[o++] = CODES[n >> 18]!;
+    out[o++] = CODES[(n >> 12) & 63]!;
+    if (rest === 2) out[o++] = CODES[(n >> 6) & 63]!;
   }
-  return out;
+  return ascii.decode(out.subarray(0, o));
 }
+
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const ascii = new TextDecoder('latin1');
 
 /**
  * Decodes unpadded base64url, or returns undefined for text outside the

@@ -84,6 +84,15 @@ export interface DataSource {
   page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]>;
   /** The records of a window that may seek, with the keys of its first and last record. */
   keyedPage?(q: DataQuery, window: SeekWindow): Promise<KeyedPage>;
+  /**
+   * Whether the source serves one client's rows per query (it was created with
+   * `clientField`, so every query needs a `clientId`) or a list that is not
+   * per client (queries carry none). The framework adapters and the reference
+   * server compare it with the route when they are created, so a route and a
+   * source that disagree fail at start-up. Undefined (a hand-written source):
+   * the route decides.
+   */
+  readonly clientScoped?: boolean;
 }
 
 /**

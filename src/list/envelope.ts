@@ -1,6 +1,6 @@
 /**
- * The PascalCase envelopes of the `/api/public/...` family (SPEC §11, seed
- * "List envelope" and "Errors"): one builder for success, one for every
+ * The PascalCase envelopes of the `/api/public/...` family (docs/reference.md
+ * §"Envelopes"): one builder for success, one for every
  * error the list contract produces. Responses are plain data
  * (`{ status, headers, body }`) so any HTTP framework can send them.
  */
@@ -8,7 +8,8 @@ import type { ErrorEnvelope, ListEnvelope } from '../wire/contract.js';
 import { TOKEN_ERROR_HEADER } from '../wire/contract.js';
 
 /**
- * The validation error codes of the seed (first element of each `ValidationErrors` pair).
+ * The validation error codes of docs/reference.md §"Envelopes" (first element of each
+ * `ValidationErrors` pair).
  *
  * @example
  * const code: ValidationErrorCode = 'outOfRangeError';
@@ -129,7 +130,8 @@ export function listResponse<T>(input: { data: readonly T[]; pagination?: Pagina
 }
 
 /**
- * The response for a list error: 400 with the seed's bodies for validation,
+ * The response for a list error: 400 with the bodies of docs/reference.md §"Envelopes"
+ * for validation,
  * page range and version errors, 404 and 500 with `Status` 0 and a null
  * `ErrorCode`.
  *

@@ -1,5 +1,5 @@
 /**
- * `handleListRequest`: the whole list contract of SPEC §11 behind one
+ * `handleListRequest`: the whole list contract (docs/reference.md §"The list contract") behind one
  * framework-neutral function. Give it the request's query and headers (or a
  * fetch `Request`), a data source, a schema and a token codec; send back the
  * `{ status, headers, body }` it returns.
@@ -10,8 +10,8 @@ import type { Schema } from '../schema/schema.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
-import type { ListRequest, ListRequestInput } from './request.js';
-import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, requestParts } from './request.js';
+import type { ListRequest, ListRequestInput, PageMove } from './request.js';
+import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, readWholeNumber, requestParts } from './request.js';
 import type { DataTokenPayload, TokenCodec, VerifiedDataToken } from './token.js';
 import { checkApiVersion } from './version.js';
 
@@ -94,49 +94,57 @@ function dataQuery(
 }
 
 async function serve(request: ListRequest, options: ListHandlerOptions): Promise<ListResponse> {
-  const { source, codec, route } = options;
   const scope = options.clientId === undefined ? {} : { clientId: options.clientId };
-
   if (request.mode === 'skip') {
     const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
-    const rows = await source.page(q, { offset: request.skip, limit: request.limit });
+    const rows = await options.source.page(q, { offset: request.skip, limit: request.limit });
     return listResponse({ data: rows });
   }
+  if (request.mode === 'first') return serveFirstPage(request, options, scope);
+  return serveTokenPage(request, options, scope);
+}
 
-  if (request.mode === 'first') {
-    const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
-    // Counting and reading the page are independent: on a pool they run at once.
-    const [totalRecords, page] = await Promise.all([source.count(q), readPage(source, q, { offset: 0, limit: request.limit })]);
-    const totalPages = Math.ceil(totalRecords / request.limit);
-    const state = {
-      route,
-      filter: request.filterText,
-      sort: request.sortText,
-      includeDeleted: request.includeDeleted,
-      limit: request.limit,
-      totalRecords,
-      totalPages,
-    };
-    // Every later token must fit too, or paging would break midway: the one with the largest page
-    // number and no keys is the longest that must be issued (keys are dropped rather than refused).
-    // Compressed lengths vary by a character or two with the digits, hence the margin.
-    const longest = await codec.issue({ ...state, page: Math.max(1, totalPages) });
-    if (longest.length > codec.maxLength - TOKEN_MARGIN) return errorResponse(tokenTooLong(longest.length, codec.maxLength));
-    const dataToken = await issueToken(codec, { ...state, page: 1 }, page.keys);
-    return listResponse({
-      data: page.rows,
-      pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
-    });
-  }
+type Scope = { readonly clientId?: string | number };
 
-  const checked = await codec.verify(request.dataToken, route);
+async function serveFirstPage(request: Extract<ListRequest, { mode: 'first' }>, options: ListHandlerOptions, scope: Scope): Promise<ListResponse> {
+  const { source, codec, route } = options;
+  const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
+  // Counting and reading the page are independent: on a pool they run at once. The page is asked
+  // for first, so a source that filters once for both (the memory source) selects the page on the way.
+  const reading = readPage(source, q, { offset: 0, limit: request.limit });
+  const [totalRecords, page] = await Promise.all([source.count(q), reading]);
+  const totalPages = Math.ceil(totalRecords / request.limit);
+  const state = {
+    route,
+    filter: request.filterText,
+    sort: request.sortText,
+    includeDeleted: request.includeDeleted,
+    limit: request.limit,
+    totalRecords,
+    totalPages,
+  };
+  // Every later token must be accepted too, or paging would break midway. Tokens of one walk differ
+  // only in their page number's digits and their keys (`token-wire.ts`), so the keyless token of the
+  // last page is the longest that must be issued; the codec checks it with the checks `verify` runs.
+  // A page whose keys do not fit gets a keyless token, and next/prev from it are refused clearly.
+  const longest = codec.tryIssue({ ...state, page: Math.max(1, totalPages) });
+  if (!longest.ok) return errorResponse(tokenTooLong(longest.message));
+  const dataToken = issueToken(codec, { ...state, page: 1 }, page.keys);
+  return listResponse({
+    data: page.rows,
+    pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
+  });
+}
+
+async function serveTokenPage(request: Extract<ListRequest, { mode: 'token' }>, options: ListHandlerOptions, scope: Scope): Promise<ListResponse> {
+  const { source, codec, route } = options;
+  const checked = codec.verify(request.dataToken, route);
   if (!checked.ok) {
     return errorResponse({ kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: checked.reason, message: checked.message } });
   }
   const state = checked.payload;
   const conflicts = resentConflicts(request.resent, state);
   if (conflicts.length > 0) return errorResponse({ kind: 'validation', errors: conflicts });
-
   const move = request.move;
   const target = move.kind === 'next' ? state.page + 1 : move.kind === 'prev' ? state.page - 1 : move.page;
   // Page 1 of an empty list is still a page (with no rows), so the range never ends below 1.
@@ -144,45 +152,66 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
   if (!(Number.isSafeInteger(target) && target >= 1 && target <= last)) {
     return errorResponse({ kind: 'page-out-of-range', first: 1, last });
   }
+  const window = seekWindow(source, state, move, target);
+  if (window === undefined) return errorResponse(noPosition(state, move.kind === 'next' ? 'next-page' : 'prev-page', target));
   const analyzed = analyzeListQuery(state.filter, state.sort, options);
   if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
   const q = dataQuery(analyzed.filter, analyzed.sort, state.filter, state.sort, state.includeDeleted, scope);
-  // The neighbouring pages seek from the token's keys; any other page number counts rows from the start.
-  const keys = state.keys;
-  const window: SeekWindow = {
-    offset: (target - 1) * state.limit,
-    limit: state.limit,
-    ...(keys !== undefined && target === state.page + 1 ? { after: keys.last } : {}),
-    ...(keys !== undefined && target === state.page - 1 ? { before: keys.first } : {}),
-  };
   const page = await readPage(source, q, window);
-  const dataToken = await issueToken(
-    codec,
-    {
-      route,
-      filter: state.filter,
-      sort: state.sort,
-      includeDeleted: state.includeDeleted,
-      limit: state.limit,
-      page: target,
-      totalRecords: state.totalRecords,
-      totalPages: state.totalPages,
-    },
-    page.keys,
-  );
+  const { issuedAt: _issued, expiresAt: _expires, keys: _keys, ...carried } = state;
+  const dataToken = issueToken(codec, { ...carried, page: target }, page.keys ?? emptyPageKeys(window));
   return listResponse({
     data: page.rows,
-    pagination: {
-      pageNo: target,
-      pageSize: state.limit,
-      totalRecords: state.totalRecords,
-      totalPages: state.totalPages,
-      dataToken,
-    },
+    pagination: { pageNo: target, pageSize: state.limit, totalRecords: state.totalRecords, totalPages: state.totalPages, dataToken },
   });
 }
 
-const TOKEN_MARGIN = 8;
+/**
+ * The window of a token move. `next-page` and `prev-page` on a source that
+ * seeks read from the token's keys; undefined when the token has no key for
+ * the move (a page too long to carry its keys, or an empty page reached by
+ * a page number), since paging by count there would repeat or skip rows
+ * after inserts or deletes. A page number counts rows from the start.
+ */
+function seekWindow(source: DataSource, state: VerifiedDataToken, move: PageMove, target: number): SeekWindow | undefined {
+  const window = { offset: (target - 1) * state.limit, limit: state.limit };
+  if (move.kind === 'page' || source.keyedPage === undefined) {
+    const keys = state.keys;
+    if (keys?.last !== undefined && target === state.page + 1) return { ...window, after: keys.last };
+    if (keys?.first !== undefined && target === state.page - 1) return { ...window, before: keys.first };
+    return window;
+  }
+  if (move.kind === 'next') return state.keys?.last === undefined ? undefined : { ...window, after: state.keys.last };
+  return state.keys?.first === undefined ? undefined : { ...window, before: state.keys.first };
+}
+
+/**
+ * An empty page read by seeking still has a position: just after the key a
+ * `next-page` sought from, or just before the one a `prev-page` sought from.
+ * Its token keeps that key, so the same move again seeks from it.
+ */
+function emptyPageKeys(window: SeekWindow): DataTokenPayload['keys'] {
+  if (window.after !== undefined) return { last: window.after };
+  if (window.before !== undefined) return { first: window.before };
+  return undefined;
+}
+
+function noPosition(state: VerifiedDataToken, move: 'next-page' | 'prev-page', target: number): ListError {
+  const why =
+    state.keys === undefined
+      ? `page ${state.page} was empty when read by page number, or the sort keys of its rows were too long to carry`
+      : `page ${state.page} was empty, so its data token holds only the position for the other move`;
+  return {
+    kind: 'validation',
+    errors: [
+      {
+        param: 'data-token',
+        code: 'outOfRangeError',
+        message: `${move} needs the position of the rows of page ${state.page}, and this data token has none (${why}); send page=${target} instead (it counts rows from the start) or start again from page one`,
+      },
+    ],
+  };
+}
 
 /** A page through `keyedPage` when the source seeks, else through `page` (without keys, so the next token pages by count). */
 async function readPage(source: DataSource, q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
@@ -190,16 +219,25 @@ async function readPage(source: DataSource, q: DataQuery, window: SeekWindow): P
   return { rows: await source.page(q, { offset: window.offset, limit: window.limit }) };
 }
 
-/** Issues a token with the page's keys, or without them (paging by count) when they would make it too long. */
-async function issueToken(codec: TokenCodec, payload: DataTokenPayload, keys: KeyedPage['keys']): Promise<string> {
+/**
+ * Issues a token with the page's keys, or without them when they would make
+ * it longer than `verify` accepts (the move that needs them is then refused
+ * with a clear error rather than paged by count). The keyless token always
+ * fits: the first page checked the longest one of the walk.
+ */
+function issueToken(codec: TokenCodec, payload: DataTokenPayload, keys: DataTokenPayload['keys']): string {
   if (keys !== undefined) {
-    const token = await codec.issue({ ...payload, keys });
-    if (token.length <= codec.maxLength) return token;
+    const keyed = codec.tryIssue({ ...payload, keys });
+    if (keyed.ok) return keyed.token;
   }
   return codec.issue(payload);
 }
 
-/** Parameters sent again with a token must repeat the token's values, or the client would believe it changed them. */
+/**
+ * Parameters sent again with a token must repeat the token's values, or the
+ * client would believe it changed them. They are read as a first page reads
+ * them, so a resent `limit` of `0x5` or `5.0` is refused here as there.
+ */
 function resentConflicts(resent: Extract<ListRequest, { mode: 'token' }>['resent'], state: VerifiedDataToken): ParameterError[] {
   const errors: ParameterError[] = [];
   const why = 'filter, sort, limit and include-deleted come from data-token; start again from page one (without data-token) to change them';
@@ -209,8 +247,13 @@ function resentConflicts(resent: Extract<ListRequest, { mode: 'token' }>['resent
   if (resent.sort !== undefined && resent.sort !== state.sort) {
     errors.push({ param: 'sort', code: 'outOfRangeError', message: `sort differs from the one in data-token; ${why}` });
   }
-  if (resent.limit !== undefined && Number(resent.limit.trim()) !== state.limit) {
-    errors.push({ param: 'limit', code: 'outOfRangeError', message: `limit differs from the one in data-token (${state.limit}); ${why}` });
+  if (resent.limit !== undefined) {
+    const limit = readWholeNumber(resent.limit);
+    if (limit === undefined) {
+      errors.push({ param: 'limit', code: 'intValueError', message: `limit must be a whole number, got ${JSON.stringify(resent.limit.slice(0, 40))}` });
+    } else if (limit !== state.limit) {
+      errors.push({ param: 'limit', code: 'outOfRangeError', message: `limit differs from the one in data-token (${state.limit}); ${why}` });
+    }
   }
   if (resent.includeDeleted !== undefined && resent.includeDeleted.trim().toLowerCase() !== String(state.includeDeleted)) {
     errors.push({
@@ -222,14 +265,14 @@ function resentConflicts(resent: Extract<ListRequest, { mode: 'token' }>['resent
   return errors;
 }
 
-function tokenTooLong(length: number, max: number): ListError {
+function tokenTooLong(reason: string): ListError {
   return {
     kind: 'validation',
     errors: [
       {
         param: 'filter',
         code: 'tooLongError',
-        message: `filter and sort are too long for token paging (the data token would be ${length} characters; at most ${max} are accepted); shorten them or use skip paging`,
+        message: `filter and sort are too long for token paging (${reason}); shorten them or use skip paging`,
       },
     ],
   };

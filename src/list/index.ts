@@ -17,6 +17,8 @@ export type {
   DataTokenPayload,
   TokenCodec,
   TokenCodecOptions,
+  TokenIssue,
+  TokenKey,
   TokenRefusal,
   TokenSecret,
   TokenVerification,
@@ -26,7 +28,7 @@ export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
 export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
 export { createMemoryDataSource } from '../sources/memory-source.js';
-export type { MemoryDataSourceOptions } from '../sources/memory-source.js';
+export type { MemoryDataSource, MemoryDataSourceOptions } from '../sources/memory-source.js';
 export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
 export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';

@@ -1,5 +1,5 @@
 /**
- * Reading the list parameters of SPEC §1 from query parameters and
+ * Reading the list parameters of docs/reference.md §"Parameters" from query parameters and
  * `x-api-*` headers. A header wins over the query parameter of the same
  * name; header names are case-insensitive, query names exact.
  */

@@ -1,7 +1,7 @@
 /**
  * `parseListRequest`: turns the parameters of a list call into a checked
  * `ListRequest` (one of three paging modes) or a `ListError` that renders to
- * the seed's envelopes. It never throws on what a client sends.
+ * the envelopes of docs/reference.md §"Envelopes". It never throws on what a client sends.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -11,6 +11,7 @@ import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import { createBoundedCache, identityOf } from './bounded-cache.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
 import type { HeaderInput, QueryInput } from './params.js';
 import { readParameter } from './params.js';
@@ -91,7 +92,7 @@ export type ListRequest =
  */
 export interface ListRequestOptions {
   readonly schema: Schema;
-  /** Largest page size; default 1,000 (SPEC §10). */
+  /** Largest page size; default 1,000 (docs/reference.md §"Limits"). */
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
@@ -116,15 +117,17 @@ export type ParsedListRequest = { readonly ok: true; readonly request: ListReque
 export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
 
 /**
- * Reads and checks the list parameters of SPEC §1 and §11. Every problem of
+ * Reads and checks the list parameters of docs/reference.md §"Parameters" and §"The list
+ * contract". Every problem of
  * every parameter is reported at once as a `validation` error; a paging move
- * without a data token is the seed's page-out-of-range error with the range
+ * without a data token is the page-out-of-range error of docs/reference.md §"Token
+ * paging" with the range
  * `[0-0]` (no page is reachable without a token).
  *
  * @example
  * const parsed = parseListRequest({ query: { limit: '25', filter: 'Gender.Equal(1)' } }, { schema: employeeSchema });
  * if (parsed.ok && parsed.request.mode === 'first') parsed.request.limit; // 25
- * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the seed's envelope
+ * else if (!parsed.ok) errorResponse(parsed.error); // 400 with the DataValidationError envelope
  */
 export function parseListRequest(input: ListRequestInput, options: ListRequestOptions): ParsedListRequest {
   const { query, headers } = requestParts(input);
@@ -170,9 +173,8 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
 
   let page: number | undefined;
   if (pageText !== undefined) {
-    const t = pageText.trim();
-    if (/^[+-]?\d+$/.test(t)) page = Number(t);
-    else fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
+    page = readWholeNumber(pageText);
+    if (page === undefined) fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
   }
   const moves = (next ? 1 : 0) + (prev ? 1 : 0) + (pageText !== undefined ? 1 : 0);
 
@@ -206,7 +208,7 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
 
   if (errors.length > 0) return invalid(errors);
   if (moves > 0) {
-    // The seed's observed answer to next-page without a data token.
+    // docs/reference.md §"Token paging": next-page without a data token.
     return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
   }
 
@@ -240,7 +242,9 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
  * Validates a filter text and a sort text against a schema; `''` means
  * none. Errors come back as parameter errors for the `filter` and `sort`
  * parameters. Used for first pages and again on every token page, since a
- * token carries the texts, not the trees.
+ * token carries the texts, not the trees; the results are kept in a bounded
+ * cache (2,000 entries, 16 MB) per schema, policy and limits, so a token
+ * page does not parse its texts again.
  *
  * @example
  * analyzeListQuery('Gender.Equal(1)', 'LastName=Asc', { schema: employeeSchema }).errors; // []
@@ -249,7 +253,43 @@ export function analyzeListQuery(
   filterText: string,
   sortText: string,
   options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
-): { filter: TypedFilter | undefined; sort: TypedSort | undefined; errors: readonly ParameterError[] } {
+): AnalyzedListQuery {
+  const key = JSON.stringify([
+    identityOf(options.schema),
+    options.policy === undefined ? 0 : identityOf(options.policy),
+    options.limits ?? null,
+    filterText,
+    sortText,
+  ]);
+  const hit = analyzed.get(key);
+  if (hit !== undefined) return hit;
+  const result = analyzeUncached(filterText, sortText, options);
+  // The trees take a few hundred bytes per character of text; the key holds both texts once already.
+  analyzed.set(key, result, (filterText.length + sortText.length) * TREE_BYTES_PER_CHARACTER);
+  return result;
+}
+
+/**
+ * A filter and sort text analysed against a schema: the trees, or the parameter errors.
+ *
+ * @example
+ * const a: AnalyzedListQuery = analyzeListQuery('Gender.Equal(1)', '', { schema: employeeSchema });
+ */
+export interface AnalyzedListQuery {
+  readonly filter: TypedFilter | undefined;
+  readonly sort: TypedSort | undefined;
+  readonly errors: readonly ParameterError[];
+}
+
+const TREE_BYTES_PER_CHARACTER = 64;
+// At most 2,000 analyses or 16 MB: the texts of a busy filter bar fit many times over.
+const analyzed = createBoundedCache<AnalyzedListQuery>({ maxEntries: 2000, maxBytes: 16 << 20 });
+
+function analyzeUncached(
+  filterText: string,
+  sortText: string,
+  options: Pick<ListRequestOptions, 'schema' | 'limits' | 'policy'>,
+): AnalyzedListQuery {
   const errors: ParameterError[] = [];
   const fail = (param: string, code: ValidationErrorCode, message: string): void => {
     errors.push({ param, code, message });
@@ -271,11 +311,12 @@ export function analyzeListQuery(
     if (analyzed.value !== undefined && policy !== undefined) reportDiagnostics('sort', checkSortPolicy(analyzed.value, policy), fail);
     sort = analyzed.value;
   }
-  return errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors };
+  return Object.freeze(errors.length > 0 ? { filter: undefined, sort: undefined, errors } : { filter, sort, errors });
 }
 
 /**
- * The seed's validation code for a filter or sort diagnostic: text too long
+ * The validation code (docs/reference.md §"Envelopes") for a filter or sort diagnostic:
+ * text too long
  * → `tooLongError`, other limits and out-of-range integers →
  * `outOfRangeError`, everything else (syntax, unknown field, wrong type) →
  * `regularExpressionError`.
@@ -317,18 +358,32 @@ function readCount(
   max: number,
   fail: (param: string, code: ValidationErrorCode, message: string) => void,
 ): number | undefined {
+  const n = readWholeNumber(text);
   const t = text.trim();
-  if (!/^[+-]?\d+$/.test(t)) {
+  if (n === undefined) {
     fail(name, 'intValueError', `${name} must be a whole number, got ${JSON.stringify(clip(text))}`);
     return undefined;
   }
-  const n = Number(t);
   if (!(n >= min && n <= max)) {
     const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
     fail(name, 'outOfRangeError', `${name} must be ${range}, got ${clip(t)}`);
     return undefined;
   }
   return n;
+}
+
+/**
+ * A count parameter's value as a first page reads it: optional sign and
+ * decimal digits, spaces around allowed; undefined for anything else
+ * (`0x5`, `5e0`, `5.0`). Token pages read a resent `limit` with it too.
+ *
+ * @example
+ * readWholeNumber(' 25 '); // 25
+ * readWholeNumber('0x5'); // undefined
+ */
+export function readWholeNumber(text: string): number | undefined {
+  const t = text.trim();
+  return /^[+-]?\d+$/.test(t) ? Number(t) : undefined;
 }
 
 function invalid(errors: readonly ParameterError[]): ParsedListRequest {

@@ -1,10 +1,11 @@
 /**
- * Data tokens (SPEC §11): the opaque, integrity-protected state of token
- * paging. A token is `<payload>.<mac>`, both compact base64url; the payload
- * is JSON compressed with deflate-raw (`CompressionStream`, in Node 20 and
- * browsers), so that long filters fit; the MAC is HMAC-SHA256 over a domain-separated copy of the
- * payload text, keyed with the server secret through WebCrypto so that the
- * core needs no Node built-in.
+ * Data tokens (docs/reference.md §"The list contract"): the opaque,
+ * integrity-protected state of token paging. A token is `<payload>.<mac>`,
+ * both compact base64url. The payload's layout (`token-wire.ts`) names the
+ * key that signed it; the MAC is HMAC-SHA256 over a domain-separated copy
+ * of the payload text (`token-keys.ts`). Issuing and verifying are
+ * synchronous and use no Node built-in, so a request pays microseconds for
+ * its token in Node and in browsers alike.
  *
  * The token is signed, not encrypted: a client can read its own filter and
  * page number back, which is harmless, but cannot change them.
@@ -12,12 +13,18 @@
 import { WepqlError } from '../diagnostics/error.js';
 import type { SeekKey } from '../sql/seek.js';
 import { decodeBase64Url, encodeBase64Url, isBase64Url } from './base64url.js';
+import type { KeyRing, TokenKey, TokenSecret } from './token-keys.js';
+import { createKeyRing } from './token-keys.js';
+import type { PayloadParts } from './token-wire.js';
+import { MAX_PAYLOAD_BYTES, decodePayload, encodePayload, payloadKeyId } from './token-wire.js';
+
+export type { TokenKey, TokenSecret } from './token-keys.js';
 
 /**
  * What a data token remembers between pages.
  *
  * @example
- * await codec.issue({ route: '/api/public/clients/1/employees', filter: '', sort: '', includeDeleted: false, limit: 25, page: 1, totalRecords: 230, totalPages: 10 } satisfies DataTokenPayload);
+ * codec.issue({ route: '/api/public/clients/1/employees', filter: '', sort: '', includeDeleted: false, limit: 25, page: 1, totalRecords: 230, totalPages: 10 } satisfies DataTokenPayload);
  */
 export interface DataTokenPayload {
   /** The list the token belongs to, such as `/api/public/clients/1/employees`. */
@@ -36,18 +43,20 @@ export interface DataTokenPayload {
   /** Computed once on the first page and carried forward. */
   readonly totalPages: number;
   /**
-   * The sort keys (tie-breaker included) of the page's first and last rows,
-   * so that `next-page`/`prev-page` seek from them; absent when the source
-   * cannot seek, the page was empty, or the keys would make the token too long.
+   * Where `prev-page` and `next-page` seek from: the sort keys (tie-breaker
+   * included) of the page's first and last rows. An empty page reached by a
+   * seek keeps the one key that bounds it (`last` after a `next-page`,
+   * `first` after a `prev-page`). Absent when the source cannot seek, or the
+   * keys would make the token longer than the server accepts.
    */
-  readonly keys?: { readonly first: SeekKey; readonly last: SeekKey };
+  readonly keys?: { readonly first?: SeekKey; readonly last?: SeekKey };
 }
 
 /**
  * A verified token's payload with its lifetime.
  *
  * @example
- * const checked = await codec.verify(token, route); if (checked.ok) checked.payload.expiresAt; // issue time + 60,000
+ * const checked = codec.verify(token, route); if (checked.ok) checked.payload.expiresAt; // issue time + 60,000
  */
 export interface VerifiedDataToken extends DataTokenPayload {
   /** Epoch milliseconds of issue. */
@@ -57,10 +66,10 @@ export interface VerifiedDataToken extends DataTokenPayload {
 }
 
 /**
- * Why a token was refused.
+ * Why a token was refused (or, from `tryIssue`, would be).
  *
  * @example
- * const checked = await codec.verify('x.y', route); if (!checked.ok) checked.reason; // 'malformed'
+ * const checked = codec.verify('x.y', route); if (!checked.ok) checked.reason; // 'malformed'
  */
 export type TokenRefusal = 'oversized' | 'malformed' | 'bad-signature' | 'wrong-route' | 'future' | 'expired';
 
@@ -68,32 +77,38 @@ export type TokenRefusal = 'oversized' | 'malformed' | 'bad-signature' | 'wrong-
  * The outcome of `verify`.
  *
  * @example
- * const checked: TokenVerification = await codec.verify(token, '/api/public/clients/1/employees');
+ * const checked: TokenVerification = codec.verify(token, '/api/public/clients/1/employees');
  */
 export type TokenVerification =
   | { readonly ok: true; readonly payload: VerifiedDataToken }
   | { readonly ok: false; readonly reason: TokenRefusal; readonly message: string };
 
 /**
- * A secret: text (UTF-8 encoded) or raw bytes; at least 16 bytes.
+ * The outcome of `tryIssue`: a token the codec's own `verify` accepts, or why none can be issued.
  *
  * @example
- * const secret: TokenSecret = crypto.getRandomValues(new Uint8Array(32)); // or a 16+ byte string
+ * const issued: TokenIssue = codec.tryIssue(payload); if (issued.ok) issued.token;
  */
-export type TokenSecret = string | Uint8Array;
+export type TokenIssue =
+  | { readonly ok: true; readonly token: string }
+  | { readonly ok: false; readonly reason: 'oversized'; readonly message: string };
 
 /**
- * Options of `createTokenCodec`.
+ * Options of `createTokenCodec`. Give `secret` (with `previousSecrets`
+ * still verifying), or `keys` for a rotation schedule, or both (`secret`
+ * then signs until a key of `keys` takes over).
  *
  * @example
  * createTokenCodec({ secret: process.env.LIST_SECRET!, ttlSeconds: 60, now: () => clock } satisfies TokenCodecOptions);
  */
 export interface TokenCodecOptions {
   /** The key new tokens are signed with. */
-  readonly secret: TokenSecret;
+  readonly secret?: TokenSecret;
   /** Older keys still accepted by `verify`, so a secret can be rotated without breaking open browsing sessions. */
   readonly previousSecrets?: readonly TokenSecret[];
-  /** Lifetime of a token; default 60 (SPEC §11). */
+  /** A rotation schedule: keys with the time they start signing and the time they stop verifying. */
+  readonly keys?: readonly TokenKey[];
+  /** Lifetime of a token; default 60 (docs/reference.md §"The list contract"). */
   readonly ttlSeconds?: number;
   /** The clock, in epoch milliseconds; default `Date.now`. */
   readonly now?: () => number;
@@ -104,38 +119,38 @@ export interface TokenCodecOptions {
 }
 
 /**
- * Issues and verifies data tokens.
+ * Issues and verifies data tokens, synchronously.
  *
  * @example
  * const codec: TokenCodec = createTokenCodec({ secret: 'a long random server secret' }); codec.maxLength; // 8192
  */
 export interface TokenCodec {
-  /** Signs a payload; the token expires `ttlSeconds` after now. */
-  issue(payload: DataTokenPayload): Promise<string>;
-  /** Checks length, form, signature, route and lifetime, in that order; never throws. */
-  verify(token: string, route: string): Promise<TokenVerification>;
+  /** Signs a payload; the token expires `ttlSeconds` after now. Throws `WepqlError` when `verify` would refuse the result as too large. */
+  issue(payload: DataTokenPayload): string;
+  /** Signs a payload when `verify` would accept the result: the size checks are the ones `verify` runs. */
+  tryIssue(payload: DataTokenPayload): TokenIssue;
+  /** Checks length, form, key, signature, size, route and lifetime, in that order; never throws. */
+  verify(token: string, route: string): TokenVerification;
   /** The longest token `verify` accepts. */
   readonly maxLength: number;
   /** The lifetime of issued tokens, in seconds. */
   readonly ttlSeconds: number;
 }
 
-const MAC_PREFIX = 'wepql-data-token-v1.';
+const MAC_PREFIX = 'wepql-data-token-v2.';
 const MAC_TEXT_LENGTH = 43; // 32 bytes of HMAC-SHA256 in unpadded base64url
-const MIN_SECRET_BYTES = 16;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Creates a codec for data tokens. Throws `WepqlError` for a secret shorter
- * than 16 bytes or a lifetime that is not a positive number, since both are
- * programming errors, not user input.
+ * than 16 bytes, no secret at all, or a lifetime that is not a positive
+ * number, since these are programming errors, not user input.
  *
  * @example
  * const codec = createTokenCodec({ secret: 'a long random server secret', previousSecrets: ['the old one, 16+ bytes'] });
- * const token = await codec.issue({ route: '/api/public/clients/1/employees', filter: 'Gender.Equal(1)', sort: '',
+ * const token = codec.issue({ route: '/api/public/clients/1/employees', filter: 'Gender.Equal(1)', sort: '',
  *   includeDeleted: false, limit: 25, page: 1, totalRecords: 230, totalPages: 10 });
- * const checked = await codec.verify(token, '/api/public/clients/1/employees');
+ * const checked = codec.verify(token, '/api/public/clients/1/employees');
  * if (checked.ok) checked.payload.page; // 1
  */
 export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
@@ -144,185 +159,123 @@ export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
     throw new WepqlError(`ttlSeconds must be a positive number, got ${String(ttlSeconds)}`, []);
   }
   const maxLength = options.maxLength ?? 8192;
-  const skew = options.clockSkewMs ?? 0;
   const now = options.now ?? Date.now;
-  const secrets = [options.secret, ...(options.previousSecrets ?? [])].map((s, i) => secretBytes(s, i));
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) throw new WepqlError('data tokens need WebCrypto (globalThis.crypto.subtle)', []);
-  // Importing is asynchronous; doing it once keeps every request to one HMAC per key.
-  let keys: Promise<CryptoKey[]> | undefined;
-  const getKeys = (): Promise<CryptoKey[]> =>
-    (keys ??= Promise.all(
-      secrets.map((bytes) => subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])),
-    ));
-  const mac = async (key: CryptoKey, payloadText: string): Promise<Uint8Array> =>
-    new Uint8Array(await subtle.sign('HMAC', key, encoder.encode(MAC_PREFIX + payloadText)));
-
+  const ring = keyRingOf(options);
+  const limits = { maxLength, ttlSeconds, skew: options.clockSkewMs ?? 0 };
+  const tryIssue = (payload: DataTokenPayload): TokenIssue => issueToken(payload, ring, limits, now());
   return Object.freeze({
     maxLength,
     ttlSeconds,
-    async issue(payload: DataTokenPayload): Promise<string> {
-      const issuedAt = Math.floor(now());
-      const wire: WirePayload = {
-        r: payload.route,
-        f: payload.filter,
-        s: payload.sort,
-        d: payload.includeDeleted ? 1 : 0,
-        l: payload.limit,
-        p: payload.page,
-        n: payload.totalRecords,
-        t: payload.totalPages,
-        i: issuedAt,
-        e: issuedAt + Math.round(ttlSeconds * 1000),
-        ...(payload.keys === undefined ? {} : { k: [payload.keys.first, payload.keys.last] }),
-      };
-      const payloadText = encodeBase64Url(await deflate(encoder.encode(JSON.stringify(wire))));
-      const [key] = await getKeys();
-      return `${payloadText}.${encodeBase64Url(await mac(key!, payloadText))}`;
+    tryIssue,
+    issue(payload: DataTokenPayload): string {
+      const issued = tryIssue(payload);
+      if (!issued.ok) throw new WepqlError(issued.message, []);
+      return issued.token;
     },
-    async verify(token: string, route: string): Promise<TokenVerification> {
-      if (typeof token !== 'string') return refuse('malformed', 'the data token must be text');
-      if (token.length > maxLength) {
-        return refuse('oversized', `the data token is ${token.length} characters long; at most ${maxLength} are accepted`);
-      }
-      const dot = token.indexOf('.');
-      const payloadText = token.slice(0, dot);
-      const macText = token.slice(dot + 1);
-      if (dot <= 0 || macText.length !== MAC_TEXT_LENGTH || !isBase64Url(payloadText) || !isBase64Url(macText)) {
-        return refuse('malformed', 'the data token is not in the form this server issues; send the DataToken of the last response unchanged');
-      }
-      let signed = false;
-      for (const key of await getKeys()) {
-        // Compared as text: the last base64url character has two spare bits, so
-        // comparing decoded bytes would accept four spellings of one MAC.
-        if (constantTimeEqual(macText, encodeBase64Url(await mac(key, payloadText)))) {
-          signed = true;
-          break;
-        }
-      }
-      if (!signed) {
-        return refuse('bad-signature', 'the data token was altered or was not issued by this server; start again from page one');
-      }
-      // Only now, with the MAC checked, is the payload decoded.
-      const wire = await decodeWire(payloadText);
-      if (wire === undefined) return refuse('malformed', 'the data token does not hold a paging state this server understands');
-      if (wire.r !== route) {
-        return refuse('wrong-route', 'the data token belongs to another list; a token is only valid on the list that issued it');
-      }
-      const at = now();
-      if (wire.i > at + skew) {
-        return refuse('future', `the data token is dated ${iso(wire.i)}, which is in the future; check the server clocks`);
-      }
-      if (at >= wire.e) {
-        return refuse('expired', `the data token expired at ${iso(wire.e)} (tokens live ${ttlSeconds} s); start again from page one`);
-      }
-      return {
-        ok: true,
-        payload: {
-          route: wire.r,
-          filter: wire.f,
-          sort: wire.s,
-          includeDeleted: wire.d === 1,
-          limit: wire.l,
-          page: wire.p,
-          totalRecords: wire.n,
-          totalPages: wire.t,
-          issuedAt: wire.i,
-          expiresAt: wire.e,
-          ...(wire.k === undefined ? {} : { keys: { first: wire.k[0], last: wire.k[1] } }),
-        },
-      };
-    },
+    verify: (token: string, route: string): TokenVerification => verifyToken(token, route, ring, limits, now()),
   });
 }
 
-/** The payload as it travels: short keys keep tokens small. */
-interface WirePayload {
-  r: string;
-  f: string;
-  s: string;
-  d: 0 | 1;
-  l: number;
-  p: number;
-  n: number;
-  t: number;
-  i: number;
-  e: number;
-  k?: [SeekKey, SeekKey];
+interface CodecLimits {
+  readonly maxLength: number;
+  readonly ttlSeconds: number;
+  readonly skew: number;
 }
 
-// A signed payload is ours, but its size is still bounded before it is read.
-const MAX_PAYLOAD_BYTES = 1 << 16;
-
-async function decodeWire(payloadText: string): Promise<WirePayload | undefined> {
-  let value: unknown;
-  try {
-    const json = await inflate(decodeBase64Url(payloadText)!, MAX_PAYLOAD_BYTES);
-    if (json === undefined) return undefined;
-    value = JSON.parse(decoder.decode(json));
-  } catch {
-    return undefined;
+function keyRingOf(options: TokenCodecOptions): KeyRing {
+  const keys: TokenKey[] = [];
+  const names: string[] = [];
+  if (options.secret !== undefined) {
+    keys.push({ secret: options.secret });
+    names.push('secret');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const v = value as Record<string, unknown>;
-  const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-  if (typeof v.r !== 'string' || typeof v.f !== 'string' || typeof v.s !== 'string') return undefined;
-  if (v.d !== 0 && v.d !== 1) return undefined;
-  if (!isCount(v.l) || v.l < 1 || !isCount(v.p) || v.p < 1 || !isCount(v.n) || !isCount(v.t)) return undefined;
-  if (!isCount(v.i) || !isCount(v.e)) return undefined;
-  if (v.k !== undefined && !(Array.isArray(v.k) && v.k.length === 2 && v.k.every(isSeekKey))) return undefined;
-  return v as unknown as WirePayload;
+  (options.previousSecrets ?? []).forEach((secret, i) => {
+    keys.push({ secret, signsFrom: Infinity });
+    names.push(`previousSecrets[${i}]`);
+  });
+  (options.keys ?? []).forEach((key, i) => {
+    keys.push(key);
+    names.push(`keys[${i}]`);
+  });
+  // `secret` signs from the beginning of time; a scheduled key outranks it once its time comes.
+  return createKeyRing(keys, MAC_PREFIX, names);
 }
 
-function isSeekKey(x: unknown): x is SeekKey {
-  return (
-    Array.isArray(x) &&
-    x.every((v) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
-  );
+function issueToken(payload: DataTokenPayload, ring: KeyRing, limits: CodecLimits, at: number): TokenIssue {
+  const key = ring.signer(at);
+  if (key === undefined) throw new WepqlError('no data token key signs at this time (every key is scheduled for later or retired)', []);
+  const issuedAt = Math.floor(at);
+  const parts: PayloadParts = {
+    list: [payload.route, payload.filter, payload.sort],
+    keys: payload.keys === undefined ? undefined : [payload.keys.first ?? null, payload.keys.last ?? null],
+    state: [
+      payload.includeDeleted ? 1 : 0,
+      payload.limit,
+      payload.page,
+      payload.totalRecords,
+      payload.totalPages,
+      issuedAt,
+      issuedAt + Math.round(limits.ttlSeconds * 1000),
+    ],
+  };
+  const encoded = encodePayload(parts, key.id);
+  const payloadText = encodeBase64Url(encoded.bytes);
+  const token = `${payloadText}.${encodeBase64Url(key.mac(encoder.encode(payloadText)))}`;
+  const tooLarge = sizeRefusal(token.length, encoded.plainBytes, limits.maxLength);
+  return tooLarge === undefined ? { ok: true, token } : { ok: false, reason: 'oversized', message: tooLarge };
 }
 
-async function deflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** The size checks of `verify`, which `tryIssue` runs on what it is about to issue. */
+function sizeRefusal(tokenLength: number, plainBytes: number, maxLength: number): string | undefined {
+  if (tokenLength > maxLength) return `the data token is ${tokenLength} characters long; at most ${maxLength} are accepted`;
+  if (plainBytes > MAX_PAYLOAD_BYTES) return `the data token holds ${plainBytes} bytes of paging state; at most ${MAX_PAYLOAD_BYTES} are accepted`;
+  return undefined;
 }
 
-/** Inflates at most `limit` bytes; undefined for corrupt or larger input. */
-async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | undefined> {
-  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > limit) {
-        await reader.cancel();
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return undefined;
+function verifyToken(token: string, route: string, ring: KeyRing, limits: CodecLimits, at: number): TokenVerification {
+  if (typeof token !== 'string') return refuse('malformed', 'the data token must be text');
+  const long = sizeRefusal(token.length, 0, limits.maxLength);
+  if (long !== undefined) return refuse('oversized', long);
+  const dot = token.indexOf('.');
+  const payloadText = token.slice(0, dot);
+  const macText = token.slice(dot + 1);
+  const bytes = dot <= 0 || macText.length !== MAC_TEXT_LENGTH || !isBase64Url(macText) ? undefined : decodeBase64Url(payloadText);
+  const keyId = bytes === undefined ? undefined : payloadKeyId(bytes);
+  if (keyId === undefined) {
+    return refuse('malformed', 'the data token is not in the form this server issues; send the DataToken of the last response unchanged');
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
+  if (!signedByRing(ring, keyId, at, payloadText, macText)) {
+    return refuse('bad-signature', 'the data token was altered, was not issued by this server, or its key was retired; start again from page one');
   }
-  return out;
+  // Only now, with the MAC checked, is the payload read.
+  const decoded = decodePayload(bytes!);
+  if (decoded === undefined) return refuse('malformed', 'the data token does not hold a paging state this server understands');
+  return checkState(decoded.parts, route, limits, at);
 }
 
-function secretBytes(secret: TokenSecret, index: number): Uint8Array<ArrayBuffer> {
-  const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? secret : undefined;
-  const which = index === 0 ? 'secret' : `previousSecrets[${index - 1}]`;
-  if (bytes === undefined) throw new WepqlError(`${which} must be a string or a Uint8Array`, []);
-  if (bytes.length < MIN_SECRET_BYTES) {
-    throw new WepqlError(`${which} is ${bytes.length} bytes long; a data token secret needs at least ${MIN_SECRET_BYTES}`, []);
+function signedByRing(ring: KeyRing, keyId: Uint8Array, at: number, payloadText: string, macText: string): boolean {
+  const data = encoder.encode(payloadText);
+  // Compared as text: the last base64url character has two spare bits, so
+  // comparing decoded bytes would accept four spellings of one MAC.
+  return ring.verifiers(keyId, at).some((key) => constantTimeEqual(macText, encodeBase64Url(key.mac(data))));
+}
+
+function checkState(parts: PayloadParts, route: string, limits: CodecLimits, at: number): TokenVerification {
+  const [r, filter, sort] = parts.list;
+  const [d, limit, page, totalRecords, totalPages, issuedAt, expiresAt] = parts.state;
+  if (r !== route) return refuse('wrong-route', 'the data token belongs to another list; a token is only valid on the list that issued it');
+  if (issuedAt > at + limits.skew) {
+    return refuse('future', `the data token is dated ${iso(issuedAt)}, which is in the future; check the server clocks`);
   }
-  // A copy: a caller reusing its buffer must not change the key later.
-  return new Uint8Array(bytes);
+  if (at >= expiresAt) {
+    return refuse('expired', `the data token expired at ${iso(expiresAt)} (tokens live ${limits.ttlSeconds} s); start again from page one`);
+  }
+  const [first, last] = parts.keys ?? [null, null];
+  const keys = parts.keys === undefined ? {} : { keys: { ...(first === null ? {} : { first }), ...(last === null ? {} : { last }) } };
+  return {
+    ok: true,
+    payload: { route: r, filter, sort, includeDeleted: d === 1, limit, page, totalRecords, totalPages, issuedAt, expiresAt, ...keys },
+  };
 }
 
 /** Compares two strings in time that depends only on their lengths. */

@@ -1,5 +1,5 @@
 /**
- * API version selection (seed "Versioning"): `api-version` and
+ * API version selection (docs/reference.md §"Envelopes", Versioning): `api-version` and
  * `x-api-version` select the version. The `/api/public/...` family speaks
  * `1.0`. A request that sends neither header is served as the default
  * version, as ASP.NET API Versioning does with

@@ -42,8 +42,20 @@ export interface OpenApiOptions {
   readonly tags?: readonly string[];
   /** The document's `info`; default a title from the record name and version `1.0`. */
   readonly info?: { readonly title: string; readonly version: string; readonly description?: string };
-  /** Declare bearer authentication (401 with `WWW-Authenticate`); default true. */
+  /**
+   * The endpoint requires a bearer token: declares the `bearerAuth` security
+   * scheme and the 401 response (with `WWW-Authenticate`). Default false: the
+   * list handler itself authenticates nobody, the application does.
+   */
   readonly bearerAuth?: boolean;
+  /** The application answers 403 to authenticated callers it does not allow on this list; default false. */
+  readonly forbidden?: boolean;
+  /**
+   * The data source hides soft-deleted rows (created with `deleted`), so the
+   * `include-deleted` parameter means something; default false, and the
+   * parameter is left out.
+   */
+  readonly includeDeleted?: boolean;
 }
 
 /**
@@ -103,14 +115,16 @@ const PARAMETER_DOCS: Readonly<Record<ListParameter, string>> = {
 
 /**
  * The OpenAPI 3.1 document of one list endpoint: the GET operation with
- * every list parameter as a query parameter and as its `x-api-*` header,
- * the path parameters, the version headers, the 200 envelope with the
- * record schema, the 400/401/403/404/500 responses, and an `x-wepql`
- * extension listing each field's type and the operators and sorts the
- * endpoint allows (schema and policy together).
+ * every list parameter as a query parameter and as its `x-api-*` header
+ * (`include-deleted` only with `includeDeleted`), the path parameters, the
+ * version headers, the 200 envelope with the record schema, the 400 and 500
+ * responses (404 when the path has parameters, such as a client id; 401 and
+ * the `bearerAuth` scheme with `bearerAuth`; 403 with `forbidden`), and an
+ * `x-wepql` extension listing each field's type and the operators and sorts
+ * the endpoint allows (schema and policy together).
  *
  * @example
- * const doc = openApiFor(employeeSchema, { path: '/api/public/clients/{client_id}/employees', recordName: 'Employee', policy });
+ * const doc = openApiFor(employeeSchema, { path: '/api/public/clients/{client_id}/employees', recordName: 'Employee', policy, bearerAuth: true, includeDeleted: true });
  * doc.paths['/api/public/clients/{client_id}/employees'].get['x-wepql'];
  */
 export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocument {
@@ -119,9 +133,34 @@ export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocu
   const maxLimit = options.maxLimit ?? 1000;
   const limits = resolveLimits(policyLimits(options.limits, options.policy));
   const maxToken = options.maxTokenLength ?? 8192;
-  const bearer = options.bearerAuth ?? true;
-  const versions = options.apiVersions === false ? undefined : (options.apiVersions ?? [DEFAULT_API_VERSION]);
+  const bearer = options.bearerAuth === true;
+  const operation: Record<string, unknown> = {
+    operationId: options.operationId ?? `list${record.replace(/[^A-Za-z0-9]/g, '')}`,
+    summary: options.summary ?? `List ${record} records with wepql filter, sort and paging`,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.tags === undefined ? {} : { tags: [...options.tags] }),
+    ...(bearer ? { security: [{ bearerAuth: [] }] } : {}),
+    parameters: parametersFor(options, limits, maxLimit, maxToken),
+    responses: responsesFor(options, record),
+    'x-wepql': wepqlExtension(schema, options.policy, limits, maxLimit),
+  };
+  return {
+    openapi: '3.1.0',
+    info: options.info ?? { title: `${record} list`, version: '1.0' },
+    paths: { [options.path]: { get: operation } },
+    components: {
+      schemas: { [record]: jsonSchemaFor(schema), ...envelopeSchemas(record, maxToken) },
+      ...(bearer ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } : {}),
+    },
+  };
+}
 
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schemaRef: unknown) => ({ 'application/json': { schema: schemaRef } });
+const TEXT = { type: 'string' };
+
+/** The path parameters, every list parameter the endpoint offers (query and header), and the version headers. */
+function parametersFor(options: OpenApiOptions, limits: Limits, maxLimit: number, maxToken: number): Record<string, unknown>[] {
   const valueSchema: Readonly<Record<ListParameter, JsonSchema>> = {
     limit: { type: 'integer', minimum: 1, maximum: maxLimit },
     skip: { type: 'integer', minimum: 0 },
@@ -133,14 +172,10 @@ export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocu
     page: { type: 'integer', minimum: 1 },
     'data-token': { type: 'string', maxLength: maxToken },
   };
-  const parameters: Record<string, unknown>[] = [];
-  for (const name of pathParameters(options.path)) {
-    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-  }
-  for (const name of LIST_PARAMETERS) {
-    parameters.push({ name, in: 'query', required: false, description: PARAMETER_DOCS[name], schema: valueSchema[name] });
-  }
-  for (const name of LIST_PARAMETERS) {
+  const offered = LIST_PARAMETERS.filter((name) => name !== 'include-deleted' || options.includeDeleted === true);
+  const parameters: Record<string, unknown>[] = pathParameters(options.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  for (const name of offered) parameters.push({ name, in: 'query', required: false, description: PARAMETER_DOCS[name], schema: valueSchema[name] });
+  for (const name of offered) {
     parameters.push({
       name: parameterHeader(name),
       in: 'header',
@@ -149,106 +184,89 @@ export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocu
       schema: valueSchema[name],
     });
   }
+  const versions = options.apiVersions === false ? undefined : (options.apiVersions ?? [DEFAULT_API_VERSION]);
   if (versions !== undefined) {
     for (const name of VERSION_HEADERS) {
       parameters.push({ name, in: 'header', required: false, description: 'The API version.', schema: { type: 'string', enum: [...versions] } });
     }
   }
+  return parameters;
+}
 
-  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-  const json = (schemaRef: unknown) => ({ 'application/json': { schema: schemaRef } });
-  const operation: Record<string, unknown> = {
-    operationId: options.operationId ?? `list${record.replace(/[^A-Za-z0-9]/g, '')}`,
-    summary: options.summary ?? `List ${record} records with wepql filter, sort and paging`,
-    ...(options.description === undefined ? {} : { description: options.description }),
-    ...(options.tags === undefined ? {} : { tags: [...options.tags] }),
-    ...(bearer ? { security: [{ bearerAuth: [] }] } : {}),
-    parameters,
-    responses: {
-      '200': { description: 'A page of records.', content: json(ref(`${record}List`)) },
-      '400': {
-        description: 'Invalid parameters (ValidationErrors names each parameter with [code, message] pairs), a page out of range, or an unsupported API version.',
-        headers: {
-          [TOKEN_ERROR_HEADER]: { description: 'Why a data token was refused (missing, expired, bad-signature, wrong-route…).', schema: { type: 'string' } },
-        },
-        content: json({ anyOf: [ref('ValidationErrorEnvelope'), ref('ErrorEnvelope')] }),
-      },
-      '401': {
-        description: 'Missing or invalid bearer token; no body.',
-        headers: { 'WWW-Authenticate': { schema: { type: 'string' }, example: 'Bearer error="invalid_token"' } },
-      },
-      '403': { description: 'Authenticated, but not allowed to read this list.' },
-      '404': { description: 'The client (or list) was not found.', content: json(ref('ErrorEnvelope')) },
-      '500': { description: 'The list could not be read.', content: json(ref('ErrorEnvelope')) },
-    },
-    'x-wepql': wepqlExtension(schema, options.policy, limits, maxLimit),
-  };
-
-  const text = { type: 'string' };
+/** The responses the endpoint can give: 200, 400 and 500 always; 401, 403 and 404 when the options say the server has them. */
+function responsesFor(options: OpenApiOptions, record: string): Record<string, unknown> {
   return {
-    openapi: '3.1.0',
-    info: options.info ?? { title: `${record} list`, version: '1.0' },
-    paths: { [options.path]: { get: operation } },
-    components: {
-      schemas: {
-        [record]: jsonSchemaFor(schema),
-        [`${record}List`]: {
-          type: 'object',
-          required: ['Data', 'Status', 'Code', 'ErrorCode', 'Message', 'StackTrace'],
-          properties: {
-            Data: { type: 'array', items: ref(record) },
-            Status: { const: 1 },
-            Code: { const: '200' },
-            ErrorCode: { const: '' },
-            Message: text,
-            StackTrace: text,
-            Pagination: ref('Pagination'),
+    '200': { description: 'A page of records.', content: json(ref(`${record}List`)) },
+    '400': {
+      description: 'Invalid parameters (ValidationErrors names each parameter with [code, message] pairs), a page out of range, or an unsupported API version.',
+      headers: {
+        [TOKEN_ERROR_HEADER]: { description: 'Why a data token was refused (missing, expired, bad-signature, wrong-route…).', schema: { type: 'string' } },
+      },
+      content: json({ anyOf: [ref('ValidationErrorEnvelope'), ref('ErrorEnvelope')] }),
+    },
+    ...(options.bearerAuth === true
+      ? {
+          '401': {
+            description: 'Missing or invalid bearer token; no body.',
+            headers: { 'WWW-Authenticate': { schema: { type: 'string' }, example: 'Bearer error="invalid_token"' } },
           },
-        },
-        Pagination: {
+        }
+      : {}),
+    ...(options.forbidden === true ? { '403': { description: 'Authenticated, but not allowed to read this list.' } } : {}),
+    ...(pathParameters(options.path).length > 0 ? { '404': { description: 'The client (or list) was not found.', content: json(ref('ErrorEnvelope')) } } : {}),
+    '500': { description: 'The list could not be read.', content: json(ref('ErrorEnvelope')) },
+  };
+}
+
+/** The page envelope, its pagination and the two error envelopes. */
+function envelopeSchemas(record: string, maxToken: number): Record<string, JsonSchema> {
+  const envelope = ['Status', 'Code', 'ErrorCode', 'Message', 'StackTrace'];
+  return {
+    [`${record}List`]: {
+      type: 'object',
+      required: ['Data', ...envelope],
+      properties: {
+        Data: { type: 'array', items: ref(record) },
+        Status: { const: 1 },
+        Code: { const: '200' },
+        ErrorCode: { const: '' },
+        Message: TEXT,
+        StackTrace: TEXT,
+        Pagination: ref('Pagination'),
+      },
+    },
+    Pagination: {
+      type: 'object',
+      description: 'Present on token paging (absent with skip).',
+      required: ['PageNo', 'PageSize', 'TotalRecords', 'TotalPages', 'DataToken'],
+      properties: {
+        PageNo: { type: 'integer', minimum: 1 },
+        PageSize: { type: 'integer', minimum: 1 },
+        TotalRecords: { type: 'integer', minimum: 0 },
+        TotalPages: { type: 'integer', minimum: 0 },
+        DataToken: { type: 'string', maxLength: maxToken },
+      },
+    },
+    ValidationErrorEnvelope: {
+      type: 'object',
+      required: [...envelope, 'ValidationErrors'],
+      properties: {
+        Status: { const: 3 },
+        Code: { const: 'DataValidationError' },
+        ErrorCode: { const: '' },
+        Message: TEXT,
+        StackTrace: TEXT,
+        ValidationErrors: {
           type: 'object',
-          description: 'Present on token paging (absent with skip).',
-          required: ['PageNo', 'PageSize', 'TotalRecords', 'TotalPages', 'DataToken'],
-          properties: {
-            PageNo: { type: 'integer', minimum: 1 },
-            PageSize: { type: 'integer', minimum: 1 },
-            TotalRecords: { type: 'integer', minimum: 0 },
-            TotalPages: { type: 'integer', minimum: 0 },
-            DataToken: { type: 'string', maxLength: maxToken },
-          },
-        },
-        ValidationErrorEnvelope: {
-          type: 'object',
-          required: ['Status', 'Code', 'ErrorCode', 'Message', 'StackTrace', 'ValidationErrors'],
-          properties: {
-            Status: { const: 3 },
-            Code: { const: 'DataValidationError' },
-            ErrorCode: { const: '' },
-            Message: text,
-            StackTrace: text,
-            ValidationErrors: {
-              type: 'object',
-              description: 'By parameter name: [code, message] pairs.',
-              additionalProperties: {
-                type: 'array',
-                items: { type: 'array', prefixItems: [text, text], minItems: 2, maxItems: 2 },
-              },
-            },
-          },
-        },
-        ErrorEnvelope: {
-          type: 'object',
-          required: ['Status', 'Code', 'ErrorCode', 'Message', 'StackTrace'],
-          properties: {
-            Status: { type: 'integer' },
-            Code: text,
-            ErrorCode: { type: ['string', 'null'] },
-            Message: text,
-            StackTrace: text,
-          },
+          description: 'By parameter name: [code, message] pairs.',
+          additionalProperties: { type: 'array', items: { type: 'array', prefixItems: [TEXT, TEXT], minItems: 2, maxItems: 2 } },
         },
       },
-      ...(bearer ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } : {}),
+    },
+    ErrorEnvelope: {
+      type: 'object',
+      required: envelope,
+      properties: { Status: { type: 'integer' }, Code: TEXT, ErrorCode: { type: ['string', 'null'] }, Message: TEXT, StackTrace: TEXT },
     },
   };
 }

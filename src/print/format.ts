@@ -1,6 +1,6 @@
 /**
  * The printer's public face: print a tree, or format a text (parse, then
- * print) in canonical or pretty form (SPEC §8).
+ * print) in canonical or pretty form (docs/reference.md §"Canonical form").
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';

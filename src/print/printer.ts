@@ -1,5 +1,6 @@
 /**
- * The canonical printer (SPEC §8): a tree in, the one canonical text out.
+ * The canonical printer (docs/reference.md §"Canonical form"): a tree in, the one
+ * canonical text out.
  * Structure is printed exactly as it is (never reordered or flattened) and
  * values keep their text; only spelling, spacing and quoting are decided here.
  *
@@ -45,7 +46,12 @@ export interface PrintOptions {
   readonly quoteAllStrings?: boolean;
   /** Print field names in the schema's spelling (names it does not know stay as written). */
   readonly schema?: Schema;
-  /** Only `maxDepth` matters here: the group nesting bound shared by every recursive pass. */
+  /**
+   * `maxDepth` bounds group nesting, as in every recursive pass. `maxLength`
+   * bounds the pretty layout: when its line breaks and indentation would make
+   * the text longer than the parser accepts, the canonical one-line form is
+   * printed instead (docs/language.md, "Pretty form").
+   */
   readonly limits?: Partial<Limits>;
 }
 
@@ -56,6 +62,7 @@ interface Settings {
   readonly quoteAll: boolean;
   readonly schema: Schema | undefined;
   readonly maxDepth: number;
+  readonly maxLength: number;
 }
 
 function settingsOf(options: PrintOptions): Settings {
@@ -72,6 +79,7 @@ function settingsOf(options: PrintOptions): Settings {
     quoteAll: options.quoteAllStrings === true,
     schema: options.schema,
     maxDepth: resolveLimits(options.limits).maxDepth,
+    maxLength: resolveLimits(options.limits).maxLength,
   };
 }
 
@@ -122,7 +130,7 @@ function isStringField(field: FieldNode, schema: Schema): boolean {
 
 function valueText(value: ValueNode, position: ValuePosition, forceQuotes: boolean): string {
   // A value with U+0000 or an unpaired surrogate prints, but parses back as
-  // the error invalid-character (SPEC §10), so no text expresses that tree.
+  // the error invalid-character (docs/reference.md §"Limits"), so no text expresses that tree.
   const bad = invalidCharacter(value.value);
   if (bad !== undefined) fail('filter', 'invalid-character', `a value contains ${bad}, which databases reject`, value.span);
   return forceQuotes || needsQuoting(value.value, position) ? quoteValue(value.value) : value.value;
@@ -218,12 +226,19 @@ type PrettyWork =
  * Lays clauses out one per line at `level`, breaking every group whose flat
  * text (plus the `;` that follows it) would pass the width. A clause that is
  * followed by a sibling ends with `;`; the last one ends its line bare so the
- * parent's `)` can start the next line.
+ * parent's `)` can start the next line. Line breaks and indentation only add
+ * characters, so a layout longer than `maxLength` — text the parser would
+ * refuse as `text-too-long` — gives way to the canonical one-line form.
  */
 function printPretty(clauses: readonly FilterNode[], s: Settings): string {
   const offsets = new Map<FilterNode, readonly [number, number]>();
   const flat = printCompact(clauses, s, offsets);
   if (flat.length <= s.width) return flat;
+  const pretty = prettyLines(clauses, s, flat, offsets);
+  return pretty.length <= s.maxLength ? pretty : flat;
+}
+
+function prettyLines(clauses: readonly FilterNode[], s: Settings, flat: string, offsets: Map<FilterNode, readonly [number, number]>): string {
   const lines: string[] = [];
   const stack: PrettyWork[] = [];
   const pushClauses = (nodes: readonly FilterNode[], level: number): void => {
@@ -251,10 +266,13 @@ function printPretty(clauses: readonly FilterNode[], s: Settings): string {
 }
 
 /**
- * Prints a filter tree in canonical form (SPEC §8): no whitespace outside
+ * Prints a filter tree in canonical form (docs/reference.md §"Canonical form"): no
+ * whitespace outside
  * values, `;` between clauses, PascalCase names, values quoted only when
  * they must be. With `pretty`, groups that do not fit `width` are broken onto
- * indented lines; the result parses back to the same tree. Throws
+ * indented lines; the result parses back to the same tree, and when that
+ * layout would be longer than `limits.maxLength` (default 8,192) the
+ * canonical form is printed instead, so it still parses back. Throws
  * `WepqlError` (`nesting-too-deep`) for groups nested past `limits.maxDepth`,
  * and for trees no text can express (an empty group or list, an unknown
  * operator, a field name that is not a path).

@@ -1,5 +1,6 @@
 /**
- * When a value can be written bare and how to quote it (SPEC §2, §8). The
+ * When a value can be written bare and how to quote it (docs/reference.md §"Lexical
+ * rules", §"Canonical form"). The
  * rules mirror the lexer exactly: a bare value must re-lex to the same text,
  * so anything the lexer would stop at, trim or split on forces quotes.
  */

@@ -6,8 +6,11 @@
  * - `PORT` (default 8080; 0 picks a free port)
  * - `WEPQL_DEMO_TOKEN`: the bearer token clients send (default: random, printed)
  * - `WEPQL_SECRET`: data token secret, 16+ bytes (default: random per start)
- * - `WEPQL_TOKEN_TTL_S`: data token lifetime in seconds (default 60)
+ * - `WEPQL_TOKEN_TTL_S`: data token lifetime in seconds (default 60, at most a year)
  * - `DATABASE_URL`: serve from PostgreSQL (after `wepql db-seed`) instead of examples/employees.json
+ *
+ * A setting it cannot use, or a port already in use, is one line on stderr
+ * naming the setting and exit code 2, never a stack trace.
  */
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
@@ -27,15 +30,32 @@ function readPort(): number {
   return Number(raw);
 }
 
+/** A year: longer lifetimes buy nothing and would push expiry times past what a token's clock field holds exactly. */
+const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
+
 function readTtl(): number {
   const raw = process.env.WEPQL_TOKEN_TTL_S;
   if (raw === undefined || raw === '') return 60;
   const n = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0)) fail(`WEPQL_TOKEN_TTL_S must be a positive number of seconds, got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,20}(\.\d{1,20})?$/.test(raw) || !Number.isFinite(n) || !(n > 0) || n > MAX_TTL_SECONDS) {
+    fail(`WEPQL_TOKEN_TTL_S must be a positive number of seconds up to ${MAX_TTL_SECONDS} (a year), got ${JSON.stringify(clip(raw))}`);
+  }
   return n;
 }
 
-async function main(): Promise<void> {
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+interface Settings {
+  readonly port: number;
+  readonly ttlSeconds: number;
+  readonly secret: string | Buffer;
+  readonly authToken: string;
+}
+
+/** Every setting read and checked before anything starts: a bad one exits 2 with its name. */
+function readSettings(): Settings {
   const port = readPort();
   const ttlSeconds = readTtl();
   const secret = process.env.WEPQL_SECRET || randomBytes(32);
@@ -45,58 +65,82 @@ async function main(): Promise<void> {
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(authToken)) {
     fail('WEPQL_DEMO_TOKEN must be a bearer token: letters, digits and - . _ ~ + / (then = padding), without spaces');
   }
-  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  return { port, ttlSeconds, secret, authToken };
+}
 
-  let data: Pick<ListServerOptions, 'records' | 'source' | 'clientExists'>;
-  let described: string;
-  let closeData = async (): Promise<void> => {};
+interface ServedData {
+  readonly data: Pick<ListServerOptions, 'records' | 'source' | 'clientExists'>;
+  readonly described: string;
+  close(): Promise<void>;
+}
+
+/** The employees to serve: PostgreSQL when `DATABASE_URL` is set, else the sample file. */
+async function openData(log: (line: string) => void): Promise<ServedData> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const pg = (await import('pg')).default as unknown as typeof import('pg');
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
     const query = (sql: string, params: unknown[]) => pool.query(sql, params);
-    const { foldCollation, note } = await chooseFoldCollation(query);
+    const { foldCollation, note } = await chooseFoldCollation(query).catch(async (error: unknown) => {
+      await pool.end();
+      throw error;
+    });
     if (note !== undefined) log(note);
     const { source, clientExists } = employeePostgresSource(query, foldCollation);
-    data = { source: source as DataSource, clientExists };
-    described = `PostgreSQL table "employees" at ${redact(databaseUrl)}`;
-    closeData = () => pool.end();
-  } else {
-    const records = loadSampleEmployees();
-    const clients = [...new Set(records.map((r) => (r as { ClientId?: unknown }).ClientId))].filter((c) => typeof c === 'number').sort();
-    data = { records };
-    described = `examples/employees.json (${records.length} employees of clients ${clients.join(', ')})`;
+    return { data: { source: source as DataSource, clientExists }, described: `PostgreSQL table "employees" at ${redact(databaseUrl)}`, close: () => pool.end() };
   }
+  const records = loadSampleEmployees();
+  const clients = [...new Set(records.map((r) => (r as { ClientId?: unknown }).ClientId))].filter((c) => typeof c === 'number').sort();
+  return { data: { records }, described: `examples/employees.json (${records.length} employees of clients ${clients.join(', ')})`, close: async () => {} };
+}
 
-  const app = createListServer({ ...data, authToken, secret, ttlSeconds, port, host: '127.0.0.1', log });
-  const { url } = await app.listen();
+/** The start-up text: address, data, token, and three curl lines that work as pasted. */
+function banner(url: string, described: string, settings: Settings): string {
   const list = `${url}/api/public/clients/1/employees`;
-  const auth = `-H 'Authorization: Bearer ${authToken}'`;
-  process.stdout.write(
-    [
-      `wepql list server listening on ${url}`,
-      `data: ${described}`,
-      `bearer token: ${authToken}${process.env.WEPQL_DEMO_TOKEN ? '' : ' (random; set WEPQL_DEMO_TOKEN to choose one)'}`,
-      `data tokens live ${ttlSeconds} s${process.env.WEPQL_SECRET ? '' : '; WEPQL_SECRET unset, so a random secret is used until restart'}`,
-      '',
-      'try:',
-      `  curl -s ${auth} '${list}?limit=5'`,
-      `  curl -s ${auth} -H 'x-api-limit: 10' -H 'x-api-sort: LastName=Asc' --get --data-urlencode 'filter=LastName.StartsWith(Sm);Gender.Equal(1)' '${list}'`,
-      // The third line takes the DataToken of a first page and asks for the next page, so that it too works as pasted.
-      `  curl -s ${auth} -H 'x-api-next-page: true' -H "x-api-data-token: $(curl -s ${auth} '${list}?limit=5' | sed -E 's/.*"DataToken":"([^"]*)".*/\\1/')" '${list}'`,
-      '',
-    ].join('\n'),
-  );
+  const auth = `-H 'Authorization: Bearer ${settings.authToken}'`;
+  return [
+    `wepql list server listening on ${url}`,
+    `data: ${described}`,
+    `bearer token: ${settings.authToken}${process.env.WEPQL_DEMO_TOKEN ? '' : ' (random; set WEPQL_DEMO_TOKEN to choose one)'}`,
+    `data tokens live ${settings.ttlSeconds} s${process.env.WEPQL_SECRET ? '' : '; WEPQL_SECRET unset, so a random secret is used until restart'}`,
+    '',
+    'try:',
+    `  curl -s ${auth} '${list}?limit=5'`,
+    `  curl -s ${auth} -H 'x-api-limit: 10' -H 'x-api-sort: LastName=Asc' --get --data-urlencode 'filter=LastName.StartsWith(Sm);Gender.Equal(1)' '${list}'`,
+    // The third line takes the DataToken of a first page and asks for the next page, so that it too works as pasted.
+    `  curl -s ${auth} -H 'x-api-next-page: true' -H "x-api-data-token: $(curl -s ${auth} '${list}?limit=5' | sed -E 's/.*"DataToken":"([^"]*)".*/\\1/')" '${list}'`,
+    '',
+  ].join('\n');
+}
 
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const served = await openData(log);
+  const { authToken, secret, ttlSeconds, port } = settings;
+  const app = createListServer({ ...served.data, authToken, secret, ttlSeconds, port, host: '127.0.0.1', log });
+  const { url } = await app.listen().catch(async (error: unknown) => {
+    await served.close();
+    return failToListen(error, port);
+  });
+  process.stdout.write(banner(url, served.described, settings));
   const stop = (signal: string) => {
     log(`${signal}: shutting down`);
     app
       .close()
-      .then(closeData)
+      .then(() => served.close())
       .finally(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** A port taken or refused is the user's setting to change: say so, naming PORT. */
+function failToListen(error: unknown, port: number): never {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  if (code === 'EADDRINUSE') fail(`port ${port} on 127.0.0.1 is already in use; set PORT to another port (PORT=0 picks a free one)`);
+  if (code === 'EACCES') fail(`port ${port} needs privileges this process lacks; set PORT to a port above 1023`);
+  throw error;
 }
 
 function redact(url: string): string {
@@ -110,6 +154,10 @@ function redact(url: string): string {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`wepql server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A database that cannot be reached is the environment's doing: one line. Anything else is a bug: the stack.
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  const reachable = typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|28P01|3D000)$/.test(code);
+  const text = error instanceof Error ? (reachable ? error.message : (error.stack ?? error.message)) : String(error);
+  process.stderr.write(`wepql server: ${reachable ? `cannot use DATABASE_URL: ${text}` : text}\n`);
   process.exit(1);
 });

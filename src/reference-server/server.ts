@@ -1,7 +1,7 @@
 /**
  * The reference list server: `GET /api/public/clients/{client_id}/employees`
- * over Node's `http`, with the seed's bearer-token, versioning and 404
- * behaviour around `handleListRequest`. Small on purpose: it shows how to
+ * (or another path, with or without a client) over Node's `http`, with
+ * bearer-token, versioning (docs/reference.md §"Envelopes") and 404 behaviour around `handleListRequest`. Small on purpose: it shows how to
  * put the list kit behind any HTTP stack.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -12,6 +12,7 @@ import type { Limits } from '../diagnostics/limits.js';
 import type { DataSource } from '../list/data-source.js';
 import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
+import type { ListHandlerOptions } from '../list/handler.js';
 import { handleListRequest } from '../list/handler.js';
 import { listHeaders } from '../list/headers.js';
 import { createMemoryDataSource } from '../sources/memory-source.js';
@@ -20,6 +21,7 @@ import { createTokenCodec } from '../list/token.js';
 import { checkApiVersion } from '../list/version.js';
 import type { Schema } from '../schema/schema.js';
 import { employeeSchema } from '../sample/employee-schema.js';
+import { requestAddress } from '../frameworks/list-route.js';
 
 /**
  * Options of `createListServer`.
@@ -30,9 +32,17 @@ import { employeeSchema } from '../sample/employee-schema.js';
 export interface ListServerOptions {
   /** Records to serve from memory (employees of several clients). Give this or `source`. */
   readonly records?: readonly unknown[];
-  /** A data source (such as PostgreSQL) to serve from instead of `records`; needs `clientExists`. */
+  /**
+   * The route served; default `/api/public/clients/{client_id}/employees`.
+   * A `{client_id}` segment makes the list per client (`records` are scoped
+   * by their `ClientId`; a `source` must be created with `clientField`); a
+   * path without one, such as `/api/public/products`, serves one list that
+   * is not per client (a `source` created without `clientField`).
+   */
+  readonly path?: string;
+  /** A data source (such as PostgreSQL) to serve from instead of `records`; on a client path it needs `clientExists`. */
   readonly source?: DataSource;
-  /** Whether a client id names a known client; default for `records`: some record has that `ClientId`. */
+  /** Whether a client id names a known client (client paths only); default for `records`: some record has that `ClientId`. */
   readonly clientExists?: (clientId: number) => Promise<boolean>;
   /** Default: the employee schema. */
   readonly schema?: Schema;
@@ -71,16 +81,32 @@ export interface ListServer {
   close(): Promise<void>;
 }
 
-/** The one route served, with the client id captured. */
-const ROUTE = /^\/api\/public\/clients\/([^/]+)\/employees\/?$/i;
+/** The route served by default; `{client_id}` marks the client's segment. */
+const DEFAULT_PATH = '/api/public/clients/{client_id}/employees';
+const CLIENT_SEGMENT = '{client_id}';
 const CLIENT_ID = /^\d{1,15}$/;
+
+/** The route a server answers: its pattern, whether it names a client, and the list identity of a client's list. */
+interface ServedRoute {
+  readonly match: RegExp;
+  readonly scoped: boolean;
+  identity(clientId: number | undefined): string;
+}
+
+/** What answers one request's list part: the data source and how a client is known. */
+interface ServedData {
+  readonly source: DataSource;
+  readonly clientExists: ((clientId: number) => Promise<boolean>) | undefined;
+}
 
 /**
  * Creates the reference server. Behaviour, in order: unknown path → 404
  * without a body; not GET/HEAD → 405; missing or wrong bearer token → 401
  * without a body and `WWW-Authenticate: Bearer error="invalid_token"`;
  * unsupported `api-version`/`x-api-version` → 400 `UnsupportedApiVersion`;
- * unknown client → 404 envelope; then the list contract.
+ * unknown client → 404 envelope (client-scoped paths only); then the list
+ * contract. Throws a `TypeError` when the path and the data source disagree
+ * about clients (see `ListServerOptions.path`).
  *
  * @example
  * const app = createListServer({ records: employees, authToken: 'demo-token' });
@@ -90,8 +116,9 @@ const CLIENT_ID = /^\d{1,15}$/;
  */
 export function createListServer(options: ListServerOptions): ListServer {
   const schema = options.schema ?? employeeSchema;
+  const route = servedRoute(options.path ?? DEFAULT_PATH);
+  const data = servedData(options, schema, route.scoped);
   const authToken = options.authToken ?? randomBytes(24).toString('base64url');
-  const expected = createHash('sha256').update(authToken).digest();
   const codec = createTokenCodec({
     secret: options.secret ?? randomBytes(32),
     ...(options.previousSecrets ? { previousSecrets: options.previousSecrets } : {}),
@@ -99,84 +126,22 @@ export function createListServer(options: ListServerOptions): ListServer {
     ...(options.now ? { now: options.now } : {}),
   });
   const log = options.log ?? (() => {});
-
-  let source: DataSource;
-  let clientExists: (clientId: number) => Promise<boolean>;
-  if (options.source !== undefined) {
-    source = options.source;
-    if (options.clientExists === undefined) throw new TypeError('createListServer: a custom source needs clientExists');
-    clientExists = options.clientExists;
-  } else {
-    const records = options.records ?? [];
-    source = createMemoryDataSource(records, {
-      schema,
-      clientField: 'ClientId',
-      deleted: { field: 'RowStatus', value: 3 },
-      tieBreaker: 'Id',
-    });
-    const clients = new Set<number>();
-    for (const r of records) {
-      const id = typeof r === 'object' && r !== null && Object.hasOwn(r, 'ClientId') ? (r as { ClientId: unknown }).ClientId : undefined;
-      if (typeof id === 'number') clients.add(id);
-    }
-    clientExists = options.clientExists ?? (async (id) => clients.has(id));
-  }
-
+  const handler: Omit<ListHandlerOptions, 'route' | 'clientId'> = {
+    source: data.source,
+    schema,
+    codec,
+    apiVersions: false,
+    ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    onError: (error) => log(`error: ${errorText(error)}`),
+  };
   let base = '';
-  const authorized = (req: IncomingMessage): boolean => {
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
-    if (match === null) return false;
-    // Hash both sides so the comparison is constant-time whatever the lengths.
-    return timingSafeEqual(createHash('sha256').update(match[1]!).digest(), expected);
-  };
-
-  const respond = async (req: IncomingMessage): Promise<ListResponse> => {
-    // Node's parser already refuses raw bytes above 0x7f in the target (400), so it is ASCII here.
-    const target = req.url ?? '/';
-    let url: URL;
-    try {
-      url = new URL(target, 'http://localhost');
-    } catch {
-      // An absolute-form target such as `http://[` that no URL parser accepts: the request itself is malformed.
-      return { status: 400, headers: {}, body: undefined };
-    }
-    const route = ROUTE.exec(url.pathname);
-    if (route === null) return { status: 404, headers: {}, body: undefined };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined };
-    if (!authorized(req)) {
-      return { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' }, body: undefined };
-    }
-    const address = base + target;
-    const versionError = checkApiVersion(req.headers, { address });
-    if (versionError !== undefined) return errorResponse(versionError);
-    const idText = decodeURIComponentSafe(route[1]!);
-    const clientId = CLIENT_ID.test(idText) ? Number(idText) : undefined;
-    if (clientId === undefined || !(await clientExists(clientId))) {
-      const shown = idText.length > 40 ? `${idText.slice(0, 40)}…` : idText;
-      return errorResponse({ kind: 'not-found', message: `Client ${shown} was not found.` });
-    }
-    return handleListRequest(
-      { query: url.searchParams, headers: listHeaders(req.headersDistinct), url: address },
-      {
-        source,
-        schema,
-        codec,
-        route: `/api/public/clients/${clientId}/employees`,
-        clientId,
-        apiVersions: false,
-        ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
-        ...(options.limits === undefined ? {} : { limits: options.limits }),
-        onError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-      },
-    );
-  };
-
+  const respond = answerer({ route, data, handler, authorized: bearerCheck(authToken), base: () => base });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     respond(req)
       .catch((error: unknown): ListResponse => {
-        log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        log(`error: ${errorText(error)}`);
         return errorResponse({ kind: 'internal', message: 'The request could not be served.' });
       })
       .then((response) => {
@@ -186,28 +151,147 @@ export function createListServer(options: ListServerOptions): ListServer {
         log(`${req.method} ${(req.url ?? '').slice(0, 200)} ${response.status} ${(performance.now() - started).toFixed(1)} ms`);
       });
   });
-
   return {
     server,
     authToken,
-    listen() {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-          server.off('error', reject);
-          const { port, address, family } = server.address() as AddressInfo;
-          base = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
-          resolve({ url: base, port });
-        });
-      });
-    },
-    close() {
-      return new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      });
-    },
+    listen: () => listenOn(server, options).then((bound) => ((base = bound.url), bound)),
+    close: () => closeServer(server),
   };
+}
+
+/**
+ * The route of a path such as `/api/public/clients/{client_id}/employees`;
+ * throws a `TypeError` for a path that is not one.
+ */
+function servedRoute(path: string): ServedRoute {
+  const segments = path.split('/');
+  const clientSegments = segments.filter((s) => s === CLIENT_SEGMENT).length;
+  if (!path.startsWith('/') || clientSegments > 1 || segments.some((s) => s !== CLIENT_SEGMENT && /[{}?#%:*()]/.test(s))) {
+    throw new TypeError(
+      `createListServer: path must be an absolute path whose segments are literal text, with at most one ${CLIENT_SEGMENT} segment; got ${JSON.stringify(path)}`,
+    );
+  }
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const pattern = trimmed
+    .split('/')
+    .map((s) => (s === CLIENT_SEGMENT ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return {
+    match: new RegExp(`^${pattern}/?$`, 'i'),
+    scoped: clientSegments === 1,
+    identity: (clientId) => (clientId === undefined ? trimmed : trimmed.replace(CLIENT_SEGMENT, String(clientId))),
+  };
+}
+
+/**
+ * The data source and client check for the options; throws a `TypeError`
+ * when they disagree with whether the path names a client.
+ */
+function servedData(options: ListServerOptions, schema: Schema, scoped: boolean): ServedData {
+  const path = options.path ?? DEFAULT_PATH;
+  if (options.source !== undefined) {
+    if (options.source.clientScoped === false && scoped) {
+      throw new TypeError(`createListServer: the path ${path} names a client, but the data source was created without clientField`);
+    }
+    if (options.source.clientScoped === true && !scoped) {
+      throw new TypeError(`createListServer: the path ${path} has no ${CLIENT_SEGMENT} segment, but the data source serves one client's rows (created with clientField)`);
+    }
+    if (scoped && options.clientExists === undefined) throw new TypeError('createListServer: a custom source on a client path needs clientExists');
+  }
+  if (!scoped && options.clientExists !== undefined) {
+    throw new TypeError(`createListServer: clientExists is given, but the path ${path} has no ${CLIENT_SEGMENT} segment`);
+  }
+  if (options.source !== undefined) return { source: options.source, clientExists: options.clientExists };
+  const records = options.records ?? [];
+  const source = createMemoryDataSource(records, {
+    schema,
+    ...(scoped ? { clientField: 'ClientId' } : {}),
+    deleted: { field: 'RowStatus', value: 3 },
+    tieBreaker: 'Id',
+  });
+  if (!scoped) return { source, clientExists: undefined };
+  const clients = new Set<number>();
+  for (const r of records) {
+    const id = typeof r === 'object' && r !== null && Object.hasOwn(r, 'ClientId') ? (r as { ClientId: unknown }).ClientId : undefined;
+    if (typeof id === 'number') clients.add(id);
+  }
+  return { source, clientExists: options.clientExists ?? (async (id) => clients.has(id)) };
+}
+
+/** A constant-time check of the `Authorization: Bearer` header against the server's token. */
+function bearerCheck(authToken: string): (req: IncomingMessage) => boolean {
+  const expected = createHash('sha256').update(authToken).digest();
+  return (req) => {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+    if (match === null) return false;
+    // Hash both sides so the comparison is constant-time whatever the lengths.
+    return timingSafeEqual(createHash('sha256').update(match[1]!).digest(), expected);
+  };
+}
+
+/** Answers one request: routing, method, bearer token, version, client, then the list contract. */
+function answerer(parts: {
+  readonly route: ServedRoute;
+  readonly data: ServedData;
+  readonly handler: Omit<ListHandlerOptions, 'route' | 'clientId'>;
+  readonly authorized: (req: IncomingMessage) => boolean;
+  readonly base: () => string;
+}): (req: IncomingMessage) => Promise<ListResponse> {
+  const { route, data, handler, authorized } = parts;
+  return async (req) => {
+    // Node's parser already refuses raw bytes above 0x7f in the target (400), so it is ASCII here.
+    const target = req.url ?? '/';
+    let url: URL;
+    try {
+      url = new URL(target, 'http://localhost');
+    } catch {
+      // An absolute-form target such as `http://[` that no URL parser accepts: the request itself is malformed.
+      return { status: 400, headers: {}, body: undefined };
+    }
+    const matched = route.match.exec(url.pathname);
+    if (matched === null) return { status: 404, headers: {}, body: undefined };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined };
+    if (!authorized(req)) return { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' }, body: undefined };
+    const address = requestAddress(target, 'http', parts.base().replace(/^http:\/\//, ''));
+    const versionError = checkApiVersion(req.headers, { address });
+    if (versionError !== undefined) return errorResponse(versionError);
+    let clientId: number | undefined;
+    if (route.scoped) {
+      const idText = decodeURIComponentSafe(matched[1]!);
+      clientId = CLIENT_ID.test(idText) ? Number(idText) : undefined;
+      if (clientId === undefined || !(await data.clientExists!(clientId))) {
+        const shown = idText.length > 40 ? `${idText.slice(0, 40)}…` : idText;
+        return errorResponse({ kind: 'not-found', message: `Client ${shown} was not found.` });
+      }
+    }
+    return handleListRequest(
+      { query: url.searchParams, headers: listHeaders(req.headersDistinct), url: address },
+      { ...handler, route: route.identity(clientId), ...(clientId === undefined ? {} : { clientId }) },
+    );
+  };
+}
+
+function listenOn(server: Server, options: ListServerOptions): Promise<{ readonly url: string; readonly port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const { port, address, family } = server.address() as AddressInfo;
+      resolve({ url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`, port });
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeIdleConnections();
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -1,6 +1,6 @@
 /**
  * The schema of the employee list (`GET /api/public/clients/{client_id}/employees`),
- * from the seed's "Employee record" table. `schemas/employee.json` is the
+ * as docs/schema.md §"The employee schema" lists it. `schemas/employee.json` is the
  * same schema as a file; a test keeps the two equal.
  */
 import type { Schema, SchemaDefinition } from '../schema/schema.js';
@@ -8,8 +8,8 @@ import { defineSchema } from '../schema/schema.js';
 
 /**
  * The employee record's fields as a schema definition: every field of the
- * seed's table, in its order, with the fields the seed marks optional as
- * `nullable`. `Files` (an array of attachments) is left out: arrays are not
+ * employee record, in its order, with the optional fields as `nullable`
+ * (docs/schema.md §"The employee schema"). `Files` (an array of attachments) is left out: arrays are not
  * filterable or sortable in the language.
  *
  * @example

@@ -84,8 +84,6 @@ export interface SchemaDiff {
   readonly matches: ReadonlyMap<string, ResolvedField>;
 }
 
-const NUMERIC: ReadonlySet<ScalarType> = new Set(['integer', 'number']);
-
 /**
  * How a filter written for type `from` fares when its field becomes `to`.
  *

@@ -1,5 +1,6 @@
 /**
- * Schema inference from sample records (SPEC §5: "without a schema, one is
+ * Schema inference from sample records (docs/reference.md §"Types and values": "without
+ * a schema, one is
  * inferred from sample records"), for data that comes without a schema.
  */
 import type { FieldDefinition, Schema, SchemaDefinition } from './schema.js';

@@ -131,7 +131,7 @@ export interface Schema {
   readonly fields: readonly ResolvedField[];
   /**
    * Looks up a dotted name: exact spelling first, then case-insensitively
-   * (SPEC: field names resolve case-insensitively to the schema's spelling).
+   * (docs/schema.md: field names resolve case-insensitively to the schema's spelling).
    */
   lookup(name: string): FieldLookup;
 }

@@ -1,5 +1,6 @@
 /**
- * How text values and record values are read as a field's type (SPEC §5–6).
+ * How text values and record values are read as a field's type (docs/reference.md
+ * §"Types and values" and §"Filter semantics").
  * One module so that the validator, the evaluator, the SQL compiler and the
  * tests all read `1e3`, `2024-02-30` or `"TRUE"` the same way.
  *
@@ -227,7 +228,8 @@ export function parseBooleanText(text: string): boolean | undefined {
 
 /**
  * Reads a value found in a record as the field's type, or `null` when it is
- * missing, null or does not convert (SPEC §6: such values count as null).
+ * missing, null or does not convert (docs/reference.md §"Filter semantics": such values
+ * count as null).
  * Datetimes come back as epoch milliseconds; a record may hold them as ISO
  * text in any form `parseDatetimeText` accepts, or as `Date` objects.
  * Numbers must be JavaScript numbers (no numeric strings); integers must be

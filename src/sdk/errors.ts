@@ -1,8 +1,8 @@
 /**
  * The errors the SDK client throws. Both extend `WepqlError`, so one
  * `instanceof` catches every wepql failure; `status` and the envelope
- * fields let callers branch as the seed's "Errors" part advises (HTTP status
- * first, then `Code`, `ErrorCode`, `ValidationErrors`).
+ * fields let callers branch on the envelopes of docs/reference.md §"Envelopes" (HTTP
+ * status first, then `Code`, `ErrorCode`, `ValidationErrors`).
  */
 import { WepqlError } from '../diagnostics/error.js';
 
@@ -28,8 +28,8 @@ export interface ListRequestErrorDetails {
 }
 
 /**
- * A list call that failed: a non-2xx status (after the retries the seed
- * allows), or a 2xx answer that is not a list envelope.
+ * A list call that failed: a non-2xx status (after the retries docs/reference.md
+ * §"Paging clients" allows), or a 2xx answer that is not a list envelope.
  *
  * @example
  * try { await paginate<Employee>(fetch, { url, limit: 50 }).toArray(); }

@@ -1,5 +1,5 @@
 /**
- * The seed's retry guidance ("Errors" → "Handling guidance") for any
+ * The retry rules of docs/reference.md §"Paging clients" for any
  * fetch-compatible function: on 401, obtain new credentials once and repeat;
  * on 500, repeat idempotent requests (GET, HEAD, PUT, DELETE) up to three
  * attempts in all with exponential backoff; never repeat POST or PATCH.
@@ -75,7 +75,7 @@ export type Credentials = string | HeadersLike;
  * const retry: RetryOptions = { attempts: 3, baseDelayMs: 200, sleep: async () => {} };
  */
 export interface RetryOptions {
-  /** Attempts in all, first included (seed: up to 3). Default 3; 1 turns retrying off. */
+  /** Attempts in all, first included (docs/reference.md §"Paging clients"). Default 3; 1 turns retrying off. */
   readonly attempts?: number;
   /** Delay before the second attempt; each later one doubles it. Default 250 ms. */
   readonly baseDelayMs?: number;
@@ -213,7 +213,8 @@ export class RetryingSender {
 }
 
 /**
- * Wraps a `fetch`-compatible function with the seed's retry guidance: a 401
+ * Wraps a `fetch`-compatible function with the retry rules of docs/reference.md §"Paging
+ * clients": a 401
  * calls `reauthenticate` once and repeats the request with the new
  * credentials (kept for later calls); a 500 on GET, HEAD, PUT or DELETE is
  * repeated up to `retry.attempts` attempts in all with exponential backoff.

@@ -2,8 +2,8 @@
  * One browsing session of `paginate`: how to ask for a page, and the little
  * state that proves paging makes progress — records yielded, restarts,
  * pages asked for, the tokens followed and the pages seen. Token paging and
- * skip paging (`token-pages.ts`, `skip-pages.ts`) move it forward; nothing
- * else holds state.
+ * skip paging (`token-pages.ts`, `skip-pages.ts`) move it forward through
+ * its methods; the counts are read-only outside it.
  */
 import { PagingError } from './errors.js';
 import type { PagingProblem } from './errors.js';
@@ -41,12 +41,9 @@ export interface SessionConfig {
  */
 export class PageSession {
   readonly config: SessionConfig;
-  /** Records handed to the caller. */
-  yielded = 0;
-  /** Restarts after a refused token. */
-  restarts = 0;
-  /** Requests sent (the page cap counts these). */
-  requests = 0;
+  #yielded = 0;
+  #restarts = 0;
+  #requests = 0;
   readonly #tokens = new Set<string>();
   readonly #pages = new Set<string>();
 
@@ -54,14 +51,35 @@ export class PageSession {
     this.config = config;
   }
 
+  /** Records handed to the caller. */
+  get yielded(): number {
+    return this.#yielded;
+  }
+
+  /** Restarts after a refused token. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** Requests sent (the page cap counts these). */
+  get requests(): number {
+    return this.#requests;
+  }
+
+  /** Counts records handed to the caller; only ever forward. */
+  yieldRecords(count: number): void {
+    if (!(Number.isSafeInteger(count) && count >= 0)) throw new RangeError(`yieldRecords: ${count} is not a record count`);
+    this.#yielded += count;
+  }
+
   /** Sends one request under the page cap and the timeout. */
   async get(request: ListRequestParams): Promise<Answer> {
     const { signal, timeoutMs, maxPages } = this.config;
     signal?.throwIfAborted();
-    if (this.requests >= maxPages) {
+    if (this.#requests >= maxPages) {
       this.fail('page-cap', request, `paging ${this.config.endpoint} would ask for more than maxPages (${maxPages}) pages`);
     }
-    this.requests++;
+    this.#requests++;
     return withTimeout(timeoutMs, signal, (inner) => this.config.send(request, inner), () =>
       this.error('timeout', request, `GET ${this.config.urlFor(request)} did not answer within ${timeoutMs} ms (timeoutMs)`),
     );
@@ -85,7 +103,7 @@ export class PageSession {
 
   /** Forgets tokens and pages: after a restart, the first pages are read again on purpose. */
   restart(): void {
-    this.restarts++;
+    this.#restarts++;
     this.#tokens.clear();
     this.#pages.clear();
   }
@@ -96,10 +114,10 @@ export class PageSession {
   }
 
   private error(problem: PagingProblem, request: ListRequestParams, message: string): PagingError {
-    return new PagingError(`paginate: ${message}; ${this.yielded} records had been yielded`, {
+    return new PagingError(`paginate: ${message}; ${this.#yielded} records had been yielded`, {
       problem,
       url: this.config.urlFor(request),
-      recordsYielded: this.yielded,
+      recordsYielded: this.#yielded,
     });
   }
 }

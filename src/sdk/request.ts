@@ -1,6 +1,6 @@
 /**
- * Encoding a list request (SPEC §1, seed "Pagination, filtering and
- * sorting"): the nine parameters as query parameters or as `x-api-<name>`
+ * Encoding a list request (docs/reference.md §"Parameters"): the nine parameters as
+ * query parameters or as `x-api-<name>`
  * headers. Only WHATWG globals (`URLSearchParams`), so it runs anywhere.
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
@@ -63,7 +63,7 @@ export interface EncodeListRequestOptions {
    * `query` (default): query parameters. `headers`: `x-api-<name>` headers,
    * except values no HTTP header can carry unchanged (characters outside
    * printable ASCII, or leading/trailing whitespace), which fall back to the
-   * query string — the server reads both (SPEC §1).
+   * query string — the server reads both (docs/reference.md §"Parameters").
    */
   readonly style?: 'query' | 'headers';
 }
@@ -123,7 +123,8 @@ function headerSafe(value: string): boolean {
 }
 
 /**
- * Encodes list parameters with the seed's names: `limit`, `skip`, `filter`,
+ * Encodes list parameters with the names of docs/reference.md §"Parameters": `limit`,
+ * `skip`, `filter`,
  * `sort`, `include-deleted`, `next-page`, `prev-page`, `page`, `data-token`
  * as query parameters, or as `x-api-<name>` headers with `style: 'headers'`.
  * Flags are sent as `true`. Empty filter and sort texts are left out. Throws

@@ -29,7 +29,7 @@ export async function* skipPages<T>(session: PageSession): AsyncGenerator<ListPa
     session.see(print, request, Math.floor(skip / limit) + 1);
     previous = print;
     yield { records, pageNo: Math.floor(skip / limit) + 1, pageSize: limit, skip, restarted: false };
-    session.yielded += records.length;
+    session.yieldRecords(records.length);
     if (records.length < limit) return;
   }
 }

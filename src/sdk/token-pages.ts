@@ -146,7 +146,7 @@ export async function* tokenPages<T>(session: PageSession): AsyncGenerator<ListP
     restarted = false;
     if (listPage.records.length > 0) {
       yield listPage;
-      session.yielded += listPage.records.length;
+      session.yieldRecords(listPage.records.length);
     }
     move = nextMove(session, page);
   }

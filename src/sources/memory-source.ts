@@ -3,20 +3,28 @@
  * semantics as the SQL compiler, so a list served from memory pages exactly
  * like one served from PostgreSQL.
  *
- * At a million records the cost is filtering and sorting, so both are done
- * once per (filter, sort, client, include-deleted) and kept, as positions,
- * in a cache bounded by `cacheBudget`; token pages then seek into the sorted
- * positions by binary search. A first page sorts only its own rows (a
- * partial sort) and leaves the full sort for just after the response.
+ * At a million records the cost is filtering and sorting. A cold first page
+ * filters once and selects its own rows with a bounded heap (no full sort);
+ * the full sort that token pages seek in is built afterwards, off the request
+ * path. Both run on the work lane (`memory-lane.ts`) in slices of a few
+ * milliseconds, so other requests are answered between two slices and
+ * clients take turns. Results are kept, as positions, in a cache bounded in
+ * results and in bytes (keys and empty results included).
  */
-import type { Schema } from '../schema/schema.js';
+import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import { compileTypedFilter } from '../evaluate/compile-typed-filter.js';
-import { compareKeyValues, sortKeyReaders, type SortKeyReader, type SortKeyValue } from '../evaluate/sort-keys.js';
-import { sortTypedOrder, sortTypedRecords } from '../evaluate/sort-typed.js';
-import type { SeekKey } from '../sql/seek.js';
+import { sortKeyReaders } from '../evaluate/sort-keys.js';
+import { sortTypedRecords } from '../evaluate/sort-typed.js';
+import type { BoundedCache } from '../list/bounded-cache.js';
+import { createBoundedCache } from '../list/bounded-cache.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { ascendingSort, scopeClauses, withClauses } from '../list/data-source.js';
+import type { Schema } from '../schema/schema.js';
+import type { LaneTask, WorkLane } from './memory-lane.js';
+import { sharedWorkLane } from './memory-lane.js';
+import type { Ordering } from './memory-order.js';
+import { TopK, compareToSeek, isSeekKeyFor, seekKeyAt, seekRange, sortPositions } from './memory-order.js';
 
 /**
  * Options of `createMemoryDataSource`.
@@ -36,19 +44,55 @@ export interface MemoryDataSourceOptions extends ScopeOptions {
   /** Compare strings exactly instead of case-insensitively. */
   readonly caseSensitive?: boolean;
   /**
-   * How many record positions the paging cache may hold across all cached
-   * (filter, sort, client) results, 4 bytes each twice (matches and sorted
-   * order); default 8,000,000 (about 64 MB). The least recently used result
-   * goes first; a result larger than the budget is not kept.
+   * The paging cache's size in record positions (4 bytes each) across all
+   * cached (filter, sort, client) results; default 8,000,000 (32 MB). Each
+   * result also counts its key and 256 bytes, so results with no match fill
+   * the budget too. The least recently used result goes first; a result
+   * larger than the budget is not kept.
    */
   readonly cacheBudget?: number;
+  /** The most results the paging cache keeps; default 10,000. */
+  readonly cacheEntries?: number;
+  /** Limits a query's filter and sort are checked against again here; default the handler's defaults. Raise them with the handler's. */
+  readonly limits?: Partial<Limits>;
+  /** The lane filtering and sorting run on; default one lane shared by every memory source of the process. */
+  readonly lane?: WorkLane;
 }
 
-/** The matches of one query, as positions in the base array, and their sorted order once known. */
-interface Entry {
-  readonly matches: Int32Array;
-  sorted?: Int32Array;
+/**
+ * A memory data source, with a look at its paging cache (for metrics and tests).
+ *
+ * @example
+ * const source: MemoryDataSource = createMemoryDataSource(employees, { schema: employeeSchema }); source.cacheUsage().bytes;
+ */
+export interface MemoryDataSource extends DataSource {
+  /** How many results the paging cache holds and the bytes they count for (positions, keys and overhead). */
+  cacheUsage(): { readonly results: number; readonly bytes: number };
+  keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage>;
 }
+
+/** One query's work: its matches (positions in the base array), its first page, its sorted order. */
+interface Entry {
+  matches?: Int32Array;
+  filtering?: Promise<Int32Array>;
+  top?: { readonly limit: number; readonly positions: Int32Array };
+  sorted?: Int32Array;
+  sorting?: LaneTask<Int32Array>;
+}
+
+interface Context {
+  readonly base: readonly unknown[];
+  readonly options: MemoryDataSourceOptions;
+  readonly evaluate: { readonly caseSensitive: boolean; readonly limits: Limits };
+  readonly cache: BoundedCache<Entry>;
+  readonly byIdentity: WeakMap<DataQuery, Entry>;
+  readonly lane: WorkLane;
+}
+
+/** Bytes an entry holds beyond its positions and key: the objects around them. */
+const ENTRY_OVERHEAD = 256;
+/** A page jump this deep or less is selected with a heap rather than waiting for the full sort. */
+const SELECT_DEPTH = 10_000;
 
 /**
  * Serves records from memory. The array is copied (and ordered by the
@@ -61,204 +105,226 @@ interface Entry {
  *   deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' });
  * await source.count({ filter: undefined, sort: undefined, includeDeleted: false, clientId: 1 }); // 532
  */
-export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): DataSource {
-  const { schema } = options;
-  const evaluate = { caseSensitive: options.caseSensitive === true };
-  const limits = resolveLimits(undefined);
-  const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(schema, options.tieBreaker), evaluate);
+export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): MemoryDataSource {
+  const evaluate = { caseSensitive: options.caseSensitive === true, limits: resolveLimits(options.limits) };
+  const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
   const budget = options.cacheBudget ?? 8_000_000;
-
-  const matching = (q: DataQuery): Int32Array => {
-    const scope = scopeClauses(schema, options, q);
-    if (scope.none) return new Int32Array(0);
-    const filter = withClauses(q.filter, scope.clauses);
-    if (filter === undefined || filter.clauses.length === 0) return Int32Array.from({ length: base.length }, (_, i) => i);
-    const predicate = compileTypedFilter(filter, evaluate);
-    const hits: number[] = [];
-    for (let i = 0; i < base.length; i++) if (predicate(base[i])) hits.push(i);
-    return Int32Array.from(hits);
-  };
-
-  // Results by query text, least recently used first (a Map iterates in insertion order).
-  const lru = new Map<string, Entry>();
-  let held = 0;
-  const size = (e: Entry) => e.matches.length + (e.sorted?.length ?? 0);
-  const keep = (key: string, entry: Entry) => {
-    const old = lru.get(key);
-    if (old !== undefined) {
-      held -= size(old);
-      lru.delete(key);
-    }
-    if (size(entry) > budget) return;
-    lru.set(key, entry);
-    held += size(entry);
-    for (const [k, e] of lru) {
-      if (held <= budget) break;
-      lru.delete(k);
-      held -= size(e);
-    }
-  };
-  // Queries without a cacheKey: a first page asks for the count and then a window of the same
-  // query object; a WeakMap by identity saves filtering twice without holding on to them.
-  const byIdentity = new WeakMap<DataQuery, Entry>();
-  const cacheKey = (q: DataQuery) =>
-    q.cacheKey === undefined ? undefined : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
-  const remembered = (q: DataQuery): Entry => {
-    const key = cacheKey(q);
-    if (key === undefined) {
-      let entry = byIdentity.get(q);
-      if (entry === undefined) byIdentity.set(q, (entry = { matches: matching(q) }));
-      return entry;
-    }
-    let entry = lru.get(key);
-    if (entry === undefined) entry = { matches: matching(q) };
-    keep(key, entry);
-    return entry;
-  };
-  const readersOf = (q: DataQuery): readonly SortKeyReader[] =>
-    q.sort === undefined ? [] : sortKeyReaders(q.sort, { caseSensitive: evaluate.caseSensitive, limits });
-  const sorted = (q: DataQuery, entry: Entry): Int32Array => {
-    if (entry.sorted !== undefined) return entry.sorted;
-    if (q.sort === undefined || q.sort.keys.length === 0) return (entry.sorted = entry.matches);
-    const rows = Array.from(entry.matches, (i) => base[i]);
-    const order = sortTypedOrder(rows, q.sort, evaluate);
-    const out = new Int32Array(order.length);
-    for (let i = 0; i < order.length; i++) out[i] = entry.matches[order[i]!]!;
-    entry.sorted = out;
-    const key = cacheKey(q);
-    if (key !== undefined && lru.get(key) === entry) keep(key, entry); // re-counted at its new size
-    return out;
-  };
-
-  /** Sort-key values and base position: the seek key of the record at `position`. */
-  const keyAt = (readers: readonly SortKeyReader[], position: number): SeekKey => [
-    ...readers.map((r) => r.get(base[position])),
-    position,
-  ];
-  /** Compares the record at `position` with a seek key in sort order. */
-  const compareTo = (readers: readonly SortKeyReader[], position: number, key: SeekKey): number => {
-    for (let k = 0; k < readers.length; k++) {
-      const r = readers[k]!;
-      const c = compareKeyValues(r.get(base[position]), key[k] as SortKeyValue, r.text);
-      if (c !== 0) return c * r.direction;
-    }
-    return position - (key[readers.length] as number);
-  };
-  const isKey = (readers: readonly SortKeyReader[], key: SeekKey | undefined): key is SeekKey =>
-    key !== undefined &&
-    key.length === readers.length + 1 &&
-    Number.isSafeInteger(key[readers.length]) &&
-    readers.every((r, k) => key[k] === null || typeof key[k] === (r.text ? 'string' : 'number'));
-
-  const windowOf = (q: DataQuery, window: SeekWindow): { positions: ArrayLike<number>; from: number; to: number } => {
-    const entry = remembered(q);
-    const readers = readersOf(q);
-    if (entry.sorted === undefined && window.offset === 0 && window.after === undefined && window.before === undefined) {
-      // First page: only its rows need sorting; the full sort runs after this response has gone.
-      const top = partialSort(entry.matches, window.limit, readers, base);
-      // Only a cached result can be asked for again.
-      if (cacheKey(q) !== undefined) setTimeout(() => sorted(q, entry), 0);
-      return { positions: top, from: 0, to: top.length };
-    }
-    const order = sorted(q, entry);
-    const search = (key: SeekKey, strictlyAfter: boolean) => {
-      let lo = 0;
-      let hi = order.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const c = compareTo(readers, order[mid]!, key);
-        if (c < 0 || (strictlyAfter && c === 0)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    if (isKey(readers, window.after)) {
-      const from = search(window.after, true);
-      return { positions: order, from, to: Math.min(order.length, from + window.limit) };
-    }
-    if (isKey(readers, window.before)) {
-      const to = search(window.before, false);
-      return { positions: order, from: Math.max(0, to - window.limit), to };
-    }
-    const from = Math.min(order.length, window.offset);
-    return { positions: order, from, to: Math.min(order.length, from + window.limit) };
-  };
-
+  const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
+  const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
-    async count(q: DataQuery): Promise<number> {
-      return remembered(q).matches.length;
+    clientScoped: options.clientField !== undefined,
+    cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
+    count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
+    page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
+      const { positions, from, to } = await windowOf(ctx, q, { offset: window.offset, limit: window.limit });
+      return rowsAt(ctx, positions, from, to);
     },
-    async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
-      const { positions, from, to } = windowOf(q, { offset: window.offset, limit: window.limit });
-      const rows: unknown[] = [];
-      for (let i = from; i < to; i++) rows.push(base[positions[i]!]);
-      return rows;
-    },
-    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
-      const { positions, from, to } = windowOf(q, window);
-      const rows: unknown[] = [];
-      for (let i = from; i < to; i++) rows.push(base[positions[i]!]);
+    keyedPage: async (q: DataQuery, window: SeekWindow): Promise<KeyedPage> => {
+      const { positions, from, to } = await windowOf(ctx, q, window);
+      const rows = rowsAt(ctx, positions, from, to);
       if (rows.length === 0) return { rows };
-      const readers = readersOf(q);
-      return { rows, keys: { first: keyAt(readers, positions[from]!), last: keyAt(readers, positions[to - 1]!) } };
+      const order = orderingOf(ctx, q);
+      return { rows, keys: { first: seekKeyAt(order, positions[from]!), last: seekKeyAt(order, positions[to - 1]!) } };
     },
   });
 }
 
+function rowsAt(ctx: Context, positions: ArrayLike<number>, from: number, to: number): unknown[] {
+  const rows: unknown[] = [];
+  for (let i = from; i < to; i++) rows.push(ctx.base[positions[i]!]);
+  return rows;
+}
+
+/** The cache key of a query: its text key with the client and the soft-delete choice; undefined without a text key. */
+function cacheKeyOf(q: DataQuery): string | undefined {
+  return q.cacheKey === undefined ? undefined : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
+}
+
 /**
- * The first `k` positions in sort order, ties by position (the base order),
- * keeping a bounded max-heap of the best `k` seen: O(n log k), not a full sort.
+ * The entry of a query. Queries without a `cacheKey` are remembered by
+ * identity only: a first page asks for the count and a window of the same
+ * query object, and a WeakMap saves filtering twice without holding on.
  */
-function partialSort(matches: Int32Array, k: number, readers: readonly SortKeyReader[], base: readonly unknown[]): Int32Array {
-  if (readers.length === 0) return matches.subarray(0, k);
-  const n = readers.length;
-  const keysOf = (p: number) => readers.map((r) => r.get(base[p]));
-  const cmp = (a: number, ka: readonly SortKeyValue[], b: number, kb: readonly SortKeyValue[]) => {
-    for (let i = 0; i < n; i++) {
-      const r = readers[i]!;
-      const c = compareKeyValues(ka[i]!, kb[i]!, r.text);
-      if (c !== 0) return c * r.direction;
-    }
-    return a - b;
-  };
-  const heap: number[] = [];
-  const heapKeys: (readonly SortKeyValue[])[] = [];
-  const swap = (i: number, j: number) => {
-    [heap[i], heap[j]] = [heap[j]!, heap[i]!];
-    [heapKeys[i], heapKeys[j]] = [heapKeys[j]!, heapKeys[i]!];
-  };
-  const above = (i: number, j: number) => cmp(heap[i]!, heapKeys[i]!, heap[j]!, heapKeys[j]!) > 0;
-  for (let m = 0; m < matches.length && k > 0; m++) {
-    const p = matches[m]!;
-    const kp = keysOf(p);
-    if (heap.length === k) {
-      // Not better than the worst kept: skip.
-      if (cmp(p, kp, heap[0]!, heapKeys[0]!) >= 0) continue;
-      heap[0] = p;
-      heapKeys[0] = kp;
-    } else {
-      heap.push(p);
-      heapKeys.push(kp);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!above(i, parent)) break;
-        swap(i, parent);
-        i = parent;
-      }
-      continue;
-    }
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < heap.length && above(l, top)) top = l;
-      if (r < heap.length && above(r, top)) top = r;
-      if (top === i) break;
-      swap(i, top);
-      i = top;
-    }
+function entryFor(ctx: Context, q: DataQuery): Entry {
+  const key = cacheKeyOf(q);
+  if (key === undefined) {
+    let entry = ctx.byIdentity.get(q);
+    if (entry === undefined) ctx.byIdentity.set(q, (entry = {}));
+    return entry;
   }
-  const order = heap.map((p, i) => ({ p, key: heapKeys[i]! }));
-  order.sort((a, b) => cmp(a.p, a.key, b.p, b.key));
-  return Int32Array.from(order, (o) => o.p);
+  let entry = ctx.cache.get(key);
+  if (entry === undefined) ctx.cache.set(key, (entry = {}), ENTRY_OVERHEAD);
+  return entry;
+}
+
+/** Counts an entry at its current size again (when it gained matches, a first page or its order). */
+function recount(ctx: Context, q: DataQuery, entry: Entry): void {
+  const key = cacheKeyOf(q);
+  if (key === undefined || ctx.cache.peek(key) !== entry) return;
+  const positions = (entry.matches?.length ?? 0) + (entry.sorted?.length ?? 0) + (entry.top?.positions.length ?? 0);
+  ctx.cache.set(key, entry, ENTRY_OVERHEAD + positions * 4);
+}
+
+function orderingOf(ctx: Context, q: DataQuery): Ordering {
+  const readers = q.sort === undefined ? [] : sortKeyReaders(q.sort, ctx.evaluate);
+  return { base: ctx.base, readers };
+}
+
+function ownerOf(q: DataQuery): string {
+  return q.clientId === undefined ? '' : String(q.clientId);
+}
+
+/** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
+function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
+  if (entry.matches !== undefined) return Promise.resolve(entry.matches);
+  if (entry.filtering !== undefined) return entry.filtering;
+  const filtering = ctx.lane.run(ownerOf(q), filterJob(ctx, q, top)).result;
+  entry.filtering = filtering;
+  filtering.then(
+    (matches) => {
+      entry.matches = matches;
+      entry.filtering = undefined;
+      recount(ctx, q, entry);
+      sortLater(ctx, q, entry);
+    },
+    () => (entry.filtering = undefined),
+  );
+  return filtering;
+}
+
+function* filterJob(ctx: Context, q: DataQuery, top: TopK | undefined): Generator<void, Int32Array, void> {
+  const { base, lane } = ctx;
+  const scope = scopeClauses(ctx.options.schema, ctx.options, q);
+  if (scope.none) return new Int32Array(0);
+  const filter = withClauses(q.filter, scope.clauses);
+  const predicate = filter === undefined || filter.clauses.length === 0 ? undefined : compileTypedFilter(filter, ctx.evaluate);
+  let hits = new Int32Array(Math.min(base.length, 1024));
+  let n = 0;
+  for (let i = 0; i < base.length; i++) {
+    if (predicate === undefined || predicate(base[i])) {
+      if (n === hits.length) {
+        const grown = new Int32Array(Math.min(base.length, hits.length * 2));
+        grown.set(hits);
+        hits = grown;
+      }
+      hits[n++] = i;
+      top?.offer(i);
+    }
+    if ((i & 1023) === 0 && lane.due()) yield;
+  }
+  return hits.slice(0, n);
+}
+
+/** Queues the full sort of a cached query's matches as background work (token pages seek in it). */
+function sortLater(ctx: Context, q: DataQuery, entry: Entry): void {
+  if (entry.sorted !== undefined || entry.sorting !== undefined || entry.matches === undefined) return;
+  const order = orderingOf(ctx, q);
+  if (order.readers.length === 0) {
+    entry.sorted = entry.matches;
+    return;
+  }
+  // A query that cannot be asked for again (no cache key) is not worth sorting.
+  if (cacheKeyOf(q) === undefined) return;
+  entry.sorting = ctx.lane.background(sortPositions(order, entry.matches, ctx.lane));
+  entry.sorting.result.then(
+    (sorted) => {
+      entry.sorted = sorted;
+      entry.sorting = undefined;
+      recount(ctx, q, entry);
+    },
+    () => (entry.sorting = undefined),
+  );
+}
+
+/** The sorted order, waiting for (and hurrying) its background sort; sorting now when there is none. */
+async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32Array> {
+  if (entry.sorted !== undefined) return entry.sorted;
+  const matches = await matchesOf(ctx, q, entry);
+  if (entry.sorted !== undefined) return entry.sorted;
+  sortLater(ctx, q, entry);
+  if (entry.sorted !== undefined) return entry.sorted;
+  if (entry.sorting === undefined) return ctx.lane.run(ownerOf(q), sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
+  entry.sorting.promote(ownerOf(q));
+  return entry.sorting.result;
+}
+
+/** Selects `limit` rows (after skipping `skip`) with a heap over the matches, on the lane. */
+function* selectJob(matches: Int32Array, top: TopK, accept: (p: number) => boolean, lane: WorkLane): Generator<void, Int32Array, void> {
+  for (let i = 0; i < matches.length; i++) {
+    const p = matches[i]!;
+    if (accept(p)) top.offer(p);
+    if ((i & 1023) === 0 && lane.due()) yield;
+  }
+  return top.result();
+}
+
+type Window = { positions: ArrayLike<number>; from: number; to: number };
+
+/**
+ * The rows of a window. From the sorted order when it is built (binary
+ * search for a seek, a slice for an offset); before that, a first page is
+ * selected with a heap while filtering, a seek with a heap over the matches
+ * past its key, and a shallow page jump with a heap of its depth.
+ */
+async function windowOf(ctx: Context, q: DataQuery, window: SeekWindow): Promise<Window> {
+  const entry = entryFor(ctx, q);
+  const order = orderingOf(ctx, q);
+  const after = isSeekKeyFor(order, window.after) ? window.after : undefined;
+  const before = after === undefined && isSeekKeyFor(order, window.before) ? window.before : undefined;
+  const sorted = entry.sorted ?? (order.readers.length === 0 ? await matchesOf(ctx, q, entry) : undefined);
+  if (sorted !== undefined) {
+    if (after !== undefined || before !== undefined) return { positions: sorted, ...seekRange(order, sorted, { after, before }, window.limit) };
+    const from = Math.min(sorted.length, window.offset);
+    return { positions: sorted, from, to: Math.min(sorted.length, from + window.limit) };
+  }
+  if (after !== undefined || before !== undefined) return seekBySelection(ctx, q, entry, order, after, before, window.limit);
+  if (window.offset === 0) return firstPage(ctx, q, entry, order, window.limit);
+  if (window.offset + window.limit <= SELECT_DEPTH) {
+    const top = await selectFrom(ctx, q, entry, new TopK(order, window.offset + window.limit), () => true);
+    return { positions: top, from: Math.min(top.length, window.offset), to: top.length };
+  }
+  const all = await sortedOf(ctx, q, entry);
+  const from = Math.min(all.length, window.offset);
+  return { positions: all, from, to: Math.min(all.length, from + window.limit) };
+}
+
+async function firstPage(ctx: Context, q: DataQuery, entry: Entry, order: Ordering, limit: number): Promise<Window> {
+  if (entry.top !== undefined && entry.top.limit >= limit) return { positions: entry.top.positions, from: 0, to: Math.min(limit, entry.top.positions.length) };
+  let positions: Int32Array;
+  if (entry.matches === undefined && entry.filtering === undefined) {
+    // Cold: select the page while filtering, in the same pass.
+    const top = new TopK(order, limit);
+    await matchesOf(ctx, q, entry, top);
+    positions = top.result();
+  } else {
+    positions = await selectFrom(ctx, q, entry, new TopK(order, limit), () => true);
+  }
+  if (entry.top === undefined || entry.top.limit < limit) {
+    entry.top = { limit, positions };
+    recount(ctx, q, entry);
+  }
+  return { positions, from: 0, to: positions.length };
+}
+
+async function seekBySelection(
+  ctx: Context,
+  q: DataQuery,
+  entry: Entry,
+  order: Ordering,
+  after: SeekWindow['after'],
+  before: SeekWindow['before'],
+  limit: number,
+): Promise<Window> {
+  if (after !== undefined) {
+    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0);
+    return { positions: rows, from: 0, to: rows.length };
+  }
+  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0);
+  const rows = nearestFirst.slice().reverse();
+  return { positions: rows, from: 0, to: rows.length };
+}
+
+async function selectFrom(ctx: Context, q: DataQuery, entry: Entry, top: TopK, accept: (p: number) => boolean): Promise<Int32Array> {
+  const matches = await matchesOf(ctx, q, entry);
+  return ctx.lane.run(ownerOf(q), selectJob(matches, top, accept, ctx.lane)).result;
 }

@@ -6,7 +6,7 @@
  * makes ORDER BY compare whole strings.
  */
 import type { ScalarType } from '../schema/values.js';
-import type { SqlDialect } from '../sql/dialect.js';
+import { sqlDialect, type SqlDialect } from '../sql/dialect.js';
 import type { SeekValue } from '../sql/seek.js';
 
 /**
@@ -17,7 +17,7 @@ import type { SeekValue } from '../sql/seek.js';
  * engine.placeholder(3); // '$3'
  */
 export interface SqlEngine {
-  /** The n-th (1-based) placeholder. */
+  /** The n-th (1-based) placeholder (the dialect's own, `sqlDialect(name).placeholder`). */
   placeholder(n: number): string;
   /** A LIMIT or OFFSET value as the driver should bind it. */
   limitValue(n: number): unknown;
@@ -60,9 +60,10 @@ const MARIADB_WHOLE_STRING_ORDER = `/*M!100102 SET STATEMENT max_sort_length=${M
  * const engine = sqlEngine('mysql', (sql, params) => pool.execute(sql, params));
  */
 export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknown[]) => Promise<unknown>): SqlEngine {
+  const { placeholder } = sqlDialect(dialect);
   if (dialect === 'postgres') {
     return {
-      placeholder: (n) => `$${n}`,
+      placeholder,
       limitValue: (n) => n,
       rows: async (sql, params) => rowsOf(await run(sql, params)),
       readExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
@@ -72,7 +73,7 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
     };
   }
   return {
-    placeholder: () => '?',
+    placeholder,
     // Strings for MySQL: 8.0.22+ refuses a DOUBLE parameter (how drivers send JS numbers) for LIMIT.
     limitValue: (n) => (dialect === 'mysql' ? String(n) : n),
     rows: async (sql, params, ordered) => rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),

@@ -12,7 +12,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { Schema } from '../schema/schema.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import type { SqlDialect } from '../sql/dialect.js';
-import { quoteIdentifier } from '../sql/dialect.js';
+import { sqlDialect } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
 import { toSql, type ColumnMap } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
@@ -74,7 +74,7 @@ export interface SqlDataSourceOptions extends ScopeOptions {
 export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const { schema, dialect } = options;
   const engine = sqlEngine(dialect, options.run);
-  const quote = (name: string) => quoteIdentifier(name, dialect);
+  const { quote } = sqlDialect(dialect);
   const table = (typeof options.table === 'string' ? [options.table] : options.table).map(quote).join('.');
   const columns = resolveColumnMap(schema, options.columns);
   // Checked once here so a bad option fails at start-up, not on the first request.
@@ -150,6 +150,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   };
 
   return Object.freeze({
+    clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const rows = await readKeyed(q, window, read);
       if (rows.length === 0) return { rows: [] };

@@ -2,7 +2,7 @@
  * Where each schema field lives in the table: a plain column (by default
  * the field name, nested paths joined with `_`) or a path inside a JSON
  * column. Also writes the SQL expression that reads a field as its type,
- * so that values which do not convert read as NULL (SPEC §6).
+ * so that values which do not convert read as NULL (docs/reference.md §"Filter semantics").
  */
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
@@ -90,7 +90,7 @@ function readMapping(key: string, value: unknown): ResolvedColumn {
  * The SQL expression reading a field as its type (no parameters: only
  * identifiers and fixed text). A plain column is read as stored; a JSON
  * value is read only when its JSON type fits the field's type, so anything
- * else reads as NULL, as the evaluator treats it (SPEC §6).
+ * else reads as NULL, as the evaluator treats it (docs/reference.md §"Filter semantics").
  *
  * @example
  * fieldExpression({ name: 'LastName', path: ['LastName'], type: 'string' }, new Map(), 'postgres'); // '"LastName"'

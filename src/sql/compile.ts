@@ -3,7 +3,8 @@
  * in order. Rendering the parts with placeholders (`$n` or `?`) is the last
  * step, so query builders can take the parts as they are.
  *
- * Semantics are SPEC §6–7 exactly: every operator but IsNull and the OrNull
+ * Semantics are docs/reference.md §"Filter semantics" and §"Sort semantics" exactly:
+ * every operator but IsNull and the OrNull
  * forms is false on NULL, strings compare case-insensitively by folding with
  * `String.prototype.toLowerCase` (the parameter is folded here, the column
  * by the database), strings order by code point, NULL first under Asc.
@@ -12,7 +13,7 @@ import type { ListOperator, OperatorInfo, SingleValueOperator } from '../ast/ope
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { comparableValue, hasInvalidCharacter, type ScalarType } from '../schema/values.js';
+import { comparableValue, hasInvalidCharacter } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
@@ -141,7 +142,7 @@ class FilterCompiler {
     // checkTypedFilter let through only text operators on strings here.
     const position = info.position!;
     if (value === '') {
-      // Every string contains, starts and ends with '' (SPEC §6: Contains('')
+      // Every string contains, starts and ends with '' (docs/reference.md §"Filter semantics": Contains('')
       // matches every non-null string), so the negated forms match nothing.
       this.out.sql(info.negative ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
       return;

@@ -90,6 +90,8 @@ export interface SqlDialectRules {
   storedValue(typed: string | number | boolean, type: ScalarType): string | number | boolean;
   /** The expression reading a key path of a JSON column as a field of `type` (NULL when it does not fit). */
   jsonValue(column: string, path: readonly string[], type: ScalarType): string;
+  /** A LIMIT or OFFSET count as bound: a number, or text where drivers would send a DOUBLE the server refuses there (MySQL 8.0.22+). */
+  limitValue(count: number): number | string;
   /** Whether `CREATE INDEX CONCURRENTLY`, `INCLUDE (…)` and trigram (`pg_trgm`) indexes exist. */
   readonly postgresIndexes: boolean;
 }
@@ -167,6 +169,7 @@ const POSTGRES: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => POSTGRES_TYPES[type],
   storedValue: (typed: string | number | boolean, type: ScalarType) => (type === 'datetime' ? postgresTimestamp(typed as number) : typed),
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => postgresJsonValue(column, path, type),
+  limitValue: (count: number) => count,
   postgresIndexes: true,
 });
 
@@ -210,6 +213,7 @@ const SQLITE: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => SQLITE_TYPES[type],
   storedValue: numericStored,
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => sqliteJsonValue(column, path, type),
+  limitValue: (count: number) => count,
   postgresIndexes: false,
 });
 
@@ -266,6 +270,7 @@ const MYSQL: SqlDialectRules = Object.freeze({
   columnType: (type: ScalarType) => MYSQL_TYPES[type],
   storedValue: numericStored,
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => mysqlJsonValue(column, path, type),
+  limitValue: (count: number) => String(count),
   postgresIndexes: false,
 });
 

@@ -5,10 +5,12 @@
  * `comparedExpression`), so an advised index always matches the query.
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
+import { baseOperatorOfInFields, OPERATORS, type FilterOperator } from '../ast/operators.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { TypedFilter, TypedFilterNode, TypedSort } from '../validate/typed-tree.js';
+import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
-import { quoteIdentifier } from './dialect.js';
+import { sqlDialect, type SqlDialectRules } from './dialect.js';
 import { sqlError } from './errors.js';
 import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from './to-sql.js';
 
@@ -18,7 +20,8 @@ import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from '.
  *
  * @example
  * const options: IndexAdvisorOptions = { dialect: 'postgres', table: 'employees', clientField: 'ClientId', tieBreaker: 'Id',
- *   foldCollation: 'wepql_fold', sorts: ['LastName=Asc'], filters: ['LastName.StartsWith(Sm)', 'Gender.Equal(1)'] };
+ *   foldCollation: 'wepql_fold', sorts: ['LastName=Asc'], filters: ['LastName.StartsWith(Sm)', 'Gender.Equal(1)'],
+ *   include: ['RowStatus'], trigram: true };
  */
 export interface IndexAdvisorOptions
   extends Pick<ToSqlOptions, 'dialect' | 'columns' | 'caseSensitive' | 'foldCollation' | 'tieBreaker' | 'limits'> {
@@ -26,10 +29,24 @@ export interface IndexAdvisorOptions
   readonly table: string | readonly string[];
   /** Sorts the list is read in (each served by one index on its keys and the tie-breaker). */
   readonly sorts?: readonly (string | SortAst | TypedSort)[];
-  /** Filters the list is read with (each indexable condition gets an index). */
+  /** Filters the list is read with (each indexable condition gets an index, or joins a sort's). */
   readonly filters?: readonly (string | FilterAst | TypedFilter)[];
   /** The field every query is scoped by (for employees, `ClientId`); it leads every index. */
   readonly clientField?: string;
+  /**
+   * PostgreSQL: fields every query tests besides the client field — the
+   * soft-delete marker (for employees, `RowStatus`). Stored in every b-tree
+   * with `INCLUDE`, together with the columns the sort keys fold, so that
+   * `COUNT(*)` and the key-only subquery of a page jump are index-only
+   * scans (after `VACUUM`). Fields stored in JSON columns cannot be included.
+   */
+  readonly include?: readonly string[];
+  /**
+   * PostgreSQL: serve `Contains` and `EndsWith` (which no b-tree can) with a
+   * GIN trigram index on the compared expression; the `pg_trgm` extension
+   * (a contrib module shipped with PostgreSQL) is created first.
+   */
+  readonly trigram?: boolean;
   /** PostgreSQL: `CREATE INDEX CONCURRENTLY`, which does not block writes (and cannot run inside a transaction). */
   readonly concurrently?: boolean;
 }
@@ -46,6 +63,30 @@ export interface AdvisedIndex {
   readonly sql: string;
   /** What it is for: the sort, or the filter condition. */
   readonly serves: string;
+  /** A statement to run once before `sql` (`CREATE EXTENSION IF NOT EXISTS pg_trgm` for trigram indexes). */
+  readonly prerequisite?: string;
+}
+
+/**
+ * A filter condition no advised index serves, and why.
+ *
+ * @example
+ * const skipped: SkippedCondition = { condition: 'LastName.Contains', reason: 'a b-tree cannot find a substring; …' };
+ */
+export interface SkippedCondition {
+  readonly condition: string;
+  readonly reason: string;
+}
+
+/**
+ * What `adviseIndexes` returns: the indexes, and the conditions left unserved.
+ *
+ * @example
+ * const { indexes, skipped }: IndexAdvice = adviseIndexes(employeeSchema, options);
+ */
+export interface IndexAdvice {
+  readonly indexes: readonly AdvisedIndex[];
+  readonly skipped: readonly SkippedCondition[];
 }
 
 /** One column of an index: expression, then order and operator class. */
@@ -54,91 +95,174 @@ interface IndexColumn {
   readonly suffix: string;
 }
 
+interface Planned {
+  readonly columns: IndexColumn[];
+  readonly serves: string[];
+  readonly method: 'btree' | 'trigram';
+  /** A sort's index, which also INCLUDEs the columns its keys fold. */
+  readonly sort: boolean;
+}
+
 /**
  * Advises indexes: for each sort, one on (client field, the sort's keys with
  * their directions and NULLS placement, tie-breaker), which serves the
- * sorted first page, every seek page in both directions and a filter on the
- * leading key; for each condition of each filter that a b-tree can serve
- * (Equal, ranges, InArray, IsNull, and on PostgreSQL StartsWith through
- * `text_pattern_ops`), one on (client field, the compared expression).
- * Contains and EndsWith get none (no b-tree helps). Duplicates are merged.
- * Throws `WepqlError` for invalid options, sorts or filters, like `toSql`.
+ * sorted first page, every seek page in both directions, a page jump's
+ * key-only subquery, and any Equal, range or StartsWith on the sort's first
+ * key (`toSql` writes StartsWith as a range too); for each other condition
+ * a b-tree can serve (Equal, ranges, InArray, IsNull, StartsWith), one on
+ * (client field, the compared expression); with `trigram`, a GIN trigram
+ * index for Contains and EndsWith (PostgreSQL). Conditions no index helps
+ * (negations, substrings without `trigram`) are not silently dropped:
+ * `indexesFor` returns only the indexes, `adviseIndexes` lists them too.
+ * Duplicates are merged. Throws `WepqlError` for invalid options, sorts or
+ * filters, like `toSql`.
  *
  * @example
  * indexesFor(employeeSchema, { dialect: 'postgres', table: 'employees', clientField: 'ClientId', tieBreaker: 'Id',
  *   sorts: ['LastName=Asc'], filters: ['LastName.StartsWith(Sm)'] }).map((i) => i.sql);
  * // CREATE INDEX IF NOT EXISTS "employees_wepql_…" ON "employees" ("ClientId", lower("LastName" COLLATE "pg_unicode_fast") ASC NULLS FIRST, "Id" ASC)
- * // CREATE INDEX IF NOT EXISTS "employees_wepql_…" ON "employees" ("ClientId", lower("LastName" COLLATE "pg_unicode_fast") text_pattern_ops)
  */
 export function indexesFor(schema: Schema, options: IndexAdvisorOptions): readonly AdvisedIndex[] {
+  return adviseIndexes(schema, options).indexes;
+}
+
+/**
+ * `indexesFor`, plus the filter conditions no advised index serves and why
+ * (`wepql db-index` prints them).
+ *
+ * @example
+ * adviseIndexes(employeeSchema, { dialect: 'postgres', table: 'employees', clientField: 'ClientId', tieBreaker: 'Id',
+ *   filters: ['LastName.Contains(mit)'] }).skipped;
+ * // [{ condition: 'LastName.Contains', reason: 'a b-tree cannot find a substring; trigram: true (wepql db-index --trigram) adds a pg_trgm index' }]
+ */
+export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): IndexAdvice {
   const context = compileContext({ ...options, schema });
+  const dialect = sqlDialect(context.dialect);
   const tableParts = typeof options.table === 'string' ? [options.table] : options.table;
   if (!Array.isArray(tableParts) || tableParts.length === 0) sqlError('invalid-sql-option', 'table must be a name or a list of names');
-  const table = tableParts.map((p) => quoteIdentifier(p, context.dialect)).join('.');
+  const table = tableParts.map((p) => dialect.quote(p)).join('.');
   const lead: IndexColumn[] = [];
-  if (options.clientField !== undefined) {
-    const hit = schema.lookup(options.clientField);
-    if (hit.found !== 'field') sqlError('unknown-field', `clientField: the schema has no scalar field ${JSON.stringify(options.clientField)}`);
-    lead.push({ expr: comparedExpression(hit.field, context), suffix: '' });
-  }
-  const advised = new Map<string, { columns: IndexColumn[]; serves: string[] }>();
-  const add = (columns: IndexColumn[], serves: string) => {
-    const all = [...lead, ...columns];
-    const key = all.map((c) => c.expr + c.suffix).join(', ');
+  if (options.clientField !== undefined) lead.push({ expr: comparedExpression(field(schema, options.clientField, 'clientField'), context), suffix: '' });
+  const advised = new Map<string, Planned>();
+  const add = (columns: IndexColumn[], serves: string, method: Planned['method'] = 'btree', sort = false) => {
+    const all = method === 'btree' ? [...lead, ...columns] : columns;
+    const key = `${method}:${all.map((c) => c.expr + c.suffix).join(', ')}`;
     const entry = advised.get(key);
-    if (entry === undefined) advised.set(key, { columns: all, serves: [serves] });
+    if (entry === undefined) advised.set(key, { columns: all, serves: [serves], method, sort });
     else if (!entry.serves.includes(serves)) entry.serves.push(serves);
   };
 
+  // The first key of each sort, for the conditions its index already serves.
+  const sortLeads = new Map<string, string>();
+  const folded = new Set<string>();
   for (const input of options.sorts ?? []) {
     const sort = typedSortOf(input, schema, context.limits);
     const keys = orderKeys(sort, context, options.tieBreaker);
     if (keys.length === 0) continue;
-    add(
-      keys.map((k) => ({ expr: k.expr, suffix: orderSuffix(k.direction, k.field !== undefined, context) })),
-      `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`,
-    );
+    const serves = `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`;
+    const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${dialect.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
+    add(columns, serves, 'btree', true);
+    if (keys[0]!.field !== undefined) sortLeads.set(keys[0]!.expr, `btree:${[...lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`);
+    for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
   if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && lead.length > 0) {
     // Unsorted lists order by the tie-breaker alone.
-    add([{ expr: quoteIdentifier(options.tieBreaker, context.dialect), suffix: '' }], 'no sort');
+    add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'no sort');
   }
+  const skipped: SkippedCondition[] = [];
   for (const input of options.filters ?? []) {
     const filter = typedFilterOf(input, schema, context.limits);
-    for (const { field, operator } of conditions(filter?.clauses ?? [])) {
-      const column = conditionColumn(field, operator, context);
-      if (column !== undefined) add([column], `${field.name}.${operator}`);
+    for (const { field: f, operator } of conditions(filter?.clauses ?? [])) {
+      const condition = `${f.name}.${operator}`;
+      if (options.clientField !== undefined && f.name === options.clientField) continue;
+      const served = conditionIndex(f, operator, context, options.trigram === true);
+      if ('reason' in served) {
+        if (!skipped.some((s) => s.condition === condition)) skipped.push({ condition, reason: served.reason });
+        continue;
+      }
+      const sortIndex = served.method === 'btree' ? sortLeads.get(served.column.expr) : undefined;
+      if (sortIndex !== undefined) advised.get(sortIndex)!.serves.push(condition);
+      else add([served.column], condition, served.method);
     }
   }
-
+  const included = {
+    scope: includedColumns(schema, options.include, options, context, skipped),
+    sort: includedColumns(schema, [...(options.include ?? []), ...folded], options, context, skipped),
+  };
   const tableName = tableParts[tableParts.length - 1]!;
-  return [...advised.values()].map(({ columns, serves }) => {
-    const list = columns.map((c) => c.expr + c.suffix).join(', ');
-    const name = indexName(tableName, list);
-    const concurrently = options.concurrently === true && context.dialect === 'postgres' ? 'CONCURRENTLY ' : '';
-    return {
-      name,
-      sql: `CREATE INDEX ${concurrently}IF NOT EXISTS ${quoteIdentifier(name, context.dialect)} ON ${table} (${list})`,
-      serves: serves.join(', '),
-    };
-  });
+  const indexes = [...advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
+  return { indexes, skipped };
 }
 
-function orderSuffix(direction: 'Asc' | 'Desc', nullable: boolean, context: CompileContext): string {
-  // SQLite and MySQL indexes have no NULLS clause; their NULLs are smallest, which is NULLS FIRST under ASC, LAST under DESC.
-  if (!nullable || context.dialect !== 'postgres') return direction === 'Asc' ? ' ASC' : ' DESC';
-  return direction === 'Asc' ? ' ASC NULLS FIRST' : ' DESC NULLS LAST';
+function field(schema: Schema, name: string, option: string): ResolvedField {
+  const hit = schema.lookup(name);
+  if (hit.found !== 'field') sqlError('unknown-field', `${option}: the schema has no scalar field ${JSON.stringify(name)}`);
+  return hit.field;
+}
+
+/**
+ * The plain columns of `names` a b-tree INCLUDEs (nothing unless `include` is given). A sort index
+ * also INCLUDEs the columns its keys fold: the planner reads an expression such as
+ * `lower("LastName")` from an index-only scan only when the column under it is in the index too.
+ */
+function includedColumns(
+  schema: Schema,
+  names: readonly string[] | undefined,
+  options: IndexAdvisorOptions,
+  context: CompileContext,
+  skipped: SkippedCondition[],
+): readonly string[] {
+  const dialect = sqlDialect(context.dialect);
+  if (!dialect.postgresIndexes || options.include === undefined || names === undefined) return [];
+  if (!Array.isArray(options.include)) sqlError('invalid-sql-option', 'include must be a list of field names');
+  const out: string[] = [];
+  for (const name of names) {
+    const f = field(schema, name, 'include');
+    const column = fieldExpression(f, context.columns, context.dialect);
+    if (!column.startsWith(dialect.quote('x').charAt(0))) {
+      const condition = `include ${name}`;
+      if (!skipped.some((s) => s.condition === condition)) {
+        skipped.push({ condition, reason: 'a field stored in a JSON column is an expression, which INCLUDE cannot hold' });
+      }
+      continue;
+    }
+    if (!out.includes(column)) out.push(column);
+  }
+  return out;
+}
+
+interface StatementContext {
+  readonly table: string;
+  readonly tableName: string;
+  readonly included: { readonly scope: readonly string[]; readonly sort: readonly string[] };
+  readonly dialect: SqlDialectRules;
+  readonly options: IndexAdvisorOptions;
+}
+
+function indexStatement(planned: Planned, { table, tableName, included, dialect, options }: StatementContext): AdvisedIndex {
+  const list = planned.columns.map((c) => c.expr + c.suffix).join(', ');
+  const trigram = planned.method === 'trigram';
+  const columns = planned.sort ? included.sort : included.scope;
+  const include = !trigram && columns.length > 0 ? ` INCLUDE (${columns.join(', ')})` : '';
+  const name = indexName(tableName, `${planned.method}:${list}${include}`);
+  const concurrently = options.concurrently === true && dialect.postgresIndexes ? 'CONCURRENTLY ' : '';
+  return {
+    name,
+    sql: `CREATE INDEX ${concurrently}IF NOT EXISTS ${dialect.quote(name)} ON ${table}${trigram ? ' USING gin' : ''} (${list})${include}`,
+    serves: planned.serves.join(', '),
+    ...(trigram ? { prerequisite: 'CREATE EXTENSION IF NOT EXISTS pg_trgm' } : {}),
+  };
 }
 
 /** Every field condition of a filter, groups and InFields flattened. */
-function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: ResolvedField; operator: string }> {
+function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: ResolvedField; operator: FilterOperator }> {
   for (const node of nodes) {
     switch (node.kind) {
       case 'group':
         yield* conditions(node.children);
         break;
       case 'in-fields':
-        for (const field of node.fields) yield { field, operator: node.operator.replace('InFields', '') };
+        for (const f of node.fields) yield { field: f, operator: baseOperatorOfInFields(node.operator) };
         break;
       default:
         yield { field: node.field, operator: node.operator };
@@ -146,20 +270,20 @@ function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: Reso
   }
 }
 
-const BTREE_OPERATORS = new Set([
-  'Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual', 'InArray', 'InArrayOrNull', 'IsNull', 'IsNotNull',
-]);
+type ConditionIndex = { readonly column: IndexColumn; readonly method: Planned['method'] } | { readonly reason: string };
 
-function conditionColumn(field: ResolvedField, operator: string, context: CompileContext): IndexColumn | undefined {
-  const hit = context.schema.lookup(field.name);
-  if (hit.found !== 'field') return undefined;
-  const expr = comparedExpression(hit.field, context);
-  if (operator === 'StartsWith') {
-    // LIKE 'prefix%' uses a b-tree only under the "C" collation or with text_pattern_ops.
-    if (context.dialect !== 'postgres') return undefined;
-    return { expr, suffix: context.caseSensitive ? '' : ' text_pattern_ops' };
+/** The index column serving one condition, from the operator's properties in OPERATORS. */
+function conditionIndex(f: ResolvedField, operator: FilterOperator, context: CompileContext, trigram: boolean): ConditionIndex {
+  const info = OPERATORS[operator];
+  const expr = comparedExpression(f, context);
+  if (info.negative) return { reason: 'a negation matches all but a few values; no index narrows it' };
+  if (info.family !== 'text' || info.position === 'starts') {
+    // StartsWith is compiled with a range on the compared expression, which any b-tree on it serves.
+    return { column: { expr, suffix: '' }, method: 'btree' };
   }
-  return BTREE_OPERATORS.has(operator) ? { expr, suffix: '' } : undefined;
+  if (!trigram) return { reason: 'a b-tree cannot find a substring; trigram: true (wepql db-index --trigram) adds a pg_trgm index' };
+  if (!sqlDialect(context.dialect).postgresIndexes) return { reason: 'trigram indexes (pg_trgm) exist only on PostgreSQL' };
+  return { column: { expr, suffix: ' gin_trgm_ops' }, method: 'trigram' };
 }
 
 /** `<table>_wepql_<hash>`: stable for the same columns, within PostgreSQL's 63 bytes. */

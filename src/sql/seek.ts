@@ -1,6 +1,7 @@
 /**
  * The seek (keyset) predicate: the rows strictly after, or strictly before,
- * one row's sort key in the order `compileSortParts` writes (SPEC §7: mixed
+ * one row's sort key in the order `compileSortParts` writes (docs/reference.md §"Sort
+ * semantics": mixed
  * directions, NULL first under ASC and last under DESC, the tie-breaker
  * last). Paging by it costs the same on page 10,000 as on page 2, where
  * OFFSET walks past every earlier row.
@@ -174,7 +175,7 @@ const POSTGRES_NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
  */
 function exactEngineValue(type: string, value: SeekValue, cx: CompileContext): string | undefined {
   if (cx.dialect !== 'postgres' || typeof value !== 'string') return undefined;
-  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return '::timestamptz';
+  if (type === 'datetime' && POSTGRES_INSTANT_TEXT.test(value)) return sqlDialect(cx.dialect).datetimeParameterCast;
   if (type === 'number' && POSTGRES_NON_FINITE.has(value)) return '::double precision';
   return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The functions SQL compiled for SQLite calls. SQLite's built-in `lower()`
  * folds ASCII only, and SQLite cannot read ISO datetimes as instants the
- * way SPEC §5 does, so both come from wepql itself and match the evaluator
+ * way docs/reference.md §"Types and values" does, so both come from wepql itself and
+ * match the evaluator
  * by construction.
  */
 import { recordValueAs } from '../schema/values.js';

@@ -46,7 +46,8 @@ export function postgresTimestamp(epochMs: number): string {
  * stores for a field of the given type: PostgreSQL gets text for
  * `timestamptz` and native booleans, SQLite and MySQL get epoch
  * milliseconds and 0/1. A value that does not convert to the field's type is stored as
- * `null`, exactly as the evaluator counts it as null (SPEC §6). Strings
+ * `null`, exactly as the evaluator counts it as null (docs/reference.md §"Filter
+ * semantics"). Strings
  * holding U+0000 or an unpaired surrogate throw `WepqlError`
  * (`invalid-character`): databases reject them, and silently storing null
  * would make the database disagree with the evaluator.

@@ -1,7 +1,8 @@
 /**
  * `toSql`: a filter and a sort, as text, syntax tree or typed tree, to a
  * WHERE condition, an ORDER BY list and bound parameters for PostgreSQL,
- * SQLite or MySQL/MariaDB, with the evaluator's semantics (SPEC §6–7).
+ * SQLite or MySQL/MariaDB, with the evaluator's semantics (docs/reference.md §"Filter
+ * semantics" and §"Sort semantics").
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import { WepqlError } from '../diagnostics/error.js';
@@ -60,7 +61,7 @@ export interface ToSqlOptions {
    * joined with `_` (`Address.Zip` → column `Address_Zip`).
    */
   readonly columns?: ColumnMap;
-  /** Compare strings case-sensitively (default false: fold with `toLowerCase`, SPEC §6). */
+  /** Compare strings case-sensitively (default false: fold with `toLowerCase`, docs/reference.md §"Filter semantics"). */
   readonly caseSensitive?: boolean;
   /**
    * PostgreSQL: the collation case-insensitive comparisons and orders fold
@@ -90,8 +91,33 @@ export interface ToSqlOptions {
   readonly tieBreaker?: string;
   /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
   readonly paramStart?: number;
-  /** Bounds on the input (SPEC §10); unset fields take the defaults. */
+  /** Bounds on the input (docs/reference.md §"Limits"); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
+  /**
+   * A page jump (`LIMIT … OFFSET …`) as a deferred join: `where` becomes
+   * `tieBreaker IN (the tie-breaker of the page's rows)`, found by a
+   * subquery that walks past `offset` rows reading only the sort index
+   * (an index-only scan under the advisor's indexes), so only the page's
+   * `limit` rows are fetched from the table. Run the fragment as
+   * `SELECT … FROM table WHERE ${where} ORDER BY ${orderBy}` with no LIMIT
+   * or OFFSET of your own; the rows and their order are those of the plain
+   * `LIMIT limit OFFSET offset`. Needs `tieBreaker` (a unique column);
+   * cannot be combined with `seek`.
+   */
+  readonly deferredJoin?: DeferredJoin;
+}
+
+/**
+ * The page a deferred join reads: `limit` rows after `offset` rows of `table`.
+ *
+ * @example
+ * const jump: DeferredJoin = { table: 'employees', limit: 50, offset: 484_950 };
+ */
+export interface DeferredJoin {
+  /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
+  readonly table: string | readonly string[];
+  readonly limit: number;
+  readonly offset: number;
 }
 
 /**
@@ -155,6 +181,11 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
   }
   const where = filter === undefined ? [] : compileFilterParts(filter, context);
   const seek = query?.seek;
+  if (options.deferredJoin !== undefined) {
+    if (seek !== undefined) sqlError('invalid-sql-option', 'deferredJoin reads a page by its offset and cannot be combined with seek');
+    const orderBy = compileSortParts(sort, context, options.tieBreaker);
+    return { where: deferredJoinParts(options, context, where, orderBy), orderBy };
+  }
   if (seek === undefined) return { where, orderBy: compileSortParts(sort, context, options.tieBreaker) };
   if (typeof seek !== 'object' || seek === null || !('after' in seek || 'before' in seek)) {
     sqlError('invalid-sql-option', 'seek must be { after: key } or { before: key }');
@@ -165,6 +196,38 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
     where: where.length === 0 ? seekParts : [...where, { sql: ' AND ' }, ...seekParts],
     orderBy: compileSortParts(sort, context, options.tieBreaker, 'before' in seek),
   };
+}
+
+/**
+ * `tb IN (SELECT key FROM (SELECT tb AS key FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?) AS page)`:
+ * the doubled subquery because MySQL and MariaDB refuse LIMIT directly inside IN.
+ */
+function deferredJoinParts(options: ToSqlOptions, context: CompileContext, where: readonly SqlPart[], orderBy: readonly SqlPart[]): readonly SqlPart[] {
+  const jump = options.deferredJoin!;
+  const dialect = sqlDialect(context.dialect);
+  if (typeof options.tieBreaker !== 'string') sqlError('invalid-sql-option', 'deferredJoin needs a tieBreaker (a unique column)');
+  const count = (value: unknown, name: string, min: number): number => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) sqlError('invalid-sql-option', `deferredJoin.${name} must be a whole number ≥ ${min}`);
+    return value;
+  };
+  const limit = count(jump?.limit, 'limit', 1);
+  const offset = count(jump?.offset, 'offset', 0);
+  const parts = typeof jump.table === 'string' ? [jump.table] : jump.table;
+  if (!Array.isArray(parts) || parts.length === 0) sqlError('invalid-sql-option', 'deferredJoin.table must be a name or a list of names');
+  const table = parts.map((p) => dialect.quote(p)).join('.');
+  const tieBreaker = dialect.quote(options.tieBreaker);
+  const key = dialect.quote('wepql_key');
+  return [
+    { sql: `${tieBreaker} IN (SELECT ${key} FROM (SELECT ${tieBreaker} AS ${key} FROM ${table}${where.length === 0 ? '' : ' WHERE '}` },
+    ...where,
+    { sql: `${orderBy.length === 0 ? '' : ' ORDER BY '}` },
+    ...orderBy,
+    { sql: ' LIMIT ' },
+    { param: dialect.limitValue(limit) },
+    { sql: ' OFFSET ' },
+    { param: dialect.limitValue(offset) },
+    { sql: `) AS ${dialect.quote('wepql_page')})` },
+  ];
 }
 
 /**

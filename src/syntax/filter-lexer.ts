@@ -1,5 +1,6 @@
 /**
- * The filter language's tokens (SPEC §2), lexed uniformly: the lexer does
+ * The filter language's tokens (docs/reference.md §"Lexical rules"), lexed uniformly:
+ * the lexer does
  * not know whether it is inside a head or an argument list, so bare values
  * are rebuilt by the parser as source slices from their first to their last
  * token (which keeps `New York` and `5.5` intact).
@@ -18,7 +19,7 @@ import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } f
 import { shielded } from './shielded.js';
 
 /**
- * The four whitespace characters of SPEC §2.
+ * The four whitespace characters of docs/reference.md §"Lexical rules".
  *
  * @example
  * isSpaceCode(0x09); // true (tab)
@@ -148,7 +149,7 @@ export const StrayQuote = createToken({
 });
 
 /**
- * `'…'` with `''` standing for one `'` (SPEC §2).
+ * `'…'` with `''` standing for one `'` (docs/reference.md §"Lexical rules").
  *
  * @example
  * filterLexer.tokenize("'It''s'").tokens[0]!.image; // "'It''s'"

@@ -6,7 +6,8 @@
  * comma-separated runs, and a closing `)` is optional. Everything the EBNF
  * forbids but this grammar accepts is reported by the semantic actions with
  * a precise diagnostic, and tokens the grammar cannot place are skipped up to
- * the next `;` or `)` (recovery, SPEC §9). The parser therefore never stops
+ * the next `;` or `)` (recovery, docs/reference.md §"Diagnostics"). The parser therefore
+ * never stops
  * at the first error and never throws a recognition error.
  *
  * Recursion is bounded: a group deeper than the depth limit is reported and
@@ -764,7 +765,7 @@ export class FilterParser extends EmbeddedActionsParser {
     );
   }
 
-  /** SPEC §2 bare/quoted value from the tokens of one argument slot. */
+  /** docs/reference.md §"Lexical rules" bare/quoted value from the tokens of one argument slot. */
   private buildValue(arg: Arg): ValueNode | null {
     const tokens = this.run;
     const from = arg.from;
@@ -822,7 +823,7 @@ export class FilterParser extends EmbeddedActionsParser {
     return { kind: 'value', value, quoted, raw, span: { start, end } };
   }
 
-  /** The value before an InFields operator: segments joined with `.`, or one quoted value (SPEC §3). */
+  /** The value before an InFields operator: segments joined with `.`, or one quoted value (docs/reference.md §"Filter grammar"). */
   private buildHeadValue(head: IToken[], lastDot: number): ValueNode | null {
     const first = head[0]!;
     const end = endOf(head[lastDot - 1] ?? head[0]!);
@@ -902,7 +903,7 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /**
-   * The bare InFields head `head[0, lastDot)` read as SPEC §3 says: its
+   * The bare InFields head `head[0, lastDot)` read as docs/reference.md §"Filter grammar" says: its
    * segments joined with '.', a segment being the source from its first to
    * its last token (inner whitespace kept). Undefined when the head holds a
    * quote or an empty segment, where no reading is certain.
@@ -964,7 +965,7 @@ export class FilterParser extends EmbeddedActionsParser {
     return ok ? fields : null;
   }
 
-  /** A field path from `tokens[from, to)`: identifiers separated by dots (SPEC §2). */
+  /** A field path from `tokens[from, to)`: identifiers separated by dots (docs/reference.md §"Lexical rules"). */
   private buildField(tokens: IToken[], from: number, to: number, where: 'field' | 'argument'): FieldNode | null {
     const first = tokens[from]!;
     const last = tokens[to - 1]!;

@@ -1,6 +1,6 @@
 /**
- * `parseFilter`: filter text to a syntax tree plus diagnostics (SPEC §2–3,
- * §9, §10). Never throws; erroneous clauses are left out of the tree so
+ * `parseFilter`: filter text to a syntax tree plus diagnostics (docs/reference.md
+ * §"Lexical rules", §"Filter grammar", §"Diagnostics" and §"Limits"). Never throws; erroneous clauses are left out of the tree so
  * that tools still get every clause that parsed cleanly.
  */
 import type { FilterAst } from '../ast/nodes.js';

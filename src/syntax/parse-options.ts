@@ -4,7 +4,7 @@
 import type { Limits } from '../diagnostics/limits.js';
 
 /**
- * Options of a parse. Unset limits take SPEC §10's defaults.
+ * Options of a parse. Unset limits take the defaults of docs/reference.md §"Limits".
  *
  * @example
  * parseFilter(text, { limits: { maxDepth: 8 } });

@@ -1,6 +1,6 @@
 /**
- * `parseSort`: sort text to a syntax tree plus diagnostics (SPEC §4, §9,
- * §10). Never throws; erroneous items are left out of the tree.
+ * `parseSort`: sort text to a syntax tree plus diagnostics (docs/reference.md
+ * §"Sort grammar", §"Diagnostics" and §"Limits"). Never throws; erroneous items are left out of the tree.
  */
 import type { SortAst } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';

@@ -1,6 +1,6 @@
 /**
  * What `parseFilter` and `parseSort` share: the checks before any lexing
- * (the input must be a string within `limits.maxLength`, SPEC §10) and the
+ * (the input must be a string within `limits.maxLength`, docs/reference.md §"Limits") and the
  * driver that runs one of the Chevrotain parsers without ever throwing.
  */
 import type { IRecognitionException, IToken } from 'chevrotain';

@@ -1,5 +1,6 @@
 /**
- * The sort language (SPEC §4, grammar/sort.ebnf): its own small Chevrotain
+ * The sort language (docs/reference.md §"Sort grammar", grammar/sort.ebnf): its own
+ * small Chevrotain
  * lexer, where `=` separates a field from its direction, and a permissive
  * parser whose actions report every problem of every item in one pass.
  */
@@ -198,7 +199,7 @@ export class SortParser extends EmbeddedActionsParser {
       sink.add('invalid-field-path', "missing field before '='; write Field=Asc", first.startOffset, endOf(first));
       ok = false;
     } else {
-      // Whitespace may stand around a '.' as between any two tokens (SPEC §2),
+      // Whitespace may stand around a '.' as between any two tokens (docs/reference.md §"Lexical rules"),
       // as in a filter's `Address . Zip`; anywhere else it splits the name.
       const from = first.startOffset;
       const to = endOf(parts[fieldEnd - 1]!);

@@ -24,7 +24,7 @@ import { validateSort } from './validate-sort.js';
 export interface AnalyzeOptions {
   /** The schema fields resolve against. */
   readonly schema: Schema;
-  /** Bounds on the text and the tree (SPEC §10); unset fields take the defaults. */
+  /** Bounds on the text and the tree (docs/reference.md §"Limits"); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
 }
 

@@ -30,7 +30,8 @@ export function isOperatorApplicable(operator: FilterOperator, type: ScalarType)
 }
 
 /**
- * Every operator that applies to a field type, in SPEC §3's order; what an
+ * Every operator that applies to a field type, in the order of docs/reference.md
+ * §"Operators"; what an
  * editor offers after `Field.`.
  *
  * @example

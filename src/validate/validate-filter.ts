@@ -1,5 +1,6 @@
 /**
- * Types a filter's syntax tree against a schema (SPEC §5): resolves every
+ * Types a filter's syntax tree against a schema (docs/reference.md §"Types and values"):
+ * resolves every
  * field, checks each operator against its field's type and converts every
  * value, reporting all problems in one pass. The evaluator and the SQL
  * compiler consume only the typed tree this returns.
@@ -42,7 +43,7 @@ import type {
  * const options: ValidateOptions = { limits: { maxConditions: 16 } };
  */
 export interface ValidateOptions {
-  /** Bounds on the tree (SPEC §10); unset fields take the defaults. */
+  /** Bounds on the tree (docs/reference.md §"Limits"); unset fields take the defaults. */
   readonly limits?: Partial<Limits>;
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,10 +17,8 @@ function wepql(args: readonly string[], input?: string): { code: number | null; 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-beforeAll(() => {
-  // Other engineers' half-written files may report type errors; tsc still emits, so its exit code is ignored.
-  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-});
+// npm test builds dist/ once before the run; a missing or stale dist/ fails here.
+beforeAll(assertFreshDist);
 
 describe('wepql fmt TEXT', () => {
   it.each([

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const DATA = 'examples/employees.json';
@@ -28,10 +29,8 @@ const file = (name: string, text: string): string => {
   return path;
 };
 
-beforeAll(() => {
-  // Other engineers' half-written files may report type errors; tsc still emits, so its exit code is ignored.
-  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-});
+// npm test builds dist/ once before the run; a missing or stale dist/ fails here.
+beforeAll(assertFreshDist);
 
 describe('wepql query', () => {
   it('filters, sorts and pages the sample employees, printing a JSON array with 2-space indent', () => {

@@ -54,6 +54,44 @@ describe('wepql schema', () => {
     expect(r.stderr).toBe('skipped $.Tags: no scalar or object type wepql can filter (type "array")\n');
   });
 
+  it('--from-openapi answers a 2 KB document whose $refs multiply with a usage error, not minutes of work (issue 19 #9)', () => {
+    const schemas: Record<string, unknown> = {};
+    for (let level = 0; level < 9; level++) {
+      const properties: Record<string, unknown> = { Id: { type: 'integer' } };
+      if (level < 8) for (let i = 0; i < 8; i++) properties[`P${i}`] = { $ref: `#/components/schemas/L${level + 1}` };
+      schemas[`L${level}`] = { type: 'object', properties };
+    }
+    const file = join(dir, 'dag.json');
+    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas } }));
+    const r = runCli(['schema', '--from-openapi', file, '--component', 'L0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('reading stopped: the schema expands to more than 10000 fields');
+    expect(r.stderr).toContain('L0 expands to too many fields to be one record');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--from-openapi reads JSON with the JSON parser: a .json file that is not JSON says so with its position', () => {
+    const file = join(dir, 'broken.json');
+    // Valid YAML (a flow mapping), not JSON: a .json file is read as JSON only.
+    writeFileSync(file, '{openapi: 3.1.0, components: {schemas: {Pet: {type: object}}}}');
+    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.json is not JSON: .*position 1/);
+    const yamlFile = join(dir, 'flow.yaml');
+    writeFileSync(yamlFile, '{openapi: 3.1.0, components: {schemas: {Pet: {type: object, properties: {Id: {type: integer}}}}}}');
+    const y = runCli(['schema', '--from-openapi', yamlFile, '--component', 'Pet']);
+    expect(y.code).toBe(0);
+    expect(JSON.parse(y.stdout)).toEqual({ fields: { Id: { type: 'integer', nullable: true } } });
+  });
+
+  it('--from-openapi answers a $ref with a malformed % escape with a note (issue 19 #12)', () => {
+    const file = join(dir, 'escape.json');
+    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas: { Pet: { type: 'object', properties: { Id: { type: 'integer' }, Owner: { $ref: '#/components/schemas/%' } } } } } }));
+    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('skipped $.Owner: $ref #/components/schemas/% cannot be resolved: "%" has a malformed % escape\n');
+  });
+
   it('--types prints the record type for where<T>()', () => {
     const r = runCli(['schema', '--types', '--name', 'GeneratedEmployee']);
     expect(r.code).toBe(0);

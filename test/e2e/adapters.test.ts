@@ -16,17 +16,25 @@ import { listHandler as honoList } from '../../src/frameworks/hono.js';
 import type { ListRouteOptions } from '../../src/frameworks/list-route.js';
 import { createMemoryDataSource, createTokenCodec } from '../../src/list/index.js';
 import { employeeSchema } from '../../src/sample/employee-schema.js';
-import { get } from '../support/http.js';
+import { get, withQuery } from '../support/http.js';
 import { describeHttpListContract } from './http-list-contract.js';
-import type { HttpContractContext } from './http-list-contract.js';
+import type { HttpContractContext, RouteShape } from './http-list-contract.js';
+import { SHAPE_PATHS } from './http-list-contract.js';
 
 const ROUTE = '/api/public/clients/:client_id/employees';
 const UNAUTHORIZED = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
-function routeOptions({ records, secret, now }: HttpContractContext): ListRouteOptions {
+/** The framework route of a contract shape (`:client_id` in all three frameworks). */
+const routeOf = (shape: RouteShape) => SHAPE_PATHS[shape].replace('{client_id}', ':client_id');
+
+function routeOptions({ records, secret, now, shape }: Pick<HttpContractContext, 'records' | 'secret' | 'now' | 'shape'>): ListRouteOptions {
+  const deleted = { field: 'RowStatus', value: 3 };
+  if (shape === 'unscoped') {
+    return { source: createMemoryDataSource(records, { schema: employeeSchema, deleted, tieBreaker: 'Id' }), schema: employeeSchema, codec: createTokenCodec({ secret, now }) };
+  }
   const clients = new Set(records.map((r) => String(r.ClientId)));
   return {
-    source: createMemoryDataSource(records, { schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' }),
+    source: createMemoryDataSource(records, { schema: employeeSchema, clientField: 'ClientId', deleted, tieBreaker: 'Id' }),
     schema: employeeSchema,
     codec: createTokenCodec({ secret, now }),
     resolveClient: (raw) => (clients.has(raw) ? Number(raw) : undefined),
@@ -40,7 +48,7 @@ const bearerOk = (header: string | undefined, token: string): boolean => {
 
 async function startExpress(ctx: HttpContractContext) {
   const app = express();
-  app.get(ROUTE, (req, res, next) => (bearerOk(req.get('authorization'), ctx.authToken) ? next() : res.status(401).set(UNAUTHORIZED).end()), expressList(routeOptions(ctx)));
+  app.get(routeOf(ctx.shape), (req, res, next) => (bearerOk(req.get('authorization'), ctx.authToken) ? next() : res.status(401).set(UNAUTHORIZED).end()), expressList(routeOptions(ctx)));
   const server = await new Promise<import('node:http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -59,18 +67,18 @@ async function startFastify(ctx: HttpContractContext) {
   app.addHook('onRequest', async (request, reply) => {
     if (!bearerOk(request.headers.authorization, ctx.authToken)) return reply.code(401).headers(UNAUTHORIZED).send();
   });
-  app.get(ROUTE, fastifyList(routeOptions(ctx)));
+  app.get(routeOf(ctx.shape), fastifyList(routeOptions(ctx)));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close() };
 }
 
 async function startHono(ctx: HttpContractContext) {
   const app = new Hono();
-  app.use(ROUTE, async (c, next) => {
+  app.use(routeOf(ctx.shape), async (c, next) => {
     if (!bearerOk(c.req.header('authorization'), ctx.authToken)) return c.body(null, 401, UNAUTHORIZED);
     await next();
   });
-  app.get(ROUTE, honoList(routeOptions(ctx)));
+  app.get(routeOf(ctx.shape), honoList(routeOptions(ctx)));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -93,10 +101,10 @@ const STARTERS = [
 for (const [name, start] of STARTERS) describeHttpListContract(`${name} adapter`, start);
 
 /** Each framework's app around one list route, with a given source and no auth, for the error paths. */
-async function startPlain(name: string, options: ListRouteOptions) {
+async function startPlain(name: string, options: ListRouteOptions, route = ROUTE) {
   if (name === 'Express') {
     const app = express();
-    app.get(ROUTE, expressList(options));
+    app.get(route, expressList(options));
     const server = await new Promise<import('node:http').Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -104,12 +112,12 @@ async function startPlain(name: string, options: ListRouteOptions) {
   }
   if (name === 'Fastify') {
     const app = Fastify();
-    app.get(ROUTE, fastifyList(options));
+    app.get(route, fastifyList(options));
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     return { url, close: () => app.close() };
   }
   const app = new Hono();
-  app.get(ROUTE, honoList(options));
+  app.get(route, honoList(options));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -139,7 +147,7 @@ describe.each(STARTERS.map(([name]) => [name]))('%s adapter: failures', (name) =
   it('answers a throwing resolveClient with a 500 envelope, not a crash', async () => {
     const seen: unknown[] = [];
     const app = await startPlain(name, {
-      ...routeOptions({ records: [], authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now }),
+      ...routeOptions({ records: [], shape: 'client', secret: 'adapter secret, 16+ bytes', now: Date.now }),
       resolveClient: () => {
         throw new Error('directory down');
       },
@@ -159,7 +167,7 @@ describe.each(STARTERS.map(([name]) => [name]))('%s adapter: failures', (name) =
 
 describe.each(STARTERS)('%s adapter: what only the adapter decides', (_name, start) => {
   it('binds tokens to the request path and takes the client id from the path parameter', async () => {
-    const app = await start({ records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }], authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now });
+    const app = await start({ records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }], shape: 'client', authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now });
     try {
       const r = await get(`${app.url}/api/public/clients/7/employees?limit=1`, { authorization: 'Bearer t' });
       expect(r.status).toBe(200);
@@ -168,6 +176,55 @@ describe.each(STARTERS)('%s adapter: what only the adapter decides', (_name, sta
       const missing = await get(`${app.url}/api/public/clients/8/employees?limit=1`, { authorization: 'Bearer t' });
       expect(missing.status).toBe(404);
       expect(missing.body.Message).toBe('Client 8 was not found.');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+const ADAPTERS = { Express: expressList, Fastify: fastifyList, Hono: honoList } as const;
+const SECRET = 'adapter secret, 16+ bytes';
+const products = [
+  { Id: 1, ClientId: 1, RowStatus: 1, LastName: 'Apple' },
+  { Id: 2, ClientId: 2, RowStatus: 1, LastName: 'Pear' },
+];
+
+describe.each(STARTERS.map(([name]) => [name]))('%s adapter: lists with and without a client (issue 21 #1)', (name) => {
+  it('serves a route without a client from a source without clientField, with the default options', async () => {
+    const source = createMemoryDataSource(products, { schema: employeeSchema, tieBreaker: 'Id' });
+    const app = await startPlain(name, { source, schema: employeeSchema, codec: createTokenCodec({ secret: SECRET }) }, '/products');
+    try {
+      const first = await get(`${app.url}/products?limit=1`);
+      expect(first.status).toBe(200);
+      expect(first.body.Data.map((r: { Id: number }) => r.Id)).toEqual([1]);
+      const next = await get(withQuery(`${app.url}/products`, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }));
+      expect(next.body.Data.map((r: { Id: number }) => r.Id)).toEqual([2]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses client options on a source without clientField when the handler is created', () => {
+    const source = createMemoryDataSource(products, { schema: employeeSchema, tieBreaker: 'Id' });
+    const codec = createTokenCodec({ secret: SECRET });
+    expect(() => ADAPTERS[name as keyof typeof ADAPTERS]({ source, schema: employeeSchema, codec, resolveClient: (raw) => raw })).toThrow(
+      /resolveClient is given, but the data source was created without clientField/,
+    );
+    expect(() => ADAPTERS[name as keyof typeof ADAPTERS]({ source, schema: employeeSchema, codec, clientParam: 'company' })).toThrow(TypeError);
+  });
+
+  it.each([
+    ['a client route on a source without clientField', ROUTE, false, /has a client_id path parameter, but the data source was created without clientField/],
+    ['a route without a client on a source with clientField', '/products', true, /has no client_id path parameter, but the data source serves one client's rows/],
+  ])('names %s on its first request, through onError (no per-row 404)', async (_title, route, scoped, message) => {
+    const seen: unknown[] = [];
+    const source = createMemoryDataSource(products, { schema: employeeSchema, tieBreaker: 'Id', ...(scoped ? { clientField: 'ClientId' } : {}) });
+    const app = await startPlain(name, { source, schema: employeeSchema, codec: createTokenCodec({ secret: SECRET }), onError: (e) => seen.push(e) }, route);
+    try {
+      const r = await get(`${app.url}${route.replace(':client_id', '1')}?limit=5`);
+      expect(r.status).toBe(500);
+      expect(r.body.Code).toBe('500');
+      expect(String(seen[0])).toMatch(message);
     } finally {
       await app.close();
     }

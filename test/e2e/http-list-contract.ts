@@ -4,13 +4,19 @@
  * Fastify and Hono adapters. Not a test file itself: each server's test calls
  * `describeHttpListContract` with a function that starts it.
  *
+ * Each server runs it in both shapes of list route: client-scoped
+ * (`/api/public/clients/{client_id}/employees`, a source with `clientField`)
+ * and without a client (`/api/public/employees` serving client 1's records
+ * from a source without `clientField`), with the same expectations.
+ *
  * What the suite expects of the application around the list route: a bearer
  * token check (401, no body, `WWW-Authenticate: Bearer error="invalid_token"`)
- * and a 404 envelope for an unknown client.
+ * and, on the client-scoped shape, a 404 envelope for an unknown client.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { get, withQuery } from '../support/http.js';
 
 /** The fields of examples/employees.json the suite reads. */
@@ -22,10 +28,21 @@ export interface Employee {
   Gender?: number;
 }
 
+/** The two shapes of list route: per client, or one list without a client. */
+export type RouteShape = 'client' | 'unscoped';
+
+/** The path each shape is served at (`{client_id}` marks the client segment). */
+export const SHAPE_PATHS: Record<RouteShape, string> = {
+  client: '/api/public/clients/{client_id}/employees',
+  unscoped: '/api/public/employees',
+};
+
 /** What a server under test is started with. */
 export interface HttpContractContext {
-  /** examples/employees.json. */
+  /** examples/employees.json (client-scoped shape), or only client 1's employees (unscoped shape). */
   readonly records: readonly Employee[];
+  /** Which shape of route to serve, at `SHAPE_PATHS[shape]`. */
+  readonly shape: RouteShape;
   /** The bearer token the application must require. */
   readonly authToken: string;
   /** The data token secret. */
@@ -60,22 +77,49 @@ function getWithRepeatedHeaders(url: string, headers: Record<string, string | st
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 /**
+ * One request in absolute form (`GET http://host:port/path HTTP/1.1`, as a
+ * client talks to a proxy), read until the server closes the connection.
+ */
+function absoluteFormGet(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const { hostname, port, host } = new URL(url);
+  const head = [`GET ${url} HTTP/1.1`, `Host: ${host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'Connection: close', '', ''];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head.join('\r\n')));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (status === null) reject(new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`));
+      else resolve({ status: Number(status[1]), text });
+    });
+  });
+}
+
+/**
  * Registers the HTTP contract tests for one server.
  *
  * @example
  * describeHttpListContract('reference server', async (ctx) => { const app = createListServer({ records: ctx.records, … }); … });
  */
 export function describeHttpListContract(name: string, start: (context: HttpContractContext) => Promise<StartedServer>): void {
-  describe(`HTTP list contract: ${name}`, () => {
+  for (const shape of ['client', 'unscoped'] as const) describeShape(name, shape, start);
+}
+
+function describeShape(name: string, shape: RouteShape, start: (context: HttpContractContext) => Promise<StartedServer>): void {
+  const scoped = shape === 'client';
+  describe(`HTTP list contract: ${name}, ${scoped ? 'client-scoped route' : 'route without a client'}`, () => {
     let clock = 1_700_000_000_000;
     let app: StartedServer;
     let base: string;
     let list: string;
 
     beforeAll(async () => {
-      app = await start({ records: employees, authToken: TOKEN, secret: 'e2e secret of 16+ bytes', now: () => clock });
+      const records = scoped ? employees : employees.filter((e) => e.ClientId === 1);
+      app = await start({ records, shape, authToken: TOKEN, secret: 'e2e secret of 16+ bytes', now: () => clock });
       base = app.url;
-      list = `${base}/api/public/clients/1/employees`;
+      list = `${base}${SHAPE_PATHS[shape].replace('{client_id}', '1')}`;
     });
     afterAll(async () => {
       await app.close();
@@ -155,7 +199,7 @@ export function describeHttpListContract(name: string, start: (context: HttpCont
       expect(r.headers['x-wepql-token-error']).toMatch(/^bad-signature: /);
     });
 
-    it('refuses a token from another client\'s list', async () => {
+    it.runIf(scoped)('refuses a token from another client\'s list', async () => {
       const first = await get(withQuery(list, { limit: '10' }), AUTH);
       const r = await get(withQuery(`${base}/api/public/clients/2/employees`, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
       expect(r.status).toBe(400);
@@ -221,6 +265,49 @@ export function describeHttpListContract(name: string, start: (context: HttpCont
     });
   });
 
+  describe('what the contract reads, whatever the framework (issue 19 #6, #11)', () => {
+    it.each([['2.0'], ['banana']])('answers api-version: %s sent alone with 400 UnsupportedApiVersion, as the reference server does', async (version) => {
+      const url = withQuery(list, { limit: '5' });
+      const r = await get(url, { ...AUTH, 'api-version': version });
+      expect(r.status).toBe(400);
+      expect(r.body.Code).toBe('UnsupportedApiVersion');
+      expect(r.body.Message).toBe(`The HTTP resource that matches the request URI '${url}' does not support the API version '${version}'.`);
+      expect((await get(url, { ...AUTH, 'x-api-version': version })).status).toBe(400);
+      expect((await get(url, { ...AUTH, 'api-version': '1.0' })).status).toBe(200);
+    });
+
+    it('serves an absolute-form request target (RFC 9112 §3.2.2) like an origin-form one', async () => {
+      const r = await absoluteFormGet(`${list}?limit=3`, AUTH);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('"PageSize":3');
+    });
+
+    it('binds a token to the matched route, never to a path carried in the Host header', async () => {
+      const { host } = new URL(base);
+      const other = scoped ? `${base}/api/public/clients/2/employees` : list;
+      const first = await get(withQuery(other, { limit: '5' }), AUTH);
+      expect(first.status).toBe(200);
+      const move = { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' };
+      // A Host that carries the issuing list's path: an address built from it would name that list.
+      const r = await get(withQuery(list, move), { ...AUTH, host: `${host}${new URL(other).pathname}?` });
+      // Some stacks (Hono's Node server) refuse a Host with a path outright: 400 before the list route runs.
+      const refusedByStack = (x: { status: number; headers: Record<string, unknown> }) => x.status === 400 && x.headers['x-wepql-token-error'] === undefined;
+      if (scoped) {
+        expect(r.status).toBe(400);
+        if (!refusedByStack(r)) expect(r.headers['x-wepql-token-error']).toMatch(/^wrong-route: /);
+      } else {
+        // The same list under a Host with a path: still the list the token was issued for.
+        const plain = await get(withQuery(list, move), AUTH);
+        expect(plain.status).toBe(200);
+        const odd = await get(withQuery(list, move), { ...AUTH, host: `${host}/elsewhere?` });
+        if (!refusedByStack(odd)) {
+          expect(odd.status).toBe(200);
+          expect(odd.body.Data).toEqual(plain.body.Data);
+        }
+      }
+    });
+  });
+
   describe('authentication and routes', () => {
     it.each([
       ['no authorization header', {}],
@@ -238,7 +325,7 @@ export function describeHttpListContract(name: string, start: (context: HttpCont
       expect((await get(withQuery(list, { limit: '1' }), { authorization: `bearer ${TOKEN}` })).status).toBe(200);
     });
 
-    it.each([['99'], ['abc']])('answers client %s with the 404 envelope', async (client) => {
+    it.runIf(scoped).each([['99'], ['abc']])('answers client %s with the 404 envelope', async (client) => {
       const r = await get(`${base}/api/public/clients/${client}/employees?limit=5`, AUTH);
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ Status: 0, Code: '404', ErrorCode: null, Message: `Client ${client} was not found.`, StackTrace: '' });

@@ -8,11 +8,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 import { get } from '../support/http.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,7 +52,7 @@ function runtimeDependencyFolders(): string[] {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
+  assertFreshDist();
   dir = mkdtempSync(join(tmpdir(), 'wepql-pack-'));
   const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], ROOT);
   expect(packed.code, packed.stderr).toBe(0);
@@ -86,7 +87,27 @@ describe('the installed package', () => {
     expect(existsSync(join(installed, 'examples/employees.json'))).toBe(true);
     expect(existsSync(join(installed, 'dist/reference-server/main.js'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
-    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(existsSync(join(installed, 'LICENSE'))).toBe(true);
+  });
+
+  it('every source map points at a file the package ships (src/ is shipped for them)', () => {
+    const maps: string[] = [];
+    const walk = (folder: string): void => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(folder, entry.name));
+        else if (entry.name.endsWith('.js.map')) maps.push(join(folder, entry.name));
+      }
+    };
+    walk(join(installed, 'dist'));
+    expect(maps.length).toBeGreaterThan(50);
+    const dangling = maps.flatMap((map) => {
+      const { sources, sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string };
+      return sources.map((source) => resolve(dirname(map), sourceRoot, source)).filter((file) => !existsSync(file));
+    });
+    expect(dangling).toEqual([]);
+    // The comment at the end of each script names its map, and the map is there.
+    const main = readFileSync(join(installed, 'dist/cli/main.js'), 'utf8');
+    expect(main).toMatch(/\n\/\/# sourceMappingURL=main\.js\.map\n?$/);
   });
 
   it('wepql db-seed --help prints its usage', () => {

@@ -8,11 +8,15 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 import { get, withQuery } from '../support/http.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const guide = readFileSync(new URL('docs/server.md', ROOT), 'utf8');
 const AUTH = { authorization: 'Bearer example-token' };
+
+// The examples import the built package (npm test builds dist/ first).
+beforeAll(assertFreshDist);
 
 describe.each(['express', 'fastify', 'hono'])('examples/servers/%s.mjs', (name) => {
   const file = `examples/servers/${name}.mjs`;

@@ -7,8 +7,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../support/postgres-server.js';
 import { get } from '../support/http.js';
 
@@ -17,13 +19,14 @@ const main = `${root}dist/reference-server/main.js`;
 const cli = `${root}dist/cli/main.js`;
 const running: ChildProcess[] = [];
 
+beforeAll(assertFreshDist);
+
 afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
 /** Starts the built server and resolves with its address once it prints it. */
 function start(env: Record<string, string>): Promise<{ url: string; output: () => string }> {
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
   const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let out = '';
@@ -86,6 +89,11 @@ describe('npm start (dist/reference-server/main.js)', () => {
   it.each([
     [{ PORT: 'http' }, 'PORT must be a port number'],
     [{ WEPQL_TOKEN_TTL_S: '-1' }, 'WEPQL_TOKEN_TTL_S must be a positive number'],
+    // Issue 19 #12: an infinite lifetime (400 nines read as a number) used to crash start-up with a stack.
+    [{ WEPQL_TOKEN_TTL_S: '9'.repeat(400) }, 'WEPQL_TOKEN_TTL_S must be a positive number of seconds up to 31536000'],
+    [{ WEPQL_TOKEN_TTL_S: '1e999' }, 'WEPQL_TOKEN_TTL_S must be a positive number'],
+    [{ WEPQL_TOKEN_TTL_S: '40000000' }, 'WEPQL_TOKEN_TTL_S must be a positive number of seconds up to 31536000'],
+    [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ WEPQL_SECRET: 'short' }, 'WEPQL_SECRET must be at least 16 bytes'],
     [{ WEPQL_DEMO_TOKEN: 'two words' }, 'WEPQL_DEMO_TOKEN must be a bearer token'],
     [{ WEPQL_DEMO_TOKEN: "it's" }, 'WEPQL_DEMO_TOKEN must be a bearer token'],
@@ -93,6 +101,33 @@ describe('npm start (dist/reference-server/main.js)', () => {
     const r = spawnSync(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('names PORT when the port is taken (issue 21 #7), one line and exit 2', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+        child.once('close', (status) => resolve({ status, stderr }));
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`wepql server: port ${port} on 127.0.0.1 is already in use; set PORT to another port (PORT=0 picks a free one)\n`);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('reports an unreachable DATABASE_URL in one line, no stack (exit 1)', () => {
+    const r = spawnSync(process.execPath, [main], { env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^wepql server: cannot use DATABASE_URL: .*ECONNREFUSED/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

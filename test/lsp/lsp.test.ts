@@ -34,8 +34,12 @@ import {
   type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { CLI, ROOT } from '../support/cli.js';
+import { assertFreshDist } from '../support/dist.js';
 
 const SCHEMA = join(ROOT, 'schemas', 'employee.json');
+
+// The server is the built `wepql lsp` (npm test builds dist/ first).
+beforeAll(assertFreshDist);
 
 /** Applies LSP text edits to a text (edits may come in any order; they do not overlap). */
 function applyEdits(text: string, edits: readonly TextEdit[]): string {

@@ -9,7 +9,6 @@ import type {
   FieldNode,
   FilterAst,
   FilterNode,
-  ResolvedField,
   ScalarType,
   Schema,
   SortAst,
@@ -349,11 +348,4 @@ export function renderSort(items: readonly { field: string; direction: SortDirec
     return { kind: 'sort-item' as const, field, direction: item.direction, explicitDirection: true, span: { start, end: text.length } };
   });
   return { text, ast: { kind: 'sort', items: nodes, span: { start: 0, end: text.length } } };
-}
-
-/** The type a field name resolves to (test helper). */
-export function fieldType(schema: Schema, name: string): ResolvedField {
-  const found = schema.lookup(name);
-  if (found.found !== 'field') throw new Error(`no field ${name}`);
-  return found.field;
 }

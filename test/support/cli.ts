@@ -3,8 +3,8 @@
  * CLI tests. The test run builds first (`npm test` runs `npm run build`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { assertFreshDist } from './dist.js';
 
 /** Absolute path of the built CLI entry. */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -25,7 +25,7 @@ export interface CliResult {
  * const r = runCli(['fmt', 'a.equal(1)']);
  */
 export function runCli(args: readonly string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  assertFreshDist();
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     input: options.input ?? '',

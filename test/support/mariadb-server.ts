@@ -4,12 +4,18 @@
  * temporary directory, `mariadbd` on a free loopback port (and a socket in
  * that directory), stopped and deleted afterwards. When the tests run as
  * root the server is told `--user=root`, since mariadbd otherwise refuses.
+ *
+ * Under `vitest run` the run shares one server (test/global-setup.ts):
+ * `startMariadbServer` then gives the caller a fresh database of its own on
+ * it and `stop()` drops that database; `startPrivateMariadbServer` always
+ * starts a server of the caller's own.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSharedDatabase, dropSharedDatabase, sharedServersAddress } from './shared-servers.js';
 
 /**
  * A running server.
@@ -22,8 +28,8 @@ export interface MariadbServer {
   readonly port: number;
   /** The user the tests connect as (`root`, no password, loopback only). */
   readonly user: 'root';
-  /** An empty database created for the tests. */
-  readonly database: 'wepql';
+  /** An empty database created for the caller (`wepql` on a private server). */
+  readonly database: string;
   stop(): Promise<void>;
 }
 
@@ -57,8 +63,10 @@ export function mariadbUnavailableReason(): string {
 }
 
 /**
- * Initialises and starts a server; resolves once it accepts connections
- * and the `wepql` database exists.
+ * A MariaDB database of the caller's own: a new database on the run's
+ * shared server under `vitest run`, else the `wepql` database of a private
+ * server (as `startPrivateMariadbServer`). `stop()` drops the database (or
+ * stops the private server).
  *
  * @example
  * const db = await startMariadbServer();
@@ -66,6 +74,31 @@ export function mariadbUnavailableReason(): string {
  * await db.stop();
  */
 export async function startMariadbServer(): Promise<MariadbServer> {
+  if (sharedServersAddress() === undefined) return startPrivateMariadbServer();
+  const db = await createSharedDatabase('mariadb');
+  let dropped = false;
+  return {
+    host: '127.0.0.1',
+    port: db.port,
+    user: 'root',
+    database: db.database,
+    async stop() {
+      if (dropped) return;
+      dropped = true;
+      await dropSharedDatabase(db);
+    },
+  };
+}
+
+/**
+ * Initialises and starts a server of the caller's own; resolves once it
+ * accepts connections and the `wepql` database exists.
+ *
+ * @example
+ * const db = await startPrivateMariadbServer();
+ * await db.stop();
+ */
+export async function startPrivateMariadbServer(): Promise<MariadbServer> {
   const found = findMariadb();
   if (found === undefined) throw new Error(`MariaDB is not available: ${mariadbUnavailableReason()}`);
   const dir = mkdtempSync(join(tmpdir(), 'wepql-mariadb-'));
@@ -132,7 +165,7 @@ export async function startMariadbServer(): Promise<MariadbServer> {
       // No log written: the message alone must do.
     }
     cleanup();
-    throw new Error(`${(error as Error).message}\nmariadbd error log (end):\n${log}`);
+    throw new Error(`${(error as Error).message}\nmariadbd error log (end):\n${log}`, { cause: error });
   }
   let stopped = false;
   return {

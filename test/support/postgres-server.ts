@@ -5,12 +5,18 @@
  * delete afterwards. PostgreSQL refuses to run as root, so when the tests
  * run as root the directory is given to the `postgres` user and every
  * command runs through `runuser -u postgres --`.
+ *
+ * Under `vitest run` the run shares one server (test/global-setup.ts):
+ * `startPostgresServer` then gives the caller a fresh database of its own on
+ * it and `stop()` drops that database; `startPrivatePostgresServer` always
+ * starts a server of the caller's own.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSharedDatabase, dropSharedDatabase, sharedServersAddress } from './shared-servers.js';
 
 /**
  * A running server.
@@ -56,7 +62,10 @@ export function postgresUnavailableReason(): string {
 }
 
 /**
- * Initialises and starts a server; resolves once it accepts connections.
+ * A PostgreSQL database of the caller's own: a new database on the run's
+ * shared server under `vitest run`, else a private server (as
+ * `startPrivatePostgresServer`). `url` names that database; `stop()` drops
+ * it (or stops the private server).
  *
  * @example
  * const pg = await startPostgresServer();
@@ -64,6 +73,29 @@ export function postgresUnavailableReason(): string {
  * await pg.stop();
  */
 export async function startPostgresServer(): Promise<PostgresServer> {
+  if (sharedServersAddress() === undefined) return startPrivatePostgresServer();
+  const db = await createSharedDatabase('postgres');
+  let dropped = false;
+  return {
+    url: `postgres://${db.user}@${db.host}:${db.port}/${db.database}`,
+    port: db.port,
+    async stop() {
+      if (dropped) return;
+      dropped = true;
+      await dropSharedDatabase(db);
+    },
+  };
+}
+
+/**
+ * Initialises and starts a server of the caller's own; resolves once it
+ * accepts connections. `url` names its `postgres` database.
+ *
+ * @example
+ * const pg = await startPrivatePostgresServer();
+ * await pg.stop();
+ */
+export async function startPrivatePostgresServer(): Promise<PostgresServer> {
   const bin = findPostgresBin();
   if (bin === undefined) throw new Error(`PostgreSQL is not available: ${postgresUnavailableReason()}`);
   const dir = mkdtempSync(join(tmpdir(), 'wepql-pg-'));
@@ -81,8 +113,19 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   // C.UTF-8 so that lower() folds non-ASCII letters, as the in-memory evaluator does.
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  // Many test files hold pools on a shared server at once: room for them.
+  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '120', 'start']);
+  // pg_ctl starts a daemon: a run that dies without stop() must not leave it behind.
+  const stopOnExit = (): void => {
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // Already gone.
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', stopOnExit);
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -90,6 +133,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', stopOnExit);
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
       } finally {

@@ -7,7 +7,6 @@
  * - `referenceMatches(filter, record, options)`: does the record match?
  * - `referenceCompare(sort, a, b, options)`: the order of two records.
  * - `referenceSort(records, sort, options)`: a stable sort (insertion sort).
- * - `referenceQuery(records, { filter, sort, skip, limit })`: all of it.
  */
 import type { ResolvedField, TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../../src/index.js';
 import { recordValueAs } from '../../src/schema/values.js';
@@ -170,20 +169,4 @@ export function referenceSort<T>(records: readonly T[], sort: TypedSort, options
     out.splice(at, 0, record);
   }
   return out;
-}
-
-/**
- * Filter, sort, skip and limit, the slow and obvious way.
- *
- * @example
- * referenceQuery(records, { filter, sort, skip: 10, limit: 10 });
- */
-export function referenceQuery<T>(
-  records: readonly T[],
-  query: { readonly filter?: TypedFilter; readonly sort?: TypedSort; readonly skip?: number; readonly limit?: number } & ReferenceOptions,
-): T[] {
-  let out = query.filter === undefined ? [...records] : records.filter((r) => referenceMatches(query.filter!, r, query));
-  if (query.sort !== undefined) out = referenceSort(out, query.sort, query);
-  const skip = query.skip ?? 0;
-  return out.slice(skip, query.limit === undefined ? undefined : skip + query.limit);
 }

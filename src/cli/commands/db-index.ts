@@ -9,7 +9,7 @@ import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { loadYaml, needsYaml, readSavedFilters } from '../../workspace/saved-filters.js';
 import { readInput } from '../io.js';
-import { indexesFor } from '../../sql/indexes.js';
+import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
 import { employeeSchema } from '../../sample/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
 
@@ -22,11 +22,13 @@ export const definition: CommandDefinition = {
     { flag: '--sort', value: 'TEXT', repeatable: true, description: 'a sort the list is read in' },
     { flag: '--filters', value: 'FILE', description: 'saved filters (and sorts) the list is read with: .txt one per line, .json, .ndjson, - for stdin' },
     { flag: '--fold-collation', value: 'NAME', description: "the collation case is folded with (default: the server's, as the list server picks it)" },
+    { flag: '--trigram', description: 'serve Contains and EndsWith with pg_trgm GIN indexes (creates the extension)' },
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
   examples: [
     'wepql db-index --sort LastName=Asc --filters examples/saved-filters.txt',
+    'wepql db-index --filters examples/saved-filters.txt --trigram',
     'wepql db-index --database-url "$DATABASE_URL" --sort LastName=Asc --apply',
   ],
 };
@@ -55,13 +57,16 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 
   const advise = (foldCollation: string | undefined) =>
-    indexesFor(employeeSchema, {
+    adviseIndexes(employeeSchema, {
       dialect: 'postgres',
       table: EMPLOYEE_TABLE,
       clientField: EMPLOYEE_SCOPE.clientField,
+      // Every list query tests the soft-delete marker; in the indexes, counts are index-only scans.
+      include: [EMPLOYEE_SCOPE.deleted.field],
       tieBreaker: 'Id',
       sorts,
       filters,
+      trigram: args.switches.has('--trigram'),
       concurrently: args.switches.has('--concurrently'),
       ...(foldCollation === undefined ? {} : { foldCollation }),
     });
@@ -81,14 +86,21 @@ export async function run(argv: readonly string[]): Promise<number> {
     await client.connect();
     const query = (sql: string, params: unknown[]) => client.query(sql, params);
     const chosen = args.values.get('--fold-collation') ?? (await chooseFoldCollation(query)).foldCollation;
-    const indexes = advise(chosen);
-    if (!apply) return print(indexes);
-    for (const index of indexes) {
+    const advice = advise(chosen);
+    if (!apply) return print(advice);
+    const prepared = new Set<string>();
+    for (const index of advice.indexes) {
+      if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
+        await query(index.prerequisite, []);
+        process.stdout.write(`${index.prerequisite};\n`);
+        prepared.add(index.prerequisite);
+      }
       const started = Date.now();
       await query(index.sql, []);
       process.stdout.write(`${index.sql};  -- ${index.serves}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     }
     await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
+    printSkipped(advice);
     return 0;
   } catch (error) {
     process.stderr.write(`wepql db-index: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -98,7 +110,20 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-function print(indexes: ReturnType<typeof indexesFor>): number {
-  for (const index of indexes) process.stdout.write(`-- serves ${index.serves}\n${index.sql};\n`);
+function print(advice: IndexAdvice): number {
+  const prepared = new Set<string>();
+  for (const index of advice.indexes) {
+    if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
+      process.stdout.write(`${index.prerequisite};\n`);
+      prepared.add(index.prerequisite);
+    }
+    process.stdout.write(`-- serves ${index.serves}\n${index.sql};\n`);
+  }
+  printSkipped(advice);
   return 0;
+}
+
+/** Conditions no index serves, as SQL comments on stdout (the output stays a runnable script). */
+function printSkipped(advice: IndexAdvice): void {
+  for (const { condition, reason } of advice.skipped) process.stdout.write(`-- not indexed: ${condition}: ${reason}\n`);
 }

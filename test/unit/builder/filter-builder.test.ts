@@ -106,7 +106,10 @@ describe('where() builds canonical text', () => {
     const used = new Set<string>();
     for (const [, build] of cases) {
       const walk = (nodes: readonly any[]): void => {
-        for (const n of nodes) n.kind === 'group' ? walk(n.children) : used.add(n.operator);
+        for (const n of nodes) {
+          if (n.kind === 'group') walk(n.children);
+          else used.add(n.operator);
+        }
       };
       walk(build().toAst().clauses);
     }

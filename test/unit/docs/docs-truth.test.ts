@@ -6,7 +6,6 @@
  * `wepql explain` prints, and every `wepql …` line of the guides' shell
  * blocks must run without a usage error. CLI checks use the built binary.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,15 +13,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
 import { explain } from '../../../src/language-service/index.js';
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { runCli, type CliResult } from '../../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 const unescape = (text: string): string => text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-function wepql(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// The built binary (npm test builds dist/ once before the run; runCli fails on a stale one).
+const wepql = (args: readonly string[]): CliResult => runCli(args);
 
 /** Splits a shell line into words, honouring single and double quotes (enough for the guides). */
 function shellWords(line: string): string[] {
@@ -53,10 +51,6 @@ function commandsOf(markdown: string): string[][] {
     .filter((w) => (w[0] === 'npx' && w[1] === 'wepql') || w[0] === 'wepql')
     .map((w) => (w[0] === 'npx' ? w.slice(2) : w.slice(1)));
 }
-
-beforeAll(() => {
-  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
-});
 
 describe('docs/diagnostics.md: syntax and limit examples print the frames shown', () => {
   const doc = read('docs/diagnostics.md');
@@ -109,7 +103,7 @@ describe('docs/language.md: the examples table is what explain prints', () => {
 
 describe('docs/index.md: the explain lines print what the comment under them says', () => {
   const doc = read('docs/index.md');
-  const pairs = [...doc.matchAll(/^(wepql explain .+)\n#   (.+)$/gm)].map((m) => [shellWords(m[1]!).slice(1), m[2]!] as const);
+  const pairs = [...doc.matchAll(/^(wepql explain .+)\n# {3}(.+)$/gm)].map((m) => [shellWords(m[1]!).slice(1), m[2]!] as const);
 
   it('has examples', () => expect(pairs.length).toBeGreaterThan(0));
   it.each(pairs)('%j', (args, expected) => {

@@ -16,6 +16,9 @@ import { employeeSchema } from '../../../src/sample/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/sample/employees.js';
 import { run as dbSeed } from '../../../src/cli/commands/db-seed.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+import { PGlite } from '@electric-sql/pglite';
+import { createPostgresTable } from '../../../src/list/index.js';
+import { UsageError } from '../../../src/workspace/usage-error.js';
 
 const PARTITIONS = 4;
 const SORT = 'LastName=Asc';
@@ -130,4 +133,38 @@ describe.skipIf(findPostgresBin() === undefined)('hash partitions on the client 
       client.release();
     }
   }, 120_000);
+});
+
+describe('createPostgresTable with hash partitions (PGlite)', () => {
+  it('creates the parent PARTITION BY HASH and N partitions; the primary key leads with the partition key', async () => {
+    const db = new PGlite();
+    try {
+      const query: SqlRunner = (sql, params) => db.query(sql, params);
+      const table = { query, table: ['public', 'staff'], schema: employeeSchema, primaryKey: 'Id' };
+      const sql = await createPostgresTable(table, { replace: true, partitions: { field: 'ClientId', count: 3 } });
+      expect(sql.split('\n')).toEqual([
+        expect.stringMatching(/^CREATE TABLE "public"\."staff" \(.*, PRIMARY KEY \("ClientId", "Id"\)\) PARTITION BY HASH \("ClientId"\)$/),
+        'CREATE TABLE "public"."staff_p0" PARTITION OF "public"."staff" FOR VALUES WITH (MODULUS 3, REMAINDER 0)',
+        'CREATE TABLE "public"."staff_p1" PARTITION OF "public"."staff" FOR VALUES WITH (MODULUS 3, REMAINDER 1)',
+        'CREATE TABLE "public"."staff_p2" PARTITION OF "public"."staff" FOR VALUES WITH (MODULUS 3, REMAINDER 2)',
+      ]);
+      await db.query(`INSERT INTO staff ("Id", "ClientId") SELECT g, g % 7 FROM generate_series(1, 70) AS g`);
+      const spread = await db.query<{ n: number }>(`SELECT count(DISTINCT tableoid)::int AS n FROM staff`);
+      expect(spread.rows[0]!.n).toBe(3);
+      await expect(createPostgresTable(table, { replace: true, partitions: { field: 'ClientId', count: 0 } })).rejects.toThrow(
+        /partitions.count must be a whole number from 1 to 1024, got 0/,
+      );
+      await expect(createPostgresTable(table, { replace: true, partitions: { field: 'Client', count: 2 } })).rejects.toThrow(
+        /partitions.field: the schema has no scalar field "Client"/,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('wepql db-seed refuses a --partitions that is not a whole number from 1 to 1024', async () => {
+    for (const bad of ['0', '1025', '2.5', 'x']) {
+      await expect(dbSeed(['--database-url', 'postgres://127.0.0.1:1/none', '--partitions', bad])).rejects.toThrow(UsageError);
+    }
+  });
 });

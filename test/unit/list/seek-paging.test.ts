@@ -45,18 +45,58 @@ describe('seek tokens', () => {
     expect(keyed).toEqual([true, true, true]);
   });
 
-  it('page by count, still exactly, when the keys would make the token too long', async () => {
+  it('refuse next-page clearly (never page by count silently) when the keys would make the token too long; page=N still works', async () => {
     // Random CJK names barely compress: two keys of 3,000 of them cannot fit in 8,192 characters.
     let seed = 11;
     const name = () => Array.from({ length: 3000 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
     const records = Array.from({ length: 7 }, (_, i) => ({ Id: i + 1, Name: i === 3 ? name() : `short ${i}` }));
-    const { pages, keyed } = await walk(createMemoryDataSource(records, { schema, tieBreaker: 'Id' }), { limit: '2', sort: 'Name=Desc' });
+    const source = createMemoryDataSource(records, { schema, tieBreaker: 'Id' });
+    const options = { source, schema, codec, route };
+    let r = await handleListRequest({ query: { limit: '2', sort: 'Name=Desc' } }, options);
+    const pages = [((r.body as Body).Data as { Id: number }[]).map((x) => x.Id)];
+    const refused: number[] = [];
+    while (pages.length < (r.body as Body).Pagination.TotalPages) {
+      const token = (r.body as Body).Pagination.DataToken;
+      const next = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
+      if (next.status === 400) {
+        const errors = (next.body as { ValidationErrors: Record<string, [string, string][]> }).ValidationErrors['data-token']!;
+        expect(errors[0]![1]).toMatch(/^next-page needs the position of the rows of page \d+, and this data token has none .*send page=\d+ instead/);
+        refused.push(pages.length);
+        r = await handleListRequest({ query: { 'data-token': token, page: String(pages.length + 1) } }, options);
+      } else r = next;
+      expect(r.status).toBe(200);
+      pages.push(((r.body as Body).Data as { Id: number }[]).map((x) => x.Id));
+    }
     const expected = [...records].sort((a, b) => (a.Name < b.Name ? 1 : a.Name > b.Name ? -1 : a.Id - b.Id)).map((r) => r.Id);
     expect(pages.flat()).toEqual(expected);
-    // The page holding the long name pages by count; the pages around it seek again.
-    const longPage = pages.findIndex((p) => p.includes(4));
-    expect(keyed[longPage]).toBe(false);
-    expect(keyed.filter((k) => k).length).toBeGreaterThan(0);
+    // Only the page holding the long name lacks keys.
+    expect(refused).toEqual([pages.findIndex((p) => p.includes(4)) + 1]);
+  });
+
+  it('finding 2: an empty page reached by next-page keeps the key it sought from, so the next move seeks (no OFFSET)', async () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ({ Id: i + 1, Name: `n${i}` }));
+    // A source over a mutable array: rows deleted after the first page leave page 3 empty.
+    const source: DataSource = {
+      count: async () => rows.length,
+      page: async (q, w) => createMemoryDataSource(rows, { schema, tieBreaker: 'Id' }).page(q, w),
+      keyedPage: async (q, w) => createMemoryDataSource(rows, { schema, tieBreaker: 'Id' }).keyedPage!(q, w),
+    };
+    const options = { source, schema, codec, route };
+    const first = await handleListRequest({ query: { limit: '2', sort: 'Name=Asc' } }, options);
+    const second = await handleListRequest({ query: { 'data-token': (first.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    expect(((second.body as Body).Data as { Id: number }[]).map((x) => x.Id)).toEqual([3, 4]);
+    rows.splice(4, 4);
+    const third = await handleListRequest({ query: { 'data-token': (second.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    expect((third.body as Body).Data).toEqual([]);
+    const checked = codec.verify((third.body as Body).Pagination.DataToken, route);
+    expect(checked.ok && checked.payload.keys).toEqual({ last: ['n3', 3] });
+    // Rows inserted after the last row seen show up on the next move; rows before it do not repeat.
+    rows.push({ Id: 9, Name: 'n0a' }, { Id: 10, Name: 'n9' });
+    const fourth = await handleListRequest({ query: { 'data-token': (third.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    expect(((fourth.body as Body).Data as { Id: number }[]).map((x) => x.Id)).toEqual([10]);
+    const back = await handleListRequest({ query: { 'data-token': (third.body as Body).Pagination.DataToken, 'prev-page': 'true' } }, options);
+    expect(back.status).toBe(400);
+    expect(JSON.stringify(back.body)).toMatch(/prev-page needs the position of the rows of page 3.*holds only the position for the other move/);
   });
 
   it('fit filters that were too long before compression', async () => {

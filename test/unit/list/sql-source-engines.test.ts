@@ -37,10 +37,11 @@ interface Engine {
 
 const runner = (engine: SqlEngine) => (sql: string, params: unknown[]) => engine.rows(sql, params);
 
-function sourceOn(e: Engine, table: string, scoped: boolean): DataSource {
+function sourceOn(e: Engine, table: string, scoped: boolean, seen?: { sql: string; params: unknown[] }[]): DataSource {
+  const run = runner(e.engine);
   return createSqlDataSource({
     dialect: e.engine.dialect,
-    run: runner(e.engine),
+    run: seen === undefined ? run : (sql, params) => (seen.push({ sql, params }), run(sql, params)),
     table,
     schema,
     tieBreaker: ROW_COLUMN,
@@ -143,10 +144,17 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
     const unscoped = sourceOn(e, 'clients', false);
     expect(await unscoped.count(query('S=Asc'))).toBe(5);
     expect(await walk(unscoped, query('S=Asc'), 2)).toEqual([[5, 4], [3, 2], [1]]);
-    const scoped = sourceOn(e, 'clients', true);
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const scoped = sourceOn(e, 'clients', true, seen);
     expect(await scoped.count(query('S=Asc', 2))).toBe(2);
     expect(await walk(scoped, query('S=Asc', 1), 2)).toEqual([[5, 3], [1]]);
     expect(await walk(scoped, query('S=Desc', 2), 1)).toEqual([[2], [4]]);
+    // Every statement (count, pages, seeks both ways, the NULL split) carries the client scope as its first equality.
+    expect(seen.length).toBeGreaterThan(8);
+    for (const { sql, params } of seen) {
+      expect(sql).toMatch(/ WHERE ("ClientId"|`ClientId`) = (\$1|\?)( AND |$| ORDER | LIMIT )/);
+      expect([1, 2]).toContain(params[0]);
+    }
   });
 
   it('unscoped lists: a client id on a source without clientField is a configuration error naming the fix', async () => {
@@ -162,10 +170,15 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
   });
 });
 
-describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 server: full-precision seek keys', () => {
-  let pgEngine: Awaited<ReturnType<typeof startRealPostgres>>;
+const postgresStarters: Record<string, () => Promise<Engine>> = {
+  PGlite: startPgliteEngine,
+  ...(hasPostgres ? { 'the real PostgreSQL 15 server': startRealPostgres } : {}),
+};
+
+describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-precision seek keys', (name) => {
+  let pgEngine: Engine;
   beforeAll(async () => {
-    pgEngine = await startRealPostgres();
+    pgEngine = await postgresStarters[name]!();
   }, 120_000);
   afterAll(async () => {
     await pgEngine?.engine.close();
@@ -174,7 +187,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
   it('PostgreSQL timestamps with microseconds: a walk never repeats a row', async () => {
     await loadTable(pgEngine.engine, schema, [3, 1, 2].map((id) => ({ Id: id, ClientId: 1 })), { table: 'micro' });
     // Written as `now()` writes them: one millisecond, three microseconds.
-    await pgEngine.pool.query(`UPDATE "micro" SET "D" = date_trunc('milliseconds', now()) + "Id" * interval '1 microsecond'`);
+    await pgEngine.engine.run(`UPDATE "micro" SET "D" = date_trunc('milliseconds', now()) + "Id" * interval '1 microsecond'`);
     const source = sourceOn(pgEngine, 'micro', false);
     expect(await walk(source, query('D=Asc'), 1)).toEqual([[1], [2], [3]]);
     expect(await walk(source, query('D=Desc'), 1)).toEqual([[3], [2], [1]]);
@@ -183,7 +196,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
 
   it('PostgreSQL NaN and ±Infinity doubles: a walk orders them as the engine does, never with a null key', async () => {
     await loadTable(pgEngine.engine, schema, [1, 2, 3, 4, 5, 6].map((id) => ({ Id: id, ClientId: 1 })), { table: 'doubles' });
-    await pgEngine.pool.query(
+    await pgEngine.engine.run(
       `UPDATE "doubles" SET "N" = (ARRAY['-Infinity', '-1.5', '0', 'Infinity', 'NaN', NULL]::double precision[])["Id"]`,
     );
     const source = sourceOn(pgEngine, 'doubles', false);
@@ -197,7 +210,7 @@ describe.skipIf(!hasPostgres)('the SQL data source on the real PostgreSQL 15 ser
 
   it("PostgreSQL 'infinity' timestamps: a walk orders them as the engine does, rows show them as text", async () => {
     await loadTable(pgEngine.engine, schema, [1, 2, 3, 4].map((id) => ({ Id: id, ClientId: 1 })), { table: 'infinite' });
-    await pgEngine.pool.query(`UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`);
+    await pgEngine.engine.run(`UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`);
     const source = sourceOn(pgEngine, 'infinite', false);
     expect((await walk(source, query('D=Asc'), 1)).flat()).toEqual([4, 1, 2, 3]);
     expect((await walk(source, query('D=Desc'), 1)).flat()).toEqual([3, 2, 1, 4]);
@@ -222,6 +235,26 @@ describe.skipIf(!hasMariadb)('the SQL data source on the real MariaDB server: OR
     const source = sourceOn(e, 'prefix', false);
     expect(await walk(source, query('S=Asc'), 1)).toEqual([[1], [2], [3]]);
     expect(await walk(source, query('S=Desc'), 1)).toEqual([[3], [2], [1]]);
+  });
+});
+
+describe('the SQL data source pages alike on every dialect', () => {
+  it.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])('%s: a walk towards smaller first keys reads the non-NULL keys first, then the NULL ones', async (dialect) => {
+    const seen: string[] = [];
+    const source = createSqlDataSource({
+      dialect,
+      run: async (sql) => (seen.push(sql), []),
+      table: 't',
+      schema,
+      tieBreaker: 'Id',
+    });
+    await source.keyedPage!(query('S=Desc'), { offset: 5, limit: 5, after: ['m', 7] });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toMatch(/ IS NULL AND /);
+    expect(seen[1]).toMatch(/ WHERE .*S.* IS NULL AND /);
+    seen.length = 0;
+    await source.keyedPage!(query('S=Asc'), { offset: 5, limit: 5, after: ['m', 7] });
+    expect(seen).toHaveLength(1);
   });
 });
 

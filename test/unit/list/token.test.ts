@@ -198,3 +198,93 @@ describe('createTokenCodec', () => {
     expect((await codec.verify(await codec.issue(payload), ROUTE)).ok).toBe(true);
   });
 });
+
+describe('token keys and rotation', () => {
+  const NEW = 'the new secret after rotation!!';
+  it('issues and verifies synchronously', () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = codec.issue(payload);
+    expect(typeof token).toBe('string');
+    expect(codec.verify(token, ROUTE).ok).toBe(true);
+  });
+
+  it('names the signing key in the token: a verifier tries only that key', () => {
+    const a = createTokenCodec({ secret: SECRET });
+    const b = createTokenCodec({ secret: NEW, previousSecrets: [SECRET] });
+    const fromA = a.issue(payload);
+    const fromB = b.issue(payload);
+    // Same payload, same second: the tokens differ in the key id (bytes 2-5 of the payload).
+    expect(fromA.slice(0, 2)).toBe(fromB.slice(0, 2));
+    expect(fromA.slice(2, 8)).not.toBe(fromB.slice(2, 8));
+    expect(b.verify(fromA, ROUTE).ok).toBe(true);
+    expect(a.verify(fromB, ROUTE)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('switches the signing key at signsFrom and refuses the old one after verifiesUntil', () => {
+    const c = clock();
+    const switchAt = c.now() + 30_000;
+    const ring = { keys: [{ secret: SECRET, verifiesUntil: switchAt + 60_000 }, { secret: NEW, signsFrom: switchAt }], now: c.now };
+    const codec = createTokenCodec(ring);
+    const oldOnly = createTokenCodec({ secret: SECRET, now: c.now });
+    const newOnly = createTokenCodec({ secret: NEW, now: c.now });
+    const before = codec.issue(payload);
+    expect(oldOnly.verify(before, ROUTE).ok).toBe(true);
+    c.advance(30_000);
+    const after = codec.issue(payload);
+    expect(newOnly.verify(after, ROUTE).ok).toBe(true);
+    expect(oldOnly.verify(after, ROUTE).ok).toBe(false);
+    // A token of the old key, issued just before the switch, still verifies while it lives.
+    c.advance(-1);
+    const late = codec.issue(payload);
+    c.advance(20_000);
+    expect(codec.verify(late, ROUTE).ok).toBe(true);
+    // After the old key retires, its tokens are refused even by a codec with a long ttl.
+    const longLived = createTokenCodec({ ...ring, ttlSeconds: 3600 });
+    c.advance(-20_000);
+    const lingering = longLived.issue(payload);
+    c.advance(61_000);
+    expect(longLived.verify(lingering, ROUTE)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('refuses to be created without a key, and with a schedule where no key signs yet it throws on issue', () => {
+    expect(() => createTokenCodec({})).toThrow(/at least one secret/);
+    const codec = createTokenCodec({ keys: [{ secret: SECRET, signsFrom: Date.now() + 3_600_000 }] });
+    expect(() => codec.issue(payload)).toThrow(/no data token key signs at this time/);
+  });
+
+  it('finding 5: issues a token only when verify accepts it (inflated size as well as length)', () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    // 70,000 × x compresses to a short token whose payload inflates past 64 KiB.
+    const sort = 'x'.repeat(70_000);
+    const issued = codec.tryIssue({ ...payload, sort });
+    expect(issued).toMatchObject({ ok: false, reason: 'oversized' });
+    expect(() => codec.issue({ ...payload, sort })).toThrow(/65536 are accepted/);
+    const keys = { first: ['x'.repeat(70_000), 1], last: ['y', 2] };
+    expect(codec.tryIssue({ ...payload, keys })).toMatchObject({ ok: false, reason: 'oversized' });
+    // Whatever tryIssue hands out, verify accepts; whatever it refuses is over a limit verify enforces.
+    for (let n = 7_000; n < 9_000; n += 37) {
+      const p = { ...payload, filter: Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 90))).join('') };
+      const t = codec.tryIssue(p);
+      if (t.ok) expect(codec.verify(t.token, ROUTE).ok).toBe(true);
+      else expect(t.message).toMatch(/at most 8192 are accepted/);
+    }
+  });
+
+  it('carries one-sided keys (an empty page keeps the key it sought from)', () => {
+    const codec = createTokenCodec({ secret: SECRET });
+    const checked = codec.verify(codec.issue({ ...payload, keys: { last: ['Smith', 7] } }), ROUTE);
+    expect(checked.ok && checked.payload.keys).toEqual({ last: ['Smith', 7] });
+  });
+});
+
+describe('token MACs', () => {
+  it('are the same bytes with Node\'s HMAC and with @noble/hashes (so browsers and servers agree)', async () => {
+    const { hmac } = await import('@noble/hashes/hmac.js');
+    const { sha256 } = await import('@noble/hashes/sha2.js');
+    const codec = createTokenCodec({ secret: SECRET });
+    const token = codec.issue(payload);
+    const [payloadText, macText] = token.split('.') as [string, string];
+    const expected = hmac(sha256, new TextEncoder().encode(SECRET), new TextEncoder().encode(`wepql-data-token-v2.${payloadText}`));
+    expect(Buffer.from(expected).toString('base64url')).toBe(macText);
+  });
+});

@@ -153,3 +153,88 @@ describe('schemaFromJsonSchema never throws', () => {
     );
   });
 });
+
+/** A document of `levels` components, each with `width` properties that all $ref the next one (a DAG: width^levels paths). */
+function dagDocument(levels: number, width: number): { document: Record<string, unknown>; root: unknown } {
+  const schemas: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level++) {
+    const properties: Record<string, unknown> = { Id: { type: 'integer' } };
+    if (level < levels - 1) for (let i = 0; i < width; i++) properties[`P${i}`] = { $ref: `#/components/schemas/L${level + 1}` };
+    schemas[`L${level}`] = { type: 'object', properties };
+  }
+  return { document: { openapi: '3.1.0', components: { schemas } }, root: schemas.L0 };
+}
+
+/** The same reading, done the slow way: every path expanded on its own (the result the memoised reader must equal). */
+function expandByHand(node: any, document: any): Record<string, unknown> {
+  const target = node.$ref === undefined ? node : document.components.schemas[node.$ref.split('/').pop()];
+  const out: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries<any>(target.properties)) {
+    if (prop.$ref !== undefined) out[name] = { type: 'object', nullable: true, fields: expandByHand(prop, document) };
+    else out[name] = { type: prop.type, nullable: true };
+  }
+  return out;
+}
+
+describe('schemaFromJsonSchema on documents that multiply (issue 19 #9)', () => {
+  it('expands a $ref DAG that fits the budget exactly as path-by-path expansion does', () => {
+    const { document, root } = dagDocument(4, 3);
+    const { definition, skipped, truncated } = schemaFromJsonSchema(root, { document });
+    expect(skipped).toEqual([]);
+    expect(truncated).toBe(false);
+    expect(definition.fields).toEqual(expandByHand(root, document));
+    // Plain, unshared objects: changing one path leaves the others alone.
+    (definition.fields.P0 as { fields: Record<string, unknown> }).fields.Id = 'changed';
+    expect((definition.fields.P1 as { fields: Record<string, unknown> }).fields.Id).toEqual({ type: 'integer', nullable: true });
+  });
+
+  it('stops a 2 KB DAG document that describes 8^8 fields at maxFields, with a note, in bounded time', () => {
+    const { document, root } = dagDocument(9, 8);
+    expect(JSON.stringify(document).length).toBeLessThan(3200);
+    const { definition, skipped, truncated } = schemaFromJsonSchema(root, { document });
+    expect(truncated).toBe(true);
+    expect(skipped.at(-1)).toMatch(/reading stopped: the schema expands to more than 10000 fields \(maxFields\)/);
+    const count = (fields: Record<string, any>): number => Object.values(fields).reduce((n, f) => n + 1 + (f.type === 'object' ? count(f.fields) : 0), 0);
+    expect(count(definition.fields)).toBeLessThanOrEqual(10_000);
+    expect(() => defineSchema(definition)).not.toThrow();
+  }, 20_000);
+
+  it('reads a self-referring allOf chain once per part', () => {
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 12; i++) {
+      schemas[`S${i}`] = {
+        allOf: [{ $ref: `#/components/schemas/S${i + 1}` }, { $ref: `#/components/schemas/S${i + 1}` }, { $ref: `#/components/schemas/S${i}` }],
+        properties: { [`F${i}`]: { type: 'string' } },
+      };
+    }
+    schemas.S12 = { type: 'object', required: ['F0'], properties: { Last: { type: 'integer' } } };
+    const document = { components: { schemas } };
+    const { definition, truncated } = schemaFromJsonSchema(schemas.S0, { document });
+    expect(truncated).toBe(false);
+    expect(Object.keys(definition.fields)).toHaveLength(13);
+    // `required` in any allOf part applies to the merged object, whichever part declares the property.
+    expect(definition.fields.F0).toEqual({ type: 'string' });
+    expect(definition.fields.Last).toEqual({ type: 'integer', nullable: true });
+  }, 20_000);
+
+  it('bounds the work on a cycle through many paths too, whatever maxFields allows', () => {
+    // Each level's properties lead to the next, and the last back to the first: nothing is reusable across paths.
+    const schemas: Record<string, unknown> = {};
+    for (let level = 0; level < 8; level++) {
+      const properties: Record<string, unknown> = {};
+      for (let i = 0; i < 10; i++) properties[`P${i}`] = { $ref: `#/components/schemas/C${(level + 1) % 8}` };
+      schemas[`C${level}`] = { type: 'object', properties };
+    }
+    const document = { components: { schemas } };
+    const { truncated, skipped } = schemaFromJsonSchema(schemas.C0, { document, maxFields: Number.MAX_SAFE_INTEGER });
+    expect(truncated).toBe(true);
+    expect(skipped.at(-1)).toMatch(/reading stopped: the schema expands to more than 200000 properties to examine/);
+  }, 20_000);
+
+  it.each([['#/components/schemas/%'], ['#/components/schemas/%E0%A4'], ['#/components/%zz/X']])('answers a $ref with a malformed percent escape (%s) with a note, not a URIError', (ref) => {
+    const document = { components: { schemas: { X: { type: 'object', properties: { A: { $ref: ref }, B: { type: 'string' } } } } } };
+    const { definition, skipped } = schemaFromJsonSchema(document.components.schemas.X, { document });
+    expect(definition.fields).toEqual({ B: { type: 'string', nullable: true } });
+    expect(skipped).toEqual([expect.stringMatching(/^\$\.A: \$ref .* cannot be resolved: ".*" has a malformed % escape$/)]);
+  });
+});

@@ -17,7 +17,7 @@ import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';
 const policy = definePolicy({ fields: { Ssn: { filter: ['Equal', 'StartsWith'], sort: false }, BirthOn: { filter: false } }, caps: { maxConditions: 20 } }, employeeSchema);
-const doc = openApiFor(employeeSchema, { path: PATH, recordName: 'Employee', policy, maxLimit: 500, tags: ['Employees'] });
+const doc = openApiFor(employeeSchema, { path: PATH, recordName: 'Employee', policy, maxLimit: 500, tags: ['Employees'], bearerAuth: true, forbidden: true, includeDeleted: true });
 const operation = doc.paths[PATH]!.get;
 
 describe('openApiFor', () => {
@@ -25,6 +25,7 @@ describe('openApiFor', () => {
     ['with a policy', doc],
     ['without options beyond the path', openApiFor(employeeSchema, { path: '/employees' })],
     ['without auth and versions', openApiFor(employeeSchema, { path: '/x/{a}/{b}', bearerAuth: false, apiVersions: false })],
+    ['with bearer auth only, on a path without parameters', openApiFor(employeeSchema, { path: '/products', bearerAuth: true })],
   ])('writes a valid OpenAPI 3.1 document %s', async (_title, document) => {
     const result = await new Validator().validate(structuredClone(document) as never);
     expect(result.errors ?? []).toEqual([]);
@@ -62,6 +63,25 @@ describe('openApiFor', () => {
     expect(ext.fields.map((f) => f.name)).toEqual(employeeSchema.fields.map((f) => f.name));
     expect(ext.limits.maxConditions).toBe(20);
     expect(ext.maxLimit).toBe(500);
+  });
+
+  it('declares include-deleted, 401, 403, 404 and bearerAuth only where the server offers them (issue 21 #7)', async () => {
+    const plain = openApiFor(employeeSchema, { path: '/products' });
+    const get = plain.paths['/products']!.get;
+    expect(Object.keys(get.responses as object)).toEqual(['200', '400', '500']);
+    expect(get.security).toBeUndefined();
+    expect(plain.components.securitySchemes).toBeUndefined();
+    const names = (get.parameters as { name: string }[]).map((p) => p.name);
+    expect(names).not.toContain('include-deleted');
+    expect(names).not.toContain('x-api-include-deleted');
+    expect(names).toContain('filter');
+    const withOptions = openApiFor(employeeSchema, { path: '/clients/{client_id}/products', bearerAuth: true, includeDeleted: true });
+    const op = withOptions.paths['/clients/{client_id}/products']!.get;
+    expect(Object.keys(op.responses as object)).toEqual(['200', '400', '401', '404', '500']);
+    expect(op.security).toEqual([{ bearerAuth: [] }]);
+    expect(withOptions.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer' } });
+    expect((op.parameters as { name: string }[]).map((p) => p.name)).toEqual(expect.arrayContaining(['include-deleted', 'x-api-include-deleted']));
+    for (const document of [plain, withOptions]) expect((await new Validator().validate(structuredClone(document) as never)).valid).toBe(true);
   });
 
   it('refuses a record name that cannot be a component name', () => {

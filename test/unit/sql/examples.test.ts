@@ -4,15 +4,17 @@
  * agree; this keeps them working.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../../support/dist.js';
 import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const built = existsSync(`${root}dist/index.js`);
 
-describe.skipIf(!built)('examples/sql (needs npm run build)', () => {
+// The examples import the built package (npm test builds dist/ first).
+beforeAll(assertFreshDist);
+
+describe('examples/sql', () => {
   it.each([
     ['employees-postgres.mjs', 'all three agree'],
     ['employees-sqlite.mjs', 'SQLite and query() agree'],

@@ -1,0 +1,56 @@
+/**
+ * The layer order of src/ (docs/architecture.md): a folder may import its
+ * own files and any folder below it, never one above it. `npm run lint`
+ * fails on an import up a layer, on a cycle through two folders, and on an import
+ * of a folder that is not in the list (a new folder takes its place here).
+ * The order itself is in scripts/layers.cjs, which
+ * `scripts/house-counts.mjs` reads too.
+ */
+const { LAYERS } = require('./scripts/layers.cjs');
+
+const upward = LAYERS.map((layer, i) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ may import only folders below it (${LAYERS.slice(0, i).join(', ') || 'none'}), never ${LAYERS.slice(i + 1).join(', ')}`,
+  severity: 'error',
+  // The `wepql/list` entry re-exports the data sources that were once part
+  // of list/ so that importers keep working; nothing in src/ imports an
+  // entry (rule entries-only-from-outside), so no code climbs through it.
+  from: { path: `^src/${layer}/`, pathNot: '^src/list/index\\.ts$' },
+  to: { path: `^src/(${LAYERS.slice(i + 1).join('|')})/` },
+})).filter((rule) => rule.to.path !== '^src/()/');
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      // The layer rules already forbid every edge up; this names a cycle
+      // that leaves a folder outright, type-only imports included. Cycles
+      // inside one folder are the folder's own business.
+      name: 'no-folder-cycle',
+      comment: 'A cycle through two folders cannot be read from the ground up.',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { circular: true, viaSomeNot: '^src/$1/' },
+    },
+    {
+      name: 'unknown-folder',
+      comment: 'Every folder of src/ has a place in LAYERS (.dependency-cruiser.cjs) and docs/architecture.md.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: `^src/(${LAYERS.join('|')})/|^src/index\\.ts$` },
+    },
+    {
+      name: 'entries-only-from-outside',
+      comment: 'The package entries (src/index.ts, src/<folder>/index.ts) are for users; code imports the module that holds a name.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/(index|[^/]+/index)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+/**
+ * `npm run counts`: the figures that say whether the house keeps its shape
+ * (docs/architecture.md). Each should only go down:
+ *
+ * - operator names quoted outside the operator table (src/ast/operators.ts)
+ *   and its lowering (src/ast/operator-facts.ts): a stage that names an
+ *   operator interprets it itself instead of reading the table's facts;
+ * - `switch (….kind)` over filter tree nodes outside the fold (src/ast/fold.ts): a hand walk that a
+ *   new node kind may silently skip;
+ * - functions of 60 lines or more (TypeScript compiler API: declarations,
+ *   methods, accessors, function expressions and arrows, each counted from
+ *   its first to its last line);
+ * - layer violations: the dependency-cruiser rules of .dependency-cruiser.cjs
+ *   (an import up a layer, a cycle through two folders, an unknown folder).
+ *
+ * `--list` prints what each figure counts; `--json` prints the figures as JSON.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = join(ROOT, 'src');
+const TABLE_FILES = new Set(['src/ast/operators.ts', 'src/ast/operator-facts.ts']);
+const FOLD_FILES = new Set(['src/ast/fold.ts']);
+const LONG_FUNCTION = 60;
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function parse(path) {
+  return ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+}
+
+function walk(node, visit) {
+  visit(node);
+  ts.forEachChild(node, (child) => walk(child, visit));
+}
+
+/** The keys of the `OPERATORS` object literal in src/ast/operators.ts. */
+function operatorNames() {
+  const names = new Set();
+  walk(parse(join(SRC, 'ast/operators.ts')), (node) => {
+    if (!ts.isVariableDeclaration(node) || node.name.getText() !== 'OPERATORS') return;
+    let init = node.initializer;
+    while (init && (ts.isSatisfiesExpression(init) || ts.isAsExpression(init))) init = init.expression;
+    if (!init || !ts.isObjectLiteralExpression(init)) return;
+    for (const property of init.properties) if (property.name) names.add(property.name.getText());
+  });
+  if (names.size === 0) throw new Error('house-counts: no OPERATORS table found in src/ast/operators.ts');
+  return names;
+}
+
+function lineOf(file, pos) {
+  return file.getLineAndCharacterOfPosition(pos).line + 1;
+}
+
+function functionName(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)))
+    return parent.name.getText();
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  return '(anonymous)';
+}
+
+function isFunctionLike(node) {
+  return (
+    (ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isConstructorDeclaration(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isSetAccessorDeclaration(node)) &&
+    node.body !== undefined
+  );
+}
+
+const FILTER_NODE_KINDS = new Set(['comparison', 'null-check', 'list', 'in-fields', 'group']);
+
+/** A `switch (….kind)` with a case for a filter tree node kind. */
+function isFilterKindSwitch(node) {
+  if (!ts.isSwitchStatement(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'kind') return false;
+  return node.caseBlock.clauses.some(
+    (c) => ts.isCaseClause(c) && ts.isStringLiteral(c.expression) && FILTER_NODE_KINDS.has(c.expression.text),
+  );
+}
+
+function scanSources() {
+  const operators = operatorNames();
+  const found = { operatorNames: [], kindSwitches: [], longFunctions: [] };
+  for (const path of sourceFiles(SRC)) {
+    const rel = relative(ROOT, path).split('\\').join('/');
+    const file = parse(path);
+    walk(file, (node) => {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && operators.has(node.text) && !TABLE_FILES.has(rel)) {
+        found.operatorNames.push(`${rel}:${lineOf(file, node.getStart())} '${node.text}'`);
+      }
+      if (isFilterKindSwitch(node) && !FOLD_FILES.has(rel)) {
+        found.kindSwitches.push(`${rel}:${lineOf(file, node.getStart())} switch (${node.expression.getText()})`);
+      }
+      if (isFunctionLike(node)) {
+        const lines = lineOf(file, node.end) - lineOf(file, node.getStart()) + 1;
+        if (lines >= LONG_FUNCTION)
+          found.longFunctions.push({ where: `${rel}:${lineOf(file, node.getStart())} ${functionName(node)}`, lines });
+      }
+    });
+  }
+  found.longFunctions.sort((a, b) => b.lines - a.lines);
+  return found;
+}
+
+async function layerViolations() {
+  const { cruise } = await import('dependency-cruiser');
+  const require = createRequire(import.meta.url);
+  const config = require(join(ROOT, '.dependency-cruiser.cjs'));
+  const result = await cruise(['src'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden } });
+  return result.output.summary.violations.map(
+    (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle of ${v.cycle.length})` : ''}`,
+  );
+}
+
+const args = new Set(process.argv.slice(2));
+process.chdir(ROOT);
+const found = scanSources();
+const violations = await layerViolations();
+const counts = {
+  operatorNamesOutsideTable: found.operatorNames.length,
+  operatorNameFiles: new Set(found.operatorNames.map((w) => w.split(':')[0])).size,
+  kindSwitchesOutsideFold: found.kindSwitches.length,
+  functionsOver60Lines: found.longFunctions.length,
+  functionsOver100Lines: found.longFunctions.filter((f) => f.lines >= 100).length,
+  layerViolations: violations.length,
+};
+
+if (args.has('--json')) {
+  process.stdout.write(`${JSON.stringify(counts, null, 2)}\n`);
+} else {
+  process.stdout.write(
+    [
+      `operator names quoted outside the table and its lowering: ${counts.operatorNamesOutsideTable} (in ${counts.operatorNameFiles} files)`,
+      `switch (….kind) outside the fold:                       ${counts.kindSwitchesOutsideFold}`,
+      `functions of ${LONG_FUNCTION} lines or more:                          ${counts.functionsOver60Lines} (${counts.functionsOver100Lines} of 100 or more)`,
+      `layer violations (dependency-cruiser):                    ${counts.layerViolations}`,
+      '',
+    ].join('\n'),
+  );
+}
+if (args.has('--list')) {
+  const section = (title, lines) => process.stdout.write(`\n${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  section('operator names', found.operatorNames);
+  section('kind switches', found.kindSwitches);
+  section(
+    'long functions',
+    found.longFunctions.map((f) => `${f.lines} ${f.where}`),
+  );
+  section('layer violations', violations);
+}

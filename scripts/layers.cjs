@@ -1,0 +1,38 @@
+/**
+ * The folders of src/ from the ground up (docs/architecture.md): a folder
+ * may import its own files and the folders before it in this list, never a
+ * folder after it. Read by .dependency-cruiser.cjs (which enforces it in
+ * `npm run lint`) and scripts/house-counts.mjs.
+ */
+const LAYERS = [
+  'ast',
+  'diagnostics',
+  'syntax',
+  'schema',
+  'validate',
+  'policy',
+  'print',
+  'lint',
+  'evaluate',
+  'sql',
+  'builder',
+  'wire',
+  'sdk',
+  'language-service',
+  'list',
+  'sources',
+  'openapi',
+  'evolution',
+  'query-builders',
+  'frameworks',
+  'querybuilder',
+  'grid',
+  'codemirror',
+  'sample',
+  'workspace',
+  'reference-server',
+  'lsp',
+  'cli',
+];
+
+module.exports = { LAYERS };

@@ -1,0 +1,323 @@
+/**
+ * AG Grid: the filter model (`FilterModel`: text, number, date and set
+ * filters, combined conditions) and the sort model (`SortModelItem[]`) to
+ * wepql text, and back where the grid can hold the filter. Each mapping
+ * keeps the meaning AG Grid's client-side filtering gives it: text compares
+ * case-insensitively, `notEqual`/`notContains` keep empty cells, number and
+ * date conditions never do. Date filters compare days (the recommended
+ * `comparator` that compares a cell's UTC day with the filter's day), which
+ * are the day ranges of docs/semantics.md.
+ */
+import type {
+  DateFilterModel,
+  FilterModel,
+  ICombinedSimpleModel,
+  NumberFilterModel,
+  SetFilterModel,
+  SortModelItem,
+  TextFilterModel,
+} from 'ag-grid-community';
+import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
+import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
+import { modelFilterText, modelValueText } from '../print/model-text.js';
+import { dateOnlyDay } from '../schema/date-only.js';
+import type { ResolvedField } from '../schema/schema.js';
+import { analyzeFilter } from '../validate/analyze.js';
+import type { TypedFilterNode } from '../validate/typed-tree.js';
+import type { DayRelation, GridOptions, GridSortResult, ToGridResult } from './common.js';
+import { columnField, cond, dayOf, dayPeriod, orNull, periodClause, sortKeys, sortText } from './common.js';
+
+type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
+
+/**
+ * One column's filter in an AG Grid filter model, as this module reads and writes it.
+ *
+ * @example
+ * const model: AgGridColumnFilter = { filterType: 'text', type: 'startsWith', filter: 'sm' };
+ */
+export type AgGridColumnFilter = Simple | ICombinedSimpleModel<Simple> | SetFilterModel;
+
+// Own properties only: a hostile model must not reach the prototype chain.
+function prop(o: unknown, key: string): unknown {
+  return typeof o === 'object' && o !== null && Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+interface Reader {
+  readonly field: ResolvedField;
+  readonly out: ModelDiagnostic[];
+}
+
+function refuse(r: Reader, path: ModelPath, code: ModelDiagnostic['code'], message: string): undefined {
+  r.out.push({ code, severity: 'error', message, path });
+  return undefined;
+}
+
+function valueOf(r: Reader, model: unknown, key: string, path: ModelPath): string | undefined {
+  const text = modelValueText(prop(model, key));
+  return text === undefined ? refuse(r, path, 'invalid-value', `the condition's ${key} is missing or not a value`) : text;
+}
+
+// Text filter: AG Grid keeps empty cells for notEqual and notContains, and counts text of spaces as blank.
+function textClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const { field } = r;
+  const type = prop(model, 'type');
+  if (field.type === 'boolean' && (type === 'true' || type === 'false')) return cond(field.name, 'Equal', [type], path);
+  if (type === 'blank' || type === 'notBlank') {
+    r.out.push({ code: 'not-expressible', severity: 'warning', message: 'AG Grid counts text of spaces as blank; wepql tests null and the empty string', path });
+    if (type === 'notBlank') return cond(field.name, 'NotEqual', [''], path);
+    return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
+  }
+  if (field.type !== 'string') return refuse(r, path, 'not-expressible', `AG Grid's text filter compares the text of a ${field.type} cell`);
+  const ops = { equals: 'Equal', notEqual: 'NotEqual', contains: 'Contains', notContains: 'NotContains', startsWith: 'StartsWith', endsWith: 'EndsWith' } as const;
+  const op = typeof type === 'string' && Object.hasOwn(ops, type) ? ops[type as keyof typeof ops] : undefined;
+  if (op === undefined) return refuse(r, path, 'unknown-model-operator', `text filter type ${JSON.stringify(type)} has no wepql counterpart`);
+  const value = valueOf(r, model, 'filter', path);
+  if (value === undefined) return undefined;
+  const inner = cond(field.name, op, [value], path);
+  return op === 'NotEqual' || op === 'NotContains' ? orNull(field, inner, path) : inner;
+}
+
+const SCALAR_OPS = {
+  equals: 'Equal',
+  notEqual: 'NotEqual',
+  lessThan: 'LessThan',
+  lessThanOrEqual: 'LessThanOrEqual',
+  greaterThan: 'GreaterThan',
+  greaterThanOrEqual: 'GreaterThanOrEqual',
+} as const;
+
+// Number filter: empty cells fail every condition but blank; inRange excludes its ends (AG Grid's default).
+function numberClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const { field } = r;
+  if (field.type !== 'number' && field.type !== 'integer') return refuse(r, path, 'not-expressible', `AG Grid's number filter on a ${field.type} field`);
+  const type = prop(model, 'type');
+  if (type === 'blank' || type === 'notBlank') return cond(field.name, type === 'blank' ? 'IsNull' : 'IsNotNull', [], path);
+  if (type === 'inRange') {
+    const [from, to] = [valueOf(r, model, 'filter', path), valueOf(r, model, 'filterTo', path)];
+    if (from === undefined || to === undefined) return undefined;
+    return { kind: 'group', operator: 'And', children: [cond(field.name, 'GreaterThan', [from], path), cond(field.name, 'LessThan', [to], path)], path };
+  }
+  const op = typeof type === 'string' && Object.hasOwn(SCALAR_OPS, type) ? SCALAR_OPS[type as keyof typeof SCALAR_OPS] : undefined;
+  if (op === undefined) return refuse(r, path, 'unknown-model-operator', `number filter type ${JSON.stringify(type)} has no wepql counterpart`);
+  const value = valueOf(r, model, 'filter', path);
+  return value === undefined ? undefined : cond(field.name, op, [value], path);
+}
+
+const DAY_RELATIONS: Readonly<Record<string, DayRelation>> = {
+  equals: 'on',
+  notEqual: 'not-on',
+  lessThan: 'before',
+  lessThanOrEqual: 'on-or-before',
+  greaterThan: 'after',
+  greaterThanOrEqual: 'on-or-after',
+};
+
+function dayOfModel(r: Reader, model: unknown, key: 'dateFrom' | 'dateTo', path: ModelPath): { start: string; next: string; nextInclusive: boolean } | undefined {
+  const day = dayOf(prop(model, key));
+  const period = day === undefined ? undefined : dayPeriod(day);
+  return period ?? refuse(r, path, 'invalid-value', `the condition's ${key} is not a date (YYYY-MM-DD hh:mm:ss)`);
+}
+
+// Date filter: a day, compared as the day ranges of docs/semantics.md; inRange excludes both days.
+function dateClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const { field } = r;
+  if (field.type !== 'datetime') return refuse(r, path, 'not-expressible', `AG Grid's date filter on a ${field.type} field`);
+  const type = prop(model, 'type');
+  if (type === 'blank' || type === 'notBlank') return cond(field.name, type === 'blank' ? 'IsNull' : 'IsNotNull', [], path);
+  if (type === 'inRange') {
+    const [from, to] = [dayOfModel(r, model, 'dateFrom', path), dayOfModel(r, model, 'dateTo', path)];
+    if (from === undefined || to === undefined) return undefined;
+    return { kind: 'group', operator: 'And', children: [periodClause(field.name, from, 'after', path), periodClause(field.name, to, 'before', path)], path };
+  }
+  const relation = typeof type === 'string' && Object.hasOwn(DAY_RELATIONS, type) ? DAY_RELATIONS[type] : undefined;
+  if (relation === undefined) {
+    return refuse(r, path, 'not-expressible', `date filter type ${JSON.stringify(type)} has no wepql counterpart (relative periods such as "today" depend on when the filter runs)`);
+  }
+  const day = dayOfModel(r, model, 'dateFrom', path);
+  return day === undefined ? undefined : periodClause(field.name, day, relation, path);
+}
+
+// Set filter: the listed values; a null entry keeps empty cells too.
+function setClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const values = prop(model, 'values');
+  if (!Array.isArray(values)) return refuse(r, path, 'invalid-model', 'a set filter needs a values array');
+  if (values.length === 0) return refuse(r, path, 'not-expressible', 'an empty set filter keeps no row; wepql lists need a value');
+  const texts = values.filter((v) => v !== null).map(modelValueText);
+  if (texts.some((t) => t === undefined)) return refuse(r, path, 'invalid-value', 'set filter values are text or null');
+  const withNull = texts.length < values.length;
+  if (texts.length === 0) return cond(r.field.name, 'IsNull', [], path);
+  return cond(r.field.name, withNull ? 'InArrayOrNull' : 'InArray', texts as string[], path);
+}
+
+function simpleClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const filterType = prop(model, 'filterType');
+  switch (filterType) {
+    case 'text':
+      return textClause(r, model, path);
+    case 'number':
+      return numberClause(r, model, path);
+    case 'date':
+      return dateClause(r, model, path);
+    case 'set':
+      return setClause(r, model, path);
+    default:
+      return refuse(r, path, 'unknown-model-operator', `filter type ${JSON.stringify(filterType)} has no wepql counterpart`);
+  }
+}
+
+function columnClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
+  const conditions = prop(model, 'conditions');
+  if (!Array.isArray(conditions)) return simpleClause(r, model, path);
+  const operator = prop(model, 'operator');
+  if (operator !== 'AND' && operator !== 'OR') return refuse(r, path, 'invalid-model', 'combined conditions need operator AND or OR');
+  const filterType = prop(model, 'filterType');
+  const children = conditions
+    .map((c, i) => simpleClause(r, prop(c, 'filterType') === undefined ? { ...c, filterType } : c, [...path, 'conditions', i]))
+    .filter((c) => c !== undefined);
+  return { kind: 'group', operator: operator === 'AND' ? 'And' : 'Or', children, path };
+}
+
+/**
+ * AG Grid filter model → wepql filter text (columns ANDed, as the grid ANDs
+ * them). Diagnostics carry the path into the model (`['LastName',
+ * 'conditions', 1]`).
+ *
+ * @example
+ * fromAgGridFilterModel({
+ *   LastName: { filterType: 'text', type: 'startsWith', filter: 'sm' },
+ *   CreatedOn: { filterType: 'date', type: 'equals', dateFrom: '2024-03-21 00:00:00', dateTo: null },
+ * }, { schema: employeeSchema }).filter;
+ * // 'LastName.StartsWith(sm);And(CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22))'
+ */
+export function fromAgGridFilterModel(model: FilterModel, options: GridOptions): ModelFilterResult {
+  const out: ModelDiagnostic[] = [];
+  const clauses: ModelClause[] = [];
+  const entries = typeof model === 'object' && model !== null ? Object.keys(model).map((k) => [k, prop(model, k)] as const) : [];
+  for (const [colId, columnModel] of entries) {
+    if (columnModel === null || columnModel === undefined) continue;
+    const field = columnField(options.schema, colId);
+    if (field === undefined) {
+      out.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(colId)} is not a field of the schema`, path: [colId] });
+      continue;
+    }
+    const clause = columnClause({ field, out }, columnModel, [colId]);
+    if (clause !== undefined) clauses.push(clause);
+  }
+  return modelFilterText(clauses, options, out);
+}
+
+/**
+ * AG Grid sort model → wepql sort text.
+ *
+ * @example
+ * fromAgGridSortModel([{ colId: 'LastName', sort: 'asc' }, { colId: 'CreatedOn', sort: 'desc' }], { schema: employeeSchema }).sort;
+ * // 'LastName=Asc;CreatedOn=Desc'
+ */
+export function fromAgGridSortModel(model: readonly SortModelItem[], options: GridOptions): GridSortResult {
+  return sortText((Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'colId'), direction: prop(s, 'sort'), path: [i] })), options);
+}
+
+/**
+ * wepql sort text → AG Grid sort model.
+ *
+ * @example
+ * toAgGridSortModel('LastName=Asc;CreatedOn=Desc', { schema: employeeSchema }).model;
+ * // [{ colId: 'LastName', sort: 'asc' }, { colId: 'CreatedOn', sort: 'desc' }]
+ */
+export function toAgGridSortModel(sort: string, options: GridOptions): ToGridResult<SortModelItem[]> {
+  const { keys, diagnostics } = sortKeys(sort, options);
+  return { model: keys?.map((k) => ({ colId: k.field, sort: k.direction })), diagnostics };
+}
+
+function sourceText(node: TypedFilterNode): string {
+  return node.kind === 'comparison' ? node.source.value.value : '';
+}
+
+// One condition as one AG Grid condition when the grid's filter means exactly the same; otherwise why not.
+function conditionModel(node: TypedFilterNode): { column: string; model: AgGridColumnFilter } | string {
+  if (node.kind === 'group' || node.kind === 'in-fields') return 'AG Grid filters columns one by one; this clause spans several';
+  const f = node.field;
+  if (node.kind === 'null-check') {
+    if (f.type === 'number' || f.type === 'integer') return { column: f.name, model: { filterType: 'number', type: node.operator === 'IsNull' ? 'blank' : 'notBlank' } };
+    if (f.type === 'datetime') return { column: f.name, model: { filterType: 'date', type: node.operator === 'IsNull' ? 'blank' : 'notBlank', dateFrom: null, dateTo: null } };
+    return `AG Grid's blank on a ${f.type} column also matches text of spaces`;
+  }
+  if (node.kind === 'list') {
+    if (node.operator !== 'InArray' && node.operator !== 'InArrayOrNull') return `${node.operator} has no AG Grid filter`;
+    const values: (string | null)[] = node.source.values.map((v) => v.value);
+    return { column: f.name, model: { filterType: 'set', values: node.operator === 'InArrayOrNull' ? [...values, null] : values } };
+  }
+  const op = node.operator;
+  const text = sourceText(node);
+  if (f.type === 'string') {
+    const types = { Equal: 'equals', Contains: 'contains', StartsWith: 'startsWith', EndsWith: 'endsWith', NotEqual: 'notEqual', NotContains: 'notContains' } as const;
+    if (!Object.hasOwn(types, op)) return `${op} has no AG Grid text filter`;
+    if ((op === 'NotEqual' || op === 'NotContains') && f.nullable) return `AG Grid's ${types[op as 'NotEqual']} also keeps empty cells`;
+    return { column: f.name, model: { filterType: 'text', type: types[op as keyof typeof types], filter: text } };
+  }
+  const scalar = Object.entries(SCALAR_OPS).find(([, w]) => w === op)?.[0] as keyof typeof SCALAR_OPS | undefined;
+  if ((f.type === 'number' || f.type === 'integer') && scalar !== undefined) return { column: f.name, model: { filterType: 'number', type: scalar, filter: node.value as number } };
+  // A day boundary is all the date filter can hold: x >= D is "on or after D", x < D is "before D".
+  if (f.type === 'datetime' && (op === 'GreaterThanOrEqual' || op === 'LessThan') && dateOnlyDay(text) !== undefined) {
+    return { column: f.name, model: { filterType: 'date', type: op === 'LessThan' ? 'lessThan' : 'greaterThanOrEqual', dateFrom: `${text.trim()} 00:00:00`, dateTo: null } };
+  }
+  return `${f.name}.${op}(${text}) has no AG Grid ${f.type} filter (date filters hold whole days)`;
+}
+
+type Part = { column: string; model: AgGridColumnFilter };
+
+// A top-level clause: one condition, or an And/Or group of conditions on one column (a combined filter).
+function clauseModel(node: TypedFilterNode): Part | string {
+  if (node.kind !== 'group') return conditionModel(node);
+  const parts = node.children.map(conditionModel);
+  const bad = parts.find((p) => typeof p === 'string');
+  if (bad !== undefined) return bad as string;
+  const ok = parts as Part[];
+  const filterType = ok[0]!.model.filterType;
+  if (ok.some((p) => p.column !== ok[0]!.column || p.model.filterType !== filterType || filterType === 'set')) {
+    return 'AG Grid combines conditions of one column and one filter type only';
+  }
+  return { column: ok[0]!.column, model: { filterType, operator: node.operator === 'And' ? 'AND' : 'OR', conditions: ok.map((p) => p.model as Simple) } as AgGridColumnFilter };
+}
+
+/**
+ * wepql filter → AG Grid filter model, for a filter the grid can hold:
+ * top-level clauses, each about one column (a condition, or an `And`/`Or`
+ * of conditions of one column — a combined filter); a column named twice at
+ * the top is combined with AND. Anything else is a `not-expressible` error
+ * with the clause's range in the text.
+ *
+ * @example
+ * toAgGridFilterModel('LastName.StartsWith(sm);Or(ClientId.Equal(1);ClientId.Equal(3))', { schema: employeeSchema }).model;
+ * // { LastName: { filterType: 'text', type: 'startsWith', filter: 'sm' },
+ * //   ClientId: { filterType: 'number', operator: 'OR', conditions: [{ filterType: 'number', type: 'equals', filter: 1 }, …] } }
+ */
+export function toAgGridFilterModel(filter: string, options: GridOptions): ToGridResult<FilterModel> {
+  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
+  if (analyzed.value === undefined) return { model: undefined, diagnostics };
+  const byColumn = new Map<string, AgGridColumnFilter[]>();
+  analyzed.value.clauses.forEach((node, i) => {
+    const part = clauseModel(node);
+    if (typeof part === 'string') {
+      diagnostics.push({ code: 'not-expressible', severity: 'error', message: part, path: [i], start: node.source.span.start, end: node.source.span.end });
+      return;
+    }
+    byColumn.set(part.column, [...(byColumn.get(part.column) ?? []), part.model]);
+  });
+  const model: FilterModel = {};
+  for (const [column, parts] of byColumn) {
+    const flat = parts.length === 1 ? parts[0]! : combineAnd(parts);
+    if (typeof flat === 'string') diagnostics.push({ code: 'not-expressible', severity: 'error', message: `${column}: ${flat}`, path: [column] });
+    else Object.defineProperty(model, column, { value: flat, enumerable: true, writable: true, configurable: true });
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { model: undefined, diagnostics };
+  return { model, diagnostics };
+}
+
+function combineAnd(parts: readonly AgGridColumnFilter[]): AgGridColumnFilter | string {
+  const simple = parts.every((p) => !('conditions' in p) && p.filterType !== 'set' && p.filterType === parts[0]!.filterType);
+  if (!simple) return 'several filters on one column combine only as simple conditions of one filter type';
+  return { filterType: parts[0]!.filterType, operator: 'AND', conditions: parts as Simple[] } as AgGridColumnFilter;
+}

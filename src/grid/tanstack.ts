@@ -1,0 +1,293 @@
+/**
+ * TanStack Table: `ColumnFiltersState` (with each column's built-in filter
+ * function) and `SortingState` to wepql text, and back. The filter function
+ * is part of the column definition, not of the state, so it is passed in
+ * `filterFns` (column id → built-in name); `'auto'` (the default) picks what
+ * TanStack's auto filter picks for a value of the field's type. Each mapping
+ * keeps the filter function's meaning, null rows included, so wepql returns
+ * the rows `getFilteredRowModel` returns.
+ */
+import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
+import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
+import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
+import { modelFilterText, modelValueText } from '../print/model-text.js';
+import type { ResolvedField } from '../schema/schema.js';
+import { analyzeFilter } from '../validate/analyze.js';
+import type { TypedFilterNode } from '../validate/typed-tree.js';
+import type { GridOptions, GridSortResult, ToGridResult } from './common.js';
+import { columnField, cond, orNull, sortKeys, sortText } from './common.js';
+import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+
+/**
+ * The built-in filter functions this module maps (TanStack Table's names).
+ *
+ * @example
+ * const fn: TanStackFilterFn = 'includesString';
+ */
+export type TanStackFilterFn =
+  | 'auto'
+  | 'includesString'
+  | 'includesStringSensitive'
+  | 'equalsString'
+  | 'equalsStringSensitive'
+  | 'startsWith'
+  | 'endsWith'
+  | 'equals'
+  | 'weakEquals'
+  | 'empty'
+  | 'notEmpty'
+  | 'greaterThan'
+  | 'greaterThanOrEqualTo'
+  | 'lessThan'
+  | 'lessThanOrEqualTo'
+  | 'inNumberRange'
+  | 'inDateRange'
+  | 'arrHas';
+
+/**
+ * Options of the TanStack converters: the schema, and each column's filter function.
+ *
+ * @example
+ * const options: TanStackOptions = { schema: employeeSchema, filterFns: { LastName: 'startsWith' } };
+ */
+export interface TanStackOptions extends GridOptions {
+  /** Column id → built-in filter function name (default `'auto'`). */
+  readonly filterFns?: Readonly<Record<string, TanStackFilterFn>>;
+}
+
+// What TanStack's auto filter picks for a first row value of the field's type.
+function autoFn(field: ResolvedField): TanStackFilterFn {
+  switch (field.type) {
+    case 'string':
+      return 'includesString';
+    case 'number':
+    case 'integer':
+      return 'inNumberRange';
+    case 'datetime':
+      return 'inDateRange';
+    default:
+      return 'equals';
+  }
+}
+
+// An empty range end is open (TanStack removes blanks); reversed ends are swapped, as inNumberRange does.
+function rangeClause(field: ResolvedField, value: unknown, inclusive: boolean, swap: boolean, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+  const pair = Array.isArray(value) ? value : [];
+  let [low, high] = [pair[0], pair[1]].map((v) => (v === null || v === undefined || v === '' ? undefined : modelValueText(v)));
+  if (swap && low !== undefined && high !== undefined && Number(low) > Number(high)) [low, high] = [high, low];
+  if (!Array.isArray(value) || pair.length !== 2) {
+    out.push({ code: 'invalid-model', severity: 'error', message: 'a range filter value is a [min, max] pair', path });
+    return undefined;
+  }
+  const children: ModelClause[] = [];
+  if (low !== undefined) children.push(cond(field.name, inclusive ? 'GreaterThanOrEqual' : 'GreaterThan', [low], path));
+  if (high !== undefined) children.push(cond(field.name, inclusive ? 'LessThanOrEqual' : 'LessThan', [high], path));
+  // With both ends open TanStack still keeps only rows holding a value of the type.
+  if (children.length === 0) return cond(field.name, 'IsNotNull', [], path);
+  return children.length === 1 ? children[0] : { kind: 'group', operator: 'And', children, path };
+}
+
+function caseWarning(fn: string, path: ModelPath, out: ModelDiagnostic[]): void {
+  out.push({ code: 'not-expressible', severity: 'warning', message: `${fn} compares case-sensitively; the API compares text case-insensitively`, path });
+}
+
+function filterClause(field: ResolvedField, fn: TanStackFilterFn, value: unknown, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+  const text = modelValueText(value);
+  const single = (op: 'Equal' | 'Contains' | 'StartsWith' | 'EndsWith' | 'GreaterThan' | 'GreaterThanOrEqual' | 'LessThan' | 'LessThanOrEqual'): ModelClause | undefined => {
+    if (text !== undefined) return cond(field.name, op, [text], path);
+    out.push({ code: 'invalid-value', severity: 'error', message: `${fn} needs one value`, path });
+    return undefined;
+  };
+  switch (fn) {
+    case 'auto':
+      return filterClause(field, autoFn(field), value, path, out);
+    case 'includesStringSensitive':
+      caseWarning(fn, path, out);
+      return single('Contains');
+    case 'includesString':
+      return single('Contains');
+    case 'equalsStringSensitive':
+      caseWarning(fn, path, out);
+      return single('Equal');
+    case 'equalsString':
+    case 'equals':
+    case 'weakEquals':
+      return single('Equal');
+    case 'startsWith':
+      return single('StartsWith');
+    case 'endsWith':
+      return single('EndsWith');
+    case 'greaterThan':
+    case 'greaterThanOrEqualTo':
+    case 'lessThan':
+    case 'lessThanOrEqualTo':
+      return orderClause(field, fn, text, path, out);
+    case 'empty':
+    case 'notEmpty':
+      return emptyClause(field, fn === 'empty', path, out);
+    case 'inNumberRange':
+    case 'inDateRange':
+      return rangeClause(field, value, true, true, path, out);
+    case 'arrHas': {
+      const values = (Array.isArray(value) ? value : [value]).map(modelValueText);
+      if (values.length > 0 && values.every((v) => v !== undefined)) return { kind: 'condition', field: field.name, operator: 'InArray', values: values as string[], path };
+      out.push({ code: 'invalid-value', severity: 'error', message: 'arrHas needs one or more values', path });
+      return undefined;
+    }
+  }
+}
+
+const ORDER_OPERATOR = { greaterThan: 'GreaterThan', greaterThanOrEqualTo: 'GreaterThanOrEqual', lessThan: 'LessThan', lessThanOrEqualTo: 'LessThanOrEqual' } as const;
+
+// TanStack compares an empty cell as 0 (and lessThan is "not greaterThanOrEqualTo"), so whether empty cells pass depends on the value's sign.
+function orderClause(field: ResolvedField, fn: keyof typeof ORDER_OPERATOR, text: string | undefined, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+  const v = text === undefined ? Number.NaN : Number(text);
+  if (field.type !== 'number' && field.type !== 'integer') {
+    out.push({ code: 'not-expressible', severity: 'error', message: `${fn} compares ${field.type} values as text in TanStack Table`, path });
+    return undefined;
+  }
+  if (text === undefined || Number.isNaN(v)) {
+    out.push({ code: 'invalid-value', severity: 'error', message: `${fn} needs a number`, path });
+    return undefined;
+  }
+  const inner = cond(field.name, ORDER_OPERATOR[fn], [text], path);
+  const emptyPasses = fn === 'greaterThan' || fn === 'greaterThanOrEqualTo' ? 0 > v : v >= 0;
+  return emptyPasses ? orNull(field, inner, path) : inner;
+}
+
+// TanStack's empty is "nullish or whitespace only"; wepql can say nullish or '' but not "only whitespace".
+function emptyClause(field: ResolvedField, empty: boolean, path: ModelPath, out: ModelDiagnostic[]): ModelClause {
+  if (field.type !== 'string') return cond(field.name, empty ? 'IsNull' : 'IsNotNull', [], path);
+  out.push({ code: 'not-expressible', severity: 'warning', message: 'text of spaces only counts as empty in TanStack Table; wepql tests null and the empty string', path });
+  return empty
+    ? { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path }
+    : cond(field.name, 'NotEqual', [''], path);
+}
+
+const KNOWN_FNS: ReadonlySet<string> = new Set<TanStackFilterFn>([
+  'auto', 'includesString', 'includesStringSensitive', 'equalsString', 'equalsStringSensitive', 'startsWith', 'endsWith', 'equals',
+  'weakEquals', 'empty', 'notEmpty', 'greaterThan', 'greaterThanOrEqualTo', 'lessThan', 'lessThanOrEqualTo', 'inNumberRange', 'inDateRange', 'arrHas',
+]);
+
+/**
+ * TanStack Table column filters → wepql filter text (the filters are ANDed,
+ * as the table ANDs them). Diagnostics carry the filter's index in the state.
+ *
+ * @example
+ * fromTanStackColumnFilters([{ id: 'LastName', value: 'sm' }, { id: 'ClientId', value: [1, 3] }], { schema: employeeSchema });
+ * // { filter: 'LastName.Contains(sm);And(ClientId.GreaterThanOrEqual(1);ClientId.LessThanOrEqual(3))', diagnostics: [] }
+ */
+export function fromTanStackColumnFilters(state: ColumnFiltersState, options: TanStackOptions): ModelFilterResult {
+  const out: ModelDiagnostic[] = [];
+  const clauses: ModelClause[] = [];
+  (Array.isArray(state) ? state : []).forEach((entry, i) => {
+    const id: unknown = entry?.id;
+    const field = columnField(options.schema, id);
+    if (field === undefined) {
+      out.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(id)} is not a field of the schema`, path: [i] });
+      return;
+    }
+    const fn = (options.filterFns !== undefined && Object.hasOwn(options.filterFns, String(id)) ? options.filterFns[String(id)] : 'auto') as string;
+    if (!KNOWN_FNS.has(fn)) {
+      out.push({ code: 'unknown-model-operator', severity: 'error', message: `filter function ${JSON.stringify(fn)} has no wepql counterpart (arrIncludes and its kin test array columns; between and betweenInclusive read an empty cell as 0, which no wepql filter can say for every range)`, path: [i] });
+      return;
+    }
+    const clause = filterClause(field, fn as TanStackFilterFn, entry.value, [i], out);
+    if (clause !== undefined) clauses.push(clause);
+  });
+  return modelFilterText(clauses, options, out);
+}
+
+/**
+ * TanStack Table sorting state → wepql sort text.
+ *
+ * @example
+ * fromTanStackSorting([{ id: 'LastName', desc: false }, { id: 'CreatedOn', desc: true }], { schema: employeeSchema }).sort;
+ * // 'LastName=Asc;CreatedOn=Desc'
+ */
+export function fromTanStackSorting(state: SortingState, options: GridOptions): GridSortResult {
+  return sortText((Array.isArray(state) ? state : []).map((s, i) => ({ column: s?.id, direction: s?.desc === true ? 'desc' : 'asc', path: [i] })), options);
+}
+
+/**
+ * wepql sort text → TanStack Table sorting state.
+ *
+ * @example
+ * toTanStackSorting('LastName=Asc;CreatedOn=Desc', { schema: employeeSchema }).model;
+ * // [{ id: 'LastName', desc: false }, { id: 'CreatedOn', desc: true }]
+ */
+export function toTanStackSorting(sort: string, options: GridOptions): ToGridResult<SortingState> {
+  const { keys, diagnostics } = sortKeys(sort, options);
+  return { model: keys?.map((k) => ({ id: k.field, desc: k.direction === 'desc' })), diagnostics };
+}
+
+// One condition as one column filter, when a built-in filter function means exactly the same.
+function columnFilterOf(node: TypedFilterNode): { id: string; value: unknown; filterFn: TanStackFilterFn } | string {
+  if (node.kind === 'group' || node.kind === 'in-fields') return 'TanStack Table ANDs one filter per column; groups and InFields have no column filter';
+  const f = node.field;
+  const v = (x: unknown): unknown => (x instanceof Date ? node.source.kind === 'comparison' ? node.source.value.value : x : x);
+  switch (node.kind) {
+    case 'null-check':
+      return f.type === 'string' ? 'TanStack Table\'s empty also matches text of spaces' : { id: f.name, value: true, filterFn: node.operator === 'IsNull' ? 'empty' : 'notEmpty' };
+    case 'list':
+      return node.operator === 'InArray' ? { id: f.name, value: node.values.map(v), filterFn: 'arrHas' } : `${node.operator} has no TanStack filter function`;
+    case 'comparison':
+      break;
+  }
+  const value = v(node.value);
+  switch (node.operator) {
+    case 'Contains':
+      return { id: f.name, value, filterFn: 'includesString' };
+    case 'StartsWith':
+      return { id: f.name, value, filterFn: 'startsWith' };
+    case 'EndsWith':
+      return { id: f.name, value, filterFn: 'endsWith' };
+    case 'Equal':
+      return f.type === 'string' ? { id: f.name, value, filterFn: 'equalsString' } : f.type === 'datetime' ? 'equals compares Date objects by identity' : { id: f.name, value, filterFn: 'equals' };
+    case 'LessThan':
+    case 'LessThanOrEqual':
+    case 'GreaterThan':
+    case 'GreaterThanOrEqual': {
+      const fn = (Object.keys(ORDER_OPERATOR) as (keyof typeof ORDER_OPERATOR)[]).find((k) => ORDER_OPERATOR[k] === node.operator)!;
+      if (f.type !== 'number' && f.type !== 'integer') return `TanStack's ${fn} compares ${f.type} values as text`;
+      return f.nullable ? `TanStack's ${fn} reads an empty cell as 0` : { id: f.name, value, filterFn: fn };
+    }
+    default:
+      return `${node.operator} has no TanStack filter function`;
+  }
+}
+
+/**
+ * wepql filter → TanStack Table column filters and the filter function each
+ * column needs (set it as the column's `filterFn`). Only a filter TanStack
+ * can hold converts: top-level conditions, one per column, each with a
+ * built-in function of the same meaning; anything else is a
+ * `not-expressible` error (its range in the text, its clause index as path).
+ *
+ * @example
+ * toTanStackColumnFilters('LastName.StartsWith(sm);Gender.InArray(1,2)', { schema: employeeSchema }).model;
+ * // { columnFilters: [{ id: 'LastName', value: 'sm' }, { id: 'Gender', value: [1, 2] }], filterFns: { LastName: 'startsWith', Gender: 'arrHas' } }
+ */
+export function toTanStackColumnFilters(
+  filter: string,
+  options: GridOptions,
+): ToGridResult<{ columnFilters: ColumnFiltersState; filterFns: Record<string, TanStackFilterFn> }> {
+  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
+  if (analyzed.value === undefined) return { model: undefined, diagnostics };
+  const columnFilters: ColumnFiltersState = [];
+  const filterFns: Record<string, TanStackFilterFn> = Object.create(null);
+  analyzed.value.clauses.forEach((node, i) => {
+    const r = columnFilterOf(node);
+    const span = node.source.span;
+    if (typeof r === 'string' || Object.hasOwn(filterFns, r.id)) {
+      const message = typeof r === 'string' ? r : `TanStack Table holds one filter per column; ${r.id} has two`;
+      diagnostics.push({ code: 'not-expressible', severity: 'error', message, path: [i], start: span.start, end: span.end });
+      return;
+    }
+    columnFilters.push({ id: r.id, value: r.value });
+    filterFns[r.id] = r.filterFn;
+  });
+  if (diagnostics.some((d) => d.severity === 'error')) return { model: undefined, diagnostics };
+  return { model: { columnFilters, filterFns: { ...filterFns } }, diagnostics };
+}

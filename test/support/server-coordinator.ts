@@ -1,0 +1,181 @@
+/**
+ * The coordinator behind test/support/shared-servers.ts, run by vitest's
+ * global setup in the main process: an HTTP server on a loopback port that
+ * starts at most one PostgreSQL and one MariaDB for the whole run (the
+ * first time a test file asks), creates a database per request, drops it
+ * when the file is done, and stops both servers at the end of the run.
+ *
+ * Routes (POST, JSON bodies): `/postgres/create`, `/mariadb/create` →
+ * a `SharedDatabase`; `/postgres/drop`, `/mariadb/drop` with
+ * `{ database }` → `{}`. Errors answer 500 with `{ error }`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { startPrivateMariadbServer, type MariadbServer } from './mariadb-server.js';
+import { startPrivatePostgresServer, type PostgresServer } from './postgres-server.js';
+import type { SharedDatabase, SharedEngine } from './shared-servers.js';
+
+/**
+ * A running coordinator.
+ *
+ * @example
+ * const c = await startServerCoordinator(); project.provide('wepqlTestServers', c.address);
+ */
+export interface ServerCoordinator {
+  /** `http://127.0.0.1:<port>` */
+  readonly address: string;
+  /** Stops the servers it started and closes the HTTP server. */
+  close(): Promise<void>;
+}
+
+interface EngineHost {
+  create(): Promise<SharedDatabase>;
+  drop(database: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+// Database names come only from this counter: nothing a request sends is
+// ever spliced into SQL (drop checks the name is one it made).
+function namer(): { next(): string; made(name: string): boolean; forget(name: string): void } {
+  const live = new Set<string>();
+  let n = 0;
+  return {
+    next: () => {
+      const name = `wepql_${process.pid}_${++n}`;
+      live.add(name);
+      return name;
+    },
+    made: (name) => live.has(name),
+    forget: (name) => void live.delete(name),
+  };
+}
+
+/** One task at a time: CREATE/DROP DATABASE must not race on the template. */
+function serial(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+function postgresHost(): EngineHost {
+  let server: Promise<PostgresServer> | undefined;
+  const names = namer();
+  const queue = serial();
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const running = await (server ??= startPrivatePostgresServer());
+    const client = new pg.Client({ connectionString: running.url });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    create: () =>
+      queue(async () => {
+        const database = names.next();
+        await admin((c) => c.query(`CREATE DATABASE "${database}"`));
+        const running = await server!;
+        return { engine: 'postgres', host: '127.0.0.1', port: running.port, user: 'postgres', database };
+      }),
+    drop: (database) =>
+      queue(async () => {
+        if (!names.made(database)) throw new Error(`no shared PostgreSQL database "${database}"`);
+        names.forget(database);
+        await admin((c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+      }),
+    async stop() {
+      if (server !== undefined) await (await server).stop();
+    },
+  };
+}
+
+function mariadbHost(): EngineHost {
+  let server: Promise<MariadbServer> | undefined;
+  const names = namer();
+  const queue = serial();
+  const admin = async <T>(work: (c: mysql.Connection) => Promise<T>): Promise<T> => {
+    const running = await (server ??= startPrivateMariadbServer());
+    const connection = await mysql.createConnection({ host: running.host, port: running.port, user: running.user });
+    try {
+      return await work(connection);
+    } finally {
+      await connection.end();
+    }
+  };
+  return {
+    create: () =>
+      queue(async () => {
+        const database = names.next();
+        await admin((c) => c.query(`CREATE DATABASE \`${database}\``));
+        const running = await server!;
+        return { engine: 'mariadb', host: '127.0.0.1', port: running.port, user: running.user, database };
+      }),
+    drop: (database) =>
+      queue(async () => {
+        if (!names.made(database)) throw new Error(`no shared MariaDB database "${database}"`);
+        names.forget(database);
+        await admin((c) => c.query(`DROP DATABASE IF EXISTS \`${database}\``));
+      }),
+    async stop() {
+      if (server !== undefined) await (await server).stop();
+    },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  const value: unknown = text === '' ? {} : JSON.parse(text);
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * Starts the coordinator; no database server runs until a file asks.
+ *
+ * @example
+ * const c = await startServerCoordinator();
+ * // … tests call createSharedDatabase('postgres') …
+ * await c.close();
+ */
+export async function startServerCoordinator(): Promise<ServerCoordinator> {
+  const hosts: Record<SharedEngine, EngineHost> = { postgres: postgresHost(), mariadb: mariadbHost() };
+  const http = createServer((req, res) => {
+    const [, engine, action] = (req.url ?? '').split('/');
+    const host = engine === 'postgres' || engine === 'mariadb' ? hosts[engine] : undefined;
+    if (req.method !== 'POST' || host === undefined || (action !== 'create' && action !== 'drop')) {
+      answer(res, 404, { error: `no route ${req.method} ${req.url}` });
+      return;
+    }
+    readJson(req)
+      .then(async (body) => {
+        if (action === 'create') return host.create();
+        await host.drop(String(body['database']));
+        return {};
+      })
+      .then(
+        (result) => answer(res, 200, result),
+        (error: unknown) => answer(res, 500, { error: error instanceof Error ? error.message : String(error) }),
+      );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    address: `http://127.0.0.1:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await Promise.allSettled([hosts.postgres.stop(), hosts.mariadb.stop()]);
+    },
+  };
+}
