@@ -69,14 +69,18 @@ describe('SARIF points only at addresses the package declares', () => {
       'https://github.com/acme/wepql/blob/HEAD/docs/diagnostics.md',
     );
     expect(diagnosticsDocsUri({ repository: 'github:acme/wepql' })).toBe('https://github.com/acme/wepql/blob/HEAD/docs/diagnostics.md');
-    expect(diagnosticsDocsUri({ repository: 'https://gitlab.com/acme/wepql' })).toBe('https://gitlab.com/acme/wepql/-/blob/HEAD/docs/diagnostics.md');
+    expect(diagnosticsDocsUri({ repository: 'https://gitlab.com/acme/wepql' })).toBe(
+      'https://gitlab.com/acme/wepql/-/blob/HEAD/docs/diagnostics.md',
+    );
     expect(diagnosticsDocsUri({ homepage: 'https://wepql.example/docs/diagnostics' })).toBe('https://wepql.example/docs/diagnostics');
     expect(diagnosticsDocsUri({})).toBeUndefined();
   });
 
   it('wepql lint --format sarif carries informationUri only when the package declares where it lives', () => {
     const r = runCli(['lint', '--no-config', '--format', 'sarif', '-'], { input: 'A.Equalz(1)\n' });
-    const driver = (JSON.parse(r.stdout) as { runs: { tool: { driver: Record<string, unknown> & { rules: Record<string, unknown>[] } } }[] }).runs[0]!.tool.driver;
+    const driver = (
+      JSON.parse(r.stdout) as { runs: { tool: { driver: Record<string, unknown> & { rules: Record<string, unknown>[] } } }[] }
+    ).runs[0]!.tool.driver;
     const expected = diagnosticsDocsUri();
     expect(driver.informationUri).toBe(expected);
     expect(driver.rules[0]!.helpUri).toBe(expected === undefined ? undefined : `${expected}#unknown-operator`);

@@ -25,7 +25,9 @@ function configFile(text: string): string {
 
 describe('wepql.config.json as JSONC', () => {
   it('reads comments and trailing commas', () => {
-    const file = configFile('// lint settings\n{\n  "schema": "s.json", /* the current one */\n  "paths": ["views",],\n  "maxWarnings": -1,\n}\n');
+    const file = configFile(
+      '// lint settings\n{\n  "schema": "s.json", /* the current one */\n  "paths": ["views",],\n  "maxWarnings": -1,\n}\n',
+    );
     expect(loadConfig(file)).toMatchObject({ paths: ['views'], maxWarnings: -1 });
   });
 
@@ -53,11 +55,14 @@ describe('schemas/wepql-config.schema.json', () => {
     expect([...schema.properties.rules.propertyNames.enum].sort()).toEqual(Object.keys(DIAGNOSTIC_CODES).sort());
   });
 
-  it.each(['test/fixtures/dashboards-repo/wepql.config.json', 'examples/lint-project/wepql.config.json'])('accepts %s, as the reader does', (path) => {
-    const text = readFileSync(join(ROOT, path), 'utf8');
-    expect(validate(readJsonc(text, path))).toBe(true);
-    expect(() => loadConfig(join(ROOT, path))).not.toThrow();
-  });
+  it.each(['test/fixtures/dashboards-repo/wepql.config.json', 'examples/lint-project/wepql.config.json'])(
+    'accepts %s, as the reader does',
+    (path) => {
+      const text = readFileSync(join(ROOT, path), 'utf8');
+      expect(validate(readJsonc(text, path))).toBe(true);
+      expect(() => loadConfig(join(ROOT, path))).not.toThrow();
+    },
+  );
 
   it.each([
     ['an unknown key', '{ "shema": "x" }'],

@@ -33,7 +33,7 @@ function examplesOf(help: string): string[] {
 
 const topics = helpTopics();
 
-describe('every command\'s help', () => {
+describe("every command's help", () => {
   it('lists the commands', () => {
     expect(topics.map((t) => t.join(' '))).toEqual(expect.arrayContaining(['lint', 'fmt', 'explain', 'db-index', 'schema diff']));
   });
@@ -45,7 +45,9 @@ describe('every command\'s help', () => {
   });
 });
 
-const examples = topics.flatMap((topic) => examplesOf(runCli(['help', ...topic]).stdout).map((example) => [topic.join(' '), example] as const));
+const examples = topics.flatMap((topic) =>
+  examplesOf(runCli(['help', ...topic]).stdout).map((example) => [topic.join(' '), example] as const),
+);
 // db-seed fills the table the db-index and lint examples read, so database examples run after it.
 const order = (e: readonly [string, string]) => (e[0] === 'db-seed' ? 0 : 1);
 const runnable = [...examples].sort((a, b) => order(a) - order(b));
@@ -76,16 +78,20 @@ if (findPostgresBin() === undefined) {
       await server?.stop();
     });
 
-    it.each(runnable)('%s: %s', (_topic, example) => {
-      const r = spawnSync('/bin/sh', ['-c', example], {
-        cwd: sandbox,
-        encoding: 'utf8',
-        input: '',
-        timeout: 120_000,
-        env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, DATABASE_URL: server.url, NO_COLOR: '1' },
-      });
-      expect(r.stderr).not.toMatch(/internal error|usage: wepql|unknown option|command not found/);
-      expect([0, 1]).toContain(r.status);
-    }, 150_000);
+    it.each(runnable)(
+      '%s: %s',
+      (_topic, example) => {
+        const r = spawnSync('/bin/sh', ['-c', example], {
+          cwd: sandbox,
+          encoding: 'utf8',
+          input: '',
+          timeout: 120_000,
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, DATABASE_URL: server.url, NO_COLOR: '1' },
+        });
+        expect(r.stderr).not.toMatch(/internal error|usage: wepql|unknown option|command not found/);
+        expect([0, 1]).toContain(r.status);
+      },
+      150_000,
+    );
   });
 }
