@@ -224,6 +224,22 @@ export interface OperatorInfo {
 }
 
 /**
+ * The argument shape an operator's name list gives it. The table's `arity`
+ * must agree (checked where `OPERATORS` is declared), so arity is stated by
+ * the lists above and merely repeated, never contradicted, in the table.
+ *
+ * @example
+ * type Shape = ArityOfName<'InArrayOrNull'>; // 'list'
+ */
+export type ArityOfName<O extends FilterOperator> = O extends SingleValueOperator
+  ? 'single-value'
+  : O extends NoValueOperator
+    ? 'no-value'
+    : O extends ListOperator
+      ? 'list'
+      : 'in-fields';
+
+/**
  * The operator table: the one place that says what each of the 26 condition
  * operators means. `v.OpInFields(F1,F2)` is `F1.Op(v) or F2.Op(v)`, so an
  * InFields operator takes its base operator's types and is false when every
@@ -235,6 +251,7 @@ export interface OperatorInfo {
  * OPERATORS.GreaterThan.negation;      // 'LessThanOrEqual'
  * OPERATORS.InArrayOrNull.nullMatches; // true
  */
+// prettier-ignore
 export const OPERATORS = {
   Equal: { arity: 'single-value', family: 'equality', types: SCALAR_TYPES, negation: 'NotEqual', negative: false, nullMatches: false, relation: '=' },
   NotEqual: { arity: 'single-value', family: 'equality', types: SCALAR_TYPES, negation: 'Equal', negative: true, nullMatches: false, relation: '<>' },
@@ -262,7 +279,7 @@ export const OPERATORS = {
   ContainsInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'contains', base: 'Contains' },
   StartsWithInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'starts', base: 'StartsWith' },
   EndsWithInFields: { arity: 'in-fields', family: 'text', types: TEXT_TYPES, negation: null, negative: false, nullMatches: false, position: 'ends', base: 'EndsWith' },
-} as const satisfies Record<FilterOperator, OperatorInfo>;
+} as const satisfies { readonly [O in FilterOperator]: OperatorInfo & { readonly arity: ArityOfName<O> } };
 
 /**
  * The operators whose table entry lists type `K`: what a field of that type

@@ -3,6 +3,9 @@
  * node. Slower than generated code but needs no `new Function`, so it runs
  * under a Content-Security-Policy without `unsafe-eval`.
  */
+import type { PositiveRelation } from '../ast/operator-facts.js';
+import { passesTest } from '../ast/operator-facts.js';
+import type { TextPosition } from '../ast/operators.js';
 import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
 import { isFieldHolder } from './read-field.js';
@@ -12,96 +15,141 @@ type Getter = (record: unknown) => PlanValue | null;
 
 const EMPTY_SET: ReadonlySet<PlanValue> = new Set();
 
+type Check = (x: PlanValue) => boolean;
+type Make = (get: Getter, k: PlanValue, negated: boolean) => RecordPredicate;
+
+// Closures specialised by the operator's facts (ast/operator-facts.ts), so a
+// record costs one field read and one comparison, as hand-written code
+// would: no inner call for a comparison or a text test.
+const RELATIONS: Readonly<Record<PositiveRelation, Make>> = {
+  '=': (get, k, negated) =>
+    negated
+      ? (r) => {
+          const x = get(r);
+          return x !== null && x !== k;
+        }
+      : (r) => {
+          const x = get(r);
+          return x !== null && x === k;
+        },
+  '<': (get, k, negated) => positiveOrNot(get, negated, (x) => x < k, (r) => {
+    const x = get(r);
+    return x !== null && x < k;
+  }),
+  '<=': (get, k, negated) => positiveOrNot(get, negated, (x) => x <= k, (r) => {
+    const x = get(r);
+    return x !== null && x <= k;
+  }),
+  '>': (get, k, negated) => positiveOrNot(get, negated, (x) => x > k, (r) => {
+    const x = get(r);
+    return x !== null && x > k;
+  }),
+  '>=': (get, k, negated) => positiveOrNot(get, negated, (x) => x >= k, (r) => {
+    const x = get(r);
+    return x !== null && x >= k;
+  }),
+};
+
+const POSITIONS: Readonly<Record<TextPosition, Make>> = {
+  contains: (get, k, negated) => {
+    const s = k as string;
+    return negated
+      ? (r) => {
+          const x = get(r);
+          return x !== null && !(x as string).includes(s);
+        }
+      : (r) => {
+          const x = get(r);
+          return x !== null && (x as string).includes(s);
+        };
+  },
+  starts: (get, k, negated) => {
+    const s = k as string;
+    return negated
+      ? (r) => {
+          const x = get(r);
+          return x !== null && !(x as string).startsWith(s);
+        }
+      : (r) => {
+          const x = get(r);
+          return x !== null && (x as string).startsWith(s);
+        };
+  },
+  ends: (get, k, negated) => {
+    const s = k as string;
+    return negated
+      ? (r) => {
+          const x = get(r);
+          return x !== null && !(x as string).endsWith(s);
+        }
+      : (r) => {
+          const x = get(r);
+          return x !== null && (x as string).endsWith(s);
+        };
+  },
+};
+
+/** The specialised positive form, or the negation of a check (no operator negates an order relation today). */
+function positiveOrNot(get: Getter, negated: boolean, check: Check, positive: RecordPredicate): RecordPredicate {
+  if (!negated) return positive;
+  return (r) => {
+    const x = get(r);
+    return x !== null && !check(x);
+  };
+}
+
+/** A list or null test: true on null exactly when the facts say so. */
+function withNull(get: Getter, negated: boolean, nullMatches: boolean, check: Check): RecordPredicate {
+  if (nullMatches) {
+    return negated
+      ? (r) => {
+          const x = get(r);
+          return x === null || !check(x);
+        }
+      : (r) => {
+          const x = get(r);
+          return x === null || check(x);
+        };
+  }
+  return negated
+    ? (r) => {
+        const x = get(r);
+        return x !== null && !check(x);
+      }
+    : (r) => {
+        const x = get(r);
+        return x !== null && check(x);
+      };
+}
+
 function compileTest(test: PlanTest): RecordPredicate {
   const get: Getter = typedFieldReader(test.path, test.type, test.fold);
+  const { test: valueTest, negated, nullMatches } = test.facts;
   const k = test.value as PlanValue;
-  const s = k as string;
-  const set = test.values.length > 0 ? new Set<PlanValue>(test.values) : EMPTY_SET;
-  switch (test.operator) {
-    case 'Equal':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x === k;
-      };
-    case 'NotEqual':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x !== k;
-      };
-    case 'LessThan':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x < k;
-      };
-    case 'LessThanOrEqual':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x <= k;
-      };
-    case 'GreaterThan':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x > k;
-      };
-    case 'GreaterThanOrEqual':
-      return (r) => {
-        const x = get(r);
-        return x !== null && x >= k;
-      };
-    case 'Contains':
-      return (r) => {
-        const x = get(r);
-        return x !== null && (x as string).includes(s);
-      };
-    case 'StartsWith':
-      return (r) => {
-        const x = get(r);
-        return x !== null && (x as string).startsWith(s);
-      };
-    case 'EndsWith':
-      return (r) => {
-        const x = get(r);
-        return x !== null && (x as string).endsWith(s);
-      };
-    case 'NotContains':
-      return (r) => {
-        const x = get(r);
-        return x !== null && !(x as string).includes(s);
-      };
-    case 'NotStartsWith':
-      return (r) => {
-        const x = get(r);
-        return x !== null && !(x as string).startsWith(s);
-      };
-    case 'NotEndsWith':
-      return (r) => {
-        const x = get(r);
-        return x !== null && !(x as string).endsWith(s);
-      };
-    case 'IsNull':
-      return (r) => get(r) === null;
-    case 'IsNotNull':
-      return (r) => get(r) !== null;
-    case 'InArray':
-      return (r) => {
-        const x = get(r);
-        return x !== null && set.has(x);
-      };
-    case 'InArrayOrNull':
-      return (r) => {
-        const x = get(r);
-        return x === null || set.has(x);
-      };
-    case 'NotInArray':
-      return (r) => {
-        const x = get(r);
-        return x !== null && !set.has(x);
-      };
-    case 'NotInArrayOrNull':
-      return (r) => {
-        const x = get(r);
-        return x === null || !set.has(x);
-      };
+  if (valueTest.kind === 'present' && nullMatches === negated) return negated ? (r) => get(r) === null : (r) => get(r) !== null;
+  if (valueTest.kind === 'compare' && !nullMatches) return RELATIONS[valueTest.relation](get, k, negated);
+  if (valueTest.kind === 'text' && !nullMatches) return POSITIONS[valueTest.position](get, k, negated);
+  return withNull(get, negated, nullMatches, checkOf(test));
+}
+
+function checkOf(test: PlanTest): Check {
+  const facts = test.facts;
+  const k = test.value as PlanValue;
+  switch (facts.test.kind) {
+    case 'compare': {
+      const { relation } = facts.test;
+      return (x) => passesTest({ kind: 'compare', relation }, x, k, []);
+    }
+    case 'text': {
+      const { position } = facts.test;
+      return (x) => passesTest({ kind: 'text', position }, x, k, []);
+    }
+    case 'member': {
+      const set = test.values.length > 0 ? new Set<PlanValue>(test.values) : EMPTY_SET;
+      return (x) => set.has(x);
+    }
+    case 'present':
+      return () => true;
   }
 }
 

@@ -12,6 +12,11 @@ import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
 import { isFieldHolder, readField } from './read-field.js';
 import { isIdentifier } from '../ast/lexical.js';
+import type { PositiveRelation } from '../ast/operator-facts.js';
+import type { TextPosition } from '../ast/operators.js';
+
+const JS_RELATIONS: Readonly<Record<PositiveRelation, string>> = { '=': '===', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const STRING_METHODS: Readonly<Record<TextPosition, string>> = { contains: 'includes', starts: 'startsWith', ends: 'endsWith' };
 
 /** Lists up to this long compare with a chain of `===`; longer ones use a Set. */
 const CHAIN_LIMIT = 8;
@@ -59,54 +64,31 @@ class Emitter {
     return `${this.constant(new Set(values))}.has(v)`;
   }
 
-  /** A predicate on a non-null `v`. */
-  check(test: PlanTest): string {
+  /** The positive test on a non-null `v` (ast/operator-facts.ts); undefined for a null check. */
+  check(test: PlanTest): string | undefined {
     const k = (): string => this.constant(test.value);
-    switch (test.operator) {
-      case 'Equal':
-        return `v === ${k()}`;
-      case 'NotEqual':
-        return `v !== ${k()}`;
-      case 'LessThan':
-        return `v < ${k()}`;
-      case 'LessThanOrEqual':
-        return `v <= ${k()}`;
-      case 'GreaterThan':
-        return `v > ${k()}`;
-      case 'GreaterThanOrEqual':
-        return `v >= ${k()}`;
-      case 'Contains':
-        return `v.includes(${k()})`;
-      case 'StartsWith':
-        return `v.startsWith(${k()})`;
-      case 'EndsWith':
-        return `v.endsWith(${k()})`;
-      case 'NotContains':
-        return `!v.includes(${k()})`;
-      case 'NotStartsWith':
-        return `!v.startsWith(${k()})`;
-      case 'NotEndsWith':
-        return `!v.endsWith(${k()})`;
-      case 'InArray':
-      case 'InArrayOrNull':
+    const facts = test.facts;
+    switch (facts.test.kind) {
+      case 'compare':
+        return `v ${JS_RELATIONS[facts.test.relation]} ${k()}`;
+      case 'text':
+        return `v.${STRING_METHODS[facts.test.position]}(${k()})`;
+      case 'member':
         return this.membership(test.values);
-      case 'NotInArray':
-      case 'NotInArrayOrNull':
-        return `!${this.membership(test.values)}`;
-      case 'IsNull':
-      case 'IsNotNull':
-        return 'true';
+      case 'present':
+        return undefined;
     }
   }
 
   test(test: PlanTest): string {
     const present = this.present(test);
-    if (test.operator === 'IsNull') return `!(${present})`;
-    if (test.operator === 'IsNotNull') return `(${present})`;
-    const check = test.fold ? `(v = v.toLowerCase(), ${this.check(test)})` : `(${this.check(test)})`;
-    // docs/reference.md §"Filter semantics": only the …OrNull list operators are true on null.
-    if (test.operator === 'InArrayOrNull' || test.operator === 'NotInArrayOrNull') return `(!(${present}) || ${check})`;
-    return `(${present} && ${check})`;
+    const { negated, nullMatches } = test.facts;
+    const positive = this.check(test);
+    if (positive === undefined) return negated ? `!(${present})` : `(${present})`;
+    const written = negated ? `!(${positive})` : positive;
+    const check = test.fold ? `(v = v.toLowerCase(), ${written})` : `(${written})`;
+    // docs/reference.md §"Filter semantics": the facts say whether null satisfies the operator.
+    return nullMatches ? `(!(${present}) || ${check})` : `(${present} && ${check})`;
   }
 
   node(node: PlanNode): string {

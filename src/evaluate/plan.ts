@@ -8,6 +8,8 @@
  */
 import type { ListOperator, NoValueOperator, SingleValueOperator } from '../ast/operators.js';
 import { baseOperatorOfInFields } from '../ast/operators.js';
+import type { ConditionFacts } from '../ast/operator-facts.js';
+import { operatorFacts } from '../ast/operator-facts.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
@@ -28,13 +30,15 @@ export type PlanValue = string | number | boolean;
  * One condition on one field.
  *
  * @example
- * const test: PlanTest = { kind: 'test', path: ['LastName'], type: 'string', operator: 'StartsWith', value: 'sm', values: [], fold: true };
+ * const test: PlanTest = { kind: 'test', path: ['LastName'], type: 'string', operator: 'StartsWith', facts: operatorFacts('StartsWith'), value: 'sm', values: [], fold: true };
  */
 export interface PlanTest {
   readonly kind: 'test';
   readonly path: readonly string[];
   readonly type: ScalarType;
   readonly operator: SingleValueOperator | NoValueOperator | ListOperator;
+  /** What the operator means (ast/operator-facts.ts): what both back ends emit from. */
+  readonly facts: ConditionFacts;
   /** For single-value operators. */
   readonly value: PlanValue | undefined;
   /** For list operators, without duplicates. */
@@ -87,7 +91,7 @@ function test(
   values: readonly PlanValue[],
   fold: boolean,
 ): PlanTest {
-  return { kind: 'test', path: field.path, type: field.type, operator, value, values, fold: fold && field.type === 'string' };
+  return { kind: 'test', path: field.path, type: field.type, operator, facts: operatorFacts(operator), value, values, fold: fold && field.type === 'string' };
 }
 
 /**

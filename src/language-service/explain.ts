@@ -21,6 +21,7 @@
 import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
 import type { FilterOperator, GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
+import { operatorFacts } from '../ast/operator-facts.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -151,28 +152,27 @@ function findTooDeep(clauses: readonly FilterNode[], maxDepth: number): FilterNo
   return undefined;
 }
 
-const TEXT_PHRASES: Readonly<Partial<Record<SingleValueOperator, string>>> = {
-  Contains: 'contains',
-  StartsWith: 'starts with',
-  EndsWith: 'ends with',
-  NotContains: 'does not contain',
-  NotStartsWith: 'does not start with',
-  NotEndsWith: 'does not end with',
-};
-
 /** A "not x" operator that is false on a null field, though a reader might expect it to include "no value". */
 function surprisesOnNull(op: FilterOperator): boolean {
   const info = OPERATORS[op];
   return info.negative && !info.nullMatches;
 }
 
-const ORDER_PHRASES: Readonly<Partial<Record<SingleValueOperator, readonly [number: string, time: string]>>> = {
+// Every single-value operator has its wording here: a new operator does
+// not compile until it has one. [for numbers and text, for datetimes]
+const PHRASES: Readonly<Record<SingleValueOperator, readonly [number: string, time: string]>> = {
   Equal: ['is', 'is'],
   NotEqual: ['is not', 'is not'],
   LessThan: ['is less than', 'is before'],
   LessThanOrEqual: ['is less than or equal to', 'is on or before'],
   GreaterThan: ['is greater than', 'is after'],
   GreaterThanOrEqual: ['is greater than or equal to', 'is on or after'],
+  Contains: ['contains', 'contains'],
+  StartsWith: ['starts with', 'starts with'],
+  EndsWith: ['ends with', 'ends with'],
+  NotContains: ['does not contain', 'does not contain'],
+  NotStartsWith: ['does not start with', 'does not start with'],
+  NotEndsWith: ['does not end with', 'does not end with'],
 };
 
 /** The wording of one filter, with the schema it may consult. */
@@ -197,16 +197,20 @@ class Words {
       }
       case 'comparison': {
         const type = this.typeOf(node.field, node.operator, node.value.value);
-        const instant = node.operator === 'Equal' || node.operator === 'NotEqual' ? this.dateOnly(node.field, [node.value], node.operator === 'NotEqual') : undefined;
+        const facts = operatorFacts(node.operator);
+        const equality = facts.test.kind === 'compare' && facts.test.relation === '=';
+        const instant = equality ? this.dateOnly(node.field, [node.value], facts.negated) : undefined;
         const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${instant?.values ?? this.value(node.value, type)}`;
         const withNull = surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
         return instant === undefined ? withNull : `${withNull}${instant.note}`;
       }
       case 'null-check':
-        return `${this.name(node.field)} ${node.operator === 'IsNull' ? 'is not set' : 'is set'}`;
+        return `${this.name(node.field)} ${operatorFacts(node.operator).negated ? 'is not set' : 'is set'}`;
       case 'list': {
         const type = this.listType(node.field, node.values);
-        const instant = node.operator === 'InArray' ? this.dateOnly(node.field, node.values, false) : undefined;
+        const facts = operatorFacts(node.operator);
+        const plainList = !facts.negated && !facts.nullMatches;
+        const instant = plainList ? this.dateOnly(node.field, node.values, false) : undefined;
         const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
         const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
         if (instant !== undefined) return `${text}${instant.note}`;
@@ -317,25 +321,16 @@ function guessType(value: string): ScalarType | undefined {
 }
 
 function phrase(op: SingleValueOperator, type: ScalarType | undefined): string {
-  const text = TEXT_PHRASES[op];
-  if (text !== undefined) return text;
-  const [number, time] = ORDER_PHRASES[op]!;
+  const [number, time] = PHRASES[op];
   return type === 'datetime' ? time : number;
 }
 
 function listPhrase(op: ListOperator, values: readonly string[]): string {
-  const one = values.length === 1;
-  const list = joinOr(values);
-  switch (op) {
-    case 'InArray':
-      return one ? `is ${list}` : `is one of ${list}`;
-    case 'InArrayOrNull':
-      return one ? `is ${list} or is not set` : `is one of ${list}, or is not set`;
-    case 'NotInArray':
-      return one ? `is not ${list}` : `is not one of ${list}`;
-    case 'NotInArrayOrNull':
-      return one ? `is not ${list} or is not set` : `is not one of ${list}, or is not set`;
-  }
+  const { negated, nullMatches } = operatorFacts(op);
+  const list = values.length === 1 ? joinOr(values) : `one of ${joinOr(values)}`;
+  const text = `${negated ? 'is not' : 'is'} ${list}`;
+  if (!nullMatches) return text;
+  return values.length === 1 ? `${text} or is not set` : `${text}, or is not set`;
 }
 
 /** `a`, `a or b`, `a, b or c`. */

@@ -13,6 +13,7 @@
  */
 import type { SingleValueOperator } from '../ast/operators.js';
 import { OPERATORS } from '../ast/operators.js';
+import { operatorFacts, passesTest } from '../ast/operator-facts.js';
 import { comparableValue, type ScalarType } from '../schema/values.js';
 import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../validate/typed-tree.js';
 
@@ -109,33 +110,9 @@ export function passes(test: AtomTest, v: AtomValue): boolean {
     default:
       break;
   }
-  const w = test.value;
-  switch (test.op) {
-    case 'Equal':
-      return v === w;
-    case 'NotEqual':
-      return v !== w;
-    case 'LessThan':
-      return v < w;
-    case 'LessThanOrEqual':
-      return v <= w;
-    case 'GreaterThan':
-      return v > w;
-    case 'GreaterThanOrEqual':
-      return v >= w;
-    case 'Contains':
-      return String(v).includes(String(w));
-    case 'NotContains':
-      return !String(v).includes(String(w));
-    case 'StartsWith':
-      return String(v).startsWith(String(w));
-    case 'NotStartsWith':
-      return !String(v).startsWith(String(w));
-    case 'EndsWith':
-      return String(v).endsWith(String(w));
-    case 'NotEndsWith':
-      return !String(v).endsWith(String(w));
-  }
+  // The same rule every interpreter follows (ast/operator-facts.ts).
+  const facts = operatorFacts(test.op);
+  return passesTest(facts.test, v, test.value, []) !== facts.negated;
 }
 
 /** Whether some non-null value of the type passes every test. */

@@ -8,6 +8,9 @@
  * each field.
  */
 import type { FieldNode, FilterAst, FilterNode, SortAst, Span } from '../ast/nodes.js';
+import type { ConditionFacts } from '../ast/operator-facts.js';
+import { operatorFacts } from '../ast/operator-facts.js';
+import type { FilterOperator } from '../ast/operators.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diffSchemas, type SchemaDiff } from '../schema/diff.js';
 import type { FieldLookup, ResolvedField, Schema } from '../schema/schema.js';
@@ -63,7 +66,7 @@ export function renameAwareSchema(previous: Schema, next: Schema): Schema {
 interface FieldUse {
   readonly node: FieldNode;
   /** The operator, or `sort` for a sort key. */
-  readonly operator: string;
+  readonly operator: FilterOperator | 'sort';
   /** The whole condition or sort item, for placing analyzer errors. */
   readonly span: Span;
 }
@@ -97,8 +100,28 @@ function sortUses(ast: SortAst): FieldUse[] {
   return ast.items.map((item) => ({ node: item.field, operator: 'sort', span: item.span }));
 }
 
-const NULL_SENSITIVE: ReadonlySet<string> = new Set(['IsNull', 'IsNotNull', 'InArrayOrNull', 'NotInArrayOrNull']);
-const ORDERING: ReadonlySet<string> = new Set(['sort', 'GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual']);
+/** A use whose answer on a null field is not plain "false": a null check or an …OrNull list. */
+function nullSensitive(use: FieldUse): boolean {
+  const facts = factsOf(use);
+  return facts !== undefined && (facts.test.kind === 'present' || facts.nullMatches);
+}
+
+/** A sort key or an order comparison: what changes when values compare as text. */
+function ordering(use: FieldUse): boolean {
+  const facts = factsOf(use);
+  return facts === undefined || (facts.test.kind === 'compare' && facts.test.relation !== '=');
+}
+
+/** The operator's facts; undefined for a sort key. */
+function factsOf(use: FieldUse): ConditionFacts | undefined {
+  return use.operator === 'sort' ? undefined : operatorFacts(use.operator);
+}
+
+function noLongerNullable(use: FieldUse): string {
+  const facts = factsOf(use);
+  if (facts?.test.kind !== 'present') return `the "or null" part of ${use.operator} no longer matters`;
+  return `${use.operator} now matches ${facts.negated ? 'no record' : 'every record'}`;
+}
 
 function quote(name: string): string {
   return `"${name}"`;
@@ -174,7 +197,7 @@ export function evolutionDiagnostics(
       } else if (!numericOnly) {
         const how =
           next.type === 'string'
-            ? ORDERING.has(use.operator)
+            ? ordering(use)
               ? 'values now compare as text ("10" comes before "9")'
               : 'values now compare as text, not as ' + previous.type + 's'
             : `values are now read as ${next.type}s`;
@@ -187,13 +210,13 @@ export function evolutionDiagnostics(
         });
       }
     }
-    if (previous !== undefined && previous.nullable !== next.nullable && NULL_SENSITIVE.has(use.operator)) {
+    if (previous !== undefined && previous.nullable !== next.nullable && nullSensitive(use)) {
       out.push({
         code: 'field-nullability-changed',
         severity: 'warning',
         message: next.nullable
-          ? `field ${quote(next.name)} may now be null: ${use.operator} now ${use.operator.startsWith('Is') || use.operator.endsWith('OrNull') ? 'matches records it never saw before' : 'changes meaning'}`
-          : `field ${quote(next.name)} is no longer nullable: ${use.operator === 'IsNotNull' ? 'IsNotNull now matches every record' : use.operator === 'IsNull' ? 'IsNull now matches no record' : `the "or null" part of ${use.operator} no longer matters`}`,
+          ? `field ${quote(next.name)} may now be null: ${use.operator} now matches records it never saw before`
+          : `field ${quote(next.name)} is no longer nullable: ${noLongerNullable(use)}`,
         start: node.span.start,
         end: node.span.end,
       });

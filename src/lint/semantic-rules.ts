@@ -5,6 +5,7 @@
  * and report warnings; a filter with such findings still runs.
  */
 import type { Span } from '../ast/nodes.js';
+import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
@@ -146,10 +147,12 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
 function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
   let values: readonly { readonly value: string }[];
   let negate = false;
-  if (node.kind === 'comparison' && (node.operator === 'Equal' || node.operator === 'NotEqual')) {
+  if (node.kind !== 'comparison' && node.kind !== 'list') return;
+  const facts = operatorFacts(node.operator);
+  if (node.kind === 'comparison' && facts.test.kind === 'compare' && facts.test.relation === '=') {
     values = [node.source.value];
-    negate = node.operator === 'NotEqual';
-  } else if (node.kind === 'list' && node.operator === 'InArray') {
+    negate = facts.negated;
+  } else if (node.kind === 'list' && !facts.negated && !facts.nullMatches) {
     values = node.source.values;
   } else return;
   if (node.field.type !== 'datetime') return;

@@ -29,6 +29,8 @@ export type { ListError, ListResponse, PaginationInput, ParameterError, TokenPro
 export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
 export { createMemoryDataSource } from '../sources/memory-source.js';
 export type { MemoryDataSource, MemoryDataSourceOptions } from '../sources/memory-source.js';
+export { createWorkLane } from '../sources/memory-lane.js';
+export type { LaneTask, WorkLane } from '../sources/memory-lane.js';
 export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
 export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';

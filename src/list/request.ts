@@ -131,12 +131,36 @@ export const NO_TOKEN_RANGE = Object.freeze({ first: 0, last: 0 });
  */
 export function parseListRequest(input: ListRequestInput, options: ListRequestOptions): ParsedListRequest {
   const { query, headers } = requestParts(input);
-  const maxLimit = options.maxLimit ?? 1000;
   const errors: ParameterError[] = [];
-  const fail = (param: string, code: ValidationErrorCode, message: string): void => {
-    errors.push({ param, code, message });
-  };
+  const fail: Fail = (param, code, message) => void errors.push({ param, code, message });
+  const sent = readSentParameters(query, headers, fail);
+  if (sent.dataToken !== undefined) return tokenRequest(sent, sent.dataToken, errors, fail);
+  if (errors.length > 0) return invalid(errors);
+  if (sent.moves > 0) {
+    // docs/reference.md §"Token paging": next-page without a data token.
+    return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
+  }
+  return firstOrSkipRequest(sent, options, errors, fail);
+}
 
+type Fail = (param: string, code: ValidationErrorCode, message: string) => void;
+
+/** The list parameters as sent (empty values as not sent), with the page number read and the moves counted. */
+interface SentParameters {
+  readonly dataToken?: string;
+  readonly next: boolean;
+  readonly prev: boolean;
+  readonly pageText?: string;
+  readonly page?: number;
+  readonly moves: number;
+  readonly skipText?: string;
+  readonly limitText?: string;
+  readonly filterText?: string;
+  readonly sortText?: string;
+  readonly deletedText?: string;
+}
+
+function readSentParameters(query: QueryInput | undefined, headers: HeaderInput | undefined, fail: Fail): SentParameters {
   const raw = (name: ListParameter): string | undefined => {
     const p = readParameter(name, query, headers);
     if (p === undefined) return undefined;
@@ -147,95 +171,76 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
     // An empty value counts as not sent, so `?filter=` means no filter. Flags are read separately.
     return p.value === '' ? undefined : p.value;
   };
-  const flag = (name: 'next-page' | 'prev-page'): boolean => {
-    const p = readParameter(name, query, headers);
-    if (p === undefined) return false;
-    if ('repeated' in p) {
-      fail(name, 'outOfRangeError', `${name} was sent more than once with different values; send it once`);
-      return false;
-    }
-    const v = p.value.trim().toLowerCase();
-    if (v === '' || v === 'true') return true;
-    if (v === 'false') return false;
-    fail(name, 'regularExpressionError', `${name} is a flag: send true (or leave it out), not ${JSON.stringify(clip(p.value))}`);
-    return false;
-  };
-
   const dataToken = raw('data-token');
-  const next = flag('next-page');
-  const prev = flag('prev-page');
+  const next = readFlag('next-page', query, headers, fail);
+  const prev = readFlag('prev-page', query, headers, fail);
   const pageText = raw('page');
-  const skipText = raw('skip');
-  const limitText = raw('limit');
-  const filterText = raw('filter');
-  const sortText = raw('sort');
-  const deletedText = raw('include-deleted');
-
   let page: number | undefined;
   if (pageText !== undefined) {
     page = readWholeNumber(pageText);
     if (page === undefined) fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
   }
   const moves = (next ? 1 : 0) + (prev ? 1 : 0) + (pageText !== undefined ? 1 : 0);
+  const texts = { skipText: raw('skip'), limitText: raw('limit'), filterText: raw('filter'), sortText: raw('sort'), deletedText: raw('include-deleted') };
+  return { next, prev, moves, ...withoutUndefined({ dataToken, pageText, page, ...texts }) };
+}
 
-  if (dataToken !== undefined) {
-    if (skipText !== undefined) {
-      fail('skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed');
-    }
-    // A flag with a bad value was already reported; "needs one of" would only repeat it.
-    if (moves === 0 && errors.length === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
-    if (moves > 1) {
-      const sent = [next && 'next-page', prev && 'prev-page', pageText !== undefined && 'page'].filter(Boolean).join(', ');
-      fail('data-token', 'outOfRangeError', `send exactly one of next-page, prev-page or page with data-token, not ${sent}`);
-    }
-    if (errors.length > 0) return invalid(errors);
-    const move: PageMove = next ? { kind: 'next' } : prev ? { kind: 'prev' } : { kind: 'page', page: page! };
-    return {
-      ok: true,
-      request: {
-        mode: 'token',
-        dataToken,
-        move,
-        resent: {
-          ...(filterText === undefined ? {} : { filter: filterText }),
-          ...(sortText === undefined ? {} : { sort: sortText }),
-          ...(limitText === undefined ? {} : { limit: limitText }),
-          ...(deletedText === undefined ? {} : { includeDeleted: deletedText }),
-        },
-      },
-    };
+function readFlag(name: 'next-page' | 'prev-page', query: QueryInput | undefined, headers: HeaderInput | undefined, fail: Fail): boolean {
+  const p = readParameter(name, query, headers);
+  if (p === undefined) return false;
+  if ('repeated' in p) {
+    fail(name, 'outOfRangeError', `${name} was sent more than once with different values; send it once`);
+    return false;
   }
+  const v = p.value.trim().toLowerCase();
+  if (v === '' || v === 'true') return true;
+  if (v === 'false') return false;
+  fail(name, 'regularExpressionError', `${name} is a flag: send true (or leave it out), not ${JSON.stringify(clip(p.value))}`);
+  return false;
+}
 
+function tokenRequest(sent: SentParameters, dataToken: string, errors: readonly ParameterError[], fail: Fail): ParsedListRequest {
+  if (sent.skipText !== undefined) {
+    fail('skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed');
+  }
+  // A flag with a bad value was already reported; "needs one of" would only repeat it.
+  if (sent.moves === 0 && errors.length === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
+  if (sent.moves > 1) {
+    const names = [sent.next && 'next-page', sent.prev && 'prev-page', sent.pageText !== undefined && 'page'].filter(Boolean).join(', ');
+    fail('data-token', 'outOfRangeError', `send exactly one of next-page, prev-page or page with data-token, not ${names}`);
+  }
   if (errors.length > 0) return invalid(errors);
-  if (moves > 0) {
-    // docs/reference.md §"Token paging": next-page without a data token.
-    return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
-  }
+  const move: PageMove = sent.next ? { kind: 'next' } : sent.prev ? { kind: 'prev' } : { kind: 'page', page: sent.page! };
+  const resent = withoutUndefined({ filter: sent.filterText, sort: sent.sortText, limit: sent.limitText, includeDeleted: sent.deletedText });
+  return { ok: true, request: { mode: 'token', dataToken, move, resent } };
+}
 
+function firstOrSkipRequest(sent: SentParameters, options: ListRequestOptions, errors: ParameterError[], fail: Fail): ParsedListRequest {
+  const { limitText, skipText, deletedText, filterText, sortText } = sent;
   let limit: number | undefined;
-  if (limitText === undefined) {
-    fail('limit', 'requiredError', 'limit is required unless data-token is sent');
-  } else {
-    limit = readCount('limit', limitText, 1, maxLimit, fail);
-  }
+  if (limitText === undefined) fail('limit', 'requiredError', 'limit is required unless data-token is sent');
+  else limit = readCount('limit', limitText, 1, options.maxLimit ?? 1000, fail);
   let skip: number | undefined;
   if (skipText !== undefined) skip = readCount('skip', skipText, 0, Number.MAX_SAFE_INTEGER, fail);
-
   let includeDeleted = false;
   if (deletedText !== undefined) {
     const v = deletedText.trim().toLowerCase();
     if (v === 'true') includeDeleted = true;
     else if (v !== 'false') fail('include-deleted', 'regularExpressionError', `include-deleted must be true or false, got ${JSON.stringify(clip(deletedText))}`);
   }
-
   const analyzed = analyzeListQuery(filterText ?? '', sortText ?? '', options);
   errors.push(...analyzed.errors);
-  const { filter, sort } = analyzed;
-
   if (errors.length > 0) return invalid(errors);
-  const common: ListQuery = { filter, sort, filterText: filterText ?? '', sortText: sortText ?? '', includeDeleted };
+  const common: ListQuery = { filter: analyzed.filter, sort: analyzed.sort, filterText: filterText ?? '', sortText: sortText ?? '', includeDeleted };
   if (skipText !== undefined) return { ok: true, request: { mode: 'skip', limit: limit!, skip: skip!, ...common } };
   return { ok: true, request: { mode: 'first', limit: limit!, ...common } };
+}
+
+/** A copy without the keys whose value is undefined (the request types have optional, not undefined, members). */
+function withoutUndefined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 /**
@@ -351,13 +356,7 @@ function reportDiagnostics(
   }
 }
 
-function readCount(
-  name: string,
-  text: string,
-  min: number,
-  max: number,
-  fail: (param: string, code: ValidationErrorCode, message: string) => void,
-): number | undefined {
+function readCount(name: string, text: string, min: number, max: number, fail: Fail): number | undefined {
   const n = readWholeNumber(text);
   const t = text.trim();
   if (n === undefined) {

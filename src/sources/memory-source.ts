@@ -45,7 +45,7 @@ export interface MemoryDataSourceOptions extends ScopeOptions {
   readonly caseSensitive?: boolean;
   /**
    * The paging cache's size in record positions (4 bytes each) across all
-   * cached (filter, sort, client) results; default 8,000,000 (32 MB). Each
+   * cached (filter, sort, client) results; default 16,000,000 (64 MB). Each
    * result also counts its key and 256 bytes, so results with no match fill
    * the budget too. The least recently used result goes first; a result
    * larger than the budget is not kept.
@@ -108,7 +108,7 @@ const SELECT_DEPTH = 10_000;
 export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): MemoryDataSource {
   const evaluate = { caseSensitive: options.caseSensitive === true, limits: resolveLimits(options.limits) };
   const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
-  const budget = options.cacheBudget ?? 8_000_000;
+  const budget = options.cacheBudget ?? 16_000_000;
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
@@ -173,6 +173,13 @@ function orderingOf(ctx: Context, q: DataQuery): Ordering {
 function ownerOf(q: DataQuery): string {
   return q.clientId === undefined ? '' : String(q.clientId);
 }
+
+/**
+ * The lane turn of work that token pages wait for (their seek selection,
+ * the sort they seek in): a turn of its own, taking turns with the clients'
+ * cold queries rather than queuing behind those of its own client.
+ */
+const PAGE_TURNS = '\u0000page turns';
 
 /** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
 function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
@@ -243,8 +250,8 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   if (entry.sorted !== undefined) return entry.sorted;
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
-  if (entry.sorting === undefined) return ctx.lane.run(ownerOf(q), sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
-  entry.sorting.promote(ownerOf(q));
+  if (entry.sorting === undefined) return ctx.lane.run(PAGE_TURNS, sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
+  entry.sorting.promote(PAGE_TURNS);
   return entry.sorting.result;
 }
 
@@ -315,16 +322,25 @@ async function seekBySelection(
   before: SeekWindow['before'],
   limit: number,
 ): Promise<Window> {
+  // The sort token pages will seek in is hurried too: one sort serves every later page.
+  entry.sorting?.promote(PAGE_TURNS);
   if (after !== undefined) {
-    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0);
+    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, PAGE_TURNS);
     return { positions: rows, from: 0, to: rows.length };
   }
-  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0);
+  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0, PAGE_TURNS);
   const rows = nearestFirst.slice().reverse();
   return { positions: rows, from: 0, to: rows.length };
 }
 
-async function selectFrom(ctx: Context, q: DataQuery, entry: Entry, top: TopK, accept: (p: number) => boolean): Promise<Int32Array> {
+async function selectFrom(
+  ctx: Context,
+  q: DataQuery,
+  entry: Entry,
+  top: TopK,
+  accept: (p: number) => boolean,
+  owner = ownerOf(q),
+): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
-  return ctx.lane.run(ownerOf(q), selectJob(matches, top, accept, ctx.lane)).result;
+  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane)).result;
 }

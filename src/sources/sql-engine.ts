@@ -19,8 +19,6 @@ import type { SeekValue } from '../sql/seek.js';
 export interface SqlEngine {
   /** The n-th (1-based) placeholder (the dialect's own, `sqlDialect(name).placeholder`). */
   placeholder(n: number): string;
-  /** A LIMIT or OFFSET value as the driver should bind it. */
-  limitValue(n: number): unknown;
   /** Runs a SELECT and returns its rows; `ordered` when it has an ORDER BY. */
   rows(sql: string, params: unknown[], ordered: boolean): Promise<readonly Record<string, unknown>[]>;
   /** The expression a record's field is read with. */
@@ -64,7 +62,6 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
   if (dialect === 'postgres') {
     return {
       placeholder,
-      limitValue: (n) => n,
       rows: async (sql, params) => rowsOf(await run(sql, params)),
       readExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
       keyExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
@@ -74,8 +71,6 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
   }
   return {
     placeholder,
-    // Strings for MySQL: 8.0.22+ refuses a DOUBLE parameter (how drivers send JS numbers) for LIMIT.
-    limitValue: (n) => (dialect === 'mysql' ? String(n) : n),
     rows: async (sql, params, ordered) => rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
     readExpression: (expr) => expr,
     keyExpression: (expr) => expr,

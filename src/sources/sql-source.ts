@@ -9,15 +9,15 @@
  */
 import { setAtPath } from './record-path.js';
 import { WepqlError } from '../diagnostics/error.js';
-import type { Schema } from '../schema/schema.js';
+import type { ResolvedField, Schema } from '../schema/schema.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import type { SqlDialect } from '../sql/dialect.js';
-import { sqlDialect } from '../sql/dialect.js';
+import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
-import { toSql, type ColumnMap } from '../sql/to-sql.js';
+import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
-import { sqlEngine } from './sql-engine.js';
+import { sqlEngine, type SqlEngine } from './sql-engine.js';
 
 /**
  * Runs one parameterised statement and resolves to its rows in any of the
@@ -72,100 +72,174 @@ export interface SqlDataSourceOptions extends ScopeOptions {
  * });
  */
 export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
-  const { schema, dialect } = options;
-  const engine = sqlEngine(dialect, options.run);
-  const { quote } = sqlDialect(dialect);
-  const table = (typeof options.table === 'string' ? [options.table] : options.table).map(quote).join('.');
-  const columns = resolveColumnMap(schema, options.columns);
-  // Checked once here so a bad option fails at start-up, not on the first request.
-  quote(options.tieBreaker);
-  if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
-  if (options.recordColumn !== undefined) quote(options.recordColumn);
-  const select =
-    options.recordColumn !== undefined
-      ? `${quote(options.recordColumn)} AS ${quote('record')}`
-      : schema.fields.map((f, i) => `${engine.readExpression(fieldExpression(f, columns, dialect), f.type)} AS ${quote(`f${i}`)}`).join(', ');
+  const table = new SqlTable(options);
+  const read: Reader = async (q, window, seek, keyed) => {
+    const statement = table.select(q, window, seek, keyed);
+    if (statement === undefined) return [];
+    const rows = await table.engine.rows(statement.sql, statement.params, statement.ordered);
+    // A `before` seek reads backwards from the key; the page is those rows in the query's order.
+    return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
+  };
+  return Object.freeze({
+    // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
+    clientScoped: options.clientField !== undefined,
+    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
+      const rows = await readKeyed(q, window, read);
+      if (rows.length === 0) return { rows: [] };
+      return { rows: rows.map((r) => table.record(r)), keys: { first: table.keyOf(q, rows[0]!), last: table.keyOf(q, rows[rows.length - 1]!) } };
+    },
+    async count(q: DataQuery): Promise<number> {
+      const statement = table.count(q);
+      if (statement === undefined) return 0;
+      const rows = await table.engine.rows(statement.sql, statement.params, false);
+      return Number(rows[0]?.n ?? 0);
+    },
+    async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
+      return (await read(q, window, undefined, false)).map((r) => table.record(r));
+    },
+  });
+}
 
-  const compile = (q: DataQuery, withSort: boolean, seek?: Seek) => {
-    if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(dialect);
-    const scope = scopeClauses(schema, options, q);
+interface CompileOptions {
+  readonly clientOnly?: boolean;
+  readonly deferredJoin?: DeferredJoin;
+  readonly paramStart?: number;
+}
+
+interface Statement {
+  readonly sql: string;
+  readonly params: unknown[];
+  readonly ordered: boolean;
+}
+
+/** One table as the source reads it: the statements it sends and how it reads their rows back. */
+class SqlTable {
+  readonly engine: SqlEngine;
+  private readonly dialect: SqlDialectRules;
+  private readonly quote: (name: string) => string;
+  private readonly name: string;
+  private readonly columns: ReturnType<typeof resolveColumnMap>;
+  private readonly selected: string;
+
+  constructor(private readonly options: SqlDataSourceOptions) {
+    const { schema, dialect } = options;
+    this.engine = sqlEngine(dialect, options.run);
+    this.dialect = sqlDialect(dialect);
+    this.quote = this.dialect.quote;
+    this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
+    this.columns = resolveColumnMap(schema, options.columns);
+    // Checked once here so a bad option fails at start-up, not on the first request.
+    this.quote(options.tieBreaker);
+    if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
+    this.selected =
+      options.recordColumn !== undefined
+        ? `${this.quote(options.recordColumn)} AS ${this.quote('record')}`
+        : schema.fields.map((f, i) => `${this.engine.readExpression(this.expression(f), f.type)} AS ${this.quote(`f${i}`)}`).join(', ');
+  }
+
+  /** The page statement: a seek, a first page, or a jump; undefined when no row can match. */
+  select(q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean): Statement | undefined {
+    if (seek === undefined && window.offset > 0) return this.jump(q, window, keyed);
+    const compiled = this.compile(q, true, seek);
+    if (compiled === undefined) return undefined;
+    const { where, orderBy, params } = compiled;
+    const n = params.length;
+    const sql =
+      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name}${where ? ` WHERE ${where}` : ''}` +
+      `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ${this.engine.placeholder(n + 1)}` +
+      `${seek === undefined ? ` OFFSET ${this.engine.placeholder(n + 2)}` : ''}`;
+    const limits = seek === undefined ? [window.limit, window.offset] : [window.limit];
+    return { sql, params: [...params, ...limits.map(this.dialect.limitValue)], ordered: orderBy !== '' };
+  }
+
+  /**
+   * A page jump as a deferred join (`toSql`'s `deferredJoin`): the skipped
+   * rows are walked in a subquery that reads only the sort index, and just
+   * the page's rows are fetched from the table. The outer statement starts
+   * with the client equality too, so on a table partitioned by client the
+   * lookups stay in one partition.
+   */
+  private jump(q: DataQuery, window: PageWindow, keyed: boolean): Statement | undefined {
+    const client = this.compile({ ...q, filter: undefined, sort: undefined }, false, undefined, { clientOnly: true });
+    if (client === undefined) return undefined;
+    const deferredJoin = { table: this.options.table, limit: window.limit, offset: window.offset };
+    const page = this.compile(q, true, undefined, { deferredJoin, paramStart: client.params.length + 1 });
+    if (page === undefined) return undefined;
+    const sql =
+      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name} WHERE ${client.where ? `${client.where} AND ` : ''}${page.where}` +
+      ` ORDER BY ${page.orderBy}`;
+    return { sql, params: [...client.params, ...page.params], ordered: true };
+  }
+
+  /** The `COUNT(*)` statement; undefined when no row can match. */
+  count(q: DataQuery): Statement | undefined {
+    const compiled = this.compile(q, false);
+    if (compiled === undefined) return undefined;
+    const { where, params } = compiled;
+    return { sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}`, params: [...params], ordered: false };
+  }
+
+  /** A row read by `select` as the record the list returns. */
+  record(row: Record<string, unknown>): unknown {
+    if (this.options.recordColumn !== undefined) return typeof row.record === 'string' ? JSON.parse(row.record) : row.record;
+    const out: Record<string, unknown> = {};
+    this.options.schema.fields.forEach((field, i) => {
+      const value = this.engine.recordValue(row[`f${i}`], field.type);
+      if (value !== null) setAtPath(out, field.path, value);
+    });
+    return out;
+  }
+
+  /** The seek key of a row read by a keyed `select`: each sort key as the engine holds it, then the tie-breaker. */
+  keyOf(q: DataQuery, row: Record<string, unknown>): SeekKey {
+    const types = [...(q.sort?.keys ?? []).map((k) => k.field.type), 'tie' as const];
+    return types.map((type, i) => this.engine.seekValue(row[`wepql_k${i}`], type));
+  }
+
+  private expression(field: Pick<ResolvedField, 'name' | 'path' | 'type'>): string {
+    return fieldExpression(field, this.columns, this.options.dialect);
+  }
+
+  // Every ORDER BY key, read back exactly (see `SqlEngine.keyExpression`) so a token can seek from the page's first and last row.
+  private keyColumns(q: DataQuery): string {
+    const schema = this.options.schema;
+    return [
+      ...(q.sort?.keys ?? []).map((k) => this.engine.keyExpression(this.expression(scalarField(schema, k.field.name, 'sort')), k.field.type)),
+      this.quote(this.options.tieBreaker),
+    ]
+      .map((expr, i) => `, ${expr} AS ${this.quote(`wepql_k${i}`)}`)
+      .join('');
+  }
+
+  /**
+   * WHERE and ORDER BY with the scope's clauses first (only the client's with
+   * `clientOnly`); undefined when no row can match.
+   */
+  private compile(q: DataQuery, withSort: boolean, seek?: Seek, more: CompileOptions = {}) {
+    const { options } = this;
+    if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(options.dialect);
+    const scope = scopeClauses(options.schema, more.clientOnly === true ? { ...options, deleted: undefined } : options, q);
+    if (scope.none) return undefined;
     const filter = withClauses(q.filter, scope.clauses);
-    const sql = toSql(
+    return toSql(
       {
         ...(filter === undefined ? {} : { filter }),
         ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}),
         ...(seek === undefined ? {} : { seek }),
       },
       {
-        dialect,
-        schema,
+        dialect: options.dialect,
+        schema: options.schema,
         tieBreaker: options.tieBreaker,
         ...(options.columns === undefined ? {} : { columns: options.columns }),
         ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
         ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
         ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
+        ...(more.deferredJoin === undefined ? {} : { deferredJoin: more.deferredJoin }),
+        ...(more.paramStart === undefined ? {} : { paramStart: more.paramStart }),
       },
     );
-    return { ...sql, none: scope.none };
-  };
-
-  const rebuild = (row: Record<string, unknown>): unknown => {
-    if (options.recordColumn !== undefined) return typeof row.record === 'string' ? JSON.parse(row.record) : row.record;
-    const out: Record<string, unknown> = {};
-    schema.fields.forEach((field, i) => {
-      const value = engine.recordValue(row[`f${i}`], field.type);
-      if (value !== null) setAtPath(out, field.path, value);
-    });
-    return out;
-  };
-
-  // Every ORDER BY key, read back exactly (see `SqlEngine.keyExpression`) so a token can seek from the page's first and last row.
-  const keyTypes = (q: DataQuery) => [...(q.sort?.keys ?? []).map((k) => k.field.type), 'tie' as const];
-  const keyColumns = (q: DataQuery): string =>
-    [
-      ...(q.sort?.keys ?? []).map((k) => engine.keyExpression(fieldExpression(scalarField(schema, k.field.name, 'sort'), columns, dialect), k.field.type)),
-      quote(options.tieBreaker),
-    ]
-      .map((expr, i) => `, ${expr} AS ${quote(`wepql_k${i}`)}`)
-      .join('');
-  const keyOf = (q: DataQuery, row: Record<string, unknown>): SeekKey => keyTypes(q).map((type, i) => engine.seekValue(row[`wepql_k${i}`], type));
-
-  const select_ = (q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean) => {
-    const { where, orderBy, params, none } = compile(q, true, seek);
-    const n = params.length;
-    const sql =
-      `SELECT ${select}${keyed ? keyColumns(q) : ''} FROM ${table}${where ? ` WHERE ${where}` : ''}` +
-      `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ${engine.placeholder(n + 1)}` +
-      `${seek === undefined ? ` OFFSET ${engine.placeholder(n + 2)}` : ''}`;
-    const limits = seek === undefined ? [window.limit, window.offset] : [window.limit];
-    return { sql, params: [...params, ...limits.map(engine.limitValue)], none, ordered: orderBy !== '' };
-  };
-
-  const read = async (q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean): Promise<readonly Record<string, unknown>[]> => {
-    const statement = select_(q, window, seek, keyed);
-    if (statement.none) return [];
-    const rows = await engine.rows(statement.sql, statement.params, statement.ordered);
-    // A `before` seek reads backwards from the key; the page is those rows in the query's order.
-    return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
-  };
-
-  return Object.freeze({
-    clientScoped: options.clientField !== undefined,
-    async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
-      const rows = await readKeyed(q, window, read);
-      if (rows.length === 0) return { rows: [] };
-      return { rows: rows.map(rebuild), keys: { first: keyOf(q, rows[0]!), last: keyOf(q, rows[rows.length - 1]!) } };
-    },
-    async count(q: DataQuery): Promise<number> {
-      const { where, params, none } = compile(q, false);
-      if (none) return 0;
-      const rows = await engine.rows(`SELECT COUNT(*) AS ${quote('n')} FROM ${table}${where ? ` WHERE ${where}` : ''}`, [...params], false);
-      return Number(rows[0]?.n ?? 0);
-    },
-    async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
-      return (await read(q, window, undefined, false)).map(rebuild);
-    },
-  });
+  }
 }
 
 type Reader = (q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean) => Promise<readonly Record<string, unknown>[]>;

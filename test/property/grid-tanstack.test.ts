@@ -73,7 +73,6 @@ function tanstackRows(rows: Record<string, unknown>[], entries: readonly Entry[]
     return { accessorKey: id, filterFn: e?.fn ?? 'auto' };
   });
   const columnFilters: ColumnFiltersState = entries.map((e) => ({ id: e.id, value: e.value }));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const table = constructTable({ features, data: rows, columns: columns as any, initialState: { columnFilters } });
   return table.getFilteredRowModel().rows.map((r) => r.original as Record<string, unknown>);
 }

@@ -23,7 +23,7 @@ const text = (page: string): string => readFileSync(join(ROOT, page), 'utf8');
 /** Citations of documents users do not have: the project's SPEC, its sections, the seed interface document. */
 export function citations(markdown: string): string[] {
   const found: string[] = [];
-  for (const m of markdown.matchAll(/\bSPEC\b|§\s*\d+|(?<![\w-])seed(?![\w-])/gi)) found.push(m[0]);
+  for (const m of markdown.matchAll(/\bSPEC\b|(?<!RFC \d+ )§\s*\d+|(?<![\w-])seed(?![\w-])/gi)) found.push(m[0]);
   return found;
 }
 
@@ -50,6 +50,7 @@ describe('the guides cite the reference, not documents outside the package', () 
     ["the seed's error bodies", ['seed']],
     ['Seed data', ['Seed']],
     ['wepql db-seed and seedEmployeeTable', []],
+    ['the absolute form (RFC 9112 §3.2.2)', []],
   ])('finds the citations in %j', (sample, expected) => {
     expect(citations(sample)).toEqual(expected);
   });

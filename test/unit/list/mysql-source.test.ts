@@ -79,7 +79,12 @@ describe('createMysqlDataSource', () => {
     expect(await source.count(q)).toBe(7);
     await source.page(q, { offset: 20, limit: 10 });
     expect(seen[0]!.sql).toMatch(/^SELECT COUNT\(\*\) AS `n` FROM `payroll`\.`employees` WHERE /);
-    expect(seen[1]!.sql).toMatch(/^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE .* ORDER BY `Id` ASC LIMIT \? OFFSET \?$/);
+    // A jump is a deferred join: the skipped rows are walked in a subquery over the sort index only; the client equality stays first outside.
+    expect(seen[1]!.sql).toMatch(
+      /^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE `ClientId` = \? AND `Id` IN \(SELECT `wepql_key` FROM \(SELECT `Id` AS `wepql_key` FROM `payroll`\.`employees` WHERE `ClientId` = \? AND .* ORDER BY `Id` ASC LIMIT \? OFFSET \?\) AS `wepql_page`\) ORDER BY `Id` ASC$/,
+    );
+    await source.page(q, { offset: 0, limit: 10 });
+    expect(seen[2]!.sql).toMatch(/^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE .* ORDER BY `Id` ASC LIMIT \? OFFSET \?$/);
     for (const { sql } of seen) expect(sql).not.toContain('DROP');
     expect(seen[1]!.params.slice(-2)).toEqual(['10', '20']);
     expect(seen[1]!.params).toContain("x'; drop table employees; --");

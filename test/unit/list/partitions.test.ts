@@ -114,9 +114,13 @@ describe.skipIf(findPostgresBin() === undefined)('hash partitions on the client 
         const second = await source.keyedPage!(q, { offset: 10, limit: 10, after: first.keys!.last });
         const back = await source.keyedPage!(q, { offset: 0, limit: 10, before: second.keys!.first });
         expect(back.rows).toEqual(first.rows);
-        expect(seen.length).toBe(4);
+        // A page=N jump: a deferred join, inner and outer statements on the same one partition.
+        const jump = await source.keyedPage!(q, { offset: 20, limit: 10 });
+        expect(jump.rows.length).toBe(10);
+        expect(seen.length).toBe(5);
+        expect(seen[4]!.sql).toMatch(/ IN \(SELECT "wepql_key" FROM \(SELECT "Id" AS "wepql_key" FROM "employees" WHERE "ClientId" = \$2 AND /);
         for (const [i, { sql, params, scans }] of seen.entries()) {
-          const what = `${['count', 'first page', 'seek page', 'seek page backwards'][i]} of client ${clientId}`;
+          const what = `${['count', 'first page', 'seek page', 'seek page backwards', 'page jump'][i]} of client ${clientId}`;
           // Every statement carries the client scope as its first equality, so it can route to one partition (or shard).
           expect(sql, what).toMatch(/ WHERE "ClientId" = \$1 AND /);
           expect(params[0], what).toBe(clientId);
