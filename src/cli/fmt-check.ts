@@ -49,7 +49,8 @@ async function reportFile(loaded: LoadedSource, check: FileCheck, write: boolean
     process.stdout.write(`${paint.yellow('[warn]')} ${loaded.label}\n${check.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return;
   }
-  if (check.replacements.size > 0) await writeSourceFile(loaded.candidate.abs, loaded.source, rewriteSavedFile(loaded.file, check.replacements));
+  if (check.replacements.size > 0)
+    await writeSourceFile(loaded.candidate.abs, loaded.source, rewriteSavedFile(loaded.file, check.replacements));
   const left = check.problems.filter((p) => p.includes('cannot be formatted'));
   const n = check.replacements.size;
   process.stdout.write(`${n > 0 ? `${loaded.label} (${plural(n, 'entry', 'entries')} rewritten)` : loaded.label}\n`);
@@ -99,7 +100,9 @@ export async function runFmtCheck(args: ParsedArgs, options: { readonly schemaFi
     return unformattable > 0 || failedStrict ? 1 : 0;
   }
   if (bad > 0) {
-    process.stdout.write(`${paint.yellow('[warn]')} Canonical-form issues found in ${plural(bad, 'file')}. Run \`wepql fmt --write\` to fix them.\n`);
+    process.stdout.write(
+      `${paint.yellow('[warn]')} Canonical-form issues found in ${plural(bad, 'file')}. Run \`wepql fmt --write\` to fix them.\n`,
+    );
     return 1;
   }
   if (sources.notices.length > 0) {

@@ -42,7 +42,9 @@ export function packageVersion(): string {
 export function diagnosticsDocsUri(pkg: PackageJson = packageJson()): string | undefined {
   const repo = typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository as { url?: unknown } | undefined)?.url;
   if (typeof repo === 'string') {
-    const m = /^(?:git\+)?(?:https?:\/\/|git@|ssh:\/\/git@)?(github\.com|gitlab\.com)[/:]([^/\s]+\/[^/\s]+?)(?:\.git)?\/?$/.exec(repo) ?? /^(github|gitlab):([^/\s]+\/[^/\s]+)$/.exec(repo);
+    const m =
+      /^(?:git\+)?(?:https?:\/\/|git@|ssh:\/\/git@)?(github\.com|gitlab\.com)[/:]([^/\s]+\/[^/\s]+?)(?:\.git)?\/?$/.exec(repo) ??
+      /^(github|gitlab):([^/\s]+\/[^/\s]+)$/.exec(repo);
     if (m !== null) {
       const host = m[1]!.includes('.') ? m[1]! : `${m[1]!}.com`;
       return `https://${host}/${m[2]!}/${host === 'gitlab.com' ? '-/blob' : 'blob'}/HEAD/docs/diagnostics.md`;

@@ -17,8 +17,18 @@ import type { OptionDefinition } from './command.js';
 export const WORKSPACE_OPTIONS: readonly OptionDefinition[] = [
   { flag: '--config', value: 'FILE', description: 'read settings from FILE instead of the nearest wepql.config.json' },
   { flag: '--no-config', description: 'ignore any wepql.config.json' },
-  { flag: '--filter-path', value: 'PATH', repeatable: true, description: "where filters sit inside JSON/YAML documents, such as '$.views[*].filter'" },
-  { flag: '--sort-path', value: 'PATH', repeatable: true, description: "where sorts sit inside JSON/YAML documents, such as '$.views[*].sort'" },
+  {
+    flag: '--filter-path',
+    value: 'PATH',
+    repeatable: true,
+    description: "where filters sit inside JSON/YAML documents, such as '$.views[*].filter'",
+  },
+  {
+    flag: '--sort-path',
+    value: 'PATH',
+    repeatable: true,
+    description: "where sorts sit inside JSON/YAML documents, such as '$.views[*].sort'",
+  },
   { flag: '--ignore-pattern', value: 'PATTERN', repeatable: true, description: 'leave out files matching this .gitignore-style pattern' },
   { flag: '--ignore-path', value: 'FILE', description: 'read .gitignore-style patterns from FILE instead of .wepqlignore' },
   { flag: '--allow-outside', description: 'let the config\'s "paths" name files outside the config\'s directory' },
@@ -74,11 +84,22 @@ export async function readRunSources(
     allowOutside: args.switches.has('--allow-outside'),
   });
   if (options.operands.length === 0 && config.paths === undefined) return undefined;
-  const exclude = excludedFiles(config, options.alsoExclude.map((p) => (p === undefined ? undefined : resolve(cwd, p))));
+  const exclude = excludedFiles(
+    config,
+    options.alsoExclude.map((p) => (p === undefined ? undefined : resolve(cwd, p))),
+  );
   const loaded = await loadSources(candidates, { selectors: runSelectors(args, config), exclude, stdinLabel: STDIN_LABEL });
   if (loaded.files.length === 0 && loaded.notices.length === 0) {
     const asked = options.operands.length > 0 ? options.operands : (config.paths ?? []);
-    return { files: [], notices: [{ label: asked.join(' '), message: 'no saved-filter files found (a walk reads .wepql files, and JSON/YAML/NDJSON files holding filters)' }] };
+    return {
+      files: [],
+      notices: [
+        {
+          label: asked.join(' '),
+          message: 'no saved-filter files found (a walk reads .wepql files, and JSON/YAML/NDJSON files holding filters)',
+        },
+      ],
+    };
   }
   return loaded;
 }

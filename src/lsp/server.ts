@@ -36,7 +36,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
 import { loadYaml, type SavedSelectors } from '../workspace/saved-filters.js';
-import { parseSelector } from '../workspace/selector.js';
+import { excludedFiles, neverSavedFilters, selectorsOf } from '../workspace/sources.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
 import { formatFilter, formatSort } from '../print/format.js';
@@ -96,6 +96,8 @@ interface ServerState {
   caseSensitive: boolean;
   selectors: SavedSelectors;
   rules: LintConfig['rules'];
+  /** The files `wepql lint` never reads as saved filters (package.json, the config, the schema): no findings here either. */
+  neverRead: ReadonlySet<string>;
 }
 
 function serve(connection: Connection, options: LspOptions): void {
@@ -106,6 +108,7 @@ function serve(connection: Connection, options: LspOptions): void {
     caseSensitive: options.caseSensitive === true,
     selectors: {},
     rules: undefined,
+    neverRead: new Set(),
   };
   connection.onInitialize((params) => initialize(state, options, params));
   serveDiagnostics(state);
@@ -131,7 +134,8 @@ function findings(state: ServerState, text: string, kind: 'filter' | 'sort'): Di
 }
 
 const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-const entriesOf = (state: ServerState, doc: TextDocument): DocumentEntry[] => documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
+const entriesOf = (state: ServerState, doc: TextDocument): DocumentEntry[] =>
+  neverSavedFilters(pathOf(doc.uri), doc.getText(), state.neverRead) ? [] : documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
 const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
   start: doc.positionAt(toFileOffset(e, start)),
   end: doc.positionAt(toFileOffset(e, end)),
@@ -147,10 +151,8 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
   if (configFile !== undefined) {
     try {
       config = loadConfig(configFile);
-      state.selectors = {
-        ...(config.filterPath === undefined ? {} : { filter: config.filterPath.map((p) => parseSelector(p, 'filterPath')) }),
-        ...(config.sortPath === undefined ? {} : { sort: config.sortPath.map((p) => parseSelector(p, 'sortPath')) }),
-      };
+      state.selectors = selectorsOf(config.filterPath, config.sortPath);
+      state.neverRead = excludedFiles(config, []);
       state.rules = config.rules;
     } catch (e) {
       connection.console.error(`wepql lsp: ${(e as Error).message}`);

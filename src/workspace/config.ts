@@ -69,7 +69,13 @@ export interface LintConfig {
   readonly base?: string;
 }
 
-const KEYS = [
+/**
+ * Every key a config may have; schemas/wepql-config.schema.json lists the same (a test keeps them in step).
+ *
+ * @example
+ * CONFIG_KEYS.includes('filterPath'); // true
+ */
+export const CONFIG_KEYS = [
   '$schema',
   'schema',
   'previousSchema',
@@ -161,19 +167,45 @@ export function readJsonc(text: string, file: string): unknown {
  */
 export function loadConfig(file: string): LintConfig {
   const json = readJsonc(readRegularText(file, 'config'), file);
-  const fail = (key: string, message: string): never => {
+  const fail: Fail = (key, message) => {
     throw new UsageError(`config ${file}: ${key}: ${message}`);
   };
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
   const obj = json as Record<string, unknown>;
-  const base = dirname(file);
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
-  for (const key of Object.keys(obj)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      const near = didYouMean(key, KEYS);
-      fail(key, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${KEYS.join(', ')})`);
-    }
+  checkKeys(obj, CONFIG_KEYS, '', fail);
+  const maxWarnings = own('maxWarnings');
+  if (maxWarnings !== undefined && (typeof maxWarnings !== 'number' || !Number.isSafeInteger(maxWarnings) || maxWarnings < -1)) {
+    fail('maxWarnings', 'must be a whole number ≥ 0, or -1 for no limit');
   }
+  const caseSensitive = own('caseSensitive');
+  if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');
+  const rules = own('rules') === undefined ? undefined : readRules(own('rules'), fail);
+  const database = own('database') === undefined ? undefined : readDatabase(own('database'), fail);
+  return {
+    file,
+    base: dirname(file),
+    ...readPaths(own, dirname(file), fail),
+    ...(rules === undefined ? {} : { rules }),
+    ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
+    ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
+    ...(database === undefined ? {} : { database }),
+  };
+}
+
+/** Throws the usage error of a config key. */
+type Fail = (key: string, message: string) => never;
+
+function checkKeys(obj: object, known: readonly string[], prefix: string, fail: Fail): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    const near = didYouMean(key, known);
+    fail(`${prefix}${key}`, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}${prefix === '' ? ` (known: ${known.join(', ')})` : ''}`);
+  }
+}
+
+/** The string-valued keys: files (resolved against the config's directory), lists, and selectors (one or a list). */
+function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Partial<LintConfig> {
   const str = (key: string): string | undefined => {
     const v = own(key);
     if (v === undefined) return undefined;
@@ -190,51 +222,6 @@ export function loadConfig(file: string): LintConfig {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x !== '')) fail(key, 'must be an array of non-empty strings');
     return v as string[];
   };
-  let rules: Record<string, RuleSetting> | undefined;
-  const rawRules = own('rules');
-  if (rawRules !== undefined) {
-    if (typeof rawRules !== 'object' || rawRules === null || Array.isArray(rawRules)) fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
-    rules = Object.create(null) as Record<string, RuleSetting>;
-    for (const [code, setting] of Object.entries(rawRules as object)) {
-      if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
-        const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
-        fail(`rules.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
-      }
-      if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting)) fail(`rules.${code}`, 'must be "off", "info", "warn" or "error"');
-      rules[code] = SETTINGS[setting as string]!;
-    }
-  }
-  const maxWarnings = own('maxWarnings');
-  if (maxWarnings !== undefined && (typeof maxWarnings !== 'number' || !Number.isSafeInteger(maxWarnings) || maxWarnings < -1)) {
-    fail('maxWarnings', 'must be a whole number ≥ 0, or -1 for no limit');
-  }
-  const caseSensitive = own('caseSensitive');
-  if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');
-  let database: DatabaseSource | undefined;
-  const rawDb = own('database');
-  if (rawDb !== undefined) {
-    if (typeof rawDb !== 'object' || rawDb === null || Array.isArray(rawDb)) fail('database', 'must be an object with "url", "table" and "column"');
-    const db = rawDb as Record<string, unknown>;
-    for (const key of Object.keys(db)) {
-      if (!(DATABASE_KEYS as readonly string[]).includes(key)) {
-        const near = didYouMean(key, DATABASE_KEYS);
-        fail(`database.${key}`, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}`);
-      }
-      if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');
-    }
-    if (db.table === undefined) fail('database', 'needs "table"');
-    if (db.column === undefined && db.sortColumn === undefined) fail('database', 'needs "column" (and/or "sortColumn")');
-    // The URL may come from the environment so that no password sits in the repository.
-    const url = (db.url as string | undefined) ?? process.env.DATABASE_URL;
-    if (url === undefined) fail('database', 'needs "url", or set DATABASE_URL');
-    database = {
-      url: url!,
-      table: db.table as string,
-      ...(db.column === undefined ? {} : { column: db.column as string }),
-      ...(db.sortColumn === undefined ? {} : { sortColumn: db.sortColumn as string }),
-      ...(db.idColumn === undefined ? {} : { idColumn: db.idColumn as string }),
-    };
-  }
   const values = {
     schema: path('schema'),
     previousSchema: path('previousSchema'),
@@ -244,13 +231,38 @@ export function loadConfig(file: string): LintConfig {
     filterPath: typeof own('filterPath') === 'string' ? [str('filterPath')!] : strings('filterPath'),
     sortPath: typeof own('sortPath') === 'string' ? [str('sortPath')!] : strings('sortPath'),
   };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
+function readRules(raw: unknown, fail: Fail): Record<string, RuleSetting> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
+  const rules = Object.create(null) as Record<string, RuleSetting>;
+  for (const [code, setting] of Object.entries(raw as object)) {
+    if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
+      const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
+      fail(`rules.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
+    }
+    if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting)) fail(`rules.${code}`, 'must be "off", "info", "warn" or "error"');
+    rules[code] = SETTINGS[setting as string]!;
+  }
+  return rules;
+}
+
+function readDatabase(raw: unknown, fail: Fail): DatabaseSource {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('database', 'must be an object with "url", "table" and "column"');
+  const db = raw as Record<string, unknown>;
+  checkKeys(db, DATABASE_KEYS, 'database.', fail);
+  for (const key of Object.keys(db)) if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');
+  if (db.table === undefined) fail('database', 'needs "table"');
+  if (db.column === undefined && db.sortColumn === undefined) fail('database', 'needs "column" (and/or "sortColumn")');
+  // The URL may come from the environment so that no password sits in the repository.
+  const url = (db.url as string | undefined) ?? process.env.DATABASE_URL;
+  if (url === undefined) fail('database', 'needs "url", or set DATABASE_URL');
   return {
-    file,
-    base,
-    ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
-    ...(rules === undefined ? {} : { rules }),
-    ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
-    ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
-    ...(database === undefined ? {} : { database }),
+    url: url!,
+    table: db.table as string,
+    ...(db.column === undefined ? {} : { column: db.column as string }),
+    ...(db.sortColumn === undefined ? {} : { sortColumn: db.sortColumn as string }),
+    ...(db.idColumn === undefined ? {} : { idColumn: db.idColumn as string }),
   };
 }

@@ -194,7 +194,9 @@ function confine(input: string, abs: string, roots: readonly string[] | undefine
     return !rel.startsWith('..') && !isAbsolute(rel);
   });
   if (!inside) {
-    throw new UsageError(`"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
+    throw new UsageError(
+      `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
+    );
   }
 }
 

@@ -88,7 +88,13 @@ export function readRegularFile(path: string, what = 'file'): Buffer {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     return refuse(
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message,
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message,
     );
   } finally {
     if (fd !== undefined) closeSync(fd);

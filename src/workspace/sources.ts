@@ -131,7 +131,14 @@ export function excludedFiles(config: LintConfig, extra: readonly (string | unde
   return out;
 }
 
-const NEVER_NAMES = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'wepql.config.json', 'composer.json', 'deno.json']);
+const NEVER_NAMES = new Set([
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'wepql.config.json',
+  'composer.json',
+  'deno.json',
+]);
 
 /**
  * Whether a walked or globbed file is never a saved-filter file: the
@@ -189,7 +196,9 @@ function classify(
 
 function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): string {
   const selecting = selectors.filter !== undefined || selectors.sort !== undefined;
-  const where = selecting ? 'the --filter-path/--sort-path selectors (or filterPath/sortPath) find nothing here' : 'holds no filter or sort';
+  const where = selecting
+    ? 'the --filter-path/--sort-path selectors (or filterPath/sortPath) find nothing here'
+    : 'holds no filter or sort';
   return hint === undefined ? where : `${where}; ${hint}`;
 }
 
@@ -207,13 +216,21 @@ export async function loadSources(
   options: { readonly selectors: SavedSelectors; readonly exclude: ReadonlySet<string>; readonly stdinLabel?: string },
 ): Promise<LoadedSources> {
   const selecting = options.selectors.filter !== undefined || options.selectors.sort !== undefined;
-  if (needsYaml(candidates.map((c) => c.path), options.selectors) || (!selecting && candidates.some((c) => isDocument(c.path)))) await loadYaml();
+  if (
+    needsYaml(
+      candidates.map((c) => c.path),
+      options.selectors,
+    ) ||
+    (!selecting && candidates.some((c) => isDocument(c.path)))
+  )
+    await loadYaml();
   const files: LoadedSource[] = [];
   const notices: NoFiltersNotice[] = [];
   for (const candidate of candidates) {
     const label = candidate.origin === 'stdin' ? (options.stdinLabel ?? '<stdin>') : candidate.path;
     const source = await readCandidate(candidate);
-    if (candidate.origin !== 'named' && candidate.origin !== 'stdin' && neverSavedFilters(candidate.abs, source.text, options.exclude)) continue;
+    if (candidate.origin !== 'named' && candidate.origin !== 'stdin' && neverSavedFilters(candidate.abs, source.text, options.exclude))
+      continue;
     const result = classify(candidate, label, source, options.selectors);
     if (result === undefined) continue;
     if ('file' in result) files.push(result);

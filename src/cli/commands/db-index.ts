@@ -26,7 +26,11 @@ export const definition: CommandDefinition = {
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
-  examples: ['wepql db-index --sort LastName=Asc --filters saved-filters.txt', 'wepql db-index --filters saved-filters.txt --trigram', 'wepql db-index --database-url postgres://… --sort LastName=Asc --apply'],
+  examples: [
+    'wepql db-index --sort LastName=Asc --filters examples/saved-filters.txt',
+    'wepql db-index --filters examples/saved-filters.txt --trigram',
+    'wepql db-index --database-url "$DATABASE_URL" --sort LastName=Asc --apply',
+  ],
 };
 
 /**
@@ -84,18 +88,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const chosen = args.values.get('--fold-collation') ?? (await chooseFoldCollation(query)).foldCollation;
     const advice = advise(chosen);
     if (!apply) return print(advice);
-    const prepared = new Set<string>();
-    for (const index of advice.indexes) {
-      if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
-        await query(index.prerequisite, []);
-        process.stdout.write(`${index.prerequisite};\n`);
-        prepared.add(index.prerequisite);
-      }
-      const started = Date.now();
-      await query(index.sql, []);
-      process.stdout.write(`${index.sql};  -- ${index.serves}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    }
-    await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
+    await createIndexes(advice, query);
     printSkipped(advice);
     return 0;
   } catch (error) {
@@ -104,6 +97,22 @@ export async function run(argv: readonly string[]): Promise<number> {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Creates each index (after its prerequisite, such as an extension, once), timing each, then analyses the table. */
+async function createIndexes(advice: IndexAdvice, query: (sql: string, params: unknown[]) => Promise<unknown>): Promise<void> {
+  const prepared = new Set<string>();
+  for (const index of advice.indexes) {
+    if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
+      await query(index.prerequisite, []);
+      process.stdout.write(`${index.prerequisite};\n`);
+      prepared.add(index.prerequisite);
+    }
+    const started = Date.now();
+    await query(index.sql, []);
+    process.stdout.write(`${index.sql};  -- ${index.serves}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
 }
 
 function print(advice: IndexAdvice): number {

@@ -25,9 +25,9 @@ export const definition: CommandDefinition = {
     },
   ],
   examples: [
-    'wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres',
-    'wepql db-seed --rows 1000000',
-    'wepql db-seed --rows 1000000 --partitions 8',
+    'wepql db-seed --database-url "$DATABASE_URL"',
+    'wepql db-seed --rows 20000',
+    'wepql db-seed --rows 20000 --partitions 8',
   ],
 };
 

@@ -25,7 +25,10 @@ export const definition: CommandDefinition = {
     { flag: '--sort', description: 'TEXT is a sort, not a filter' },
     { flag: '--schema', value: 'FILE', description: "validate against this schema file and word each field by its type" },
   ],
-  examples: ["wepql explain --schema schemas/employee.json 'Or(Gender.Equal(1);Salary.GreaterThan(1000))'"],
+  examples: [
+    "wepql explain --schema schemas/employee.json 'Or(Gender.Equal(1);OrigHireDate.GreaterThan(2020-01-01))'",
+    "wepql explain --sort 'LastName=Asc;CreatedOn=Desc'",
+  ],
 };
 
 /**

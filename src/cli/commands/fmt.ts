@@ -41,9 +41,9 @@ export const definition: CommandDefinition = {
   ],
   examples: [
     "wepql fmt --pretty 'or(a.equal(1);b.equal(2))'",
-    'wepql fmt -- -5.x(1)',
+    "wepql fmt -- 'lastName.equal(-5)'",
     "wepql fmt --check 'examples/*.{json,txt}'",
-    "wepql fmt --check --no-config --filter-path '$.views[*].filter' --sort-path '$.views[*].sort' examples/lint-project/views",
+    "wepql fmt --check --config examples/lint-project/wepql.config.json",
   ],
 };
 

@@ -37,8 +37,16 @@ export const definition: CommandDefinition = {
   ],
   options: [
     { flag: '--schema', value: 'FILE', description: 'the schema the filters must satisfy (without one, only syntax is checked)' },
-    { flag: '--previous-schema', value: 'FILE', description: 'the schema the filters were written for: report removed, renamed, retyped and nullability-changed fields' },
-    { flag: '--policy', value: 'FILE', description: "an endpoint's policy file: report the fields and operators it refuses (needs --schema)" },
+    {
+      flag: '--previous-schema',
+      value: 'FILE',
+      description: 'the schema the filters were written for: report removed, renamed, retyped and nullability-changed fields',
+    },
+    {
+      flag: '--policy',
+      value: 'FILE',
+      description: "an endpoint's policy file: report the fields and operators it refuses (needs --schema)",
+    },
     { flag: '--fix', description: 'rewrite fixable findings in place (renamed fields, then safe fixes); every other byte stays as it was' },
     { flag: '--format', value: 'pretty|json|sarif', description: 'pretty code frames (default), a JSON array of findings, or SARIF 2.1.0' },
     { flag: '--quiet', alias: '-q', description: 'report errors only' },
@@ -122,7 +130,8 @@ async function readSettings(args: ParsedArgs): Promise<Settings> {
   }
   const schemaPath = args.values.get('--schema') ?? config.schema;
   const previousPath = args.values.get('--previous-schema') ?? config.previousSchema;
-  if (previousPath !== undefined && schemaPath === undefined) throw new UsageError('--previous-schema needs --schema, the schema the filters will run under');
+  if (previousPath !== undefined && schemaPath === undefined)
+    throw new UsageError('--previous-schema needs --schema, the schema the filters will run under');
   const schema = schemaPath === undefined ? undefined : await loadSchemaFile(schemaPath);
   const previousSchema = previousPath === undefined ? undefined : await loadSchemaFile(previousPath);
   const policyPath = args.values.get('--policy') ?? config.policy;
@@ -156,10 +165,15 @@ async function readInputs(args: ParsedArgs, settings: Settings): Promise<Inputs>
   const operands = args.positionals;
   const wantFiles = operands.length > 0 || database === undefined;
   const sources = wantFiles
-    ? await readRunSources(args, settings.config, { operands, alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath] })
+    ? await readRunSources(args, settings.config, {
+        operands,
+        alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath],
+      })
     : undefined;
   if (sources === undefined && database === undefined) {
-    throw new UsageError('name at least one FILE, directory or glob (- reads standard input), give --table for a database, or set "paths" in wepql.config.json');
+    throw new UsageError(
+      'name at least one FILE, directory or glob (- reads standard input), give --table for a database, or set "paths" in wepql.config.json',
+    );
   }
   const items: Item[] = [];
   for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
@@ -204,11 +218,27 @@ function lintItems(inputs: Inputs, settings: Settings): Outcome {
 
 /** A file that holds no filter, as a finding on its first line; `--strict` makes it an error, the config's rules may too. */
 function addNotice(outcome: Outcome, notice: NoFiltersNotice, settings: Settings): void {
-  const base: Diagnostic = { code: 'no-filters-found', severity: settings.strict ? 'error' : 'warning', message: notice.message, start: 0, end: 0 };
+  const base: Diagnostic = {
+    code: 'no-filters-found',
+    severity: settings.strict ? 'error' : 'warning',
+    message: notice.message,
+    start: 0,
+    end: 0,
+  };
   const d = applyRule(base, settings.config.rules);
   if (d === undefined) return;
   const severity = settings.strict ? 'error' : d.severity;
-  outcome.findings.push({ file: notice.label, line: 1, column: 1, kind: 'file', code: d.code, severity, message: d.message, start: 0, end: 0 });
+  outcome.findings.push({
+    file: notice.label,
+    line: 1,
+    column: 1,
+    kind: 'file',
+    code: d.code,
+    severity,
+    message: d.message,
+    start: 0,
+    end: 0,
+  });
   if (settings.format === 'pretty' && !(settings.quiet && severity !== 'error')) {
     outcome.frames.push(`${paint.underline(`${notice.label}:1:1`)}: ${severityLabel(severity)} ${paint.dim(d.code)}: ${d.message}`);
   }
@@ -315,7 +345,8 @@ function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): s
   const { entry } = item;
   let out = renderCodeFrame(text, d, { location: item.label, lineOffset: entry.line - 1 });
   // The frame counts columns in the filter text; a JSON entry starts further right in its file line.
-  if (entry.column !== 1) out = out.replace(/^([^\n]*?):(\d+):(\d+):/, (_m, loc: string, line: string) => `${loc}:${line}:${finding.column}:`);
+  if (entry.column !== 1)
+    out = out.replace(/^([^\n]*?):(\d+):(\d+):/, (_m, loc: string, line: string) => `${loc}:${line}:${finding.column}:`);
   const newline = out.indexOf('\n');
   const head = newline < 0 ? out : out.slice(0, newline);
   const marker = `: ${d.severity} ${d.code}: `;

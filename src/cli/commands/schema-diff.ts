@@ -20,7 +20,7 @@ export const definition: CommandDefinition = {
     'A field of OLD is matched in NEW by its name or by a `renamedFrom` entry. Exit 0 when no change can break a saved filter, 1 when one can (a field removed, a type change that refuses values, a field no longer filterable or sortable), 2 for a usage error. Run `wepql lint --schema NEW --previous-schema OLD` to see which saved filters are affected.',
   ],
   options: [{ flag: '--format', value: 'text|json', description: 'text (default) or a JSON object with every change' }],
-  examples: ['wepql schema diff schemas/v1.json schemas/v2.json'],
+  examples: ['wepql schema diff examples/lint-project/schemas/employee-v1.json examples/lint-project/schemas/employee-v2.json'],
 };
 
 /**

@@ -43,8 +43,10 @@ export const definition: CommandDefinition = {
     { flag: '--format', value: 'yaml|json', description: 'the output format of --openapi (default yaml)' },
   ],
   examples: [
-    'wepql schema diff schemas/v1.json schemas/v2.json',
-    'wepql schema --from-openapi openapi.yaml --component Employee > schemas/employee.json',
+    'wepql schema diff examples/lint-project/schemas/employee-v1.json examples/lint-project/schemas/employee-v2.json',
+    'wepql schema --openapi --path /employees > employees-openapi.yaml',
+    'wepql schema --from-openapi employees-openapi.yaml --component Employee > employee-schema.json',
+    'wepql schema --types --schema schemas/employee.json --name Employee',
   ],
 };
 
