@@ -151,8 +151,7 @@ const filterView = editor('filter', 'filter', 'Filter');
 const sortView = editor('sort', 'sort', 'Sort');
 
 // The visual builder tab: the builder writes its filter into the box, and the box's valid filters show in the builder.
-let builder: ReturnType<typeof mountVisualBuilder> | undefined;
-builder = mountVisualBuilder(element('builder'), {
+const builder: ReturnType<typeof mountVisualBuilder> | undefined = mountVisualBuilder(element('builder'), {
   schema: employeeSchema,
   onText: (text) => filterView.dispatch({ changes: { from: 0, to: filterView.state.doc.length, insert: text } }),
   onDiagnostics: (found) => {

@@ -63,19 +63,22 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
     return {
       placeholder,
       rows: async (sql, params) => rowsOf(await run(sql, params)),
-      readExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
-      keyExpression: (expr, type) => (type === 'datetime' ? postgresInstantText(expr) : expr),
+      readExpression: postgresReadExpression,
+      keyExpression: postgresReadExpression,
       seekValue: postgresSeekValue,
       recordValue: postgresRecordValue,
     };
   }
+  // sql.js decodes text results as PostgreSQL's PGlite does (a leading U+FEFF is lost), so SQLite reads strings behind an `x` too;
+  // mysql2 keeps the character (and `||` is not concatenation there).
+  const wrapped = dialect === 'sqlite';
   return {
     placeholder,
     rows: async (sql, params, ordered) => rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
-    readExpression: (expr) => expr,
-    keyExpression: (expr) => expr,
-    seekValue: epochSeekValue,
-    recordValue: epochRecordValue,
+    readExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
+    keyExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
+    seekValue: (value, type) => epochSeekValue(wrapped && type === 'string' ? unwrapText(value) : value, type),
+    recordValue: (value, type) => epochRecordValue(wrapped && type === 'string' ? unwrapText(value) : value, type),
   };
 }
 
@@ -114,8 +117,25 @@ function instantIso(text: string): string {
   return Number.isNaN(date.getTime()) ? text : date.toISOString();
 }
 
+/**
+ * How a PostgreSQL column is read back exactly: datetimes as text at the
+ * microsecond; strings behind an `x`, because PGlite's client (and sql.js)
+ * decodes a text value that starts with U+FEFF as a byte-order mark and drops it — a key
+ * read that way would seek from the wrong place (and a walk would repeat
+ * rows). `unwrapText` takes the `x` off again.
+ */
+function postgresReadExpression(expr: string, type: ScalarType): string {
+  if (type === 'datetime') return postgresInstantText(expr);
+  return type === 'string' ? `('x' || ${expr})` : expr;
+}
+
+function unwrapText(value: unknown): unknown {
+  return typeof value === 'string' && value.startsWith('x') ? value.slice(1) : value;
+}
+
 function postgresSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue {
   if (value === null || value === undefined) return null;
+  if (type === 'string') return unwrapText(value) as SeekValue;
   // A non-finite double as the text PostgreSQL reads back (and orders: NaN above Infinity), never a null key.
   if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
   // `pg` returns bigint and numeric as text; a tie-breaker stays text (the server reads it as the column's type), so a 64-bit key is exact.
@@ -126,6 +146,7 @@ function postgresSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue 
 
 function postgresRecordValue(value: unknown, type: ScalarType): unknown {
   if (value === null || value === undefined) return null;
+  if (type === 'string') return unwrapText(value);
   if (type === 'datetime' && typeof value === 'string') return instantIso(value);
   // `pg` returns bigint and numeric as text, PGlite may return bigint as BigInt.
   if ((type === 'integer' || type === 'number') && (typeof value === 'string' || typeof value === 'bigint')) return Number(value);
