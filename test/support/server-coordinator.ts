@@ -136,7 +136,9 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  // One request per connection: a kept-alive socket that the server times out just as a
+  // worker reuses it fails that worker's fetch with "other side closed".
+  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
   res.end(JSON.stringify(body));
 }
 
