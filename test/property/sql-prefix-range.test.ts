@@ -13,11 +13,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema, query } from '../../src/index.js';
-import { toSql, type SqlDialect } from '../../src/sql/index.js';
-import { startMariadb } from '../support/mariadb-engine.js';
-import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
+import { toSql } from '../../src/sql/index.js';
+import { dialectEngines } from '../support/mariadb-engine.js';
 import { mysqlFoldsLikeJs } from '../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { S: { type: 'string', nullable: true }, T: { type: 'string', nullable: true } } });
 
@@ -31,13 +30,7 @@ const prefix = fc.array(fc.constantFrom(...EDGES), { minLength: 1, maxLength: 3 
 
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-const mariadb = findMariadb() !== undefined;
-if (!mariadb) console.warn(`SKIPPED: prefix ranges on MariaDB — ${mariadbUnavailableReason()}`);
-const engines: readonly (readonly [SqlDialect, () => Promise<SqlEngine>])[] = [
-  ['postgres', startPglite],
-  ['sqlite', startSqlJs],
-  ...(mariadb ? ([['mysql', startMariadb]] as const) : []),
-];
+const engines = dialectEngines('prefix ranges');
 
 describe.each(engines)('StartsWith with its prefix range on %s', (dialect, start) => {
   let engine: SqlEngine;

@@ -5,8 +5,9 @@
  * are bound, never interpolated by the driver.
  */
 import mysql from 'mysql2/promise';
-import type { SqlEngine } from './sql-engines.js';
-import { startMariadbServer, type MariadbServer } from './mariadb-server.js';
+import type { SqlDialect } from '../../src/sql/index.js';
+import { startPglite, startSqlJs, type SqlEngine } from './sql-engines.js';
+import { findMariadb, mariadbUnavailableReason, startMariadbServer, type MariadbServer } from './mariadb-server.js';
 
 /**
  * Starts a MariaDB server and connects to its `wepql` database.
@@ -48,4 +49,18 @@ export async function startMariadb(server?: MariadbServer): Promise<SqlEngine & 
       if (server === undefined) await running.stop();
     },
   };
+}
+
+/**
+ * The three engines a dialect test runs on: PGlite, sql.js and — when a
+ * MariaDB server is installed — MariaDB (a warning names what is skipped
+ * otherwise), each with its dialect and how to start it.
+ *
+ * @example
+ * describe.each(dialectEngines('prefix ranges'))('on %s', (dialect, start) => { … });
+ */
+export function dialectEngines(what: string): readonly (readonly [SqlDialect, () => Promise<SqlEngine>])[] {
+  const mariadb = findMariadb() !== undefined;
+  if (!mariadb) console.warn(`SKIPPED: ${what} on MariaDB — ${mariadbUnavailableReason()}`);
+  return [['postgres', startPglite], ['sqlite', startSqlJs], ...(mariadb ? ([['mysql', startMariadb]] as const) : [])];
 }

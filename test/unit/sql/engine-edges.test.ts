@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFilter, defineSchema, query, type TypedFilter } from '../../../src/index.js';
-import { toSql, type SqlDialect } from '../../../src/sql/index.js';
+import { toSql } from '../../../src/sql/index.js';
 import { sqliteLower } from '../../../src/sql/sqlite-functions.js';
-import { startMariadb } from '../../support/mariadb-engine.js';
-import { findMariadb, mariadbUnavailableReason } from '../../support/mariadb-server.js';
-import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
+import { dialectEngines } from '../../support/mariadb-engine.js';
+import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {
@@ -67,13 +66,7 @@ function longListFilter(): TypedFilter {
   return analyzed.value;
 }
 
-const mariadb = findMariadb() !== undefined;
-if (!mariadb) console.warn(`SKIPPED: engine edges on MariaDB — ${mariadbUnavailableReason()}`);
-const engines: readonly (readonly [SqlDialect, () => Promise<SqlEngine>])[] = [
-  ['postgres', startPglite],
-  ['sqlite', startSqlJs],
-  ...(mariadb ? ([['mysql', startMariadb]] as const) : []),
-];
+const engines = dialectEngines('engine edges');
 
 describe.each(engines)('on %s', (dialect, start) => {
   let engine: SqlEngine;
