@@ -84,7 +84,9 @@ export type {
   TypedScalar,
   TypedSort,
   TypedSortKey,
-} from './validate/typed-tree.js';
+} from './ast/typed-tree.js';
+export { assertNever, conditionsOf, foldClauses, foldFilter, matchFilterNode } from './ast/fold.js';
+export type { FieldCondition, FieldOf, FilterTreeNode, FoldHandlers, MatchHandlers, NodeOfKind } from './ast/fold.js';
 
 // Printing.
 export { formatFilter, formatSort, printFilter, printSort, quoteValue } from './print/format.js';

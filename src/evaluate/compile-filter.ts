@@ -3,7 +3,7 @@
  * predicate with the semantics of docs/reference.md §"Filter semantics".
  */
 import type { FilterAst } from '../ast/nodes.js';
-import type { TypedFilter } from '../validate/typed-tree.js';
+import type { TypedFilter } from '../ast/typed-tree.js';
 import { compileTypedFilter } from './compile-typed-filter.js';
 import type { EvaluateOptions, RecordPredicate } from './options.js';
 import { resolveFilter } from './resolve-input.js';

@@ -3,7 +3,7 @@
  * to a comparator, or straight to a sorted copy (docs/reference.md §"Sort semantics").
  */
 import type { SortAst } from '../ast/nodes.js';
-import type { TypedSort } from '../validate/typed-tree.js';
+import type { TypedSort } from '../ast/typed-tree.js';
 import type { EvaluateOptions, RecordComparator } from './options.js';
 import { resolveSort } from './resolve-input.js';
 import { compileTypedSort, sortTypedRecords } from './sort-typed.js';

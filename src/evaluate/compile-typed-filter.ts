@@ -5,7 +5,7 @@
  */
 import { WepqlError } from '../diagnostics/error.js';
 import { resolveLimits } from '../diagnostics/limits.js';
-import type { TypedFilter } from '../validate/typed-tree.js';
+import type { TypedFilter } from '../ast/typed-tree.js';
 import { closurePredicate } from './filter-closures.js';
 import { canGenerateCode, codegenPredicate } from './filter-codegen.js';
 import type { EvaluateOptions, RecordPredicate } from './options.js';

@@ -6,7 +6,7 @@
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
-import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 
 /**
  * How filters and sorts are compiled.

@@ -15,7 +15,7 @@ import type { ResolvedField } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { comparableValue } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
-import type { TypedFilter, TypedFilterNode, TypedScalar } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedScalar } from '../ast/typed-tree.js';
 
 /**
  * A value ready to compare with a record value read the same way: folded

@@ -8,7 +8,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
-import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 
 interface ResolveOptions {
   readonly schema?: Schema;

@@ -9,7 +9,7 @@ import { codeInfo } from '../diagnostics/codes.js';
 import { WepqlError } from '../diagnostics/error.js';
 import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import type { ScalarType } from '../schema/values.js';
-import type { TypedSort } from '../validate/typed-tree.js';
+import type { TypedSort } from '../ast/typed-tree.js';
 import { compareCodePoints } from './string-order.js';
 import { typedFieldReader } from './typed-reader.js';
 

@@ -3,7 +3,7 @@
  * that reads every record's keys once (decorate, sort indices, undecorate).
  */
 import { resolveLimits } from '../diagnostics/limits.js';
-import type { TypedSort } from '../validate/typed-tree.js';
+import type { TypedSort } from '../ast/typed-tree.js';
 import type { EvaluateOptions, RecordComparator } from './options.js';
 import type { SortKeyReader } from './sort-keys.js';
 import { compareKeyValues, sortKeyReaders } from './sort-keys.js';

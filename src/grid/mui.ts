@@ -16,7 +16,7 @@ import { modelFilterText, modelValueText } from '../print/model-text.js';
 import { parseDatetimeText } from '../schema/values.js';
 import type { ResolvedField } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode } from '../validate/typed-tree.js';
+import type { TypedFilterNode } from '../ast/typed-tree.js';
 import type { DayRelation, GridOptions, GridSortResult, ToGridResult } from './common.js';
 import { columnField, cond, dayPeriod, orNull, periodClause, sortKeys, sortText } from './common.js';
 

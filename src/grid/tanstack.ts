@@ -13,7 +13,7 @@ import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
 import type { ResolvedField } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode } from '../validate/typed-tree.js';
+import type { TypedFilterNode } from '../ast/typed-tree.js';
 import type { GridOptions, GridSortResult, ToGridResult } from './common.js';
 import { columnField, cond, orNull, sortKeys, sortText } from './common.js';
 import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';

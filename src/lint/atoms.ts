@@ -15,7 +15,7 @@ import type { SingleValueOperator } from '../ast/operators.js';
 import { OPERATORS } from '../ast/operators.js';
 import { operatorFacts, passesTest } from '../ast/operator-facts.js';
 import { comparableValue, type ScalarType } from '../schema/values.js';
-import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../validate/typed-tree.js';
+import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../ast/typed-tree.js';
 
 /** A normalized non-null value: folded strings, epoch-ms datetimes. */
 export type AtomValue = string | number | boolean;

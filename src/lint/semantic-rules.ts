@@ -8,7 +8,7 @@ import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
-import type { TypedFilter, TypedFilterNode, TypedGroup } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedGroup } from '../ast/typed-tree.js';
 import { dayRangeFilter } from '../schema/date-only.js';
 import { implies, normalizeValue, satisfiable, toAtom, type Atom, type SingleFieldCondition } from './atoms.js';
 

@@ -8,7 +8,7 @@ import { NO_SPAN } from '../ast/nodes.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { convertValueText } from '../validate/convert-value.js';
-import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../ast/typed-tree.js';
 import type { SeekKey } from '../sql/seek.js';
 
 /**

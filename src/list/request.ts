@@ -10,7 +10,7 @@ import { policyLimits } from '../policy/policy.js';
 import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
-import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { createBoundedCache, identityOf } from './bounded-cache.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
 import type { HeaderInput, QueryInput } from './params.js';

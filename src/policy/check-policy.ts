@@ -7,7 +7,7 @@ import type { Span } from '../ast/nodes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { TypedFilter, TypedFilterNode, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedSort } from '../ast/typed-tree.js';
 import type { Policy } from './policy.js';
 
 /**

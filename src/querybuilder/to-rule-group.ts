@@ -17,7 +17,7 @@ import type { ModelDiagnostic } from '../diagnostics/model-diagnostic.js';
 import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode, TypedScalar } from '../validate/typed-tree.js';
+import type { TypedFilterNode, TypedScalar } from '../ast/typed-tree.js';
 import type { ValueNode } from '../ast/nodes.js';
 import { QUERY_BUILDER_OPERATOR_NAMES } from './operators.js';
 

@@ -15,7 +15,7 @@ import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { comparableValue, hasInvalidCharacter } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
-import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';

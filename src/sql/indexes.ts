@@ -7,7 +7,7 @@
 import type { FilterAst, SortAst } from '../ast/nodes.js';
 import { baseOperatorOfInFields, OPERATORS, type FilterOperator } from '../ast/operators.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import type { TypedFilter, TypedFilterNode, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
 import { sqlDialect, type SqlDialectRules } from './dialect.js';

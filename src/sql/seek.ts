@@ -7,7 +7,7 @@
  * OFFSET walks past every earlier row.
  */
 import type { ScalarType } from '../schema/values.js';
-import type { TypedScalar, TypedSort } from '../validate/typed-tree.js';
+import type { TypedScalar, TypedSort } from '../ast/typed-tree.js';
 import { PartWriter, compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
 import { sqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';

@@ -9,7 +9,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import { resolveLimits, type Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
-import type { TypedFilter, TypedSort } from '../validate/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { resolveColumnMap } from './columns.js';
 import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
 import { sqlDialect, type SqlDialect } from './dialect.js';

@@ -11,7 +11,7 @@ import type { Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
-import type { TypedFilter, TypedSort } from './typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { validateFilter } from './validate-filter.js';
 import { validateSort } from './validate-sort.js';
 

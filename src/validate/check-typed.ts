@@ -20,7 +20,7 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import { hasInvalidCharacter } from '../ast/lexical.js';
 import { comparableValue, type ScalarType } from '../schema/values.js';
 import { describeApplicableTypes } from './applicability.js';
-import type { TypedFilter } from './typed-tree.js';
+import type { TypedFilter } from '../ast/typed-tree.js';
 
 /**
  * What `checkTypedFilter` checks against.

@@ -5,7 +5,7 @@
  */
 import type { ScalarType } from '../schema/values.js';
 import { MAX_INTEGER, parseBooleanText, parseIntegerText, parseNumberText, readDatetimeText } from '../schema/values.js';
-import type { TypedScalar } from './typed-tree.js';
+import type { TypedScalar } from '../ast/typed-tree.js';
 
 /**
  * The result of `convertValueText`.

@@ -34,7 +34,7 @@ import type {
   TypedList,
   TypedNullCheck,
   TypedScalar,
-} from './typed-tree.js';
+} from '../ast/typed-tree.js';
 
 /**
  * Options of `validateFilter` and `validateSort`.

@@ -8,7 +8,7 @@ import { resolveLimits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 import { Reporter } from './report.js';
 import { resolveField } from './resolve-field.js';
-import type { TypedSort, TypedSortKey } from './typed-tree.js';
+import type { TypedSort, TypedSortKey } from '../ast/typed-tree.js';
 import type { ValidateOptions } from './validate-filter.js';
 
 /**

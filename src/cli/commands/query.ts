@@ -14,7 +14,7 @@ import { query } from '../../evaluate/query.js';
 import { inferSchema } from '../../schema/infer.js';
 import type { Schema } from '../../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../../validate/analyze.js';
-import type { TypedFilter, TypedSort } from '../../validate/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../../ast/typed-tree.js';
 import { integerFlag, parseArgs } from '../args.js';
 import { UsageError } from '../../workspace/usage-error.js';
 import { loadSchemaFile, readInput } from '../io.js';

@@ -13,7 +13,7 @@ import { employeeSchema } from '../../../src/sample/employee-schema.js';
 import { toSql } from '../../../src/sql/index.js';
 import { analyzeFilterOrThrow } from '../../../src/validate/analyze.js';
 import { checkTypedFilter } from '../../../src/validate/check-typed.js';
-import type { TypedFilter } from '../../../src/validate/typed-tree.js';
+import type { TypedFilter } from '../../../src/ast/typed-tree.js';
 
 const lastName = employeeSchema.lookup('LastName');
 const gender = employeeSchema.lookup('Gender');

@@ -12,7 +12,7 @@ import type {
   NullCheckNode,
   SortAst,
   SortItemNode,
-} from '../ast/nodes.js';
+} from './nodes.js';
 import type {
   GroupOperator,
   InFieldsOperator,
@@ -20,8 +20,8 @@ import type {
   NoValueOperator,
   SingleValueOperator,
   SortDirection,
-} from '../ast/operators.js';
-import type { ResolvedField } from '../schema/schema.js';
+} from './operators.js';
+import type { ResolvedField } from './fields.js';
 
 /**
  * A value converted to its field's type: a string, a number (number and

@@ -1,0 +1,92 @@
+/**
+ * The typed fold (src/ast/fold.ts): bottom-up folding in text order on both
+ * trees, iterative at any depth, InFields and groups flattened by
+ * `conditionsOf`, and a clear error for a node kind outside the types.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { FilterNode } from '../../../src/ast/nodes.js';
+import { assertNever, conditionsOf, foldFilter, matchFilterNode } from '../../../src/ast/fold.js';
+import type { FoldHandlers } from '../../../src/ast/fold.js';
+import { analyzeFilterOrThrow, parseFilter } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/sample/employee-schema.js';
+
+const print: FoldHandlers<FilterNode, string> = {
+  group: (g, children) => `${g.operator}(${children.join(';')})`,
+  comparison: (c) => `${c.field.name}.${c.operator}`,
+  'null-check': (n) => `${n.field.name}.${n.operator}`,
+  list: (l) => `${l.field.name}.${l.operator}[${l.values.length}]`,
+  'in-fields': (f) => `${f.operator}(${f.fields.map((x) => x.name).join(',')})`,
+};
+
+function clauses(text: string): readonly FilterNode[] {
+  const { ast } = parseFilter(text);
+  return ast!.clauses;
+}
+
+describe('foldFilter', () => {
+  it('folds groups bottom-up with children in text order', () => {
+    const [node] = clauses('Or(A.Equal(1);And(B.IsNull();C.InArray(1,2));5.LessThanInFields(D,E))');
+    expect(foldFilter(node!, print)).toBe('Or(A.Equal;And(B.IsNull;C.InArray[2]);LessThanInFields(D,E))');
+  });
+
+  it('folds the validated tree with the same handlers shape', () => {
+    const typed = analyzeFilterOrThrow('Or(Gender.Equal(1);Gender.IsNull())', { schema: employeeSchema });
+    const names = foldFilter(typed.clauses[0]!, {
+      group: (_g, children: readonly string[]) => children.join('|'),
+      comparison: (c) => `${c.field.name}=${String(c.value)}`,
+      'null-check': (n) => `${n.field.name}:null`,
+      list: (l) => l.field.name,
+      'in-fields': (f) => f.fields.map((x) => x.name).join(','),
+    });
+    expect(names).toBe('Gender=1|Gender:null');
+  });
+
+  it('walks a tree far deeper than the call stack allows', () => {
+    let node: FilterNode = clauses('A.IsNull()')[0]!;
+    for (let i = 0; i < 200_000; i++) node = { kind: 'group', operator: 'And', children: [node], span: node.span, operatorSpan: node.span } as unknown as FilterNode;
+    const depth = foldFilter<FilterNode, number>(node, { group: (_g, c) => 1 + c[0]!, comparison: () => 0, 'null-check': () => 0, list: () => 0, 'in-fields': () => 0 });
+    expect(depth).toBe(200_000);
+    expect(conditionsOf([node])).toHaveLength(1);
+  });
+
+  it('names a node kind outside the types instead of skipping it', () => {
+    const alien = { kind: 'xor' } as unknown as FilterNode;
+    expect(() => foldFilter(alien, print)).toThrow(/unknown node kind "xor"/);
+    expect(() => matchFilterNode(alien, print as never)).toThrow(/matchFilterNode/);
+    expect(() => assertNever({ kind: 'x' } as never, 'here')).toThrow('here: unknown node kind "x"');
+  });
+});
+
+describe('conditionsOf', () => {
+  it('flattens groups and InFields in text order, with the base operator', () => {
+    const flat = conditionsOf(clauses('Or(A.Equal(1);And(B.IsNull()));5.LessThanInFields(D,E);F.NotInArray(1)'));
+    expect(flat.map((c) => [c.field.name, c.operator, c.base, c.fieldIndex])).toEqual([
+      ['A', 'Equal', 'Equal', 0],
+      ['B', 'IsNull', 'IsNull', 0],
+      ['D', 'LessThanInFields', 'LessThan', 0],
+      ['E', 'LessThanInFields', 'LessThan', 1],
+      ['F', 'NotInArray', 'NotInArray', 0],
+    ]);
+  });
+
+  it('agrees with a recursive reference on every parsed filter', () => {
+    const leaf = fc.constantFrom('A.Equal(1)', 'B.IsNull()', 'C.InArray(1,2)', '3.EqualInFields(D,E)');
+    const tree: fc.Arbitrary<string> = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.tuple(fc.constantFrom('And', 'Or'), fc.array(tie('node'), { minLength: 1, maxLength: 3 })).map(([op, c]) => `${op}(${c.join(';')})`)),
+    })).node as fc.Arbitrary<string>;
+    fc.assert(
+      fc.property(fc.array(tree, { minLength: 1, maxLength: 3 }), (parts) => {
+        const nodes = clauses(parts.join(';'));
+        const reference: string[] = [];
+        const walk = (n: FilterNode): void => {
+          if (n.kind === 'group') n.children.forEach(walk);
+          else if (n.kind === 'in-fields') n.fields.forEach((f) => reference.push(f.name));
+          else reference.push(n.field.name);
+        };
+        nodes.forEach(walk);
+        expect(conditionsOf(nodes).map((c) => c.field.name)).toEqual(reference);
+      }),
+    );
+  });
+});
