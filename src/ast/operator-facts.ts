@@ -143,3 +143,54 @@ function textHas(position: TextPosition, x: string, v: string): boolean {
       return x.endsWith(v);
   }
 }
+
+/**
+ * What a stage asks of the table when it must name an operator (a grid's
+ * "greater than" item, a rule builder's `between`): the positive test and,
+ * where they matter, negation, the null answer and the argument shape.
+ * Omitted `negated` means `false`; omitted `nullMatches` means either;
+ * omitted `values` means any shape but fields.
+ *
+ * @example
+ * const query: OperatorQuery = { test: { kind: 'member' }, negated: true, nullMatches: true };
+ */
+export interface OperatorQuery {
+  /** The positive test on a non-null value. */
+  readonly test: ValueTest;
+  /** Whether the operator holds where the positive test fails. */
+  readonly negated?: boolean;
+  /** Whether a null field satisfies it. */
+  readonly nullMatches?: boolean;
+  /** The argument shape; `'in-fields'` must be asked for. */
+  readonly values?: OperatorKind;
+}
+
+function sameTest(a: ValueTest, b: ValueTest): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'compare') return a.relation === (b as typeof a).relation;
+  if (a.kind === 'text') return a.position === (b as typeof a).position;
+  return true;
+}
+
+/**
+ * The first operator of the table (in its declared order) whose facts answer
+ * `query`, so that a stage which must produce an operator names it by what
+ * it means rather than by its spelling. Throws when none does: the queries
+ * are written in code, so a miss is a programming error.
+ *
+ * @example
+ * operatorFor({ test: { kind: 'compare', relation: '>=' } }); // 'GreaterThanOrEqual'
+ * operatorFor({ test: { kind: 'text', position: 'starts' }, negated: true }); // 'NotStartsWith'
+ * operatorFor({ test: { kind: 'present' }, negated: true }); // 'IsNull'
+ * operatorFor({ test: { kind: 'member' }, nullMatches: true }); // 'InArrayOrNull'
+ */
+export function operatorFor(query: OperatorQuery): FilterOperator {
+  const negated = query.negated ?? false;
+  for (const facts of FACTS.values()) {
+    if (!sameTest(facts.test, query.test) || facts.negated !== negated) continue;
+    if (query.nullMatches !== undefined && facts.nullMatches !== query.nullMatches) continue;
+    if (query.values === undefined ? facts.values === 'in-fields' : facts.values !== query.values) continue;
+    return facts.operator;
+  }
+  throw new Error(`operatorFor: no operator answers ${JSON.stringify(query)}`);
+}
