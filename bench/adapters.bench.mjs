@@ -30,20 +30,30 @@ const CLIENTS = 4;
 const SAMPLES = 9;
 const QUERIES = [
   ['light: skip page, no filter or sort, limit 20', { limit: '20', skip: '100' }],
-  ['medium: first page, filter and sort, limit 50', {
-    limit: '50',
-    filter: 'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)',
-    sort: 'LastName=Asc;CreatedOn=Desc',
-  }],
+  [
+    'medium: first page, filter and sort, limit 50',
+    {
+      limit: '50',
+      filter:
+        'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)',
+      sort: 'LastName=Asc;CreatedOn=Desc',
+    },
+  ],
 ];
 
-const source = createMemoryDataSource(records, { schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' });
+const source = createMemoryDataSource(records, {
+  schema: employeeSchema,
+  clientField: 'ClientId',
+  deleted: { field: 'RowStatus', value: 3 },
+  tieBreaker: 'Id',
+});
 const codec = createTokenCodec({ secret: SECRET, ttlSeconds: 3600 });
 const options = { source, schema: employeeSchema, codec, resolveClient: (id) => (id === '1' ? 1 : undefined) };
 const authorized = (header) => header === `Bearer ${TOKEN}`;
 const UNAUTHORIZED = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
-const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
+const listen = (server) =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
 
 async function bareNode() {
   const server = http.createServer(async (req, res) => {
@@ -67,7 +77,11 @@ async function reference() {
 
 async function onExpress() {
   const app = express();
-  app.get(PATTERN, (req, res, next) => (authorized(req.get('authorization')) ? next() : res.status(401).set(UNAUTHORIZED).end()), expressList(options));
+  app.get(
+    PATTERN,
+    (req, res, next) => (authorized(req.get('authorization')) ? next() : res.status(401).set(UNAUTHORIZED).end()),
+    expressList(options),
+  );
   const server = http.createServer(app);
   return { url: await listen(server), close: () => new Promise((r) => server.close(r)) };
 }
@@ -97,7 +111,9 @@ function get(agent, target) {
     const req = http.request(target, { agent, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(chunks.length) : reject(new Error(`bench: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(chunks.length) : reject(new Error(`bench: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`)),
+      );
     });
     req.on('error', reject);
     req.end();

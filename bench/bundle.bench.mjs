@@ -18,10 +18,7 @@ const ENTRIES = [
   ['parser', `export { parseFilter, parseSort } from ${dist};`],
   ['+ validator', `export { parseFilter, parseSort, analyzeFilter, analyzeSort } from ${dist};`],
   ['+ printer', `export { parseFilter, parseSort, analyzeFilter, analyzeSort, formatFilter, formatSort } from ${dist};`],
-  [
-    'core: + evaluator',
-    `export { parseFilter, parseSort, analyzeFilter, analyzeSort, formatFilter, formatSort, query } from ${dist};`,
-  ],
+  ['core: + evaluator', `export { parseFilter, parseSort, analyzeFilter, analyzeSort, formatFilter, formatSort, query } from ${dist};`],
   ['whole public entry (dist/index.js)', `export * from ${dist};`],
 ];
 
@@ -74,14 +71,16 @@ for (const [name, contents] of ENTRIES) {
   const pure = await bundle(contents, true, [pureDist]);
   const pureGzip = gzipSync(pure.output, { level: 9 }).byteLength;
   rows.push({ name, raw: raw.bytes, min: min.bytes, gzip, brotli, pureGzip, dependencyShare: min.dependencies / min.bytes });
-  console.log(`${name}: raw ${raw.bytes} B, minified ${min.bytes} B, gzip ${gzip} B, brotli ${brotli} B, gzip without side effects ${pureGzip} B`);
+  console.log(
+    `${name}: raw ${raw.bytes} B, minified ${min.bytes} B, gzip ${gzip} B, brotli ${brotli} B, gzip without side effects ${pureGzip} B`,
+  );
 }
 
 const reference = rows[0];
 const core = rows.find((r) => r.name.startsWith('core'));
 const kib = (n) => `${fmt(n / 1024, 1)} KiB`;
 const table = [
-  '| bundle | raw | minified | gzipped | brotli | gzipped ÷ chevrotain | dependencies\' share of minified | gzipped with `sideEffects: false` |',
+  "| bundle | raw | minified | gzipped | brotli | gzipped ÷ chevrotain | dependencies' share of minified | gzipped with `sideEffects: false` |",
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
@@ -125,7 +124,15 @@ const uiRows = [];
 for (const [name, contents] of UI_ENTRIES) {
   const min = await esbuild.build({
     stdin: { contents, resolveDir: root, loader: 'js', sourcefile: 'entry.js' },
-    bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', minify: true, metafile: true, legalComments: 'none', logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'silent',
   });
   const inputs = Object.keys(min.metafile.inputs);
   const peer = inputs.find((i) => PEERS.some((p) => i.includes(`node_modules/${p}`)));
@@ -147,6 +154,8 @@ writeSection(
     '',
     '| bundle | minified | gzipped | gzipped ÷ core | gzipped − core |',
     '|---|---:|---:|---:|---:|',
-    ...uiRows.map((r) => `| ${r.name} | ${kib(r.min)} | ${kib(r.gzip)} | ${fmt(r.gzip / uiReference.gzip, 2)}× | ${kib(r.gzip - uiReference.gzip)} |`),
+    ...uiRows.map(
+      (r) => `| ${r.name} | ${kib(r.min)} | ${kib(r.gzip)} | ${fmt(r.gzip / uiReference.gzip, 2)}× | ${kib(r.gzip - uiReference.gzip)} |`,
+    ),
   ].join('\n'),
 );

@@ -90,11 +90,12 @@ const keystroke = () => {
   return [highlightTokens(doc).length, wepqlDiagnostics(doc, options).length];
 };
 const REPEAT = 200;
-const perCall = (fn) => medianMs(() => {
-  let sink;
-  for (let i = 0; i < REPEAT; i++) sink = fn();
-  return sink;
-}, 9) / REPEAT;
+const perCall = (fn) =>
+  medianMs(() => {
+    let sink;
+    for (let i = 0; i < REPEAT; i++) sink = fn();
+    return sink;
+  }, 9) / REPEAT;
 for (let i = 0; i < 300; i++) keystroke();
 const node = [
   ['keystroke → highlighting + diagnostics (transaction, `highlightTokens`, `wepqlDiagnostics`)', perCall(keystroke)],
@@ -148,7 +149,10 @@ if (!existsSync(CHROMIUM)) {
     logLevel: 'silent',
   });
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   try {
     const tab = await browser.newPage();
     tab.on('crash', () => console.error('bench: the Chromium tab crashed'));

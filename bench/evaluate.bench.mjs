@@ -67,10 +67,11 @@ const siftPredicate = sift(mongoCriteria);
 // Function`), so no call site is shared between subjects: a shared
 // `predicate(record)` call site turns megamorphic and slows whoever runs later.
 const count = (predicate) =>
-  new Function('records', 'predicate', 'return () => { let n = 0; for (let i = 0; i < records.length; i++) if (predicate(records[i])) n++; return n; };')(
-    records,
-    predicate,
-  );
+  new Function(
+    'records',
+    'predicate',
+    'return () => { let n = 0; for (let i = 0; i < records.length; i++) if (predicate(records[i])) n++; return n; };',
+  )(records, predicate);
 
 /**
  * Ops/s of several subjects measured in interleaved rounds (the median of
@@ -167,11 +168,16 @@ const sortMs = {
   ours: median(sortRounds.ours),
   comparator: median(sortRounds.comparator),
   mingo: medianMs(
-    () => mingoFind(records, {}, {}, { collation: { locale: 'en', strength: 2 } }).sort({ LastName: 1, CreatedOn: -1 }).all(),
+    () =>
+      mingoFind(records, {}, {}, { collation: { locale: 'en', strength: 2 } })
+        .sort({ LastName: 1, CreatedOn: -1 })
+        .all(),
     3,
   ),
 };
-const mingoSorted = mingoFind(records, {}, {}, { collation: { locale: 'en', strength: 2 } }).sort({ LastName: 1, CreatedOn: -1 }).all();
+const mingoSorted = mingoFind(records, {}, {}, { collation: { locale: 'en', strength: 2 } })
+  .sort({ LastName: 1, CreatedOn: -1 })
+  .all();
 
 function samePositions(a, b) {
   let same = 0;

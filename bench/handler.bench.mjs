@@ -12,7 +12,8 @@ import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
 
 const ROUTE = '/api/public/clients/1/employees';
-const FILTER = 'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)';
+const FILTER =
+  'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)';
 const SORT = 'LastName=Asc;CreatedOn=Desc';
 const rows = generateEmployees(50, 3);
 const keys = { first: ['adams', 1_325_376_000_000, 17], last: ['baker', 1_325_376_000_000, 942] };
@@ -45,14 +46,26 @@ async function microseconds(fn, { batch = 2000, samples = 7 } = {}) {
 const first = await call({ limit: '50', filter: FILTER, sort: SORT });
 const token = first.Pagination.DataToken;
 const token2 = (await call({ 'data-token': token, 'next-page': 'true' })).Pagination.DataToken;
-const payload = { route: ROUTE, filter: FILTER, sort: SORT, includeDeleted: false, limit: 50, page: 2, totalRecords: 1_000_000, totalPages: 20_000, keys };
+const payload = {
+  route: ROUTE,
+  filter: FILTER,
+  sort: SORT,
+  includeDeleted: false,
+  limit: 50,
+  page: 2,
+  totalRecords: 1_000_000,
+  totalPages: 20_000,
+  keys,
+};
 
 let n = 0;
 const m = {
   issue: await microseconds(() => codec.issue(payload)),
   verify: await microseconds(() => codec.verify(token, ROUTE)),
   analyzeCached: await microseconds(() => analyzeListQuery(FILTER, SORT, { schema: employeeSchema })),
-  analyzeCold: await microseconds(() => analyzeListQuery(`${FILTER};Id.GreaterThan(${n++})`, SORT, { schema: employeeSchema }), { batch: 500 }),
+  analyzeCold: await microseconds(() => analyzeListQuery(`${FILTER};Id.GreaterThan(${n++})`, SORT, { schema: employeeSchema }), {
+    batch: 500,
+  }),
   firstCached: await microseconds(() => call({ limit: '50', filter: FILTER, sort: SORT })),
   firstCold: await microseconds(() => call({ limit: '50', filter: `${FILTER};Id.GreaterThan(${n++})`, sort: SORT }), { batch: 500 }),
   next: await microseconds(() => call({ 'data-token': token, 'next-page': 'true' })),

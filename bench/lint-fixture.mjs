@@ -22,17 +22,22 @@ export function writeLintProject(dir, { files = 1000, perFile = 10 } = {}) {
   writeFileSync(join(dir, 'schemas', 'v2.json'), JSON.stringify(next, null, 2));
   writeFileSync(
     join(dir, 'wepql.config.json'),
-    JSON.stringify({ schema: 'schemas/v2.json', previousSchema: 'schemas/v1.json', paths: ['views'], rules: { 'implicit-direction': 'off' } }, null, 2),
+    JSON.stringify(
+      { schema: 'schemas/v2.json', previousSchema: 'schemas/v1.json', paths: ['views'], rules: { 'implicit-direction': 'off' } },
+      null,
+      2,
+    ),
   );
   let seed = 7;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
   const names = ['Smith', 'Jones', "O''Brien", 'García', 'Ng'];
   const n = () => Math.floor(rand() * 100000);
   // Nearly every text is distinct (random numbers), so the run measures linting, not its cache.
   const templates = [
     () => `Surname.StartsWith(${pick(names)});Or(Gender.Equal(1);EmployeeNumber.Equal(${n()}))`,
-    () => `RowStatus.NotEqual(3);BirthOn.GreaterThanOrEqual(19${10 + Math.floor(rand() * 89)}-01-${10 + Math.floor(rand() * 18)});Id.GreaterThan(${n()})`,
+    () =>
+      `RowStatus.NotEqual(3);BirthOn.GreaterThanOrEqual(19${10 + Math.floor(rand() * 89)}-01-${10 + Math.floor(rand() * 18)});Id.GreaterThan(${n()})`,
     () => `Gender.IsNull();ClientId.Equal(${n()})`,
     () => `EmployeeNumber.GreaterThan(${n()});EmployeeNumber.LessThan(${n()})`,
     () => `'${pick(['D', 'Sm', 'An'])}${n()}'.StartsWithInFields(FirstName,Surname);EePortal.Equal(true)`,

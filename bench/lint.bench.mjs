@@ -14,7 +14,7 @@ import { medianMs, fmt, machineLine, writeSection } from './harness.mjs';
 import { writeLintProject } from './lint-fixture.mjs';
 
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const names = ['Smith', 'Jones', "O''Brien", 'García', 'Łukasz', 'Ng', 'Dubois'];
 const templates = [
@@ -23,7 +23,8 @@ const templates = [
   () => `Gender.InArray(${[1, 2, 3, 1].slice(0, 1 + Math.floor(rand() * 4)).join(',')})`,
   () => `EmployeeNumber.GreaterThan(${Math.floor(rand() * 900)});EmployeeNumber.LessThan(${Math.floor(rand() * 900)})`,
   () => `'${pick(['D', 'Sm', 'An'])}'.StartsWithInFields(FirstName,LastName);EePortal.Equal(true)`,
-  () => `Or(And(FirstName.Contains(an);LastName.EndsWith(son));WorkEmail.EndsWith(@example.com));ClientId.Equal(${1 + Math.floor(rand() * 2)})`,
+  () =>
+    `Or(And(FirstName.Contains(an);LastName.EndsWith(son));WorkEmail.EndsWith(@example.com));ClientId.Equal(${1 + Math.floor(rand() * 2)})`,
   () => `lastname.equal( ${pick(names)} ) ;; gender.isnull()`,
   () => `Salary.GreaterThan(1000)`,
   () => `FirstName.Equals(${pick(names)})`,
@@ -47,7 +48,14 @@ const parseMs = medianMs(() => {
 }, 7);
 const jsonMs = medianMs(() => JSON.parse(json), 7);
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
-const cliMs = medianMs(() => spawnSync(process.execPath, [cli, 'lint', '--schema', 'schemas/employee.json', '--format', 'json', file], { encoding: 'utf8', maxBuffer: 1 << 28 }).status, 3);
+const cliMs = medianMs(
+  () =>
+    spawnSync(process.execPath, [cli, 'lint', '--schema', 'schemas/employee.json', '--format', 'json', file], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    }).status,
+  3,
+);
 const nodeStartMs = medianMs(() => spawnSync(process.execPath, ['-e', '0']).status, 3);
 const project = mkdtempSync(join(tmpdir(), 'wepql-bench-lint-project-'));
 const projectFilters = writeLintProject(project);
@@ -57,17 +65,22 @@ const projectTexts = join(project, 'all-filters.txt');
   const { readdirSync, readFileSync } = await import('node:fs');
   const texts = [];
   for (const team of readdirSync(join(project, 'views')).sort()) {
-    for (const f of readdirSync(join(project, 'views', team)).sort()) for (const v of JSON.parse(readFileSync(join(project, 'views', team, f), 'utf8'))) texts.push(v.filter);
+    for (const f of readdirSync(join(project, 'views', team)).sort())
+      for (const v of JSON.parse(readFileSync(join(project, 'views', team, f), 'utf8'))) texts.push(v.filter);
   }
   writeFileSync(projectTexts, texts.join('\n') + '\n');
 }
 const oneFileMs = medianMs(
   () =>
-    spawnSync(process.execPath, [cli, 'lint', '--no-config', '--schema', 'schemas/v2.json', '--previous-schema', 'schemas/v1.json', '--format', 'json', projectTexts], {
-      cwd: project,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    }).status,
+    spawnSync(
+      process.execPath,
+      [cli, 'lint', '--no-config', '--schema', 'schemas/v2.json', '--previous-schema', 'schemas/v1.json', '--format', 'json', projectTexts],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      },
+    ).status,
   5,
 );
 let projectSummary = '';
@@ -82,7 +95,10 @@ const rows = [
   ['`parseFilter` × 10,000 (reference: syntax only)', parseMs],
   ['`JSON.parse` of the same 10,000 entries as JSON (reference)', jsonMs],
   ['`wepql lint --format json` on the file, end to end', cliMs],
-  [`\`wepql lint --format json\` on 1,000 files (${fmt(projectFilters)} filters) with wepql.config.json and a previous schema, end to end`, projectMs],
+  [
+    `\`wepql lint --format json\` on 1,000 files (${fmt(projectFilters)} filters) with wepql.config.json and a previous schema, end to end`,
+    projectMs,
+  ],
   ['the same 10,000 texts in one file, same schemas, no config (reference for the project run)', oneFileMs],
   ['`node -e 0` (reference: process start alone)', nodeStartMs],
 ];

@@ -35,16 +35,20 @@ function client(url) {
   return (query) =>
     new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const req = http.request(`${url}${ROUTE}?${new URLSearchParams(query)}`, { agent, headers: { authorization: `Bearer ${AUTH}` } }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const ms = performance.now() - t0;
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${body.slice(0, 300)}`));
-          else resolve({ ms, body: JSON.parse(body) });
-        });
-      });
+      const req = http.request(
+        `${url}${ROUTE}?${new URLSearchParams(query)}`,
+        { agent, headers: { authorization: `Bearer ${AUTH}` } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            const ms = performance.now() - t0;
+            const body = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${body.slice(0, 300)}`));
+            else resolve({ ms, body: JSON.parse(body) });
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -70,7 +74,11 @@ async function mixedLoad(get) {
   const requests = [];
   for (let i = 0; i < CONCURRENT; i++) {
     const w = walks[i % walks.length];
-    if (i % 4 === 0) requests.push({ kind: 'cold first page', query: { limit: '50', sort: SORTS[i % SORTS.length], filter: `EmployeeNumber.GreaterThan(${1000 + i})` } });
+    if (i % 4 === 0)
+      requests.push({
+        kind: 'cold first page',
+        query: { limit: '50', sort: SORTS[i % SORTS.length], filter: `EmployeeNumber.GreaterThan(${1000 + i})` },
+      });
     else if (i % 4 === 1) requests.push({ kind: 'warm first page', query: w.query });
     else requests.push({ kind: 'token page', query: { 'data-token': w.token, 'next-page': 'true' } });
   }
@@ -99,9 +107,14 @@ async function run(name, app) {
   const after = rssMb();
   await app.close();
   const rows = Object.entries(byKind).map(
-    ([kind, ms]) => `| ${name} | ${kind} | ${ms.length} | ${fmt(median(ms), 1)} | ${fmt(percentile(ms, 99), 1)} | ${fmt(Math.max(...ms), 1)} |`,
+    ([kind, ms]) =>
+      `| ${name} | ${kind} | ${ms.length} | ${fmt(median(ms), 1)} | ${fmt(percentile(ms, 99), 1)} | ${fmt(Math.max(...ms), 1)} |`,
   );
-  console.log(name, { wall, before, after }, Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, [median(v), percentile(v, 99)]])));
+  console.log(
+    name,
+    { wall, before, after },
+    Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, [median(v), percentile(v, 99)]])),
+  );
   return { rows, wall, before, after };
 }
 
@@ -123,13 +136,17 @@ async function direct(name) {
   const { byKind, wall } = await mixedLoad(get);
   const after = rssMb();
   const rows = Object.entries(byKind).map(
-    ([kind, ms]) => `| ${name} | ${kind} | ${ms.length} | ${fmt(median(ms), 1)} | ${fmt(percentile(ms, 99), 1)} | ${fmt(Math.max(...ms), 1)} |`,
+    ([kind, ms]) =>
+      `| ${name} | ${kind} | ${ms.length} | ${fmt(median(ms), 1)} | ${fmt(percentile(ms, 99), 1)} | ${fmt(Math.max(...ms), 1)} |`,
   );
   console.log(name, { wall, before, after });
   return { rows, wall, before, after };
 }
 const inProcess = await direct(`memory, ${fmt(MEMORY_ROWS)} rows, handler called directly`);
-const memory = await run(`memory, ${fmt(MEMORY_ROWS)} rows`, createListServer({ records: memoryRecords, authToken: AUTH, secret: SECRET, ttlSeconds: 3600 }));
+const memory = await run(
+  `memory, ${fmt(MEMORY_ROWS)} rows`,
+  createListServer({ records: memoryRecords, authToken: AUTH, secret: SECRET, ttlSeconds: 3600 }),
+);
 
 let postgres;
 let postgresNote = '';
@@ -143,7 +160,10 @@ try {
   const query = (sql, params) => pool.query(sql, params);
   const { foldCollation } = await chooseFoldCollation(query);
   const { source, clientExists } = employeePostgresSource(query, foldCollation);
-  postgres = await run(`PostgreSQL, ${fmt(PG_ROWS)} rows, pool of 8`, createListServer({ source, clientExists, authToken: AUTH, secret: SECRET, ttlSeconds: 3600 }));
+  postgres = await run(
+    `PostgreSQL, ${fmt(PG_ROWS)} rows, pool of 8`,
+    createListServer({ source, clientExists, authToken: AUTH, secret: SECRET, ttlSeconds: 3600 }),
+  );
   await pool.end();
 } catch (error) {
   postgresNote = `PostgreSQL was not measured: ${String(error.message ?? error).split('\n')[0]}.`;
@@ -152,7 +172,8 @@ try {
   server?.stop();
 }
 
-const rssLine = (name, r) => `${name}: RSS ${fmt(r.before)} MB before, ${fmt(r.after)} MB after (after a full GC each), ${fmt(r.wall)} ms for all ${CONCURRENT}.`;
+const rssLine = (name, r) =>
+  `${name}: RSS ${fmt(r.before)} MB before, ${fmt(r.after)} MB after (after a full GC each), ${fmt(r.wall)} ms for all ${CONCURRENT}.`;
 writeSection(
   'load',
   [

@@ -54,7 +54,10 @@ async function timeMs(fn, samples = SAMPLES, between = idle) {
 // The reference first: filter + full sort + slice, as `query()` does it.
 const scope = 'ClientId.Equal(1);RowStatus.NotInArrayOrNull(3)';
 const naive = await timeMs(() => query(records, { schema: employeeSchema, filter: scope, sort: `${SORT};Id=Asc` }).slice(0, LIMIT), 3);
-const naiveFiltered = await timeMs(() => query(records, { schema: employeeSchema, filter: `${scope};${FILTER}`, sort: `${SORT};Id=Asc` }).slice(0, LIMIT), 3);
+const naiveFiltered = await timeMs(
+  () => query(records, { schema: employeeSchema, filter: `${scope};${FILTER}`, sort: `${SORT};Id=Asc` }).slice(0, LIMIT),
+  3,
+);
 
 // Cold first pages: a filter every record passes, a new text each sample (so nothing is cached);
 // each sample waits for the previous one's background sort, so it measures the request alone.

@@ -54,10 +54,14 @@ const isNumber = (s) => /^-?\d+(\.\d+)?$/.test(s);
 function rsql(n) {
   const q = (v) => (/^[A-Za-z0-9_.*-]+$/.test(v) ? v : `"${v.replaceAll('"', '\\"')}"`);
   switch (n.kind) {
-    case 'group': return `(${n.children.map(rsql).join(n.operator === 'And' ? ';' : ',')})`;
-    case 'null-check': return `${n.field.name}==${n.operator === 'IsNull' ? 'null' : '!null'}`.replace('==!null', '!=null');
-    case 'list': return `${n.field.name}=in=(${n.values.map((v) => q(v.value)).join(',')})`;
-    case 'in-fields': return `(${n.fields.map((f) => `${f.name}==${q(n.value.value + '*')}`).join(',')})`;
+    case 'group':
+      return `(${n.children.map(rsql).join(n.operator === 'And' ? ';' : ',')})`;
+    case 'null-check':
+      return `${n.field.name}==${n.operator === 'IsNull' ? 'null' : '!null'}`.replace('==!null', '!=null');
+    case 'list':
+      return `${n.field.name}=in=(${n.values.map((v) => q(v.value)).join(',')})`;
+    case 'in-fields':
+      return `(${n.fields.map((f) => `${f.name}==${q(n.value.value + '*')}`).join(',')})`;
     default: {
       const v = n.value.value;
       const op = { Equal: '==', GreaterThan: '>', GreaterThanOrEqual: '>=', LessThan: '<', LessThanOrEqual: '<=' }[n.operator];
@@ -69,10 +73,14 @@ function rsql(n) {
 function odata(n) {
   const lit = (v) => (isNumber(v) ? v : `'${v.replaceAll("'", "''")}'`);
   switch (n.kind) {
-    case 'group': return `(${n.children.map(odata).join(n.operator === 'And' ? ' and ' : ' or ')})`;
-    case 'null-check': return `${n.field.name} ${n.operator === 'IsNull' ? 'eq' : 'ne'} null`;
-    case 'list': return `(${n.values.map((v) => `${n.field.name} eq ${lit(v.value)}`).join(' or ')})`;
-    case 'in-fields': return `(${n.fields.map((f) => `startswith(${f.name},${lit(n.value.value)})`).join(' or ')})`;
+    case 'group':
+      return `(${n.children.map(odata).join(n.operator === 'And' ? ' and ' : ' or ')})`;
+    case 'null-check':
+      return `${n.field.name} ${n.operator === 'IsNull' ? 'eq' : 'ne'} null`;
+    case 'list':
+      return `(${n.values.map((v) => `${n.field.name} eq ${lit(v.value)}`).join(' or ')})`;
+    case 'in-fields':
+      return `(${n.fields.map((f) => `startswith(${f.name},${lit(n.value.value)})`).join(' or ')})`;
     default: {
       const op = { Equal: 'eq', GreaterThan: 'gt', GreaterThanOrEqual: 'ge', LessThan: 'lt', LessThanOrEqual: 'le' }[n.operator];
       if (op) return `${n.field.name} ${op} ${lit(n.value.value)}`;
@@ -83,10 +91,14 @@ function odata(n) {
 function liqe(n) {
   const q = (v) => (/^[A-Za-z0-9_.-]+$/.test(v) ? v : `"${v.replaceAll('"', '\\"')}"`);
   switch (n.kind) {
-    case 'group': return `(${n.children.map(liqe).join(n.operator === 'And' ? ' AND ' : ' OR ')})`;
-    case 'null-check': return `${n.operator === 'IsNull' ? '' : 'NOT '}${n.field.name}:null`;
-    case 'list': return `(${n.values.map((v) => `${n.field.name}:${q(v.value)}`).join(' OR ')})`;
-    case 'in-fields': return `(${n.fields.map((f) => `${f.name}:${q(n.value.value)}*`).join(' OR ')})`;
+    case 'group':
+      return `(${n.children.map(liqe).join(n.operator === 'And' ? ' AND ' : ' OR ')})`;
+    case 'null-check':
+      return `${n.operator === 'IsNull' ? '' : 'NOT '}${n.field.name}:null`;
+    case 'list':
+      return `(${n.values.map((v) => `${n.field.name}:${q(v.value)}`).join(' OR ')})`;
+    case 'in-fields':
+      return `(${n.fields.map((f) => `${f.name}:${q(n.value.value)}*`).join(' OR ')})`;
     default: {
       const op = { Equal: '', GreaterThan: '>', GreaterThanOrEqual: '>=', LessThan: '<', LessThanOrEqual: '<=' }[n.operator];
       if (op !== undefined) return `${n.field.name}:${op}${q(n.value.value)}`;
@@ -108,11 +120,16 @@ const compactReplacer = (k, v) => (k === 'span' || k === 'operatorSpan' || k ===
 function minimal(n) {
   const value = (v) => (v.value !== '' && String(Number(v.value)) === v.value ? Number(v.value) : v.value);
   switch (n.kind) {
-    case 'group': return { t: n.operator === 'And' ? 'and' : 'or', c: n.children.map(minimal) };
-    case 'comparison': return { t: 'f', f: n.field.name, o: n.operator, a: [value(n.value)] };
-    case 'null-check': return { t: 'f', f: n.field.name, o: n.operator };
-    case 'list': return { t: 'f', f: n.field.name, o: n.operator, a: n.values.map(value) };
-    case 'in-fields': return { t: 'f', f: n.fields.map((f) => f.name), o: n.operator, a: [value(n.value)] };
+    case 'group':
+      return { t: n.operator === 'And' ? 'and' : 'or', c: n.children.map(minimal) };
+    case 'comparison':
+      return { t: 'f', f: n.field.name, o: n.operator, a: [value(n.value)] };
+    case 'null-check':
+      return { t: 'f', f: n.field.name, o: n.operator };
+    case 'list':
+      return { t: 'f', f: n.field.name, o: n.operator, a: n.values.map(value) };
+    case 'in-fields':
+      return { t: 'f', f: n.fields.map((f) => f.name), o: n.operator, a: [value(n.value)] };
   }
   throw new Error(`unknown node ${n.kind}`);
 }
@@ -127,7 +144,8 @@ const rows = [];
 const peerRows = [];
 for (const [name, text] of fixtures) {
   const result = parseFilter(text);
-  if (result.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${name} fixture has errors: ${JSON.stringify(result.diagnostics[0])}`);
+  if (result.diagnostics.some((d) => d.severity === 'error'))
+    throw new Error(`${name} fixture has errors: ${JSON.stringify(result.diagnostics[0])}`);
   const fullJson = JSON.stringify(result.ast);
   const compactJson = JSON.stringify(result.ast, compactReplacer);
   const minimalJson = JSON.stringify({ t: 'and', c: result.ast.clauses.map(minimal) });
@@ -145,13 +163,36 @@ for (const [name, text] of fixtures) {
   const full = paired(parseFn, () => JSON.parse(fullJson));
   const compact = paired(parseFn, () => JSON.parse(compactJson));
   const least = paired(parseFn, () => JSON.parse(minimalJson));
-  const lexer = paired(() => filterLexer.tokenize(text), () => JSON.parse(fullJson), 3);
-  const scanner = paired(() => scanFilter(text), () => JSON.parse(fullJson), 3);
+  const lexer = paired(
+    () => filterLexer.tokenize(text),
+    () => JSON.parse(fullJson),
+    3,
+  );
+  const scanner = paired(
+    () => scanFilter(text),
+    () => JSON.parse(fullJson),
+    3,
+  );
   const parse = full.subject;
   const lex = lexer.subject;
   const jsonFull = full.reference;
   const jsonCompact = compact.reference;
-  rows.push({ name, chars: text.length, parse, lex, scan: scanner.subject, jsonFull, jsonCompact, jsonMinimal: least.reference, fullRatio: full.ratio, compactRatio: compact.ratio, minimalRatio: least.ratio, fullJson: fullJson.length, compactJson: compactJson.length, minimalJson: minimalJson.length });
+  rows.push({
+    name,
+    chars: text.length,
+    parse,
+    lex,
+    scan: scanner.subject,
+    jsonFull,
+    jsonCompact,
+    jsonMinimal: least.reference,
+    fullRatio: full.ratio,
+    compactRatio: compact.ratio,
+    minimalRatio: least.ratio,
+    fullJson: fullJson.length,
+    compactJson: compactJson.length,
+    minimalJson: minimalJson.length,
+  });
   for (const [peer, peerText, fn] of [
     ['@rsql/parser', texts.rsql, () => rsqlParse(texts.rsql)],
     ['odata-v4-parser', texts.odata, () => odataFilter(texts.odata)],
@@ -160,10 +201,15 @@ for (const [name, text] of fixtures) {
     const p = paired(parseFn, fn, 3);
     peerRows.push({ name, peer, chars: peerText.length, ops: p.reference, ratio: p.ratio });
   }
-  console.log(`${name}: parseFilter ${fmt(parse)} ops/s, ${fmt(full.ratio, 2)}× JSON.parse (full), ${fmt(compact.ratio, 2)}× (compact), ${fmt(least.ratio, 2)}× (minimal); lexer ${fmt(lex)} ops/s`);
+  console.log(
+    `${name}: parseFilter ${fmt(parse)} ops/s, ${fmt(full.ratio, 2)}× JSON.parse (full), ${fmt(compact.ratio, 2)}× (compact), ${fmt(least.ratio, 2)}× (minimal); lexer ${fmt(lex)} ops/s`,
+  );
 }
 const sortJson = JSON.stringify(parseSort(sortText).ast);
-const sortPair = paired(() => parseSort(sortText), () => JSON.parse(sortJson));
+const sortPair = paired(
+  () => parseSort(sortText),
+  () => JSON.parse(sortJson),
+);
 
 const mb = (ops, chars) => fmt((ops * chars) / 1e6, 1);
 const md = [

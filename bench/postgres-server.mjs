@@ -11,7 +11,9 @@ const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
 function postgresBin() {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) throw new Error('no /usr/lib/postgresql (install the Debian "postgresql" package) and no DATABASE_URL');
-  const v = readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))).sort((a, b) => b - a)[0];
+  const v = readdirSync(root)
+    .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
+    .sort((a, b) => b - a)[0];
   if (v === undefined) throw new Error('no PostgreSQL under /usr/lib/postgresql');
   return join(root, v, 'bin');
 }

@@ -24,7 +24,10 @@ for (const file of files) {
 }
 const resultsDir = new URL('./results/', here);
 const sections = existsSync(resultsDir)
-  ? readdirSync(resultsDir).filter((f) => f.endsWith('.md')).sort().map((f) => readFileSync(new URL(f, resultsDir), 'utf8'))
+  ? readdirSync(resultsDir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => readFileSync(new URL(f, resultsDir), 'utf8'))
   : [];
 const header = [
   '# Benchmark results',

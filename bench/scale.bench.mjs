@@ -51,7 +51,9 @@ const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
 function postgresBin() {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) throw new Error('bench:scale needs the Debian "postgresql" package');
-  const v = readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))).sort((a, b) => b - a)[0];
+  const v = readdirSync(root)
+    .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
+    .sort((a, b) => b - a)[0];
   return join(root, v, 'bin');
 }
 async function freePort() {
@@ -68,9 +70,16 @@ async function startPostgres() {
   const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'wepql-scale-'));
   const root = process.getuid?.() === 0;
-  if (root) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+  if (root)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+      Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+    );
   const run = (tool, args) => {
-    const r = root ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { encoding: 'utf8', cwd: dir }) : spawnSync(join(bin, tool), args, { encoding: 'utf8', cwd: dir });
+    const r = root
+      ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { encoding: 'utf8', cwd: dir })
+      : spawnSync(join(bin, tool), args, { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${tool} failed: ${r.stderr}`);
   };
   run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
@@ -116,7 +125,19 @@ try {
   const seed = cli(['db-seed', '--database-url', pgServer.url, '--rows', String(ROWS)]);
   const filtersFile = join(tmpdir(), `wepql-scale-filters-${process.pid}.txt`);
   writeFileSync(filtersFile, `${FILTERED.map((f) => f.filter).join('\n')}\n`);
-  const indexed = cli(['db-index', '--database-url', pgServer.url, '--sort', SORT, '--sort', DATE_SORT, '--filters', filtersFile, '--trigram', '--apply']);
+  const indexed = cli([
+    'db-index',
+    '--database-url',
+    pgServer.url,
+    '--sort',
+    SORT,
+    '--sort',
+    DATE_SORT,
+    '--filters',
+    filtersFile,
+    '--trigram',
+    '--apply',
+  ]);
   rmSync(filtersFile);
   console.log(`seeded ${fmt(ROWS)} rows in ${fmt(seed.ms / 1000, 1)} s; indexes in ${fmt(indexed.ms / 1000, 1)} s`);
   console.log(indexed.out);
@@ -136,11 +157,15 @@ try {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (q) =>
     new Promise((resolve, reject) => {
-      const req = http.request(`${url}${ROUTE}?${new URLSearchParams(q)}`, { agent, headers: { authorization: `Bearer ${AUTH}` } }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
-      });
+      const req = http.request(
+        `${url}${ROUTE}?${new URLSearchParams(q)}`,
+        { agent, headers: { authorization: `Bearer ${AUTH}` } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -164,9 +189,19 @@ try {
   const kFarFirst = await lastOf(atFar.Data[0].Id);
   const order = `ORDER BY ${orderOf(SORT)} LIMIT ${LIMIT}`;
   const hand = {
-    first: { count: `SELECT COUNT(*) FROM employees WHERE ${scope}`, page: `SELECT "Record" FROM employees WHERE ${scope} ${order}`, params: [] },
-    next2: { page: `SELECT "Record" FROM employees WHERE ${scope} AND (${key}, "Id") > (lower($1${fold}), $2) ${order}`, params: [k2.LastName, k2.Id] },
-    nextFar: { page: `SELECT "Record" FROM employees WHERE ${scope} AND (${key}, "Id") > (lower($1${fold}), $2) ${order}`, params: [kFar.LastName, kFar.Id] },
+    first: {
+      count: `SELECT COUNT(*) FROM employees WHERE ${scope}`,
+      page: `SELECT "Record" FROM employees WHERE ${scope} ${order}`,
+      params: [],
+    },
+    next2: {
+      page: `SELECT "Record" FROM employees WHERE ${scope} AND (${key}, "Id") > (lower($1${fold}), $2) ${order}`,
+      params: [k2.LastName, k2.Id],
+    },
+    nextFar: {
+      page: `SELECT "Record" FROM employees WHERE ${scope} AND (${key}, "Id") > (lower($1${fold}), $2) ${order}`,
+      params: [kFar.LastName, kFar.Id],
+    },
     prev: {
       page: `SELECT "Record" FROM employees WHERE ${scope} AND (${key}, "Id") < (lower($1${fold}), $2) ORDER BY ${key} DESC NULLS LAST, "Id" DESC LIMIT ${LIMIT}`,
       params: [kFarFirst.LastName, kFarFirst.Id],
@@ -180,12 +215,21 @@ try {
   };
   for (const f of FILTERED) {
     const where = `${scope} AND ${f.hand(key, fold)}`;
-    hand[f.name] = { count: `SELECT COUNT(*) FROM employees WHERE ${where}`, page: `SELECT "Record" FROM employees WHERE ${where} ORDER BY ${orderOf(f.sort)} LIMIT ${LIMIT}`, params: [] };
+    hand[f.name] = {
+      count: `SELECT COUNT(*) FROM employees WHERE ${where}`,
+      page: `SELECT "Record" FROM employees WHERE ${where} ORDER BY ${orderOf(f.sort)} LIMIT ${LIMIT}`,
+      params: [],
+    };
   }
   const runHand = (h) => Promise.all([h.count === undefined ? undefined : pool.query(h.count, []), pool.query(h.page, h.params)]);
 
   // wepql's SQL for the same page, as toSql writes it (what a data source sends).
-  const sqlOptions = { dialect: 'postgres', schema: employeeSchema, tieBreaker: 'Id', ...(foldCollation === undefined ? {} : { foldCollation }) };
+  const sqlOptions = {
+    dialect: 'postgres',
+    schema: employeeSchema,
+    tieBreaker: 'Id',
+    ...(foldCollation === undefined ? {} : { foldCollation }),
+  };
   const wepqlStatement = (filter, sort, extra = {}, seek) => {
     const f = toSql({ filter: filter ? `${SCOPE};${filter}` : SCOPE, sort, ...(seek ? { seek } : {}) }, { ...sqlOptions, ...extra });
     const count = toSql({ filter: filter ? `${SCOPE};${filter}` : SCOPE }, sqlOptions);
@@ -204,7 +248,8 @@ try {
     jump: wepqlStatement('', SORT, { deferredJoin: { table: 'employees', limit: LIMIT, offset: (JUMP - 1) * LIMIT } }),
   };
   for (const f of FILTERED) wepql[f.name] = wepqlStatement(f.filter, f.sort);
-  const runWepql = (w) => Promise.all([w.count === undefined ? undefined : pool.query(w.count, w.countParams), pool.query(w.page, w.params)]);
+  const runWepql = (w) =>
+    Promise.all([w.count === undefined ? undefined : pool.query(w.count, w.countParams), pool.query(w.page, w.params)]);
 
   // The top of the plan: the node types down to the first scan, with the index it reads.
   const planOf = async (sql, params) => {
@@ -250,7 +295,9 @@ try {
     const sqlPlan = await planOf(wepql[name].page, wepql[name].params);
     const countPlan = wepql[name].count === undefined ? '' : await planOf(wepql[name].count, wepql[name].countParams);
     pgRows.push({ name, handMs, sqlMs, directMs, httpMs, handPlan, sqlPlan, countPlan });
-    console.log(`${titles[name]}: hand ${handMs.toFixed(2)} ms, toSql ${sqlMs.toFixed(2)} ms, handler ${directMs.toFixed(2)} ms, HTTP ${httpMs.toFixed(2)} ms; ${sqlPlan}; count ${countPlan}`);
+    console.log(
+      `${titles[name]}: hand ${handMs.toFixed(2)} ms, toSql ${sqlMs.toFixed(2)} ms, handler ${directMs.toFixed(2)} ms, HTTP ${httpMs.toFixed(2)} ms; ${sqlPlan}; count ${countPlan}`,
+    );
   }
   agent.destroy();
   await app.close();
@@ -268,7 +315,7 @@ try {
     '"toSql": the statements `toSql` writes for the same page (with `seek`, and `deferredJoin` for the jump), run over the same pool;',
     '"handler": `handleListRequest` over a pg.Pool through the PostgreSQL data source (tokens included); "HTTP" adds the reference server on 127.0.0.1.',
     '',
-    '| request | hand (ms) | toSql (ms) | toSql / hand | handler (ms) | handler / hand | HTTP (ms) | plan of toSql\'s page | plan of its count |',
+    "| request | hand (ms) | toSql (ms) | toSql / hand | handler (ms) | handler / hand | HTTP (ms) | plan of toSql's page | plan of its count |",
     '|---|---:|---:|---:|---:|---:|---:|---|---|',
     ...pgRows.map(
       (r) =>
@@ -313,11 +360,20 @@ try {
   };
   // Each filtered first page cold: a new filter text each sample, so nothing is cached.
   const filteredFirst = {};
-  for (const f of FILTERED) filteredFirst[f.name] = await timeMs(() => call({ limit: String(LIMIT), sort: f.sort, filter: `${f.filter};Id.GreaterThan(-${++s})` }), 5);
+  for (const f of FILTERED)
+    filteredFirst[f.name] = await timeMs(
+      () => call({ limit: String(LIMIT), sort: f.sort, filter: `${f.filter};Id.GreaterThan(-${++s})` }),
+      5,
+    );
   // Reference: what serving a page cost before the cache — filter, sort and slice every time.
   const { query: evaluate } = await import('../dist/index.js');
   const naiveMs = await timeMs(
-    () => evaluate(records, { schema: employeeSchema, filter: 'ClientId.Equal(1);RowStatus.NotInArrayOrNull(3)', sort: `${SORT};Id=Asc` }).slice(0, LIMIT),
+    () =>
+      evaluate(records, {
+        schema: employeeSchema,
+        filter: 'ClientId.Equal(1);RowStatus.NotInArrayOrNull(3)',
+        sort: `${SORT};Id=Asc`,
+      }).slice(0, LIMIT),
     3,
   );
   console.log({ built, firstMs, sortedFirst, ...m, filteredFirst, naiveMs });
@@ -332,7 +388,10 @@ try {
     `| next-page at page ${fmt(FAR)} | ${m.nextFar.toFixed(2)} | ${(m.nextFar / m.next2).toFixed(2)}× |`,
     `| prev-page from page ${fmt(FAR)} | ${m.prev.toFixed(2)} | ${(m.prev / m.next2).toFixed(2)}× |`,
     `| page=${Math.floor(FAR / 2)} jump | ${m.jump.toFixed(2)} | ${(m.jump / m.next2).toFixed(2)}× |`,
-    ...FILTERED.map((f) => `| first page, filter=${f.filter}, sort=${f.sort} (cold) | ${filteredFirst[f.name].toFixed(1)} | ${(filteredFirst[f.name] / m.next2).toFixed(1)}× |`),
+    ...FILTERED.map(
+      (f) =>
+        `| first page, filter=${f.filter}, sort=${f.sort} (cold) | ${filteredFirst[f.name].toFixed(1)} | ${(filteredFirst[f.name] / m.next2).toFixed(1)}× |`,
+    ),
     `| reference: \`query()\` filter + full sort + slice, as every page cost before | ${naiveMs.toFixed(1)} | ${(naiveMs / m.next2).toFixed(1)}× |`,
     '',
     `Machine: ${machineLine()}.`,

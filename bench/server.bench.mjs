@@ -14,7 +14,8 @@ import { fmt, machineLine, median, writeSection } from './harness.mjs';
 const N = 10_000;
 // One client, so the filter runs over all 10,000 records.
 const records = generateEmployees(N, 11).map((r) => ({ ...r, ClientId: 1 }));
-const FILTER = 'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)';
+const FILTER =
+  'Or(LastName.StartsWith(m);FirstName.Contains(an));Checklist.InArray(1,3,5,7,9);CreatedOn.GreaterThanOrEqual(2012-01-01T00:00:00Z)';
 const SORT = 'LastName=Asc;CreatedOn=Desc';
 const LIMIT = '50';
 const ROUTE = '/api/public/clients/1/employees';
@@ -62,7 +63,9 @@ function get(agent, path) {
     const req = http.request(`${url}${path}`, { agent, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(chunks.length) : reject(new Error(`bench: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(chunks.length) : reject(new Error(`bench: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`)),
+      );
     });
     req.on('error', reject);
     req.end();

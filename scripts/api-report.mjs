@@ -45,13 +45,26 @@ function emitDeclarations(sources) {
   const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
   // The output folder is virtual: nothing is written, and a stale dist/ on disk can never be read instead.
   const outDir = join(ROOT, '.api-report-virtual');
-  const options = { ...parsed.options, outDir, declaration: true, emitDeclarationOnly: true, noEmit: false, sourceMap: false, declarationMap: false };
+  const options = {
+    ...parsed.options,
+    outDir,
+    declaration: true,
+    emitDeclarationOnly: true,
+    noEmit: false,
+    sourceMap: false,
+    declarationMap: false,
+  };
   const program = ts.createProgram(sources, options);
   const files = new Map();
   const result = program.emit(undefined, (name, text) => files.set(resolve(name), text), undefined, true);
-  const errors = ts.getPreEmitDiagnostics(program).concat(result.diagnostics).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const errors = ts
+    .getPreEmitDiagnostics(program)
+    .concat(result.diagnostics)
+    .filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0) {
-    throw new Error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
+    throw new Error(
+      ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }),
+    );
   }
   return { files, outDir: resolve(options.outDir), rootDir: resolve(options.rootDir) };
 }
@@ -82,12 +95,26 @@ function declarationProgram(emitted, roots) {
   host.readFile = (name) => virtual(name) ?? readFile(name);
   host.fileExists = (name) => virtual(name) !== undefined || fileExists(name);
   host.directoryExists = (dir) =>
-    resolve(dir).startsWith(emitted.outDir) ? [...emitted.files.keys()].some((f) => f.startsWith(`${resolve(dir)}/`)) : (directoryExists?.(dir) ?? true);
+    resolve(dir).startsWith(emitted.outDir)
+      ? [...emitted.files.keys()].some((f) => f.startsWith(`${resolve(dir)}/`))
+      : (directoryExists?.(dir) ?? true);
   host.getSourceFile = (name, language, ...rest) => {
     const text = virtual(name);
     return text === undefined ? getSourceFile(name, language, ...rest) : ts.createSourceFile(name, text, language, true);
   };
-  return ts.createProgram(roots, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, strict: true, noEmit: true, types: [] }, host);
+  return ts.createProgram(
+    roots,
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      strict: true,
+      noEmit: true,
+      types: [],
+    },
+    host,
+  );
 }
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
@@ -155,7 +182,10 @@ function entryReport(program, checker, entry, dtsPath, emitted, owners) {
     }
     const declarations = (symbol.declarations ?? []).filter(inPackage).map(statementOf);
     const where = relative(emitted.outDir, declarations[0].getSourceFile().fileName).replace(/\.d\.ts$/, '');
-    referenced.push({ key: `${symbol.name} ${where}`, text: `// ${symbol.name} (src/${where}.ts)\n${[...new Set(declarations.map(printDeclaration))].join('\n')}` });
+    referenced.push({
+      key: `${symbol.name} ${where}`,
+      text: `// ${symbol.name} (src/${where}.ts)\n${[...new Set(declarations.map(printDeclaration))].join('\n')}`,
+    });
     for (const d of declarations) visitTypes(d);
   }
   referenced.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -192,7 +222,12 @@ function entryReport(program, checker, entry, dtsPath, emitted, owners) {
 }
 
 function exportsReport(entries) {
-  const rows = entries.map((e) => `| \`${e.specifier}\` | ${Object.entries(e.targets).map(([c, t]) => `${c}: \`${t}\``).join('<br>')} |`);
+  const rows = entries.map(
+    (e) =>
+      `| \`${e.specifier}\` | ${Object.entries(e.targets)
+        .map(([c, t]) => `${c}: \`${t}\``)
+        .join('<br>')} |`,
+  );
   return [HEADER, '', '# Package exports', '', '| Import | Targets |', '|---|---|', ...rows, ''].join('\n');
 }
 
@@ -205,7 +240,8 @@ export function generateReports({ fromDist = false } = {}) {
   const entries = exportEntries();
   const tsEntries = entries.filter((e) => e.source !== undefined);
   for (const e of tsEntries) {
-    if (!existsSync(join(ROOT, e.source))) throw new Error(`package.json exports ${e.subpath} from ${e.targets.default}, but ${e.source} does not exist`);
+    if (!existsSync(join(ROOT, e.source)))
+      throw new Error(`package.json exports ${e.subpath} from ${e.targets.default}, but ${e.source} does not exist`);
   }
   const sources = [];
   const walk = (dir) => {

@@ -495,13 +495,17 @@ export async function buildDiagrams(outDir, { grammarDir = join(ROOT, 'grammar')
 export async function buildApiDocs(outDir) {
   const { Application, Converter, TypeDocReader, TSConfigReader, LogLevel, ReflectionKind } = await import('typedoc');
   const { exportEntries } = await import('./api-report.mjs');
-  const app = await Application.bootstrapWithPlugins(
-    { options: join(ROOT, 'typedoc.json'), out: outDir, logLevel: 'Warn' },
-    [new TypeDocReader(), new TSConfigReader()],
-  );
+  const app = await Application.bootstrapWithPlugins({ options: join(ROOT, 'typedoc.json'), out: outDir, logLevel: 'Warn' }, [
+    new TypeDocReader(),
+    new TSConfigReader(),
+  ]);
   // Modules are named as users import them (`wepql/kysely`), not by their path under src/
   // (`query-builders/kysely`): the names come from package.json `exports`, as the entry points do.
-  const importNames = new Map(exportEntries().filter((e) => e.source !== undefined).map((e) => [resolve(ROOT, e.source), e.specifier]));
+  const importNames = new Map(
+    exportEntries()
+      .filter((e) => e.source !== undefined)
+      .map((e) => [resolve(ROOT, e.source), e.specifier]),
+  );
   app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
     if (reflection.kind !== ReflectionKind.Module) return;
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName;
@@ -529,7 +533,9 @@ export async function buildApiDocs(outDir) {
   // One entry point gives the exports as children; several (package.json exports) give one module each.
   // A name exported by two entries is documented once; the second is a reference to the first.
   const exported = (project.children ?? []).flatMap((c) =>
-    c.kind === ReflectionKind.Module ? (c.children ?? []).filter((e) => e.kind !== ReflectionKind.Reference).map((e) => ({ module: c.name, reflection: e })) : [{ module: '', reflection: c }],
+    c.kind === ReflectionKind.Module
+      ? (c.children ?? []).filter((e) => e.kind !== ReflectionKind.Reference).map((e) => ({ module: c.name, reflection: e }))
+      : [{ module: '', reflection: c }],
   );
   for (const { module, reflection: child } of exported) {
     const comments = [child.comment, ...(child.signatures ?? []).map((s) => s.comment)].filter(Boolean);
@@ -553,7 +559,10 @@ function relativiseNavigationLinks(apiDir, links) {
     for (const [label, href] of Object.entries(links)) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
       const escaped = escapeHtml(href).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      html = html.replace(new RegExp(`href="${escaped}"((?: class="tsd-nav-link")?>${escapeHtml(label)}</a>)`, 'g'), `href="${'../'.repeat(depth)}${escapeHtml(href)}"$1`);
+      html = html.replace(
+        new RegExp(`href="${escaped}"((?: class="tsd-nav-link")?>${escapeHtml(label)}</a>)`, 'g'),
+        `href="${'../'.repeat(depth)}${escapeHtml(href)}"$1`,
+      );
     }
     writeFileSync(page, html);
   }

@@ -70,7 +70,9 @@ export function parseEbnf(text) {
   const expect = (value) => {
     const t = tokens[k];
     if (t === undefined || t.value !== value || (t.type !== 'symbol' && t.type !== 'ellipsis')) {
-      throw new Error(`EBNF: expected ${JSON.stringify(value)} at offset ${t?.at ?? 'end'}, got ${JSON.stringify(t?.value ?? 'end of text')}`);
+      throw new Error(
+        `EBNF: expected ${JSON.stringify(value)} at offset ${t?.at ?? 'end'}, got ${JSON.stringify(t?.value ?? 'end of text')}`,
+      );
     }
     k++;
   };
@@ -156,7 +158,10 @@ export function railroadPage(title, ebnfText, { css = '' } = {}) {
   const productions = parseEbnf(ebnfText);
   const sections = productions.map(({ name, expr }) => {
     // Chevrotain's copy writes its own bookkeeping attributes; unset ones say "undefined".
-    const svg = rr.Diagram(toDiagramPart(rr, expr)).toString().replace(/ [A-Za-z]+="undefined"/g, '');
+    const svg = rr
+      .Diagram(toDiagramPart(rr, expr))
+      .toString()
+      .replace(/ [A-Za-z]+="undefined"/g, '');
     return `<section><h3 id="${escapeHtml(name)}">${escapeHtml(name)}</h3>\n${svg}\n</section>`;
   });
   return `<!DOCTYPE html>

@@ -47,7 +47,9 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   serveDirectory(ROOT, port).then(
     (server) => {
       const address = server.address();
-      console.log(`docs: serving docs-site/ at http://127.0.0.1:${address.port}/ (playground: http://127.0.0.1:${address.port}/playground/index.html); Ctrl+C stops`);
+      console.log(
+        `docs: serving docs-site/ at http://127.0.0.1:${address.port}/ (playground: http://127.0.0.1:${address.port}/playground/index.html); Ctrl+C stops`,
+      );
     },
     (error) => {
       console.error(`docs: cannot listen on 127.0.0.1:${port}: ${error.message} (set PORT to another port)`);

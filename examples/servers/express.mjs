@@ -12,7 +12,10 @@ const token = process.env.API_TOKEN ?? 'demo-token';
 
 const list = listHandler({
   source: createMemoryDataSource(employees, {
-    schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id',
+    schema: employeeSchema,
+    clientField: 'ClientId',
+    deleted: { field: 'RowStatus', value: 3 },
+    tieBreaker: 'Id',
   }),
   schema: employeeSchema,
   codec: createTokenCodec({ secret: process.env.LIST_SECRET ?? 'demo secret: use 32 random bytes' }),

@@ -17,16 +17,22 @@ app.addHook('onRequest', async (request, reply) => {
     return reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send();
   }
 });
-app.get('/api/public/clients/:client_id/employees', listHandler({
-  source: createMemoryDataSource(employees, {
-    schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id',
+app.get(
+  '/api/public/clients/:client_id/employees',
+  listHandler({
+    source: createMemoryDataSource(employees, {
+      schema: employeeSchema,
+      clientField: 'ClientId',
+      deleted: { field: 'RowStatus', value: 3 },
+      tieBreaker: 'Id',
+    }),
+    schema: employeeSchema,
+    codec: createTokenCodec({ secret: process.env.LIST_SECRET ?? 'demo secret: use 32 random bytes' }),
+    policy: definePolicy({ fields: { Ssn: { filter: ['Equal'], sort: false } } }, employeeSchema),
+    resolveClient: (id) => (clients.has(id) ? Number(id) : undefined),
+    onError: (error) => app.log.error(error),
   }),
-  schema: employeeSchema,
-  codec: createTokenCodec({ secret: process.env.LIST_SECRET ?? 'demo secret: use 32 random bytes' }),
-  policy: definePolicy({ fields: { Ssn: { filter: ['Equal'], sort: false } } }, employeeSchema),
-  resolveClient: (id) => (clients.has(id) ? Number(id) : undefined),
-  onError: (error) => app.log.error(error),
-}));
+);
 
 const url = await app.listen({ port: Number(process.env.PORT ?? 3000), host: '127.0.0.1' });
 console.log(`listening on ${url}`);

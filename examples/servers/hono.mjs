@@ -18,16 +18,22 @@ app.use(route, async (c, next) => {
   if (c.req.header('authorization') !== `Bearer ${token}`) return c.body(null, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
   await next();
 });
-app.get(route, listHandler({
-  source: createMemoryDataSource(employees, {
-    schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id',
+app.get(
+  route,
+  listHandler({
+    source: createMemoryDataSource(employees, {
+      schema: employeeSchema,
+      clientField: 'ClientId',
+      deleted: { field: 'RowStatus', value: 3 },
+      tieBreaker: 'Id',
+    }),
+    schema: employeeSchema,
+    codec: createTokenCodec({ secret: process.env.LIST_SECRET ?? 'demo secret: use 32 random bytes' }),
+    policy: definePolicy({ fields: { Ssn: { filter: ['Equal'], sort: false } } }, employeeSchema),
+    resolveClient: (id) => (clients.has(id) ? Number(id) : undefined),
+    onError: (error) => console.error(error),
   }),
-  schema: employeeSchema,
-  codec: createTokenCodec({ secret: process.env.LIST_SECRET ?? 'demo secret: use 32 random bytes' }),
-  policy: definePolicy({ fields: { Ssn: { filter: ['Equal'], sort: false } } }, employeeSchema),
-  resolveClient: (id) => (clients.has(id) ? Number(id) : undefined),
-  onError: (error) => console.error(error),
-}));
+);
 
 const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 3000), hostname: '127.0.0.1' }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port}`);

@@ -40,7 +40,11 @@ console.table(rows);
 
 // 3. The same through the list data source (what handleListRequest pages with).
 const source = createMysqlDataSource({ run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record' });
-const q = { filter: analyzeFilter(filter, { schema: employeeSchema }).value, sort: analyzeSort(sort, { schema: employeeSchema }).value, includeDeleted: true };
+const q = {
+  filter: analyzeFilter(filter, { schema: employeeSchema }).value,
+  sort: analyzeSort(sort, { schema: employeeSchema }).value,
+  includeDeleted: true,
+};
 const page = await source.page(q, { offset: 0, limit: 5 });
 
 // 4. Database and evaluator agree.
@@ -49,7 +53,8 @@ console.log('\nIds from toSql:       ', rows.map((r) => r.Id).join(', '));
 console.log('Ids from the source:  ', page.map((r) => r.Id).join(', '));
 console.log('Ids from query():     ', inMemory.join(', '));
 const same =
-  JSON.stringify(rows.map((r) => Number(r.Id))) === JSON.stringify(inMemory) && JSON.stringify(page.map((r) => r.Id)) === JSON.stringify(inMemory);
+  JSON.stringify(rows.map((r) => Number(r.Id))) === JSON.stringify(inMemory) &&
+  JSON.stringify(page.map((r) => r.Id)) === JSON.stringify(inMemory);
 console.log(same ? 'MySQL and query() agree' : 'MISMATCH');
 await pool.end();
 process.exitCode = same ? 0 : 1;

@@ -22,9 +22,9 @@ const q = (name) => quoteIdentifier(name, 'postgres');
 await db.query(`CREATE TABLE employees (${fields.map((f) => `${q(f.name)} ${sqlColumnType(f.type, 'postgres')}`).join(', ')})`);
 for (let i = 0; i < employees.length; i += 100) {
   const params = [];
-  const rows = employees.slice(i, i + 100).map(
-    (e) => `(${fields.map((f) => (params.push(toStoredValue(e[f.name], f.type, 'postgres')), `$${params.length}`)).join(', ')})`,
-  );
+  const rows = employees
+    .slice(i, i + 100)
+    .map((e) => `(${fields.map((f) => (params.push(toStoredValue(e[f.name], f.type, 'postgres')), `$${params.length}`)).join(', ')})`);
   await db.query(`INSERT INTO employees (${fields.map((f) => q(f.name)).join(', ')}) VALUES ${rows.join(', ')}`, params);
 }
 console.log(`loaded ${employees.length} employees\n`);
@@ -81,7 +81,8 @@ const inMemory = query(employees, { filter, sort, schema: employeeSchema, limit:
 console.log('\nIds from toSql:  ', rows.map((r) => r.Id).join(', '));
 console.log('Ids from Kysely: ', viaKysely.map((r) => r.Id).join(', '));
 console.log('Ids from query():', inMemory.join(', '));
-const same = JSON.stringify(rows.map((r) => Number(r.Id))) === JSON.stringify(inMemory) &&
+const same =
+  JSON.stringify(rows.map((r) => Number(r.Id))) === JSON.stringify(inMemory) &&
   JSON.stringify(viaKysely.map((r) => Number(r.Id))) === JSON.stringify(inMemory);
 console.log(same ? 'all three agree' : 'MISMATCH');
 await kysely.destroy();

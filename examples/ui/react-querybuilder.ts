@@ -11,10 +11,15 @@ import { employeeSchema } from '../../src/sample/employee-schema.js';
 
 // <QueryBuilder {...config} query={query} onQueryChange={setQuery} listsAsArrays />
 const config = queryBuilderConfig(employeeSchema);
-console.log(config.fields.find((f) => f.name === 'EePortal')!.operators.map((o) => o.label).join(' '));
+console.log(
+  config.fields
+    .find((f) => f.name === 'EePortal')!
+    .operators.map((o) => o.label)
+    .join(' '),
+);
 
 // A saved filter, opened in the builder.
-const saved = "LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull())";
+const saved = 'LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull())';
 const query = toRuleGroup(saved, { schema: employeeSchema }).ruleGroup!;
 console.log(JSON.stringify(query.rules[1]));
 
@@ -23,6 +28,9 @@ const edited: RuleGroupType = { ...query, rules: [...query.rules, { field: 'Clie
 console.log(fromRuleGroup(edited, { schema: employeeSchema }).filter);
 
 // What wepql cannot say is a diagnostic at the rule's path, never dropped.
-const negated: RuleGroupType = { combinator: 'and', rules: [{ combinator: 'or', not: true, rules: [{ field: 'Gender', operator: '=', value: 1 }] }] };
+const negated: RuleGroupType = {
+  combinator: 'and',
+  rules: [{ combinator: 'or', not: true, rules: [{ field: 'Gender', operator: '=', value: 1 }] }],
+};
 const { filter, diagnostics } = fromRuleGroup(negated, { schema: employeeSchema });
 console.log(filter, diagnostics.map((d) => `${d.code} at [${d.path.join(',')}]`).join('; '));

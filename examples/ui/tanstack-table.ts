@@ -15,7 +15,10 @@ const columnFilters: ColumnFiltersState = [
   { id: 'ClientId', value: [1, 2] },
   { id: 'EmployeeNumber', value: [100, 200] }, // 'auto': inNumberRange
 ];
-const sorting: SortingState = [{ id: 'LastName', desc: false }, { id: 'CreatedOn', desc: true }];
+const sorting: SortingState = [
+  { id: 'LastName', desc: false },
+  { id: 'CreatedOn', desc: true },
+];
 
 console.log(fromTanStackColumnFilters(columnFilters, { schema: employeeSchema, filterFns }).filter);
 console.log(fromTanStackSorting(sorting, { schema: employeeSchema }).sort);

@@ -47,9 +47,7 @@ export type NodeOfKind<N extends FilterTreeNode, K extends N['kind']> = Extract<
  * };
  */
 export type FoldHandlers<N extends FilterTreeNode, R> = {
-  readonly [K in N['kind']]: K extends 'group'
-    ? (node: NodeOfKind<N, K>, children: readonly R[]) => R
-    : (node: NodeOfKind<N, K>) => R;
+  readonly [K in N['kind']]: K extends 'group' ? (node: NodeOfKind<N, K>, children: readonly R[]) => R : (node: NodeOfKind<N, K>) => R;
 };
 
 /**
@@ -184,7 +182,13 @@ export function conditionsOf<N extends FilterTreeNode>(nodes: readonly N[]): Fie
         out.push({ node: condition, field: field as FieldOf<N>, fieldIndex, operator: condition.operator, base });
       });
     } else {
-      out.push({ node: condition, field: condition.field as FieldOf<N>, fieldIndex: 0, operator: condition.operator, base: condition.operator });
+      out.push({
+        node: condition,
+        field: condition.field as FieldOf<N>,
+        fieldIndex: 0,
+        operator: condition.operator,
+        base: condition.operator,
+      });
     }
   }
   return out;

@@ -6,14 +6,7 @@
  *
  * Nothing here depends on any other module of wepql.
  */
-import type {
-  GroupOperator,
-  InFieldsOperator,
-  ListOperator,
-  NoValueOperator,
-  SingleValueOperator,
-  SortDirection,
-} from './operators.js';
+import type { GroupOperator, InFieldsOperator, ListOperator, NoValueOperator, SingleValueOperator, SortDirection } from './operators.js';
 
 /**
  * A half-open range of UTF-16 offsets into the source text.

@@ -307,9 +307,7 @@ export const FILTER_OPERATORS: readonly FilterOperator[] = [
 
 // Keywords match case-insensitively; a Map keyed by the lower-cased spelling
 // avoids any prototype-chain lookups on hostile names like `__proto__`.
-const OPERATOR_BY_LOWER: ReadonlyMap<string, FilterOperator> = new Map(
-  FILTER_OPERATORS.map((op) => [op.toLowerCase(), op] as const),
-);
+const OPERATOR_BY_LOWER: ReadonlyMap<string, FilterOperator> = new Map(FILTER_OPERATORS.map((op) => [op.toLowerCase(), op] as const));
 
 // Exact spellings only, for trees built by code: `constructor` or
 // `toString` must never reach an inherited property of `OPERATORS`.

@@ -3,24 +3,8 @@
  * schema and every value converted to its field's type. The evaluator and
  * the SQL compiler consume only this tree, so they never re-read text.
  */
-import type {
-  ComparisonNode,
-  FilterAst,
-  GroupNode,
-  InFieldsNode,
-  ListNode,
-  NullCheckNode,
-  SortAst,
-  SortItemNode,
-} from './nodes.js';
-import type {
-  GroupOperator,
-  InFieldsOperator,
-  ListOperator,
-  NoValueOperator,
-  SingleValueOperator,
-  SortDirection,
-} from './operators.js';
+import type { ComparisonNode, FilterAst, GroupNode, InFieldsNode, ListNode, NullCheckNode, SortAst, SortItemNode } from './nodes.js';
+import type { GroupOperator, InFieldsOperator, ListOperator, NoValueOperator, SingleValueOperator, SortDirection } from './operators.js';
 import type { ResolvedField } from './fields.js';
 
 /**

@@ -165,12 +165,11 @@ type KindOfValue<V> =
  * @example
  * type K = KindAt<Employee, {}, 'BirthOn'>; // 'datetime'
  */
-export type KindAt<T, M, P extends string> =
-  P extends keyof Declared<T, M>
-    ? Declared<T, M>[P] extends infer K extends FieldKind
-      ? K
-      : never
-    : KindOfValue<ValueAt<T, P>>;
+export type KindAt<T, M, P extends string> = P extends keyof Declared<T, M>
+  ? Declared<T, M>[P] extends infer K extends FieldKind
+    ? K
+    : never
+  : KindOfValue<ValueAt<T, P>>;
 
 /**
  * The paths a filter or sort may name: every path whose kind is known.
@@ -179,13 +178,7 @@ export type KindAt<T, M, P extends string> =
  * type F = FieldPath<{ A: string; B: { C: number }; D: unknown }, {}>; // 'A' | 'B.C'
  */
 export type FieldPath<T, M = {}> =
-  RecordPaths<T> extends infer P
-    ? P extends string
-      ? [KindAt<T, M, P>] extends [never]
-        ? never
-        : P
-      : never
-    : never;
+  RecordPaths<T> extends infer P ? (P extends string ? ([KindAt<T, M, P>] extends [never] ? never : P) : never) : never;
 
 /**
  * What `M` in `where<T, M>()` may hold: kinds for paths of `T` only, so a

@@ -113,10 +113,7 @@ export type FieldConditions<R, K extends FieldKind, E> = K extends FieldKind
   ? Pick<EqualityConditions<R, E> & OrderConditions<R, ValueOfKind<K>> & TextConditions<R>, FieldMethodsOfKind<K>>
   : never;
 
-type FieldsOf<T, M, Method extends InFieldsMethod, V> = [
-  InFieldsPath<T, M, Method, V>,
-  ...InFieldsPath<T, M, Method, V>[],
-];
+type FieldsOf<T, M, Method extends InFieldsMethod, V> = [InFieldsPath<T, M, Method, V>, ...InFieldsPath<T, M, Method, V>[]];
 
 /**
  * `v.EqualInFields(F1,…)`: any listed field equals the value.

@@ -78,10 +78,7 @@ class BuiltSort {
  * orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc').toString();
  * // 'LastName=Asc;CreatedOn=Desc'
  */
-export function orderBy<T, M extends FieldTypesFor<T, M> = {}>(
-  field: FieldPath<T, M>,
-  direction?: SortDirectionInput,
-): Sort<T, M> {
+export function orderBy<T, M extends FieldTypesFor<T, M> = {}>(field: FieldPath<T, M>, direction?: SortDirectionInput): Sort<T, M> {
   return new BuiltSort([]).thenBy(field, direction) as unknown as Sort<T, M>;
 }
 

@@ -15,7 +15,6 @@ import { needsQuoting } from '../print/quote.js';
 import { hasInvalidCharacter, IDENTIFIER_RULE, isIdentifier, quoteValue } from '../ast/lexical.js';
 import { instantOf } from '../schema/values.js';
 
-
 /**
  * Throws a `WepqlError` carrying one diagnostic with no source range (a
  * built tree has no source).
@@ -72,10 +71,7 @@ export function valueToText(value: unknown, where: string): string {
         }
         return new Date(time).toISOString();
       }
-      return builderError(
-        'invalid-value',
-        `${where}: expected a string, finite number, boolean or Date, got ${describe(value)}`,
-      );
+      return builderError('invalid-value', `${where}: expected a string, finite number, boolean or Date, got ${describe(value)}`);
   }
 }
 
@@ -106,10 +102,7 @@ export function builtField(path: unknown): FieldNode {
   const segments = path.split('.');
   for (const segment of segments) {
     if (!isIdentifier(segment)) {
-      builderError(
-        'invalid-field-path',
-        `${describe(path)} is not a field path: each dot-separated segment must match ${IDENTIFIER_RULE}`,
-      );
+      builderError('invalid-field-path', `${describe(path)} is not a field path: each dot-separated segment must match ${IDENTIFIER_RULE}`);
     }
   }
   return { kind: 'field', path: segments, name: path, span: NO_SPAN };

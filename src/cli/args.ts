@@ -87,7 +87,12 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
         continue;
       }
       const known = [...valueFlags, ...switchFlags, ...repeatFlags].sort();
-      const near = flag.startsWith('--') ? didYouMean(flag.slice(2), known.map((k) => k.slice(2))) : undefined;
+      const near = flag.startsWith('--')
+        ? didYouMean(
+            flag.slice(2),
+            known.map((k) => k.slice(2)),
+          )
+        : undefined;
       throw new UsageError(
         `unknown option ${flag}` +
           (near !== undefined ? `; did you mean --${near}?` : known.length > 0 ? ` (this command accepts: ${known.join(', ')})` : ''),

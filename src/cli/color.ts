@@ -32,7 +32,10 @@ export function setColor(on: boolean): void {
   enabled = on;
 }
 
-const wrap = (open: number, close: number) => (text: string): string => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+const wrap =
+  (open: number, close: number) =>
+  (text: string): string =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 /**
  * Styles, each the identity when colour is off.

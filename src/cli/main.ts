@@ -39,8 +39,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/schema.js'),
   },
   lsp: { summary: 'language server for editors over stdio (.wepql files of saved filters)', load: () => import('./commands/lsp.js') },
-  'db-seed': { summary: 'create and fill the employees table of DATABASE_URL from the sample data or N generated rows', load: () => import('./commands/db-seed.js') },
-  'db-index': { summary: 'print (or create) the indexes that serve given sorts and filters on the employees table', load: () => import('./commands/db-index.js') },
+  'db-seed': {
+    summary: 'create and fill the employees table of DATABASE_URL from the sample data or N generated rows',
+    load: () => import('./commands/db-seed.js'),
+  },
+  'db-index': {
+    summary: 'print (or create) the indexes that serve given sorts and filters on the employees table',
+    load: () => import('./commands/db-index.js'),
+  },
 };
 
 function help(): string {
@@ -56,7 +62,7 @@ function help(): string {
     '',
     'options: --version (-v), --help (-h), --color, --no-color',
     '',
-    'Run `wepql help <command>` (or `wepql <command> --help`) for a command\'s options and examples.',
+    "Run `wepql help <command>` (or `wepql <command> --help`) for a command's options and examples.",
     'Exit codes: 0 ok, 1 input has errors, 2 usage error.',
   ].join('\n');
 }

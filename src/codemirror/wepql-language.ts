@@ -108,7 +108,10 @@ const TOKEN_MARKS: Readonly<Record<TokenKind, Decoration>> = {
 
 function decorate(text: string, options: WepqlEditorOptions): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
-  for (const t of highlightTokens(text, { kind: options.kind ?? 'filter', ...(options.limits === undefined ? {} : { limits: options.limits }) })) {
+  for (const t of highlightTokens(text, {
+    kind: options.kind ?? 'filter',
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  })) {
     builder.add(t.start, t.end, TOKEN_MARKS[t.kind]);
   }
   return builder.finish();

@@ -24,7 +24,8 @@ export interface CodeFrameOptions {
 // differ from what is there: C0/C1 controls, bidirectional overrides and
 // isolates, zero-width characters, line/paragraph separators, BOM, and lone
 // surrogates. Each is replaced by ONE visible character so carets stay aligned.
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Text made safe to print: control characters become their Unicode

@@ -35,24 +35,40 @@ export interface CodeInfo {
 export const DIAGNOSTIC_CODES = {
   // --- syntax (docs/reference.md §"Lexical rules", §"Filter grammar" and §"Sort grammar") ---
   'unterminated-string': { severity: 'error', stage: 'syntax', summary: 'A quoted value has no closing quote.' },
-  'unexpected-quote': { severity: 'error', stage: 'syntax', summary: "A ' appears inside a bare value; quote the whole value and double the quote." },
+  'unexpected-quote': {
+    severity: 'error',
+    stage: 'syntax',
+    summary: "A ' appears inside a bare value; quote the whole value and double the quote.",
+  },
   'unexpected-token': { severity: 'error', stage: 'syntax', summary: 'A token appears where the grammar does not allow it.' },
   'missing-close-paren': { severity: 'error', stage: 'syntax', summary: 'An opening ( has no matching ).' },
   'unexpected-close-paren': { severity: 'error', stage: 'syntax', summary: 'A ) has no matching (.' },
   'missing-operator': { severity: 'error', stage: 'syntax', summary: 'A clause has no .Operator(...) part.' },
   'unknown-operator': { severity: 'error', stage: 'syntax', summary: 'The operator name is not one of the 26 operators.' },
-  'invalid-field-path': { severity: 'error', stage: 'syntax', summary: 'A field path segment is not an identifier [A-Za-z_][A-Za-z0-9_]*.' },
+  'invalid-field-path': {
+    severity: 'error',
+    stage: 'syntax',
+    summary: 'A field path segment is not an identifier [A-Za-z_][A-Za-z0-9_]*.',
+  },
   'missing-value': { severity: 'error', stage: 'syntax', summary: 'An operator that needs a value has none, or a list has an empty item.' },
   'too-many-values': { severity: 'error', stage: 'syntax', summary: 'A single-value operator was given more than one value.' },
   'unexpected-argument': { severity: 'error', stage: 'syntax', summary: 'IsNull() / IsNotNull() take no argument.' },
   'empty-clause': { severity: 'warning', stage: 'syntax', summary: 'An empty clause (a;;b or a trailing ;) is dropped.' },
   'empty-group': { severity: 'error', stage: 'syntax', summary: 'And() / Or() must contain at least one clause.' },
   'single-child-group': { severity: 'info', stage: 'syntax', summary: 'A group with one child is the same as the child alone.' },
-  'invalid-character': { severity: 'error', stage: 'syntax', summary: 'A value contains U+0000 or an unpaired surrogate, which databases reject.' },
+  'invalid-character': {
+    severity: 'error',
+    stage: 'syntax',
+    summary: 'A value contains U+0000 or an unpaired surrogate, which databases reject.',
+  },
   'invalid-direction': { severity: 'error', stage: 'syntax', summary: 'A sort direction is not Asc or Desc.' },
   'sort-comma-separator': { severity: 'error', stage: 'syntax', summary: 'Sort items are separated by ;, not ,.' },
   'implicit-direction': { severity: 'warning', stage: 'syntax', summary: 'A sort item without =Asc/=Desc sorts ascending.' },
-  'duplicate-sort-field': { severity: 'warning', stage: 'syntax', summary: 'A field is listed twice in a sort; the later one has no effect.' },
+  'duplicate-sort-field': {
+    severity: 'warning',
+    stage: 'syntax',
+    summary: 'A field is listed twice in a sort; the later one has no effect.',
+  },
   'too-many-errors': { severity: 'error', stage: 'syntax', summary: 'Reporting stopped after the error cap; fix the errors above first.' },
   // --- limits (docs/reference.md §"Limits") ---
   'text-too-long': { severity: 'error', stage: 'limit', summary: 'The filter or sort text is longer than the configured limit.' },
@@ -67,32 +83,72 @@ export const DIAGNOSTIC_CODES = {
   'operator-not-applicable': { severity: 'error', stage: 'validate', summary: "The operator does not apply to the field's type." },
   'invalid-value': { severity: 'error', stage: 'validate', summary: "The value does not parse as the field's type." },
   'integer-out-of-range': { severity: 'error', stage: 'validate', summary: 'An integer value is outside ±(2^53−1).' },
-  'incompatible-in-fields': { severity: 'error', stage: 'validate', summary: 'The fields of an InFields operator do not all accept the operator and value.' },
+  'incompatible-in-fields': {
+    severity: 'error',
+    stage: 'validate',
+    summary: 'The fields of an InFields operator do not all accept the operator and value.',
+  },
   'not-filterable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not filterable.' },
   'not-sortable': { severity: 'error', stage: 'validate', summary: 'The schema marks the field as not sortable.' },
   'not-a-leaf-field': { severity: 'error', stage: 'validate', summary: 'The path names an object, not a field with a value.' },
-  'invalid-typed-tree': { severity: 'error', stage: 'validate', summary: 'A typed tree built by code has a node, operator or field the language does not know.' },
-  'invalid-sql-option': { severity: 'error', stage: 'validate', summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.' },
+  'invalid-typed-tree': {
+    severity: 'error',
+    stage: 'validate',
+    summary: 'A typed tree built by code has a node, operator or field the language does not know.',
+  },
+  'invalid-sql-option': {
+    severity: 'error',
+    stage: 'validate',
+    summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.',
+  },
   // --- per-endpoint policies (wepql/policy) ---
   'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },
-  'operator-not-allowed': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow the operator on the field." },
+  'operator-not-allowed': {
+    severity: 'error',
+    stage: 'policy',
+    summary: "The endpoint's policy does not allow the operator on the field.",
+  },
   'field-not-sortable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow sorting by the field." },
   // --- semantic lint rules ---
-  'contradiction': { severity: 'warning', stage: 'lint', summary: 'Two conditions at the same AND level cannot both be true.' },
+  contradiction: { severity: 'warning', stage: 'lint', summary: 'Two conditions at the same AND level cannot both be true.' },
   'duplicate-condition': { severity: 'warning', stage: 'lint', summary: 'The same condition appears twice at the same level.' },
   'redundant-or-branch': { severity: 'warning', stage: 'lint', summary: 'An Or branch is implied by another and adds nothing.' },
   'duplicate-list-value': { severity: 'warning', stage: 'lint', summary: 'A list operator repeats a value.' },
   'unsatisfiable-filter': { severity: 'warning', stage: 'lint', summary: 'The filter can match no record.' },
-  'date-only-equality': { severity: 'warning', stage: 'lint', summary: 'A datetime is compared for equality with a date without a time, which is one instant, not the day.' },
+  'date-only-equality': {
+    severity: 'warning',
+    stage: 'lint',
+    summary: 'A datetime is compared for equality with a date without a time, which is one instant, not the day.',
+  },
   // --- schema evolution (lint with a previous schema; deprecations) ---
-  'field-removed': { severity: 'error', stage: 'schema-change', summary: 'The field was in the previous schema and is gone from the new one.' },
-  'field-renamed': { severity: 'warning', stage: 'schema-change', summary: "The field was renamed; `--fix` writes the new name." },
-  'field-retyped': { severity: 'warning', stage: 'schema-change', summary: "The field's type changed and its values now compare differently." },
-  'field-retyped-incompatible': { severity: 'error', stage: 'schema-change', summary: "The field's type changed and this condition's values or operator no longer apply." },
-  'field-nullability-changed': { severity: 'warning', stage: 'schema-change', summary: 'The field became nullable or stopped being nullable, which changes what a null check matches.' },
+  'field-removed': {
+    severity: 'error',
+    stage: 'schema-change',
+    summary: 'The field was in the previous schema and is gone from the new one.',
+  },
+  'field-renamed': { severity: 'warning', stage: 'schema-change', summary: 'The field was renamed; `--fix` writes the new name.' },
+  'field-retyped': {
+    severity: 'warning',
+    stage: 'schema-change',
+    summary: "The field's type changed and its values now compare differently.",
+  },
+  'field-retyped-incompatible': {
+    severity: 'error',
+    stage: 'schema-change',
+    summary: "The field's type changed and this condition's values or operator no longer apply.",
+  },
+  'field-nullability-changed': {
+    severity: 'warning',
+    stage: 'schema-change',
+    summary: 'The field became nullable or stopped being nullable, which changes what a null check matches.',
+  },
   'deprecated-field': { severity: 'warning', stage: 'schema-change', summary: 'The schema marks the field as deprecated.' },
   // --- files (what `wepql lint` and `wepql fmt` were asked to read) ---
-  'no-filters-found': { severity: 'warning', stage: 'files', summary: 'A file that was asked for holds no saved filter or sort where wepql looks.' },
+  'no-filters-found': {
+    severity: 'warning',
+    stage: 'files',
+    summary: 'A file that was asked for holds no saved filter or sort where wepql looks.',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 /**

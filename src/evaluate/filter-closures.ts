@@ -32,22 +32,46 @@ const RELATIONS: Readonly<Record<PositiveRelation, Make>> = {
           const x = get(r);
           return x !== null && x === k;
         },
-  '<': (get, k, negated) => positiveOrNot(get, negated, (x) => x < k, (r) => {
-    const x = get(r);
-    return x !== null && x < k;
-  }),
-  '<=': (get, k, negated) => positiveOrNot(get, negated, (x) => x <= k, (r) => {
-    const x = get(r);
-    return x !== null && x <= k;
-  }),
-  '>': (get, k, negated) => positiveOrNot(get, negated, (x) => x > k, (r) => {
-    const x = get(r);
-    return x !== null && x > k;
-  }),
-  '>=': (get, k, negated) => positiveOrNot(get, negated, (x) => x >= k, (r) => {
-    const x = get(r);
-    return x !== null && x >= k;
-  }),
+  '<': (get, k, negated) =>
+    positiveOrNot(
+      get,
+      negated,
+      (x) => x < k,
+      (r) => {
+        const x = get(r);
+        return x !== null && x < k;
+      },
+    ),
+  '<=': (get, k, negated) =>
+    positiveOrNot(
+      get,
+      negated,
+      (x) => x <= k,
+      (r) => {
+        const x = get(r);
+        return x !== null && x <= k;
+      },
+    ),
+  '>': (get, k, negated) =>
+    positiveOrNot(
+      get,
+      negated,
+      (x) => x > k,
+      (r) => {
+        const x = get(r);
+        return x !== null && x > k;
+      },
+    ),
+  '>=': (get, k, negated) =>
+    positiveOrNot(
+      get,
+      negated,
+      (x) => x >= k,
+      (r) => {
+        const x = get(r);
+        return x !== null && x >= k;
+      },
+    ),
 };
 
 const POSITIONS: Readonly<Record<TextPosition, Make>> = {

@@ -91,7 +91,16 @@ function test(
   values: readonly PlanValue[],
   fold: boolean,
 ): PlanTest {
-  return { kind: 'test', path: field.path, type: field.type, operator, facts: operatorFacts(operator), value, values, fold: fold && field.type === 'string' };
+  return {
+    kind: 'test',
+    path: field.path,
+    type: field.type,
+    operator,
+    facts: operatorFacts(operator),
+    value,
+    values,
+    fold: fold && field.type === 'string',
+  };
 }
 
 /**

@@ -30,11 +30,7 @@ export type TypedRecordValue = string | number | boolean;
  * readName({ LastName: 'Smith' }); // 'smith'
  * readName({ LastName: 42 });      // null
  */
-export function typedFieldReader(
-  path: readonly string[],
-  type: ScalarType,
-  fold: boolean,
-): (record: unknown) => TypedRecordValue | null {
+export function typedFieldReader(path: readonly string[], type: ScalarType, fold: boolean): (record: unknown) => TypedRecordValue | null {
   const read = fieldReader(path);
   // One closure per type (and fold), so each stays monomorphic for the engine.
   switch (type) {

@@ -60,7 +60,9 @@ export interface ExpressLikeResponse {
  * app.get('/api/public/clients/:client_id/employees', requireBearer, listHandler({ source, schema: employeeSchema, codec }));
  * app.get('/api/public/products', requireBearer, listHandler({ source: products, schema: productSchema, codec }));
  */
-export function listHandler(options: ListRouteOptions): (req: ExpressLikeRequest, res: ExpressLikeResponse, next: (error?: unknown) => void) => void {
+export function listHandler(
+  options: ListRouteOptions,
+): (req: ExpressLikeRequest, res: ExpressLikeResponse, next: (error?: unknown) => void) => void {
   const route = createListRoute(options);
   return (req, res, next) => {
     const path = req.route?.path;

@@ -36,7 +36,10 @@ export function listHandler(options: ListRouteOptions): (c: Context) => Promise<
       routePattern: c.req.routePath,
       params: c.req.param(),
     });
-    return new Response(response.body === undefined ? null : responseText(response), { status: response.status, headers: response.headers });
+    return new Response(response.body === undefined ? null : responseText(response), {
+      status: response.status,
+      headers: response.headers,
+    });
   };
 }
 
@@ -50,6 +53,7 @@ interface NodeIncoming {
 /** On Node, `@hono/node-server` passes the incoming message as `c.env.incoming`. */
 function nodeIncoming(c: Context): NodeIncoming | undefined {
   const env: unknown = c.env;
-  const incoming = typeof env === 'object' && env !== null && Object.hasOwn(env, 'incoming') ? (env as { incoming: unknown }).incoming : undefined;
+  const incoming =
+    typeof env === 'object' && env !== null && Object.hasOwn(env, 'incoming') ? (env as { incoming: unknown }).incoming : undefined;
   return typeof incoming === 'object' && incoming !== null && 'headersDistinct' in incoming ? (incoming as NodeIncoming) : undefined;
 }

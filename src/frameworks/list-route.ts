@@ -134,7 +134,7 @@ function routeScope(
   if (!scoped && hasParam) {
     return new TypeError(
       `listHandler: the route ${pattern} has a ${param} path parameter, but the data source was created without clientField, ` +
-        'so it would serve every client\'s rows; create the source with clientField',
+        "so it would serve every client's rows; create the source with clientField",
     );
   }
   return { scoped };
@@ -159,10 +159,13 @@ export function patternParams(pattern: string): string[] {
  * routePath('/api/public/clients/:client_id/employees', { client_id: '7' }); // '/api/public/clients/7/employees'
  */
 export function routePath(pattern: string, params: ListRouteRequest['params']): string {
-  const filled = pattern.replace(/([:*])([A-Za-z_$][\w$]*)?(\([^)]*\)|\{[^}]*\})?\??/g, (whole, _sigil: string, name: string | undefined) => {
-    const value = Object.hasOwn(params, name ?? '*') ? params[name ?? '*'] : undefined;
-    return typeof value === 'string' ? encodeURIComponent(value) : whole;
-  });
+  const filled = pattern.replace(
+    /([:*])([A-Za-z_$][\w$]*)?(\([^)]*\)|\{[^}]*\})?\??/g,
+    (whole, _sigil: string, name: string | undefined) => {
+      const value = Object.hasOwn(params, name ?? '*') ? params[name ?? '*'] : undefined;
+      return typeof value === 'string' ? encodeURIComponent(value) : whole;
+    },
+  );
   return filled.length > 1 ? filled.replace(/\/+$/, '') : filled;
 }
 
@@ -234,7 +237,9 @@ export function requestAddress(target: string, protocol: string, localAuthority:
  * @example
  * localAuthority({ localAddress: '::1', localPort: 3000 }); // '[::1]:3000'
  */
-export function localAuthority(socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined } | undefined): string {
+export function localAuthority(
+  socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined } | undefined,
+): string {
   const address = socket?.localAddress ?? 'localhost';
   const host = address.includes(':') ? `[${address}]` : address;
   return socket?.localPort === undefined ? host : `${host}:${socket.localPort}`;

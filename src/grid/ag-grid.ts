@@ -64,14 +64,27 @@ function textClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
   const type = prop(model, 'type');
   if (field.type === 'boolean' && (type === 'true' || type === 'false')) return cond(field.name, 'Equal', [type], path);
   if (type === 'blank' || type === 'notBlank') {
-    r.out.push({ code: 'not-expressible', severity: 'warning', message: 'AG Grid counts text of spaces as blank; wepql tests null and the empty string', path });
+    r.out.push({
+      code: 'not-expressible',
+      severity: 'warning',
+      message: 'AG Grid counts text of spaces as blank; wepql tests null and the empty string',
+      path,
+    });
     if (type === 'notBlank') return cond(field.name, 'NotEqual', [''], path);
     return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
   }
   if (field.type !== 'string') return refuse(r, path, 'not-expressible', `AG Grid's text filter compares the text of a ${field.type} cell`);
-  const ops = { equals: 'Equal', notEqual: 'NotEqual', contains: 'Contains', notContains: 'NotContains', startsWith: 'StartsWith', endsWith: 'EndsWith' } as const;
+  const ops = {
+    equals: 'Equal',
+    notEqual: 'NotEqual',
+    contains: 'Contains',
+    notContains: 'NotContains',
+    startsWith: 'StartsWith',
+    endsWith: 'EndsWith',
+  } as const;
   const op = typeof type === 'string' && Object.hasOwn(ops, type) ? ops[type as keyof typeof ops] : undefined;
-  if (op === undefined) return refuse(r, path, 'unknown-model-operator', `text filter type ${JSON.stringify(type)} has no wepql counterpart`);
+  if (op === undefined)
+    return refuse(r, path, 'unknown-model-operator', `text filter type ${JSON.stringify(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
   if (value === undefined) return undefined;
   const inner = cond(field.name, op, [value], path);
@@ -90,16 +103,23 @@ const SCALAR_OPS = {
 // Number filter: empty cells fail every condition but blank; inRange excludes its ends (AG Grid's default).
 function numberClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
   const { field } = r;
-  if (field.type !== 'number' && field.type !== 'integer') return refuse(r, path, 'not-expressible', `AG Grid's number filter on a ${field.type} field`);
+  if (field.type !== 'number' && field.type !== 'integer')
+    return refuse(r, path, 'not-expressible', `AG Grid's number filter on a ${field.type} field`);
   const type = prop(model, 'type');
   if (type === 'blank' || type === 'notBlank') return cond(field.name, type === 'blank' ? 'IsNull' : 'IsNotNull', [], path);
   if (type === 'inRange') {
     const [from, to] = [valueOf(r, model, 'filter', path), valueOf(r, model, 'filterTo', path)];
     if (from === undefined || to === undefined) return undefined;
-    return { kind: 'group', operator: 'And', children: [cond(field.name, 'GreaterThan', [from], path), cond(field.name, 'LessThan', [to], path)], path };
+    return {
+      kind: 'group',
+      operator: 'And',
+      children: [cond(field.name, 'GreaterThan', [from], path), cond(field.name, 'LessThan', [to], path)],
+      path,
+    };
   }
   const op = typeof type === 'string' && Object.hasOwn(SCALAR_OPS, type) ? SCALAR_OPS[type as keyof typeof SCALAR_OPS] : undefined;
-  if (op === undefined) return refuse(r, path, 'unknown-model-operator', `number filter type ${JSON.stringify(type)} has no wepql counterpart`);
+  if (op === undefined)
+    return refuse(r, path, 'unknown-model-operator', `number filter type ${JSON.stringify(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
   return value === undefined ? undefined : cond(field.name, op, [value], path);
 }
@@ -113,7 +133,12 @@ const DAY_RELATIONS: Readonly<Record<string, DayRelation>> = {
   greaterThanOrEqual: 'on-or-after',
 };
 
-function dayOfModel(r: Reader, model: unknown, key: 'dateFrom' | 'dateTo', path: ModelPath): { start: string; next: string; nextInclusive: boolean } | undefined {
+function dayOfModel(
+  r: Reader,
+  model: unknown,
+  key: 'dateFrom' | 'dateTo',
+  path: ModelPath,
+): { start: string; next: string; nextInclusive: boolean } | undefined {
   const day = dayOf(prop(model, key));
   const period = day === undefined ? undefined : dayPeriod(day);
   return period ?? refuse(r, path, 'invalid-value', `the condition's ${key} is not a date (YYYY-MM-DD hh:mm:ss)`);
@@ -128,11 +153,21 @@ function dateClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
   if (type === 'inRange') {
     const [from, to] = [dayOfModel(r, model, 'dateFrom', path), dayOfModel(r, model, 'dateTo', path)];
     if (from === undefined || to === undefined) return undefined;
-    return { kind: 'group', operator: 'And', children: [periodClause(field.name, from, 'after', path), periodClause(field.name, to, 'before', path)], path };
+    return {
+      kind: 'group',
+      operator: 'And',
+      children: [periodClause(field.name, from, 'after', path), periodClause(field.name, to, 'before', path)],
+      path,
+    };
   }
   const relation = typeof type === 'string' && Object.hasOwn(DAY_RELATIONS, type) ? DAY_RELATIONS[type] : undefined;
   if (relation === undefined) {
-    return refuse(r, path, 'not-expressible', `date filter type ${JSON.stringify(type)} has no wepql counterpart (relative periods such as "today" depend on when the filter runs)`);
+    return refuse(
+      r,
+      path,
+      'not-expressible',
+      `date filter type ${JSON.stringify(type)} has no wepql counterpart (relative periods such as "today" depend on when the filter runs)`,
+    );
   }
   const day = dayOfModel(r, model, 'dateFrom', path);
   return day === undefined ? undefined : periodClause(field.name, day, relation, path);
@@ -198,7 +233,12 @@ export function fromAgGridFilterModel(model: FilterModel, options: GridOptions):
     if (columnModel === null || columnModel === undefined) continue;
     const field = columnField(options.schema, colId);
     if (field === undefined) {
-      out.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(colId)} is not a field of the schema`, path: [colId] });
+      out.push({
+        code: 'unknown-field',
+        severity: 'error',
+        message: `column ${JSON.stringify(colId)} is not a field of the schema`,
+        path: [colId],
+      });
       continue;
     }
     const clause = columnClause({ field, out }, columnModel, [colId]);
@@ -215,7 +255,10 @@ export function fromAgGridFilterModel(model: FilterModel, options: GridOptions):
  * // 'LastName=Asc;CreatedOn=Desc'
  */
 export function fromAgGridSortModel(model: readonly SortModelItem[], options: GridOptions): GridSortResult {
-  return sortText((Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'colId'), direction: prop(s, 'sort'), path: [i] })), options);
+  return sortText(
+    (Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'colId'), direction: prop(s, 'sort'), path: [i] })),
+    options,
+  );
 }
 
 /**
@@ -239,8 +282,13 @@ function conditionModel(node: TypedFilterNode): { column: string; model: AgGridC
   if (node.kind === 'group' || node.kind === 'in-fields') return 'AG Grid filters columns one by one; this clause spans several';
   const f = node.field;
   if (node.kind === 'null-check') {
-    if (f.type === 'number' || f.type === 'integer') return { column: f.name, model: { filterType: 'number', type: node.operator === 'IsNull' ? 'blank' : 'notBlank' } };
-    if (f.type === 'datetime') return { column: f.name, model: { filterType: 'date', type: node.operator === 'IsNull' ? 'blank' : 'notBlank', dateFrom: null, dateTo: null } };
+    if (f.type === 'number' || f.type === 'integer')
+      return { column: f.name, model: { filterType: 'number', type: node.operator === 'IsNull' ? 'blank' : 'notBlank' } };
+    if (f.type === 'datetime')
+      return {
+        column: f.name,
+        model: { filterType: 'date', type: node.operator === 'IsNull' ? 'blank' : 'notBlank', dateFrom: null, dateTo: null },
+      };
     return `AG Grid's blank on a ${f.type} column also matches text of spaces`;
   }
   if (node.kind === 'list') {
@@ -251,16 +299,32 @@ function conditionModel(node: TypedFilterNode): { column: string; model: AgGridC
   const op = node.operator;
   const text = sourceText(node);
   if (f.type === 'string') {
-    const types = { Equal: 'equals', Contains: 'contains', StartsWith: 'startsWith', EndsWith: 'endsWith', NotEqual: 'notEqual', NotContains: 'notContains' } as const;
+    const types = {
+      Equal: 'equals',
+      Contains: 'contains',
+      StartsWith: 'startsWith',
+      EndsWith: 'endsWith',
+      NotEqual: 'notEqual',
+      NotContains: 'notContains',
+    } as const;
     if (!Object.hasOwn(types, op)) return `${op} has no AG Grid text filter`;
     if ((op === 'NotEqual' || op === 'NotContains') && f.nullable) return `AG Grid's ${types[op as 'NotEqual']} also keeps empty cells`;
     return { column: f.name, model: { filterType: 'text', type: types[op as keyof typeof types], filter: text } };
   }
   const scalar = Object.entries(SCALAR_OPS).find(([, w]) => w === op)?.[0] as keyof typeof SCALAR_OPS | undefined;
-  if ((f.type === 'number' || f.type === 'integer') && scalar !== undefined) return { column: f.name, model: { filterType: 'number', type: scalar, filter: node.value as number } };
+  if ((f.type === 'number' || f.type === 'integer') && scalar !== undefined)
+    return { column: f.name, model: { filterType: 'number', type: scalar, filter: node.value as number } };
   // A day boundary is all the date filter can hold: x >= D is "on or after D", x < D is "before D".
   if (f.type === 'datetime' && (op === 'GreaterThanOrEqual' || op === 'LessThan') && dateOnlyDay(text) !== undefined) {
-    return { column: f.name, model: { filterType: 'date', type: op === 'LessThan' ? 'lessThan' : 'greaterThanOrEqual', dateFrom: `${text.trim()} 00:00:00`, dateTo: null } };
+    return {
+      column: f.name,
+      model: {
+        filterType: 'date',
+        type: op === 'LessThan' ? 'lessThan' : 'greaterThanOrEqual',
+        dateFrom: `${text.trim()} 00:00:00`,
+        dateTo: null,
+      },
+    };
   }
   return `${f.name}.${op}(${text}) has no AG Grid ${f.type} filter (date filters hold whole days)`;
 }
@@ -278,7 +342,14 @@ function clauseModel(node: TypedFilterNode): Part | string {
   if (ok.some((p) => p.column !== ok[0]!.column || p.model.filterType !== filterType || filterType === 'set')) {
     return 'AG Grid combines conditions of one column and one filter type only';
   }
-  return { column: ok[0]!.column, model: { filterType, operator: node.operator === 'And' ? 'AND' : 'OR', conditions: ok.map((p) => p.model as Simple) } as AgGridColumnFilter };
+  return {
+    column: ok[0]!.column,
+    model: {
+      filterType,
+      operator: node.operator === 'And' ? 'AND' : 'OR',
+      conditions: ok.map((p) => p.model as Simple),
+    } as AgGridColumnFilter,
+  };
 }
 
 /**
@@ -294,14 +365,24 @@ function clauseModel(node: TypedFilterNode): Part | string {
  * //   ClientId: { filterType: 'number', operator: 'OR', conditions: [{ filterType: 'number', type: 'equals', filter: 1 }, …] } }
  */
 export function toAgGridFilterModel(filter: string, options: GridOptions): ToGridResult<FilterModel> {
-  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeFilter(
+    filter,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const byColumn = new Map<string, AgGridColumnFilter[]>();
   analyzed.value.clauses.forEach((node, i) => {
     const part = clauseModel(node);
     if (typeof part === 'string') {
-      diagnostics.push({ code: 'not-expressible', severity: 'error', message: part, path: [i], start: node.source.span.start, end: node.source.span.end });
+      diagnostics.push({
+        code: 'not-expressible',
+        severity: 'error',
+        message: part,
+        path: [i],
+        start: node.source.span.start,
+        end: node.source.span.end,
+      });
       return;
     }
     byColumn.set(part.column, [...(byColumn.get(part.column) ?? []), part.model]);
@@ -309,7 +390,8 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
   const model: FilterModel = {};
   for (const [column, parts] of byColumn) {
     const flat = parts.length === 1 ? parts[0]! : combineAnd(parts);
-    if (typeof flat === 'string') diagnostics.push({ code: 'not-expressible', severity: 'error', message: `${column}: ${flat}`, path: [column] });
+    if (typeof flat === 'string')
+      diagnostics.push({ code: 'not-expressible', severity: 'error', message: `${column}: ${flat}`, path: [column] });
     else Object.defineProperty(model, column, { value: flat, enumerable: true, writable: true, configurable: true });
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { model: undefined, diagnostics };

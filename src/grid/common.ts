@@ -162,18 +162,31 @@ export function sortText(items: readonly { column: unknown; direction: unknown; 
     if (item.direction === null || item.direction === undefined) continue;
     const dir = typeof item.direction === 'string' ? item.direction.toLowerCase() : '';
     if (dir !== 'asc' && dir !== 'desc') {
-      diagnostics.push({ code: 'invalid-direction', severity: 'error', message: `sort direction ${JSON.stringify(item.direction)} is neither asc nor desc`, path: item.path });
+      diagnostics.push({
+        code: 'invalid-direction',
+        severity: 'error',
+        message: `sort direction ${JSON.stringify(item.direction)} is neither asc nor desc`,
+        path: item.path,
+      });
       continue;
     }
     const field = columnField(options.schema, item.column);
     if (field === undefined) {
-      diagnostics.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(item.column)} is not a field of the schema`, path: item.path });
+      diagnostics.push({
+        code: 'unknown-field',
+        severity: 'error',
+        message: `column ${JSON.stringify(item.column)} is not a field of the schema`,
+        path: item.path,
+      });
       continue;
     }
     parts.push({ text: `${field.name}=${dir === 'asc' ? 'Asc' : 'Desc'}`, path: item.path });
   }
   const text = parts.map((p) => p.text).join(';');
-  const analyzed = analyzeSort(text, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeSort(
+    text,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   let offset = 0;
   const starts = parts.map((p) => {
     const s = offset;
@@ -195,9 +208,18 @@ export function sortText(items: readonly { column: unknown; direction: unknown; 
  * @example
  * sortKeys('LastName=Desc', { schema }).keys; // [{ field: 'LastName', direction: 'desc' }]
  */
-export function sortKeys(sort: string, options: GridOptions): { keys: { field: string; direction: 'asc' | 'desc' }[] | undefined; diagnostics: ModelDiagnostic[] } {
-  const analyzed = analyzeSort(sort, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+export function sortKeys(
+  sort: string,
+  options: GridOptions,
+): { keys: { field: string; direction: 'asc' | 'desc' }[] | undefined; diagnostics: ModelDiagnostic[] } {
+  const analyzed = analyzeSort(
+    sort,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   const diagnostics = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { keys: undefined, diagnostics };
-  return { keys: analyzed.value.keys.map((k) => ({ field: k.field.name, direction: k.direction === 'Asc' ? 'asc' : 'desc' })), diagnostics };
+  return {
+    keys: analyzed.value.keys.map((k) => ({ field: k.field.name, direction: k.direction === 'Asc' ? 'asc' : 'desc' })),
+    diagnostics,
+  };
 }

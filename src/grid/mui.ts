@@ -42,11 +42,19 @@ function skip(r: Reader): undefined {
   return undefined;
 }
 
-const TEXT_OPS = { contains: 'Contains', doesNotContain: 'NotContains', equals: 'Equal', doesNotEqual: 'NotEqual', startsWith: 'StartsWith', endsWith: 'EndsWith' } as const;
+const TEXT_OPS = {
+  contains: 'Contains',
+  doesNotContain: 'NotContains',
+  equals: 'Equal',
+  doesNotEqual: 'NotEqual',
+  startsWith: 'StartsWith',
+  endsWith: 'EndsWith',
+} as const;
 
 function stringClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty') return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
+  if (operator === 'isEmpty')
+    return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
   if (operator === 'isNotEmpty') return cond(field.name, 'NotEqual', [''], path);
   if (operator === 'isAnyOf') {
     const values = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim() : modelValueText(v))) : [];
@@ -62,12 +70,21 @@ function stringClause(r: Reader, operator: string, value: unknown): ModelClause 
   return op === 'NotContains' || op === 'NotEqual' ? orNull(field, inner, path) : inner;
 }
 
-const NUMBER_OPS = { '=': 'Equal', '!=': 'NotEqual', '>': 'GreaterThan', '>=': 'GreaterThanOrEqual', '<': 'LessThan', '<=': 'LessThanOrEqual' } as const;
+const NUMBER_OPS = {
+  '=': 'Equal',
+  '!=': 'NotEqual',
+  '>': 'GreaterThan',
+  '>=': 'GreaterThanOrEqual',
+  '<': 'LessThan',
+  '<=': 'LessThanOrEqual',
+} as const;
 
 function numberClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty' || operator === 'isNotEmpty') return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
-  const number = (v: unknown): string | undefined => (v === null || v === undefined || v === '' ? undefined : modelValueText(typeof v === 'string' ? Number(v) : v));
+  if (operator === 'isEmpty' || operator === 'isNotEmpty')
+    return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
+  const number = (v: unknown): string | undefined =>
+    v === null || v === undefined || v === '' ? undefined : modelValueText(typeof v === 'string' ? Number(v) : v);
   if (operator === 'isAnyOf') {
     const values = Array.isArray(value) ? value.map(number) : [];
     if (values.length === 0) return skip(r);
@@ -83,11 +100,25 @@ function numberClause(r: Reader, operator: string, value: unknown): ModelClause 
   return op === 'NotEqual' ? orNull(field, inner, path) : inner;
 }
 
-const DATE_RELATIONS: Readonly<Record<string, DayRelation>> = { is: 'on', not: 'not-on', after: 'after', onOrAfter: 'on-or-after', before: 'before', onOrBefore: 'on-or-before' };
+const DATE_RELATIONS: Readonly<Record<string, DayRelation>> = {
+  is: 'on',
+  not: 'not-on',
+  after: 'after',
+  onOrAfter: 'on-or-after',
+  before: 'before',
+  onOrBefore: 'on-or-before',
+};
 
 // A date column's value is a day; a dateTime column's a minute (MUI drops seconds on both sides).
 function periodOf(value: unknown): { start: string; next: string; nextInclusive: boolean } | undefined {
-  const text = value instanceof Date ? (Number.isNaN(value.getTime()) ? undefined : value.toISOString()) : typeof value === 'string' ? value.trim() : undefined;
+  const text =
+    value instanceof Date
+      ? Number.isNaN(value.getTime())
+        ? undefined
+        : value.toISOString()
+      : typeof value === 'string'
+        ? value.trim()
+        : undefined;
   if (text === undefined) return undefined;
   const ms = parseDatetimeText(text);
   if (ms === undefined) return undefined;
@@ -98,9 +129,11 @@ function periodOf(value: unknown): { start: string; next: string; nextInclusive:
 
 function dateClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty' || operator === 'isNotEmpty') return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
+  if (operator === 'isEmpty' || operator === 'isNotEmpty')
+    return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
   const relation = Object.hasOwn(DATE_RELATIONS, operator) ? DATE_RELATIONS[operator] : undefined;
-  if (relation === undefined) return refuse(r, 'unknown-model-operator', `date operator ${JSON.stringify(operator)} has no wepql counterpart`);
+  if (relation === undefined)
+    return refuse(r, 'unknown-model-operator', `date operator ${JSON.stringify(operator)} has no wepql counterpart`);
   if (value === null || value === undefined || value === '') return skip(r);
   const period = periodOf(value);
   return period === undefined ? refuse(r, 'invalid-value', 'the value is not a date') : periodClause(field.name, period, relation, path);
@@ -109,7 +142,8 @@ function dateClause(r: Reader, operator: string, value: unknown): ModelClause | 
 // MUI tests Boolean(cell) === value, so "is false" also keeps empty cells.
 function booleanClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator !== 'is') return refuse(r, 'unknown-model-operator', `boolean operator ${JSON.stringify(operator)} has no wepql counterpart`);
+  if (operator !== 'is')
+    return refuse(r, 'unknown-model-operator', `boolean operator ${JSON.stringify(operator)} has no wepql counterpart`);
   const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
   if (b === undefined) return skip(r);
   const inner = cond(field.name, 'Equal', [String(b)], path);
@@ -149,7 +183,12 @@ export function fromMuiFilterModel(model: GridFilterModel, options: GridOptions)
   const out: ModelDiagnostic[] = [];
   const quick = prop(model, 'quickFilterValues');
   if (Array.isArray(quick) && quick.some((v) => v !== '' && v !== null && v !== undefined)) {
-    out.push({ code: 'not-expressible', severity: 'error', message: 'the quick filter searches the formatted text of every column; wepql has no such filter', path: ['quickFilterValues'] });
+    out.push({
+      code: 'not-expressible',
+      severity: 'error',
+      message: 'the quick filter searches the formatted text of every column; wepql has no such filter',
+      path: ['quickFilterValues'],
+    });
   }
   const items = prop(model, 'items');
   const clauses: ModelClause[] = [];
@@ -157,7 +196,12 @@ export function fromMuiFilterModel(model: GridFilterModel, options: GridOptions)
     const path: ModelPath = ['items', i];
     const field = columnField(options.schema, prop(item, 'field'));
     if (field === undefined) {
-      out.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(prop(item, 'field'))} is not a field of the schema`, path });
+      out.push({
+        code: 'unknown-field',
+        severity: 'error',
+        message: `column ${JSON.stringify(prop(item, 'field'))} is not a field of the schema`,
+        path,
+      });
       return;
     }
     const clause = itemClause({ field, out, path }, item);
@@ -167,7 +211,8 @@ export function fromMuiFilterModel(model: GridFilterModel, options: GridOptions)
   if (logic !== undefined && logic !== 'and' && logic !== 'or') {
     out.push({ code: 'invalid-model', severity: 'error', message: 'logicOperator is and or or', path: ['logicOperator'] });
   }
-  const top: ModelClause[] = logic === 'or' && clauses.length > 1 ? [{ kind: 'group', operator: 'Or', children: clauses, path: [] }] : clauses;
+  const top: ModelClause[] =
+    logic === 'or' && clauses.length > 1 ? [{ kind: 'group', operator: 'Or', children: clauses, path: [] }] : clauses;
   return modelFilterText(top, options, out);
 }
 
@@ -179,7 +224,10 @@ export function fromMuiFilterModel(model: GridFilterModel, options: GridOptions)
  * // 'LastName=Asc;CreatedOn=Desc'
  */
 export function fromMuiSortModel(model: GridSortModel, options: GridOptions): GridSortResult {
-  return sortText((Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'field'), direction: prop(s, 'sort'), path: [i] })), options);
+  return sortText(
+    (Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'field'), direction: prop(s, 'sort'), path: [i] })),
+    options,
+  );
 }
 
 /**
@@ -199,7 +247,8 @@ function textOf(node: TypedFilterNode): string {
 
 // One condition as one MUI filter item, when the grid's operator means exactly the same; otherwise why not.
 function itemOf(node: TypedFilterNode): GridFilterItem | string {
-  if (node.kind === 'group' || node.kind === 'in-fields') return 'MUI X Data Grid joins items with one logic operator; nested groups and InFields have no item';
+  if (node.kind === 'group' || node.kind === 'in-fields')
+    return 'MUI X Data Grid joins items with one logic operator; nested groups and InFields have no item';
   const f = node.field;
   if (node.kind === 'null-check') {
     if (f.type === 'string') return "MUI's isEmpty on text also matches the empty string";
@@ -207,7 +256,8 @@ function itemOf(node: TypedFilterNode): GridFilterItem | string {
     return { field: f.name, operator: node.operator === 'IsNull' ? 'isEmpty' : 'isNotEmpty' };
   }
   if (node.kind === 'list') {
-    if (node.operator !== 'InArray' || f.type === 'datetime' || f.type === 'boolean') return `${node.operator} has no MUI ${f.type} operator`;
+    if (node.operator !== 'InArray' || f.type === 'datetime' || f.type === 'boolean')
+      return `${node.operator} has no MUI ${f.type} operator`;
     return { field: f.name, operator: 'isAnyOf', value: node.values };
   }
   const op = node.operator;
@@ -226,7 +276,8 @@ function itemOf(node: TypedFilterNode): GridFilterItem | string {
     return { field: f.name, operator: entry[0], value: node.value };
   }
   if (f.type === 'boolean') {
-    if (op !== 'Equal' || (node.value === false && f.nullable)) return "MUI's boolean filter is only \"is\", and \"is false\" keeps empty cells";
+    if (op !== 'Equal' || (node.value === false && f.nullable))
+      return 'MUI\'s boolean filter is only "is", and "is false" keeps empty cells';
     return { field: f.name, operator: 'is', value: String(node.value) };
   }
   // A day boundary of a date column: x >= D is "on or after D", x < D is "before D".
@@ -248,7 +299,10 @@ function itemOf(node: TypedFilterNode): GridFilterItem | string {
  * // { items: [{ field: 'LastName', operator: 'startsWith', value: 'sm' }, { field: 'Gender', operator: 'isAnyOf', value: [1, 2] }], logicOperator: 'or' }
  */
 export function toMuiFilterModel(filter: string, options: GridOptions): ToGridResult<GridFilterModel> {
-  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeFilter(
+    filter,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const clauses = analyzed.value.clauses;
@@ -259,7 +313,14 @@ export function toMuiFilterModel(filter: string, options: GridOptions): ToGridRe
   nodes.forEach((node, i) => {
     const item = itemOf(node);
     if (typeof item === 'string') {
-      diagnostics.push({ code: 'not-expressible', severity: 'error', message: item, path: ['items', i], start: node.source.span.start, end: node.source.span.end });
+      diagnostics.push({
+        code: 'not-expressible',
+        severity: 'error',
+        message: item,
+        path: ['items', i],
+        start: node.source.span.start,
+        end: node.source.span.end,
+      });
     } else {
       items.push({ ...item, id: i });
     }

@@ -71,7 +71,14 @@ function autoFn(field: ResolvedField): TanStackFilterFn {
 }
 
 // An empty range end is open (TanStack removes blanks); reversed ends are swapped, as inNumberRange does.
-function rangeClause(field: ResolvedField, value: unknown, inclusive: boolean, swap: boolean, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+function rangeClause(
+  field: ResolvedField,
+  value: unknown,
+  inclusive: boolean,
+  swap: boolean,
+  path: ModelPath,
+  out: ModelDiagnostic[],
+): ModelClause | undefined {
   const pair = Array.isArray(value) ? value : [];
   let [low, high] = [pair[0], pair[1]].map((v) => (v === null || v === undefined || v === '' ? undefined : modelValueText(v)));
   if (swap && low !== undefined && high !== undefined && Number(low) > Number(high)) [low, high] = [high, low];
@@ -88,12 +95,25 @@ function rangeClause(field: ResolvedField, value: unknown, inclusive: boolean, s
 }
 
 function caseWarning(fn: string, path: ModelPath, out: ModelDiagnostic[]): void {
-  out.push({ code: 'not-expressible', severity: 'warning', message: `${fn} compares case-sensitively; the API compares text case-insensitively`, path });
+  out.push({
+    code: 'not-expressible',
+    severity: 'warning',
+    message: `${fn} compares case-sensitively; the API compares text case-insensitively`,
+    path,
+  });
 }
 
-function filterClause(field: ResolvedField, fn: TanStackFilterFn, value: unknown, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+function filterClause(
+  field: ResolvedField,
+  fn: TanStackFilterFn,
+  value: unknown,
+  path: ModelPath,
+  out: ModelDiagnostic[],
+): ModelClause | undefined {
   const text = modelValueText(value);
-  const single = (op: 'Equal' | 'Contains' | 'StartsWith' | 'EndsWith' | 'GreaterThan' | 'GreaterThanOrEqual' | 'LessThan' | 'LessThanOrEqual'): ModelClause | undefined => {
+  const single = (
+    op: 'Equal' | 'Contains' | 'StartsWith' | 'EndsWith' | 'GreaterThan' | 'GreaterThanOrEqual' | 'LessThan' | 'LessThanOrEqual',
+  ): ModelClause | undefined => {
     if (text !== undefined) return cond(field.name, op, [text], path);
     out.push({ code: 'invalid-value', severity: 'error', message: `${fn} needs one value`, path });
     return undefined;
@@ -130,20 +150,37 @@ function filterClause(field: ResolvedField, fn: TanStackFilterFn, value: unknown
       return rangeClause(field, value, true, true, path, out);
     case 'arrHas': {
       const values = (Array.isArray(value) ? value : [value]).map(modelValueText);
-      if (values.length > 0 && values.every((v) => v !== undefined)) return { kind: 'condition', field: field.name, operator: 'InArray', values: values as string[], path };
+      if (values.length > 0 && values.every((v) => v !== undefined))
+        return { kind: 'condition', field: field.name, operator: 'InArray', values: values as string[], path };
       out.push({ code: 'invalid-value', severity: 'error', message: 'arrHas needs one or more values', path });
       return undefined;
     }
   }
 }
 
-const ORDER_OPERATOR = { greaterThan: 'GreaterThan', greaterThanOrEqualTo: 'GreaterThanOrEqual', lessThan: 'LessThan', lessThanOrEqualTo: 'LessThanOrEqual' } as const;
+const ORDER_OPERATOR = {
+  greaterThan: 'GreaterThan',
+  greaterThanOrEqualTo: 'GreaterThanOrEqual',
+  lessThan: 'LessThan',
+  lessThanOrEqualTo: 'LessThanOrEqual',
+} as const;
 
 // TanStack compares an empty cell as 0 (and lessThan is "not greaterThanOrEqualTo"), so whether empty cells pass depends on the value's sign.
-function orderClause(field: ResolvedField, fn: keyof typeof ORDER_OPERATOR, text: string | undefined, path: ModelPath, out: ModelDiagnostic[]): ModelClause | undefined {
+function orderClause(
+  field: ResolvedField,
+  fn: keyof typeof ORDER_OPERATOR,
+  text: string | undefined,
+  path: ModelPath,
+  out: ModelDiagnostic[],
+): ModelClause | undefined {
   const v = text === undefined ? Number.NaN : Number(text);
   if (field.type !== 'number' && field.type !== 'integer') {
-    out.push({ code: 'not-expressible', severity: 'error', message: `${fn} compares ${field.type} values as text in TanStack Table`, path });
+    out.push({
+      code: 'not-expressible',
+      severity: 'error',
+      message: `${fn} compares ${field.type} values as text in TanStack Table`,
+      path,
+    });
     return undefined;
   }
   if (text === undefined || Number.isNaN(v)) {
@@ -158,15 +195,36 @@ function orderClause(field: ResolvedField, fn: keyof typeof ORDER_OPERATOR, text
 // TanStack's empty is "nullish or whitespace only"; wepql can say nullish or '' but not "only whitespace".
 function emptyClause(field: ResolvedField, empty: boolean, path: ModelPath, out: ModelDiagnostic[]): ModelClause {
   if (field.type !== 'string') return cond(field.name, empty ? 'IsNull' : 'IsNotNull', [], path);
-  out.push({ code: 'not-expressible', severity: 'warning', message: 'text of spaces only counts as empty in TanStack Table; wepql tests null and the empty string', path });
+  out.push({
+    code: 'not-expressible',
+    severity: 'warning',
+    message: 'text of spaces only counts as empty in TanStack Table; wepql tests null and the empty string',
+    path,
+  });
   return empty
     ? { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path }
     : cond(field.name, 'NotEqual', [''], path);
 }
 
 const KNOWN_FNS: ReadonlySet<string> = new Set<TanStackFilterFn>([
-  'auto', 'includesString', 'includesStringSensitive', 'equalsString', 'equalsStringSensitive', 'startsWith', 'endsWith', 'equals',
-  'weakEquals', 'empty', 'notEmpty', 'greaterThan', 'greaterThanOrEqualTo', 'lessThan', 'lessThanOrEqualTo', 'inNumberRange', 'inDateRange', 'arrHas',
+  'auto',
+  'includesString',
+  'includesStringSensitive',
+  'equalsString',
+  'equalsStringSensitive',
+  'startsWith',
+  'endsWith',
+  'equals',
+  'weakEquals',
+  'empty',
+  'notEmpty',
+  'greaterThan',
+  'greaterThanOrEqualTo',
+  'lessThan',
+  'lessThanOrEqualTo',
+  'inNumberRange',
+  'inDateRange',
+  'arrHas',
 ]);
 
 /**
@@ -184,12 +242,24 @@ export function fromTanStackColumnFilters(state: ColumnFiltersState, options: Ta
     const id: unknown = entry?.id;
     const field = columnField(options.schema, id);
     if (field === undefined) {
-      out.push({ code: 'unknown-field', severity: 'error', message: `column ${JSON.stringify(id)} is not a field of the schema`, path: [i] });
+      out.push({
+        code: 'unknown-field',
+        severity: 'error',
+        message: `column ${JSON.stringify(id)} is not a field of the schema`,
+        path: [i],
+      });
       return;
     }
-    const fn = (options.filterFns !== undefined && Object.hasOwn(options.filterFns, String(id)) ? options.filterFns[String(id)] : 'auto') as string;
+    const fn = (
+      options.filterFns !== undefined && Object.hasOwn(options.filterFns, String(id)) ? options.filterFns[String(id)] : 'auto'
+    ) as string;
     if (!KNOWN_FNS.has(fn)) {
-      out.push({ code: 'unknown-model-operator', severity: 'error', message: `filter function ${JSON.stringify(fn)} has no wepql counterpart (arrIncludes and its kin test array columns; between and betweenInclusive read an empty cell as 0, which no wepql filter can say for every range)`, path: [i] });
+      out.push({
+        code: 'unknown-model-operator',
+        severity: 'error',
+        message: `filter function ${JSON.stringify(fn)} has no wepql counterpart (arrIncludes and its kin test array columns; between and betweenInclusive read an empty cell as 0, which no wepql filter can say for every range)`,
+        path: [i],
+      });
       return;
     }
     const clause = filterClause(field, fn as TanStackFilterFn, entry.value, [i], out);
@@ -206,7 +276,10 @@ export function fromTanStackColumnFilters(state: ColumnFiltersState, options: Ta
  * // 'LastName=Asc;CreatedOn=Desc'
  */
 export function fromTanStackSorting(state: SortingState, options: GridOptions): GridSortResult {
-  return sortText((Array.isArray(state) ? state : []).map((s, i) => ({ column: s?.id, direction: s?.desc === true ? 'desc' : 'asc', path: [i] })), options);
+  return sortText(
+    (Array.isArray(state) ? state : []).map((s, i) => ({ column: s?.id, direction: s?.desc === true ? 'desc' : 'asc', path: [i] })),
+    options,
+  );
 }
 
 /**
@@ -223,14 +296,19 @@ export function toTanStackSorting(sort: string, options: GridOptions): ToGridRes
 
 // One condition as one column filter, when a built-in filter function means exactly the same.
 function columnFilterOf(node: TypedFilterNode): { id: string; value: unknown; filterFn: TanStackFilterFn } | string {
-  if (node.kind === 'group' || node.kind === 'in-fields') return 'TanStack Table ANDs one filter per column; groups and InFields have no column filter';
+  if (node.kind === 'group' || node.kind === 'in-fields')
+    return 'TanStack Table ANDs one filter per column; groups and InFields have no column filter';
   const f = node.field;
-  const v = (x: unknown): unknown => (x instanceof Date ? node.source.kind === 'comparison' ? node.source.value.value : x : x);
+  const v = (x: unknown): unknown => (x instanceof Date ? (node.source.kind === 'comparison' ? node.source.value.value : x) : x);
   switch (node.kind) {
     case 'null-check':
-      return f.type === 'string' ? 'TanStack Table\'s empty also matches text of spaces' : { id: f.name, value: true, filterFn: node.operator === 'IsNull' ? 'empty' : 'notEmpty' };
+      return f.type === 'string'
+        ? "TanStack Table's empty also matches text of spaces"
+        : { id: f.name, value: true, filterFn: node.operator === 'IsNull' ? 'empty' : 'notEmpty' };
     case 'list':
-      return node.operator === 'InArray' ? { id: f.name, value: node.values.map(v), filterFn: 'arrHas' } : `${node.operator} has no TanStack filter function`;
+      return node.operator === 'InArray'
+        ? { id: f.name, value: node.values.map(v), filterFn: 'arrHas' }
+        : `${node.operator} has no TanStack filter function`;
     case 'comparison':
       break;
   }
@@ -243,7 +321,11 @@ function columnFilterOf(node: TypedFilterNode): { id: string; value: unknown; fi
     case 'EndsWith':
       return { id: f.name, value, filterFn: 'endsWith' };
     case 'Equal':
-      return f.type === 'string' ? { id: f.name, value, filterFn: 'equalsString' } : f.type === 'datetime' ? 'equals compares Date objects by identity' : { id: f.name, value, filterFn: 'equals' };
+      return f.type === 'string'
+        ? { id: f.name, value, filterFn: 'equalsString' }
+        : f.type === 'datetime'
+          ? 'equals compares Date objects by identity'
+          : { id: f.name, value, filterFn: 'equals' };
     case 'LessThan':
     case 'LessThanOrEqual':
     case 'GreaterThan':
@@ -272,7 +354,10 @@ export function toTanStackColumnFilters(
   filter: string,
   options: GridOptions,
 ): ToGridResult<{ columnFilters: ColumnFiltersState; filterFns: Record<string, TanStackFilterFn> }> {
-  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeFilter(
+    filter,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const columnFilters: ColumnFiltersState = [];

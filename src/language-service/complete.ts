@@ -118,12 +118,7 @@ const NONE: Context = { where: 'none' };
  * complete('LastName.Sta', 12, employeeSchema).items.map((i) => i.label); // ['StartsWith']
  * complete('LastName=', 9, employeeSchema, { kind: 'sort' }).items.map((i) => i.label); // ['Asc', 'Desc']
  */
-export function complete(
-  text: string,
-  offset: number,
-  schema: Schema,
-  options: CompleteOptions = {},
-): CompletionResult {
+export function complete(text: string, offset: number, schema: Schema, options: CompleteOptions = {}): CompletionResult {
   const at = Math.max(0, Math.min(Number.isFinite(offset) ? Math.trunc(offset) : text.length, text.length));
   const sort = options.kind === 'sort';
   const context = scan(text, at, sort);
@@ -249,7 +244,13 @@ function scanSort(text: string, at: number): Context {
   // A sort field is one word: its path segments are the parts between dots.
   const head = text.slice(itemStart, at);
   const dot = head.lastIndexOf('.');
-  const segments = dot < 0 ? [] : head.slice(0, dot).split('.').map((s) => ({ text: trimWhitespace(s), quoted: false }));
+  const segments =
+    dot < 0
+      ? []
+      : head
+          .slice(0, dot)
+          .split('.')
+          .map((s) => ({ text: trimWhitespace(s), quoted: false }));
   return { where: 'head', segments, partialStart: skipSpace(text, itemStart + dot + 1, at) };
 }
 
@@ -310,7 +311,12 @@ function suggestInHead(
     return byPrefix([...fields, ...groups], partial);
   }
   const inFields = (): CompletionItem[] =>
-    sort ? [] : byPrefix(IN_FIELDS_OPERATORS.map((op) => operatorItem(op, parenFollows)), partial);
+    sort
+      ? []
+      : byPrefix(
+          IN_FIELDS_OPERATORS.map((op) => operatorItem(op, parenFollows)),
+          partial,
+        );
   if (segments.some((s) => s.quoted)) return inFields();
   const found = schema.lookup(segments.map((s) => s.text).join('.'));
   if (found.found === 'object') return byPrefix(fieldsUnder(schema, found.name.split('.'), usable), partial);
@@ -356,11 +362,7 @@ function suggestInArgs(frame: ArgsFrame, partial: string, schema: Schema): Compl
 }
 
 /** The fields and objects directly under `prefix` (schema spelling) that lead to a usable field. */
-function fieldsUnder(
-  schema: Schema,
-  prefix: readonly string[],
-  usable: (f: ResolvedField) => boolean,
-): CompletionItem[] {
+function fieldsUnder(schema: Schema, prefix: readonly string[], usable: (f: ResolvedField) => boolean): CompletionItem[] {
   const items = new Map<string, CompletionItem>();
   for (const f of schema.fields) {
     if (f.path.length <= prefix.length || !usable(f)) continue;

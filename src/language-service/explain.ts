@@ -259,7 +259,11 @@ class Words {
   private dateOnly(field: FieldNode, values: readonly ValueNode[], negate: boolean): { values: string; note: string } | undefined {
     const found = this.schema?.lookup(field.name);
     if (found?.found !== 'field' || found.field.type !== 'datetime') return undefined;
-    const range = dayRangeFilter(found.field.name, values.map((v) => v.value), negate);
+    const range = dayRangeFilter(
+      found.field.name,
+      values.map((v) => v.value),
+      negate,
+    );
     if (range === undefined) return undefined;
     const many = values.length > 1;
     return {

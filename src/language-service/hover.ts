@@ -84,7 +84,9 @@ export function hoverAt(text: string, offset: number, schema: Schema, options: H
   const field = found?.found === 'field' ? found.field : undefined;
   const lines: string[] = [];
   if (field !== undefined) {
-    lines.push(`**${field.name}** · ${field.type}${field.nullable ? ', nullable' : ''}${field.filterable ? '' : ', not filterable'}${field.sortable ? '' : ', not sortable'}`);
+    lines.push(
+      `**${field.name}** · ${field.type}${field.nullable ? ', nullable' : ''}${field.filterable ? '' : ', not filterable'}${field.sortable ? '' : ', not sortable'}`,
+    );
     if (field.description !== undefined) lines.push(field.description);
   } else if (fieldNode !== undefined) {
     lines.push(`**${fieldNode.name}** · not in the schema`);

@@ -209,8 +209,7 @@ function stringsSatisfiable(tests: readonly AtomTest[]): boolean {
     prefix ? a.startsWith(b) || b.startsWith(a) : a.endsWith(b) || b.endsWith(a);
   for (let i = 0; i < starts.length; i++)
     for (let j = i + 1; j < starts.length; j++) if (!compatible(starts[i]!, starts[j]!, true)) return false;
-  for (let i = 0; i < ends.length; i++)
-    for (let j = i + 1; j < ends.length; j++) if (!compatible(ends[i]!, ends[j]!, false)) return false;
+  for (let i = 0; i < ends.length; i++) for (let j = i + 1; j < ends.length; j++) if (!compatible(ends[i]!, ends[j]!, false)) return false;
   // A required part that contains a forbidden substring.
   for (const req of [...starts, ...ends, ...contains]) if (notContains.some((n) => req.includes(n))) return false;
   for (const s of starts) if (notStarts.some((n) => s.startsWith(n))) return false;

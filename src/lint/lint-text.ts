@@ -59,7 +59,8 @@ export function lintText(text: string, kind: LintKind, options: LintTextOptions 
   const { schema, previousSchema, policy } = options;
   const limits = policyLimits(options.limits, policy);
   if (schema === undefined) {
-    const parsed = kind === 'sort' ? parseSort(text, limits === undefined ? {} : { limits }) : parseFilter(text, limits === undefined ? {} : { limits });
+    const parsed =
+      kind === 'sort' ? parseSort(text, limits === undefined ? {} : { limits }) : parseFilter(text, limits === undefined ? {} : { limits });
     return [...parsed.diagnostics].sort(byPosition);
   }
   // Under a previous schema, old names of renamed fields resolve so the rest of the text is still checked.

@@ -148,7 +148,9 @@ export function evolutionDiagnostics(
   const uses = ast.kind === 'filter' ? filterUses(ast) : sortUses(ast);
   const out: Diagnostic[] = [];
   const analyzerErrorIn = (span: Span): boolean =>
-    (options.analyzed ?? []).some((d) => d.severity === 'error' && d.start >= span.start && d.end <= span.end && d.code !== 'unknown-field');
+    (options.analyzed ?? []).some(
+      (d) => d.severity === 'error' && d.start >= span.start && d.end <= span.end && d.code !== 'unknown-field',
+    );
   for (const use of uses) {
     const { node } = use;
     const hit = schema.lookup(node.name);

@@ -53,7 +53,8 @@ function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
 
 /** A structural key: equal keys mean equivalent conditions. */
 function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
-  const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string => JSON.stringify(normalizeValue(v, type, caseSensitive));
+  const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string =>
+    JSON.stringify(normalizeValue(v, type, caseSensitive));
   switch (node.kind) {
     case 'comparison':
       return `c|${node.field.name}|${node.operator}|${norm(node.value, node.field.type)}`;
@@ -156,7 +157,12 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
     values = node.source.values;
   } else return;
   if (node.field.type !== 'datetime') return;
-  const range = dayRangeFilter(node.field.name, values.map((v) => v.value), negate, ctx.orBranches.has(node));
+  const range = dayRangeFilter(
+    node.field.name,
+    values.map((v) => v.value),
+    negate,
+    ctx.orBranches.has(node),
+  );
   if (range === undefined) return;
   const instants = values.map((v) => `${v.value.trim()}T00:00:00Z`).join(', ');
   ctx.out.push({
@@ -287,7 +293,8 @@ function walkNode(ctx: Context, node: TypedFilterNode, depth: number): boolean {
   checkRedundantBranches(ctx, node);
   let any = false;
   for (const child of node.children) {
-    const ok = child.kind === 'group' && child.operator === 'And' ? walkAnd(ctx, child.children, depth + 1) : walkChild(ctx, child, depth + 1);
+    const ok =
+      child.kind === 'group' && child.operator === 'And' ? walkAnd(ctx, child.children, depth + 1) : walkChild(ctx, child, depth + 1);
     any = ok || any;
   }
   return any;
@@ -332,7 +339,12 @@ function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
  * // ['contradiction', 'unsatisfiable-filter']
  */
 export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diagnostic[] {
-  const ctx: Context = { orBranches: orBranches(filter.clauses), text: options.text, caseSensitive: options.caseSensitive === true, out: [] };
+  const ctx: Context = {
+    orBranches: orBranches(filter.clauses),
+    text: options.text,
+    caseSensitive: options.caseSensitive === true,
+    out: [],
+  };
   const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
   if (!ok) {
     const span = filter.source.span;

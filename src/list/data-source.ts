@@ -140,7 +140,10 @@ export function scopeClauses(
     const field = scalarField(schema, options.deleted.field, 'deleted.field');
     const converted = convertValueText(String(options.deleted.value), field.type);
     if (!converted.ok) {
-      throw new WepqlError(`deleted.value ${JSON.stringify(options.deleted.value)} does not read as ${field.name}'s type ${field.type}`, []);
+      throw new WepqlError(
+        `deleted.value ${JSON.stringify(options.deleted.value)} does not read as ${field.name}'s type ${field.type}`,
+        [],
+      );
     }
     clauses.push(notDeleted(field, converted.value));
   }

@@ -93,7 +93,6 @@ export interface PaginationInput {
   readonly dataToken: string;
 }
 
-
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
 
 /**
@@ -188,9 +187,17 @@ export function errorResponse(error: ListError): ListResponse {
         } satisfies ErrorEnvelope,
       };
     case 'not-found':
-      return { status: 404, headers, body: { Status: 0, Code: '404', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope };
+      return {
+        status: 404,
+        headers,
+        body: { Status: 0, Code: '404', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope,
+      };
     case 'internal':
-      return { status: 500, headers, body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope };
+      return {
+        status: 500,
+        headers,
+        body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope,
+      };
   }
 }
 

@@ -106,7 +106,11 @@ async function serve(request: ListRequest, options: ListHandlerOptions): Promise
 
 type Scope = { readonly clientId?: string | number };
 
-async function serveFirstPage(request: Extract<ListRequest, { mode: 'first' }>, options: ListHandlerOptions, scope: Scope): Promise<ListResponse> {
+async function serveFirstPage(
+  request: Extract<ListRequest, { mode: 'first' }>,
+  options: ListHandlerOptions,
+  scope: Scope,
+): Promise<ListResponse> {
   const { source, codec, route } = options;
   const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
   // Counting and reading the page are independent: on a pool they run at once. The page is asked
@@ -136,7 +140,11 @@ async function serveFirstPage(request: Extract<ListRequest, { mode: 'first' }>, 
   });
 }
 
-async function serveTokenPage(request: Extract<ListRequest, { mode: 'token' }>, options: ListHandlerOptions, scope: Scope): Promise<ListResponse> {
+async function serveTokenPage(
+  request: Extract<ListRequest, { mode: 'token' }>,
+  options: ListHandlerOptions,
+  scope: Scope,
+): Promise<ListResponse> {
   const { source, codec, route } = options;
   const checked = codec.verify(request.dataToken, route);
   if (!checked.ok) {
@@ -250,9 +258,17 @@ function resentConflicts(resent: Extract<ListRequest, { mode: 'token' }>['resent
   if (resent.limit !== undefined) {
     const limit = readWholeNumber(resent.limit);
     if (limit === undefined) {
-      errors.push({ param: 'limit', code: 'intValueError', message: `limit must be a whole number, got ${JSON.stringify(resent.limit.slice(0, 40))}` });
+      errors.push({
+        param: 'limit',
+        code: 'intValueError',
+        message: `limit must be a whole number, got ${JSON.stringify(resent.limit.slice(0, 40))}`,
+      });
     } else if (limit !== state.limit) {
-      errors.push({ param: 'limit', code: 'outOfRangeError', message: `limit differs from the one in data-token (${state.limit}); ${why}` });
+      errors.push({
+        param: 'limit',
+        code: 'outOfRangeError',
+        message: `limit differs from the one in data-token (${state.limit}); ${why}`,
+      });
     }
   }
   if (resent.includeDeleted !== undefined && resent.includeDeleted.trim().toLowerCase() !== String(state.includeDeleted)) {

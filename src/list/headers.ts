@@ -33,7 +33,11 @@ export function listHeaders(headers: HeaderInput | undefined): Record<string, st
   for (const name of Object.keys(record)) {
     const v = record[name];
     if (typeof v === 'string') add(name, [v]);
-    else if (Array.isArray(v)) add(name, v.filter((x): x is string => typeof x === 'string'));
+    else if (Array.isArray(v))
+      add(
+        name,
+        v.filter((x): x is string => typeof x === 'string'),
+      );
   }
   return out;
 }

@@ -21,7 +21,6 @@ export type QueryInput = Readonly<Record<string, string | readonly string[] | un
  */
 export type HeaderInput = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
 
-
 /**
  * A parameter's value and where it came from.
  *

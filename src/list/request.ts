@@ -138,7 +138,10 @@ export function parseListRequest(input: ListRequestInput, options: ListRequestOp
   if (errors.length > 0) return invalid(errors);
   if (sent.moves > 0) {
     // docs/reference.md §"Token paging": next-page without a data token.
-    return { ok: false, error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } } };
+    return {
+      ok: false,
+      error: { kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: 'missing', message: 'no data-token was sent' } },
+    };
   }
   return firstOrSkipRequest(sent, options, errors, fail);
 }
@@ -165,7 +168,11 @@ function readSentParameters(query: QueryInput | undefined, headers: HeaderInput 
     const p = readParameter(name, query, headers);
     if (p === undefined) return undefined;
     if ('repeated' in p) {
-      fail(name, 'outOfRangeError', `${name} was sent more than once with different values (${p.from === 'header' ? `header ${parameterHeader(name)}` : 'query'}); send it once`);
+      fail(
+        name,
+        'outOfRangeError',
+        `${name} was sent more than once with different values (${p.from === 'header' ? `header ${parameterHeader(name)}` : 'query'}); send it once`,
+      );
       return undefined;
     }
     // An empty value counts as not sent, so `?filter=` means no filter. Flags are read separately.
@@ -181,7 +188,13 @@ function readSentParameters(query: QueryInput | undefined, headers: HeaderInput 
     if (page === undefined) fail('page', 'intValueError', `page must be a whole number, got ${JSON.stringify(clip(pageText))}`);
   }
   const moves = (next ? 1 : 0) + (prev ? 1 : 0) + (pageText !== undefined ? 1 : 0);
-  const texts = { skipText: raw('skip'), limitText: raw('limit'), filterText: raw('filter'), sortText: raw('sort'), deletedText: raw('include-deleted') };
+  const texts = {
+    skipText: raw('skip'),
+    limitText: raw('limit'),
+    filterText: raw('filter'),
+    sortText: raw('sort'),
+    deletedText: raw('include-deleted'),
+  };
   return { next, prev, moves, ...withoutUndefined({ dataToken, pageText, page, ...texts }) };
 }
 
@@ -204,14 +217,20 @@ function tokenRequest(sent: SentParameters, dataToken: string, errors: readonly 
     fail('skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed');
   }
   // A flag with a bad value was already reported; "needs one of" would only repeat it.
-  if (sent.moves === 0 && errors.length === 0) fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
+  if (sent.moves === 0 && errors.length === 0)
+    fail('data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page');
   if (sent.moves > 1) {
     const names = [sent.next && 'next-page', sent.prev && 'prev-page', sent.pageText !== undefined && 'page'].filter(Boolean).join(', ');
     fail('data-token', 'outOfRangeError', `send exactly one of next-page, prev-page or page with data-token, not ${names}`);
   }
   if (errors.length > 0) return invalid(errors);
   const move: PageMove = sent.next ? { kind: 'next' } : sent.prev ? { kind: 'prev' } : { kind: 'page', page: sent.page! };
-  const resent = withoutUndefined({ filter: sent.filterText, sort: sent.sortText, limit: sent.limitText, includeDeleted: sent.deletedText });
+  const resent = withoutUndefined({
+    filter: sent.filterText,
+    sort: sent.sortText,
+    limit: sent.limitText,
+    includeDeleted: sent.deletedText,
+  });
   return { ok: true, request: { mode: 'token', dataToken, move, resent } };
 }
 
@@ -226,12 +245,19 @@ function firstOrSkipRequest(sent: SentParameters, options: ListRequestOptions, e
   if (deletedText !== undefined) {
     const v = deletedText.trim().toLowerCase();
     if (v === 'true') includeDeleted = true;
-    else if (v !== 'false') fail('include-deleted', 'regularExpressionError', `include-deleted must be true or false, got ${JSON.stringify(clip(deletedText))}`);
+    else if (v !== 'false')
+      fail('include-deleted', 'regularExpressionError', `include-deleted must be true or false, got ${JSON.stringify(clip(deletedText))}`);
   }
   const analyzed = analyzeListQuery(filterText ?? '', sortText ?? '', options);
   errors.push(...analyzed.errors);
   if (errors.length > 0) return invalid(errors);
-  const common: ListQuery = { filter: analyzed.filter, sort: analyzed.sort, filterText: filterText ?? '', sortText: sortText ?? '', includeDeleted };
+  const common: ListQuery = {
+    filter: analyzed.filter,
+    sort: analyzed.sort,
+    filterText: filterText ?? '',
+    sortText: sortText ?? '',
+    includeDeleted,
+  };
   if (skipText !== undefined) return { ok: true, request: { mode: 'skip', limit: limit!, skip: skip!, ...common } };
   return { ok: true, request: { mode: 'first', limit: limit!, ...common } };
 }

@@ -136,7 +136,8 @@ function macFunction(key: Uint8Array, prefix: Uint8Array): (data: Uint8Array) =>
 
 function time(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw new WepqlError(`${name} must be epoch milliseconds, got ${String(value)}`, []);
+  if (typeof value !== 'number' || Number.isNaN(value))
+    throw new WepqlError(`${name} must be epoch milliseconds, got ${String(value)}`, []);
   return value;
 }
 

@@ -81,7 +81,8 @@ export interface EncodedPayload {
  */
 export function encodePayload(parts: PayloadParts, keyId: Uint8Array): EncodedPayload {
   const list = pack(encoder.encode(JSON.stringify(parts.list)));
-  const keys = parts.keys === undefined ? { bytes: new Uint8Array(0), deflated: false, plain: 0 } : pack(encoder.encode(JSON.stringify(parts.keys)));
+  const keys =
+    parts.keys === undefined ? { bytes: new Uint8Array(0), deflated: false, plain: 0 } : pack(encoder.encode(JSON.stringify(parts.keys)));
   const state = encoder.encode(JSON.stringify(parts.state));
   const out = new Uint8Array(HEADER_BYTES + 4 + list.bytes.length + 4 + keys.bytes.length + state.length);
   out[0] = FORMAT;
@@ -173,7 +174,9 @@ function isParts(p: { list: unknown; keys: unknown; state: unknown }): p is Payl
   if (!(Array.isArray(state) && state.length === 7 && state.every(isCount))) return false;
   if (state[0] > 1 || state[1] < 1 || state[2] < 1) return false;
   if (keys === undefined) return true;
-  return Array.isArray(keys) && keys.length === 2 && keys.every((k) => k === null || isSeekKey(k)) && (keys[0] !== null || keys[1] !== null);
+  return (
+    Array.isArray(keys) && keys.length === 2 && keys.every((k) => k === null || isSeekKey(k)) && (keys[0] !== null || keys[1] !== null)
+  );
 }
 
 function isSeekKey(x: unknown): x is SeekKey {

@@ -90,8 +90,7 @@ export type TokenVerification =
  * const issued: TokenIssue = codec.tryIssue(payload); if (issued.ok) issued.token;
  */
 export type TokenIssue =
-  | { readonly ok: true; readonly token: string }
-  | { readonly ok: false; readonly reason: 'oversized'; readonly message: string };
+  { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'oversized'; readonly message: string };
 
 /**
  * Options of `createTokenCodec`. Give `secret` (with `previousSecrets`
@@ -228,7 +227,8 @@ function issueToken(payload: DataTokenPayload, ring: KeyRing, limits: CodecLimit
 /** The size checks of `verify`, which `tryIssue` runs on what it is about to issue. */
 function sizeRefusal(tokenLength: number, plainBytes: number, maxLength: number): string | undefined {
   if (tokenLength > maxLength) return `the data token is ${tokenLength} characters long; at most ${maxLength} are accepted`;
-  if (plainBytes > MAX_PAYLOAD_BYTES) return `the data token holds ${plainBytes} bytes of paging state; at most ${MAX_PAYLOAD_BYTES} are accepted`;
+  if (plainBytes > MAX_PAYLOAD_BYTES)
+    return `the data token holds ${plainBytes} bytes of paging state; at most ${MAX_PAYLOAD_BYTES} are accepted`;
   return undefined;
 }
 
@@ -245,7 +245,10 @@ function verifyToken(token: string, route: string, ring: KeyRing, limits: CodecL
     return refuse('malformed', 'the data token is not in the form this server issues; send the DataToken of the last response unchanged');
   }
   if (!signedByRing(ring, keyId, at, payloadText, macText)) {
-    return refuse('bad-signature', 'the data token was altered, was not issued by this server, or its key was retired; start again from page one');
+    return refuse(
+      'bad-signature',
+      'the data token was altered, was not issued by this server, or its key was retired; start again from page one',
+    );
   }
   // Only now, with the MAC checked, is the payload read.
   const decoded = decodePayload(bytes!);

@@ -11,7 +11,6 @@ import type { HeaderInput } from './params.js';
 import { headerValues } from './params.js';
 import { DEFAULT_API_VERSION, VERSION_HEADERS } from '../wire/contract.js';
 
-
 /**
  * The `unsupported-version` error for the first version header that names a
  * version outside `supported`, or undefined when the request may proceed.

@@ -64,17 +64,21 @@ export function filterSpans(text: string): SemanticSpan[] {
     const end = (t.endOffset ?? t.startOffset + t.image.length - 1) + 1;
     const inside = opened[opened.length - 1] ?? 'clauses';
     const next = tokens[i + 1]?.tokenType;
-    if (t.tokenType === LParen) opened.push(tokens[i - 1]?.tokenType === GroupKeyword ? 'clauses' : IN_FIELDS.test(tokens[i - 1]?.image ?? '') ? 'fields' : 'values');
+    if (t.tokenType === LParen)
+      opened.push(tokens[i - 1]?.tokenType === GroupKeyword ? 'clauses' : IN_FIELDS.test(tokens[i - 1]?.image ?? '') ? 'fields' : 'values');
     if (t.tokenType === RParen) opened.pop();
     if (PUNCTUATION.has(t.tokenType)) spans.push({ start, end, type: 'operator' });
-    else if (t.tokenType === Quoted || t.tokenType === Unterminated || t.tokenType === StrayQuote) spans.push({ start, end, type: 'string' });
+    else if (t.tokenType === Quoted || t.tokenType === Unterminated || t.tokenType === StrayQuote)
+      spans.push({ start, end, type: 'string' });
     else if (inside === 'values') spans.push({ start, end, type: valueType(t.image) });
     else if (inside === 'fields') spans.push({ start, end, type: 'property' });
     else if (t.tokenType === GroupKeyword && next === LParen) spans.push({ start, end, type: 'keyword' });
     else if (next !== LParen) spans.push({ start, end, type: 'property' });
     else {
       // `'D'.StartsWithInFields(A,B)`: what came before the operator is its value, not a field path.
-      if (IN_FIELDS.test(t.image)) for (let k = clauseStart; k < spans.length; k++) if (spans[k]!.type === 'property') spans[k] = { ...spans[k]!, type: valueType(text.slice(spans[k]!.start, spans[k]!.end)) };
+      if (IN_FIELDS.test(t.image))
+        for (let k = clauseStart; k < spans.length; k++)
+          if (spans[k]!.type === 'property') spans[k] = { ...spans[k]!, type: valueType(text.slice(spans[k]!.start, spans[k]!.end)) };
       spans.push({ start, end, type: 'method' });
     }
     if (inside === 'clauses' && (t.tokenType === Semicolon || t.tokenType === LParen)) clauseStart = spans.length;

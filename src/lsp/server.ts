@@ -121,7 +121,10 @@ function serve(connection: Connection, options: LspOptions): void {
   state.documents.listen(connection);
 }
 
-const lintOptions = (state: ServerState) => ({ ...(state.schema === undefined ? {} : { schema: state.schema.schema }), caseSensitive: state.caseSensitive });
+const lintOptions = (state: ServerState) => ({
+  ...(state.schema === undefined ? {} : { schema: state.schema.schema }),
+  caseSensitive: state.caseSensitive,
+});
 
 /** Every finding of `wepql lint`, with the config's rule severities (`off` drops one). */
 function findings(state: ServerState, text: string, kind: 'filter' | 'sort'): Diagnostic[] {
@@ -135,7 +138,9 @@ function findings(state: ServerState, text: string, kind: 'filter' | 'sort'): Di
 
 const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
 const entriesOf = (state: ServerState, doc: TextDocument): DocumentEntry[] =>
-  neverSavedFilters(pathOf(doc.uri), doc.getText(), state.neverRead) ? [] : documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
+  neverSavedFilters(pathOf(doc.uri), doc.getText(), state.neverRead)
+    ? []
+    : documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
 const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
   start: doc.positionAt(toFileOffset(e, start)),
   end: doc.positionAt(toFileOffset(e, end)),
@@ -198,15 +203,16 @@ function serveDiagnostics(state: ServerState): void {
   const relinter = createRelinter<TextDocument, LspDiagnostic>({
     current: (uri) => documents.get(uri),
     lint: (doc) =>
-      entriesOf(state, doc).map((e) => () =>
-        findings(state, e.entry.text, e.entry.kind).map((d) => ({
-          range: rangeOf(doc, e, d.start, d.end),
-          severity: SEVERITY[d.severity],
-          code: d.code,
-          source: 'wepql',
-          message: d.suggestion === undefined ? d.message : `${d.message}\nsuggestion: ${d.suggestion}`,
-          data: { start: d.start, end: d.end },
-        })),
+      entriesOf(state, doc).map(
+        (e) => () =>
+          findings(state, e.entry.text, e.entry.kind).map((d) => ({
+            range: rangeOf(doc, e, d.start, d.end),
+            severity: SEVERITY[d.severity],
+            code: d.code,
+            source: 'wepql',
+            message: d.suggestion === undefined ? d.message : `${d.message}\nsuggestion: ${d.suggestion}`,
+            data: { start: d.start, end: d.end },
+          })),
       ),
     publish: (doc, diagnostics) => void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [...diagnostics] }),
   });
@@ -272,7 +278,10 @@ function formattingEdits(state: ServerState, uri: string): LspTextEdit[] {
       continue; // a text with errors is left as written
     }
     if (canonical === e.entry.text) continue;
-    edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, canonical, doc.getText()) });
+    edits.push({
+      range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) },
+      newText: encodeEntryText(e.entry, canonical, doc.getText()),
+    });
   }
   return edits;
 }
@@ -290,9 +299,17 @@ function codeActions(state: ServerState, params: CodeActionParams): CodeAction[]
     for (const e of entries) {
       const fixed = fixText(e.entry.text, e.entry.kind, lintOptions(state));
       if (fixed === undefined || fixed === e.entry.text) continue;
-      edits.push({ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, fixed, doc.getText()) });
+      edits.push({
+        range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) },
+        newText: encodeEntryText(e.entry, fixed, doc.getText()),
+      });
     }
-    if (edits.length > 0) actions.push({ title: 'Fix all safely fixable wepql findings', kind: CodeActionKind.SourceFixAll, edit: { changes: { [doc.uri]: edits } } });
+    if (edits.length > 0)
+      actions.push({
+        title: 'Fix all safely fixable wepql findings',
+        kind: CodeActionKind.SourceFixAll,
+        edit: { changes: { [doc.uri]: edits } },
+      });
   }
   return actions;
 }
@@ -306,7 +323,13 @@ function quickFixes(state: ServerState, doc: TextDocument, entries: readonly Doc
       if (toFileOffset(e, d.end) < first || toFileOffset(e, d.start) > last) continue;
       const related: LspDiagnostic = { range: rangeOf(doc, e, d.start, d.end), message: d.message, code: d.code, source: 'wepql' };
       if (d.fix !== undefined && d.fix.length > 0) {
-        actions.push({ title: `Fix ${d.code}`, kind: CodeActionKind.QuickFix, isPreferred: true, diagnostics: [related], edit: { changes: { [doc.uri]: entryEdits(doc, e, d.fix) } } });
+        actions.push({
+          title: `Fix ${d.code}`,
+          kind: CodeActionKind.QuickFix,
+          isPreferred: true,
+          diagnostics: [related],
+          edit: { changes: { [doc.uri]: entryEdits(doc, e, d.fix) } },
+        });
       }
       if (d.suggestion !== undefined && d.suggestion !== '') {
         const edit = { changes: { [doc.uri]: entryEdits(doc, e, [{ start: d.start, end: d.end, newText: d.suggestion }]) } };
@@ -367,9 +390,17 @@ function encodeFragment(e: DocumentEntry, text: string): string {
  */
 function entryEdits(doc: TextDocument, e: DocumentEntry, edits: readonly TextEdit[]): LspTextEdit[] {
   if (e.entry.encoding === 'raw') {
-    return edits.map((f) => ({ range: { start: doc.positionAt(toFileOffset(e, f.start)), end: doc.positionAt(toFileOffset(e, f.end)) }, newText: f.newText }));
+    return edits.map((f) => ({
+      range: { start: doc.positionAt(toFileOffset(e, f.start)), end: doc.positionAt(toFileOffset(e, f.end)) },
+      newText: f.newText,
+    }));
   }
   let text = e.entry.text;
   for (const f of [...edits].sort((a, b) => b.start - a.start)) text = text.slice(0, f.start) + f.newText + text.slice(f.end);
-  return [{ range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) }, newText: encodeEntryText(e.entry, text, doc.getText()) }];
+  return [
+    {
+      range: { start: doc.positionAt(e.entry.range.start), end: doc.positionAt(e.entry.range.end) },
+      newText: encodeEntryText(e.entry, text, doc.getText()),
+    },
+  ];
 }

@@ -122,7 +122,8 @@ interface Expanded {
 }
 
 /** A node with its `$ref`s followed: the target, the refs on the way there, and the refs followed to reach it. */
-type Resolved = { readonly node: unknown; readonly chain: ReadonlySet<string>; readonly refs: readonly string[] } | { readonly cycle?: string };
+type Resolved =
+  { readonly node: unknown; readonly chain: ReadonlySet<string>; readonly refs: readonly string[] } | { readonly cycle?: string };
 
 /**
  * Turns a JSON Schema object (an OpenAPI component, say) into a wepql schema
@@ -188,8 +189,11 @@ function spend(reader: Reader, path: string, fields: number): boolean {
     return true;
   }
   reader.stopped = true;
-  const why = reader.steps > MAX_STEPS ? `more than ${MAX_STEPS} properties to examine` : `more than ${reader.maxFields} fields (maxFields)`;
-  reader.skipped.push(`${path}: reading stopped: the schema expands to ${why}, as $refs shared along many paths multiply; the fields read so far are kept`);
+  const why =
+    reader.steps > MAX_STEPS ? `more than ${MAX_STEPS} properties to examine` : `more than ${reader.maxFields} fields (maxFields)`;
+  reader.skipped.push(
+    `${path}: reading stopped: the schema expands to ${why}, as $refs shared along many paths multiply; the fields read so far are kept`,
+  );
   return false;
 }
 
@@ -217,7 +221,12 @@ function readProperties(reader: Reader, node: Record<string, unknown>, path: str
   const cycles = new Set<string>();
   let size = 0;
   const lowerNames = new Set<string>();
-  const props = collectProperties(node, (n, p) => resolve(reader, n, p, chain), path, () => spend(reader, path, 0));
+  const props = collectProperties(
+    node,
+    (n, p) => resolve(reader, n, p, chain),
+    path,
+    () => spend(reader, path, 0),
+  );
   for (const [name, { schema: prop, required }] of props) {
     const at = `${path}.${name}`;
     const field = readField(reader, name, prop, required, at, depth, chain, lowerNames);
@@ -251,7 +260,10 @@ function readField(
   const shape = shapeOf(inner.node);
   if (shape === undefined) return note(reader, `${at}: no scalar or object type wepql can filter (${describe(inner.node)})`);
   const nullable = !required || shape.nullable;
-  const description = isObject(inner.node) && typeof own(inner.node, 'description') === 'string' ? { description: own(inner.node, 'description') as string } : {};
+  const description =
+    isObject(inner.node) && typeof own(inner.node, 'description') === 'string'
+      ? { description: own(inner.node, 'description') as string }
+      : {};
   const flags = { ...(nullable ? { nullable: true as const } : {}), ...description };
   if (shape.type !== 'object') {
     if (!spend(reader, at, 1)) return undefined;
@@ -357,7 +369,10 @@ function shapeOf(node: unknown): Shape | undefined {
 }
 
 /** A local JSON pointer (`#/components/schemas/Employee`) into the document, or why it leads nowhere. */
-function pointer(document: unknown, ref: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+function pointer(
+  document: unknown,
+  ref: string,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
   const missing = { ok: false, reason: 'cannot be resolved' } as const;
   if (!ref.startsWith('#')) return missing;
   let at: unknown = document;
@@ -367,7 +382,10 @@ function pointer(document: unknown, ref: string): { readonly ok: true; readonly 
       decoded = decodeURIComponent(raw);
     } catch {
       // A `$ref` is a URI fragment: a `%` not followed by two hex digits (or bytes that are not UTF-8) is not one.
-      return { ok: false, reason: `cannot be resolved: ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)} has a malformed % escape` };
+      return {
+        ok: false,
+        reason: `cannot be resolved: ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)} has a malformed % escape`,
+      };
     }
     const key = decoded.replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isObject(at) || !Object.hasOwn(at, key)) return missing;

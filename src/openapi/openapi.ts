@@ -97,14 +97,18 @@ export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly info: { readonly title: string; readonly version: string; readonly description?: string };
   readonly paths: Readonly<Record<string, { readonly get: Record<string, unknown> }>>;
-  readonly components: { readonly schemas: Readonly<Record<string, JsonSchema>>; readonly securitySchemes?: Readonly<Record<string, unknown>> };
+  readonly components: {
+    readonly schemas: Readonly<Record<string, JsonSchema>>;
+    readonly securitySchemes?: Readonly<Record<string, unknown>>;
+  };
   readonly [key: string]: unknown;
 }
 
 const PARAMETER_DOCS: Readonly<Record<ListParameter, string>> = {
   limit: 'Page size. Required unless data-token is sent.',
   skip: 'Skip paging: rows to skip. The response then has no Pagination.',
-  filter: 'A wepql filter, such as LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull()). x-wepql lists the fields and operators accepted.',
+  filter:
+    'A wepql filter, such as LastName.StartsWith(Sm);Or(Gender.Equal(1);Gender.IsNull()). x-wepql lists the fields and operators accepted.',
   sort: 'A wepql sort, such as LastName=Asc;CreatedOn=Desc. x-wepql lists the fields accepted.',
   'include-deleted': 'Include soft-deleted rows.',
   'next-page': 'With data-token: the next page.',
@@ -129,7 +133,8 @@ const PARAMETER_DOCS: Readonly<Record<ListParameter, string>> = {
  */
 export function openApiFor(schema: Schema, options: OpenApiOptions): OpenApiDocument {
   const record = options.recordName ?? 'Record';
-  if (!/^[A-Za-z0-9._-]+$/.test(record)) throw new TypeError(`openApiFor: recordName ${JSON.stringify(record)} is not a valid component name`);
+  if (!/^[A-Za-z0-9._-]+$/.test(record))
+    throw new TypeError(`openApiFor: recordName ${JSON.stringify(record)} is not a valid component name`);
   const maxLimit = options.maxLimit ?? 1000;
   const limits = resolveLimits(policyLimits(options.limits, options.policy));
   const maxToken = options.maxTokenLength ?? 8192;
@@ -173,8 +178,14 @@ function parametersFor(options: OpenApiOptions, limits: Limits, maxLimit: number
     'data-token': { type: 'string', maxLength: maxToken },
   };
   const offered = LIST_PARAMETERS.filter((name) => name !== 'include-deleted' || options.includeDeleted === true);
-  const parameters: Record<string, unknown>[] = pathParameters(options.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  for (const name of offered) parameters.push({ name, in: 'query', required: false, description: PARAMETER_DOCS[name], schema: valueSchema[name] });
+  const parameters: Record<string, unknown>[] = pathParameters(options.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  for (const name of offered)
+    parameters.push({ name, in: 'query', required: false, description: PARAMETER_DOCS[name], schema: valueSchema[name] });
   for (const name of offered) {
     parameters.push({
       name: parameterHeader(name),
@@ -187,7 +198,13 @@ function parametersFor(options: OpenApiOptions, limits: Limits, maxLimit: number
   const versions = options.apiVersions === false ? undefined : (options.apiVersions ?? [DEFAULT_API_VERSION]);
   if (versions !== undefined) {
     for (const name of VERSION_HEADERS) {
-      parameters.push({ name, in: 'header', required: false, description: 'The API version.', schema: { type: 'string', enum: [...versions] } });
+      parameters.push({
+        name,
+        in: 'header',
+        required: false,
+        description: 'The API version.',
+        schema: { type: 'string', enum: [...versions] },
+      });
     }
   }
   return parameters;
@@ -198,9 +215,13 @@ function responsesFor(options: OpenApiOptions, record: string): Record<string, u
   return {
     '200': { description: 'A page of records.', content: json(ref(`${record}List`)) },
     '400': {
-      description: 'Invalid parameters (ValidationErrors names each parameter with [code, message] pairs), a page out of range, or an unsupported API version.',
+      description:
+        'Invalid parameters (ValidationErrors names each parameter with [code, message] pairs), a page out of range, or an unsupported API version.',
       headers: {
-        [TOKEN_ERROR_HEADER]: { description: 'Why a data token was refused (missing, expired, bad-signature, wrong-route…).', schema: { type: 'string' } },
+        [TOKEN_ERROR_HEADER]: {
+          description: 'Why a data token was refused (missing, expired, bad-signature, wrong-route…).',
+          schema: { type: 'string' },
+        },
       },
       content: json({ anyOf: [ref('ValidationErrorEnvelope'), ref('ErrorEnvelope')] }),
     },
@@ -213,7 +234,9 @@ function responsesFor(options: OpenApiOptions, record: string): Record<string, u
         }
       : {}),
     ...(options.forbidden === true ? { '403': { description: 'Authenticated, but not allowed to read this list.' } } : {}),
-    ...(pathParameters(options.path).length > 0 ? { '404': { description: 'The client (or list) was not found.', content: json(ref('ErrorEnvelope')) } } : {}),
+    ...(pathParameters(options.path).length > 0
+      ? { '404': { description: 'The client (or list) was not found.', content: json(ref('ErrorEnvelope')) } }
+      : {}),
     '500': { description: 'The list could not be read.', content: json(ref('ErrorEnvelope')) },
   };
 }
@@ -275,7 +298,8 @@ function wepqlExtension(schema: Schema, policy: Policy | undefined, limits: Limi
   const fields = schema.fields.map((f): WepqlFieldInfo => {
     const rule = policy?.ruleOf(f.name);
     let operators: readonly FilterOperator[] = f.filterable ? operatorsForType(f.type) : [];
-    if (rule !== undefined && rule.filter !== true) operators = rule.filter === false ? [] : operators.filter((op) => (rule.filter as ReadonlySet<FilterOperator>).has(op));
+    if (rule !== undefined && rule.filter !== true)
+      operators = rule.filter === false ? [] : operators.filter((op) => (rule.filter as ReadonlySet<FilterOperator>).has(op));
     return {
       name: f.name,
       type: f.type,

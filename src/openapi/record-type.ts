@@ -46,9 +46,16 @@ const TS_TYPE: Readonly<Record<ScalarType, string>> = {
  */
 export function recordTypeFor(schema: Schema, options: RecordTypeOptions = {}): string {
   const name = options.name ?? 'Record';
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new TypeError(`recordTypeFor: ${JSON.stringify(name)} is not a TypeScript identifier`);
-  const kinds = schema.fields.filter((f) => f.type === 'integer' || f.type === 'datetime').map((f) => `readonly ${key(f.name)}: '${f.type}'`);
-  const lines = [`import type { FIELD_TYPES } from '${(options.sdkModule ?? 'wepql/sdk').replace(/[\\']/g, '\\$&')}';`, '', `export interface ${name} {`];
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+    throw new TypeError(`recordTypeFor: ${JSON.stringify(name)} is not a TypeScript identifier`);
+  const kinds = schema.fields
+    .filter((f) => f.type === 'integer' || f.type === 'datetime')
+    .map((f) => `readonly ${key(f.name)}: '${f.type}'`);
+  const lines = [
+    `import type { FIELD_TYPES } from '${(options.sdkModule ?? 'wepql/sdk').replace(/[\\']/g, '\\$&')}';`,
+    '',
+    `export interface ${name} {`,
+  ];
   if (kinds.length > 0) lines.push(`  readonly [FIELD_TYPES]?: { ${kinds.join('; ')} };`);
   lines.push(...members(schema.definition.fields, '  '), '}', '');
   return lines.join('\n');

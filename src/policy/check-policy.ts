@@ -25,7 +25,9 @@ export function checkFilterPolicy(filter: TypedFilter, policy: Policy): Diagnost
       return;
     }
     if (node.kind === 'in-fields') {
-      node.fields.forEach((field, i) => checkCondition(field.name, node.operator, node.source.fields[i]!.span, node.source.operatorSpan, out, policy));
+      node.fields.forEach((field, i) =>
+        checkCondition(field.name, node.operator, node.source.fields[i]!.span, node.source.operatorSpan, out, policy),
+      );
       return;
     }
     checkCondition(node.field.name, node.operator, node.source.field.span, node.source.operatorSpan, out, policy);
@@ -61,7 +63,10 @@ function checkCondition(name: string, operator: string, fieldSpan: Span, operato
   if (rule.has(operator as never)) return;
   const allowed = [...rule];
   const hint = allowed.length === 0 ? 'no operator is allowed on it' : `allowed: ${allowed.join(', ')}`;
-  out.push({ ...diagnostic('operator-not-allowed', operatorSpan, `this endpoint does not allow ${operator} on ${name}; ${hint}`), ...(allowed.length === 1 ? { suggestion: allowed[0]! } : {}) });
+  out.push({
+    ...diagnostic('operator-not-allowed', operatorSpan, `this endpoint does not allow ${operator} on ${name}; ${hint}`),
+    ...(allowed.length === 1 ? { suggestion: allowed[0]! } : {}),
+  });
 }
 
 function diagnostic(code: DiagnosticCode, span: Span, message: string): Diagnostic {

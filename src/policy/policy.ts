@@ -29,7 +29,9 @@ export interface FieldRule {
  * @example
  * const caps: PolicyCaps = { maxConditions: 10, maxListValues: 50, maxDepth: 2 };
  */
-export type PolicyCaps = Partial<Pick<Limits, 'maxConditions' | 'maxListValues' | 'maxDepth' | 'maxInFields' | 'maxSortKeys' | 'maxLength'>>;
+export type PolicyCaps = Partial<
+  Pick<Limits, 'maxConditions' | 'maxListValues' | 'maxDepth' | 'maxInFields' | 'maxSortKeys' | 'maxLength'>
+>;
 
 /**
  * A policy as written (in code or in a JSON file).
@@ -105,7 +107,8 @@ const DENY: ResolvedFieldRule = Object.freeze({ filter: false, sort: false });
 export function definePolicy(definition: PolicyDefinition, schema: Schema): Policy {
   if (!isRecord(definition)) throw new PolicyDefinitionError('(root)', 'a policy must be an object');
   for (const key of Object.keys(definition)) {
-    if (key !== 'fields' && key !== 'otherFields' && key !== 'caps') throw new PolicyDefinitionError(key, 'unknown key (expected fields, otherFields or caps)');
+    if (key !== 'fields' && key !== 'otherFields' && key !== 'caps')
+      throw new PolicyDefinitionError(key, 'unknown key (expected fields, otherFields or caps)');
   }
   const rules = new Map<string, ResolvedFieldRule>();
   const fields = own(definition, 'fields');
@@ -114,7 +117,8 @@ export function definePolicy(definition: PolicyDefinition, schema: Schema): Poli
     for (const name of Object.keys(fields)) {
       const at = `fields.${name}`;
       const hit = schema.lookup(name);
-      if (hit.found !== 'field') throw new PolicyDefinitionError(at, hit.found === 'object' ? 'names an object, not a field' : 'is not a field of the schema');
+      if (hit.found !== 'field')
+        throw new PolicyDefinitionError(at, hit.found === 'object' ? 'names an object, not a field' : 'is not a field of the schema');
       if (rules.has(hit.field.name)) throw new PolicyDefinitionError(at, `repeats the rule of ${hit.field.name}`);
       rules.set(hit.field.name, fieldRule(own(fields, name), at));
     }
@@ -133,7 +137,8 @@ export function definePolicy(definition: PolicyDefinition, schema: Schema): Poli
 
 function fieldRule(rule: unknown, at: string): ResolvedFieldRule {
   if (!isRecord(rule)) throw new PolicyDefinitionError(at, 'must be an object such as { "filter": ["Equal"], "sort": false }');
-  for (const key of Object.keys(rule)) if (key !== 'filter' && key !== 'sort') throw new PolicyDefinitionError(`${at}.${key}`, 'unknown key (expected filter or sort)');
+  for (const key of Object.keys(rule))
+    if (key !== 'filter' && key !== 'sort') throw new PolicyDefinitionError(`${at}.${key}`, 'unknown key (expected filter or sort)');
   const filter = own(rule, 'filter') ?? true;
   const sort = own(rule, 'sort') ?? true;
   if (typeof sort !== 'boolean') throw new PolicyDefinitionError(`${at}.sort`, 'must be true or false');
@@ -141,7 +146,11 @@ function fieldRule(rule: unknown, at: string): ResolvedFieldRule {
   if (!Array.isArray(filter)) throw new PolicyDefinitionError(`${at}.filter`, 'must be true, false or a list of operators');
   const allowed = new Set<FilterOperator>();
   filter.forEach((op: unknown, i) => {
-    if (typeof op !== 'string' || !OPERATORS.has(op)) throw new PolicyDefinitionError(`${at}.filter[${i}]`, `${JSON.stringify(op)} is not an operator (write it as in the language, such as "Equal")`);
+    if (typeof op !== 'string' || !OPERATORS.has(op))
+      throw new PolicyDefinitionError(
+        `${at}.filter[${i}]`,
+        `${JSON.stringify(op)} is not an operator (write it as in the language, such as "Equal")`,
+      );
     allowed.add(op as FilterOperator);
   });
   return Object.freeze({ filter: allowed, sort });
@@ -152,9 +161,11 @@ function readCaps(caps: unknown): PolicyCaps {
   if (!isRecord(caps)) throw new PolicyDefinitionError('caps', 'must be an object');
   const out: Record<string, number> = {};
   for (const key of Object.keys(caps)) {
-    if (!(CAP_KEYS as readonly string[]).includes(key)) throw new PolicyDefinitionError(`caps.${key}`, `unknown cap (expected one of ${CAP_KEYS.join(', ')})`);
+    if (!(CAP_KEYS as readonly string[]).includes(key))
+      throw new PolicyDefinitionError(`caps.${key}`, `unknown cap (expected one of ${CAP_KEYS.join(', ')})`);
     const v = own(caps, key);
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new PolicyDefinitionError(`caps.${key}`, 'must be a whole number ≥ 0');
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      throw new PolicyDefinitionError(`caps.${key}`, 'must be a whole number ≥ 0');
     out[key] = v;
   }
   return Object.freeze(out);

@@ -151,7 +151,12 @@ function writeClauses(clauses: readonly ModelClause[], at: number, written: Writ
     if (clause.kind === 'group') {
       const inner = writeClauses(clause.children, start + clause.operator.length + 1, written, out);
       if (inner.length === 0) {
-        out.push({ code: 'empty-group', severity: 'warning', message: `an empty ${clause.operator} group matches nothing to test and is left out`, path: clause.path });
+        out.push({
+          code: 'empty-group',
+          severity: 'warning',
+          message: `an empty ${clause.operator} group matches nothing to test and is left out`,
+          path: clause.path,
+        });
         continue;
       }
       piece = `${clause.operator}(${inner})`;
@@ -169,7 +174,8 @@ function writeClauses(clauses: readonly ModelClause[], at: number, written: Writ
 function pathAt(written: readonly Written[], start: number, end: number): ModelPath {
   let best: Written | undefined;
   for (const w of written) {
-    if (w.start <= start && end <= w.end && (best === undefined || w.start > best.start || (w.start === best.start && w.end < best.end))) best = w;
+    if (w.start <= start && end <= w.end && (best === undefined || w.start > best.start || (w.start === best.start && w.end < best.end)))
+      best = w;
   }
   return best?.path ?? [];
 }
@@ -193,7 +199,10 @@ export function modelFilterText(
   const diagnostics: ModelDiagnostic[] = [...earlier];
   const written: Written[] = [];
   const text = writeClauses(clauses, 0, written, diagnostics);
-  const analyzed = analyzeFilter(text, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeFilter(
+    text,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   for (const d of analyzed.diagnostics) {
     // The model never spells a field in another case on purpose: the schema's spelling is printed instead.
     if (d.code === 'field-case-mismatch' || d.code === 'single-child-group') continue;

@@ -111,7 +111,6 @@ function checkOperator(node: FilterNode): void {
   }
 }
 
-
 function fieldText(field: FieldNode, schema: Schema | undefined, what: 'filter' | 'sort' = 'filter'): string {
   if (!isFieldPath(field.name)) {
     fail(what, 'invalid-field-path', `${JSON.stringify(field.name)} is not a field path`, field.span);
@@ -167,20 +166,14 @@ function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): strin
 }
 
 type CompactWork =
-  | { readonly node: FilterNode; readonly depth: number }
-  | { readonly text: string }
-  | { readonly close: GroupNode; readonly start: number };
+  { readonly node: FilterNode; readonly depth: number } | { readonly text: string } | { readonly close: GroupNode; readonly start: number };
 
 /**
  * Prints clauses on one line. When `offsets` is given, records where each
  * node's text starts and ends in the result, so the pretty layout can reuse
  * the flat text of any subtree.
  */
-function printCompact(
-  clauses: readonly FilterNode[],
-  s: Settings,
-  offsets?: Map<FilterNode, readonly [number, number]>,
-): string {
+function printCompact(clauses: readonly FilterNode[], s: Settings, offsets?: Map<FilterNode, readonly [number, number]>): string {
   let out = '';
   const stack: CompactWork[] = [];
   const pushClauses = (nodes: readonly FilterNode[], depth: number): void => {
@@ -219,8 +212,7 @@ function printCompact(
 }
 
 type PrettyWork =
-  | { readonly node: FilterNode; readonly level: number; readonly last: boolean }
-  | { readonly closeLevel: number; readonly last: boolean };
+  { readonly node: FilterNode; readonly level: number; readonly last: boolean } | { readonly closeLevel: number; readonly last: boolean };
 
 /**
  * Lays clauses out one per line at `level`, breaking every group whose flat
@@ -238,7 +230,12 @@ function printPretty(clauses: readonly FilterNode[], s: Settings): string {
   return pretty.length <= s.maxLength ? pretty : flat;
 }
 
-function prettyLines(clauses: readonly FilterNode[], s: Settings, flat: string, offsets: Map<FilterNode, readonly [number, number]>): string {
+function prettyLines(
+  clauses: readonly FilterNode[],
+  s: Settings,
+  flat: string,
+  offsets: Map<FilterNode, readonly [number, number]>,
+): string {
   const lines: string[] = [];
   const stack: PrettyWork[] = [];
   const pushClauses = (nodes: readonly FilterNode[], level: number): void => {

@@ -70,7 +70,7 @@ function valueTexts(value: unknown, list: boolean): (string | undefined)[] {
 function ruleValues(walk: Walk, rule: unknown, path: Path, count: 'one' | 'two' | 'list'): string[] | undefined {
   const texts = valueTexts(prop(rule, 'value'), count !== 'one');
   if (texts.some((t) => t === undefined)) {
-    return error(walk, path, 'invalid-value', 'the rule\'s value must be text, a finite number, a boolean or a date');
+    return error(walk, path, 'invalid-value', "the rule's value must be text, a finite number, a boolean or a date");
   }
   if (count === 'one' && texts.length !== 1) return error(walk, path, 'invalid-value', 'the rule needs exactly one value');
   if (count === 'two' && texts.length !== 2) return error(walk, path, 'invalid-value', 'between needs two values');
@@ -84,8 +84,14 @@ function betweenClause(walk: Walk, field: string, negated: boolean, rule: unknow
   if (v === undefined) return undefined;
   const [low, high] = v as [string, string];
   const children: ModelClause[] = negated
-    ? [{ kind: 'condition', field, operator: 'LessThan', values: [low], path }, { kind: 'condition', field, operator: 'GreaterThan', values: [high], path }]
-    : [{ kind: 'condition', field, operator: 'GreaterThanOrEqual', values: [low], path }, { kind: 'condition', field, operator: 'LessThanOrEqual', values: [high], path }];
+    ? [
+        { kind: 'condition', field, operator: 'LessThan', values: [low], path },
+        { kind: 'condition', field, operator: 'GreaterThan', values: [high], path },
+      ]
+    : [
+        { kind: 'condition', field, operator: 'GreaterThanOrEqual', values: [low], path },
+        { kind: 'condition', field, operator: 'LessThanOrEqual', values: [high], path },
+      ];
   return { kind: 'group', operator: negated ? 'Or' : 'And', children, path };
 }
 
@@ -94,7 +100,8 @@ function ruleClause(walk: Walk, rule: unknown, path: Path): ModelClause | undefi
     walk.out.push({ code: 'skipped', severity: 'info', message: 'a muted or disabled rule is not part of the filter', path });
     return undefined;
   }
-  if (++walk.rules > walk.limits.maxConditions) return error(walk, path, 'too-many-conditions', `more than ${walk.limits.maxConditions} rules`);
+  if (++walk.rules > walk.limits.maxConditions)
+    return error(walk, path, 'too-many-conditions', `more than ${walk.limits.maxConditions} rules`);
   const field = prop(rule, 'field');
   if (typeof field !== 'string') return error(walk, path, 'invalid-model', 'a rule needs a field name');
   if (prop(rule, 'valueSource') === 'field') {
@@ -106,7 +113,8 @@ function ruleClause(walk: Walk, rule: unknown, path: Path): ModelClause | undefi
   const name = prop(rule, 'operator');
   if (typeof name === 'string' && /^(not)?between$/i.test(name)) return betweenClause(walk, field, name.length > 7, rule, path);
   const operator = ruleOperator(name);
-  if (operator === undefined) return error(walk, path, 'unknown-model-operator', `the operator ${JSON.stringify(name)} has no wepql counterpart`);
+  if (operator === undefined)
+    return error(walk, path, 'unknown-model-operator', `the operator ${JSON.stringify(name)} has no wepql counterpart`);
   const arity = OPERATORS[operator].arity;
   if (arity === 'no-value') return { kind: 'condition', field, operator, values: [], path };
   const values = ruleValues(walk, rule, path, arity === 'list' ? 'list' : 'one');
@@ -124,7 +132,8 @@ function groupItems(walk: Walk, group: unknown, path: Path): { operator: GroupOp
   if (combinator === undefined) return icItems(walk, rules, path);
   const c = typeof combinator === 'string' ? combinator.toLowerCase() : '';
   // The rules are still read after a refused combinator, so that one pass reports every problem.
-  if (c !== 'and' && c !== 'or') error(walk, path, 'not-expressible', `the combinator ${JSON.stringify(combinator)} has no wepql form; use and or or`);
+  if (c !== 'and' && c !== 'or')
+    error(walk, path, 'not-expressible', `the combinator ${JSON.stringify(combinator)} has no wepql form; use and or or`);
   return { operator: c === 'and' ? 'And' : 'Or', runs: [rules.map((node, i) => ({ node, path: [...path, i] }))] };
 }
 
@@ -137,7 +146,8 @@ function icItems(walk: Walk, rules: unknown[], path: Path): { operator: GroupOpe
       continue;
     }
     const c = typeof rules[i] === 'string' ? (rules[i] as string).toLowerCase() : '';
-    if (c !== 'and' && c !== 'or') return error(walk, [...path, i], 'not-expressible', `the combinator ${JSON.stringify(rules[i])} has no wepql form; use and or or`);
+    if (c !== 'and' && c !== 'or')
+      return error(walk, [...path, i], 'not-expressible', `the combinator ${JSON.stringify(rules[i])} has no wepql form; use and or or`);
     seen.add(c);
     if (c === 'or') runs.push([]);
   }
@@ -171,7 +181,12 @@ function itemClause(walk: Walk, item: Item, depth: number): ModelClause | undefi
 function groupClause(walk: Walk, group: unknown, path: Path, depth: number): ModelClause | undefined {
   if (depth > walk.limits.maxDepth) return error(walk, path, 'nesting-too-deep', `groups nest deeper than ${walk.limits.maxDepth}`);
   if (prop(group, 'not') === true) {
-    error(walk, path, 'not-expressible', 'wepql cannot negate a group ("not"); negate its rules instead (NotEqual, NotInArray, NotContains, …)');
+    error(
+      walk,
+      path,
+      'not-expressible',
+      'wepql cannot negate a group ("not"); negate its rules instead (NotEqual, NotInArray, NotContains, …)',
+    );
   }
   const shape = groupItems(walk, group, path);
   if (shape === undefined) return undefined;
@@ -208,10 +223,19 @@ function groupClause(walk: Walk, group: unknown, path: Path, depth: number): Mod
 export function fromRuleGroup(ruleGroup: RuleGroupType | RuleGroupTypeIC, options: FromRuleGroupOptions): ModelFilterResult {
   const walk: Walk = { out: [], limits: resolveLimits(options.limits), rules: 0 };
   if (!isGroup(ruleGroup)) {
-    return { filter: undefined, text: '', diagnostics: [{ code: 'invalid-model', severity: 'error', message: 'a rule group needs a rules array', path: [] }] };
+    return {
+      filter: undefined,
+      text: '',
+      diagnostics: [{ code: 'invalid-model', severity: 'error', message: 'a rule group needs a rules array', path: [] }],
+    };
   }
   const root = groupClause(walk, ruleGroup, [], 0);
   // A root `and` group is the filter itself (its clauses are ANDed by `;`); any other root is one clause.
-  const clauses = root === undefined ? [] : root.kind === 'group' && (root.operator === 'And' || root.children.length === 0) ? root.children : [root];
-  return modelFilterText(clauses, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits }, walk.out);
+  const clauses =
+    root === undefined ? [] : root.kind === 'group' && (root.operator === 'And' || root.children.length === 0) ? root.children : [root];
+  return modelFilterText(
+    clauses,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+    walk.out,
+  );
 }

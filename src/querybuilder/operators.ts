@@ -52,7 +52,9 @@ export const QUERY_BUILDER_OPERATOR_NAMES: Readonly<Record<RuleOperator, string>
 });
 
 const LIST_NAMES: ReadonlySet<string> = new Set(
-  (Object.keys(QUERY_BUILDER_OPERATOR_NAMES) as RuleOperator[]).filter((op) => OPERATORS[op].arity === 'list').map((op) => QUERY_BUILDER_OPERATOR_NAMES[op]),
+  (Object.keys(QUERY_BUILDER_OPERATOR_NAMES) as RuleOperator[])
+    .filter((op) => OPERATORS[op].arity === 'list')
+    .map((op) => QUERY_BUILDER_OPERATOR_NAMES[op]),
 );
 
 const OPERATOR_BY_QB_NAME: ReadonlyMap<string, RuleOperator> = new Map(
@@ -133,7 +135,8 @@ export function inputTypeFor(type: ScalarType): 'number' | 'datetime-local' | 't
 
 // The value editor per field type: booleans get a checkbox (a list of them is text), the rest a text input whose type getInputType picks.
 function editorOf(type: ScalarType): Pick<QueryBuilderField, 'valueEditorType' | 'defaultValue'> {
-  if (type === 'boolean') return { valueEditorType: (operator: string) => (LIST_NAMES.has(operator) ? 'text' : 'checkbox'), defaultValue: false };
+  if (type === 'boolean')
+    return { valueEditorType: (operator: string) => (LIST_NAMES.has(operator) ? 'text' : 'checkbox'), defaultValue: false };
   return { valueEditorType: 'text' };
 }
 

@@ -75,7 +75,11 @@ function nodeToRules(node: TypedFilterNode): RuleType | RuleGroupType {
     case 'null-check':
       return rule(node.field, node.operator, null);
     case 'list':
-      return rule(node.field, node.operator, node.values.map((v, i) => ruleValue(node.field, v, node.source.values[i]!)));
+      return rule(
+        node.field,
+        node.operator,
+        node.values.map((v, i) => ruleValue(node.field, v, node.source.values[i]!)),
+      );
     case 'in-fields': {
       const base = OPERATORS[node.operator].base;
       const meta: WepqlRuleMeta = { wepqlInFields: node.operator };
@@ -117,10 +121,16 @@ export function toIndependentCombinators(group: RuleGroupType): RuleGroupTypeIC 
  * //   { combinator: 'or', rules: [{ field: 'Gender', operator: '=', value: 1 }, { field: 'Gender', operator: 'null', value: null }] },
  * // ] }
  */
-export function toRuleGroup(filter: string | FilterAst, options: ToRuleGroupOptions & { readonly independentCombinators: true }): ToRuleGroupResult<RuleGroupTypeIC>;
+export function toRuleGroup(
+  filter: string | FilterAst,
+  options: ToRuleGroupOptions & { readonly independentCombinators: true },
+): ToRuleGroupResult<RuleGroupTypeIC>;
 export function toRuleGroup(filter: string | FilterAst, options: ToRuleGroupOptions): ToRuleGroupResult<RuleGroupType>;
 export function toRuleGroup(filter: string | FilterAst, options: ToRuleGroupOptions): ToRuleGroupResult<RuleGroupType | RuleGroupTypeIC> {
-  const analyzed = analyzeFilter(filter, options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits });
+  const analyzed = analyzeFilter(
+    filter,
+    options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
+  );
   const diagnostics = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { ruleGroup: undefined, diagnostics };
   const group: RuleGroupType = { combinator: 'and', rules: analyzed.value.clauses.map(nodeToRules) };

@@ -87,11 +87,19 @@ async function openData(log: (line: string) => void): Promise<ServedData> {
     });
     if (note !== undefined) log(note);
     const { source, clientExists } = employeePostgresSource(query, foldCollation);
-    return { data: { source: source as DataSource, clientExists }, described: `PostgreSQL table "employees" at ${redact(databaseUrl)}`, close: () => pool.end() };
+    return {
+      data: { source: source as DataSource, clientExists },
+      described: `PostgreSQL table "employees" at ${redact(databaseUrl)}`,
+      close: () => pool.end(),
+    };
   }
   const records = loadSampleEmployees();
   const clients = [...new Set(records.map((r) => (r as { ClientId?: unknown }).ClientId))].filter((c) => typeof c === 'number').sort();
-  return { data: { records }, described: `examples/employees.json (${records.length} employees of clients ${clients.join(', ')})`, close: async () => {} };
+  return {
+    data: { records },
+    described: `examples/employees.json (${records.length} employees of clients ${clients.join(', ')})`,
+    close: async () => {},
+  };
 }
 
 /** The start-up text: address, data, token, and three curl lines that work as pasted. */

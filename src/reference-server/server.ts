@@ -194,9 +194,12 @@ function servedData(options: ListServerOptions, schema: Schema, scoped: boolean)
       throw new TypeError(`createListServer: the path ${path} names a client, but the data source was created without clientField`);
     }
     if (options.source.clientScoped === true && !scoped) {
-      throw new TypeError(`createListServer: the path ${path} has no ${CLIENT_SEGMENT} segment, but the data source serves one client's rows (created with clientField)`);
+      throw new TypeError(
+        `createListServer: the path ${path} has no ${CLIENT_SEGMENT} segment, but the data source serves one client's rows (created with clientField)`,
+      );
     }
-    if (scoped && options.clientExists === undefined) throw new TypeError('createListServer: a custom source on a client path needs clientExists');
+    if (scoped && options.clientExists === undefined)
+      throw new TypeError('createListServer: a custom source on a client path needs clientExists');
   }
   if (!scoped && options.clientExists !== undefined) {
     throw new TypeError(`createListServer: clientExists is given, but the path ${path} has no ${CLIENT_SEGMENT} segment`);

@@ -69,7 +69,8 @@ export async function chooseFoldCollation(
   const { rows } = await query('SHOW server_version_num', []);
   const version = Number((rows[0] as { server_version_num: string }).server_version_num);
   if (version >= 180000) return { version, foldCollation: undefined };
-  const gap = 'simple case mapping; İ, final Σ and letters newer than its Unicode tables fold differently from toLowerCase, listed in docs/sql.md';
+  const gap =
+    'simple case mapping; İ, final Σ and letters newer than its Unicode tables fold differently from toLowerCase, listed in docs/sql.md';
   if (version >= 170000) {
     return { version, foldCollation: 'pg_c_utf8', note: `PostgreSQL ${version}: folding case with pg_c_utf8 (${gap})` };
   }
@@ -89,9 +90,16 @@ export async function chooseFoldCollation(
  * await seedEmployeeTable(query, loadSampleEmployees()); // 1200
  * await seedEmployeeTable(query, loadSampleEmployees(), { partitions: 4 }); // 1200
  */
-export async function seedEmployeeTable(query: SqlRunner, records: readonly unknown[], how: { readonly partitions?: number } = {}): Promise<number> {
+export async function seedEmployeeTable(
+  query: SqlRunner,
+  records: readonly unknown[],
+  how: { readonly partitions?: number } = {},
+): Promise<number> {
   const table = { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, primaryKey: 'Id' };
-  await createPostgresTable(table, { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) });
+  await createPostgresTable(table, {
+    replace: true,
+    ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }),
+  });
   const count = await insertPostgresRecords(table, records);
   await query(`CREATE INDEX ON "${EMPLOYEE_TABLE}" ("ClientId")`, []);
   return count;

@@ -16,11 +16,63 @@ import { EMPLOYEE_TABLE, RECORD_COLUMN } from './employees.js';
 
 // Case variants, non-ASCII, quotes and shared prefixes, so folding and ordering are exercised at scale.
 const LAST_NAMES = [
-  'Smith', 'smith', 'SMITH', 'Smythe', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez',
-  'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson',
-  'White', 'Harris', 'Sanchez', 'Clark', "O'Brien", 'Müller', 'Żółkiewski', 'Ångström', 'de la Cruz', 'Nguyen', 'Łukasz', 'Ōta', 'Ivanov', 'Иванов',
+  'Smith',
+  'smith',
+  'SMITH',
+  'Smythe',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  "O'Brien",
+  'Müller',
+  'Żółkiewski',
+  'Ångström',
+  'de la Cruz',
+  'Nguyen',
+  'Łukasz',
+  'Ōta',
+  'Ivanov',
+  'Иванов',
 ];
-const FIRST_NAMES = ['Mary', 'James', 'Patricia', 'John', 'Jennifer', 'Robert', 'Linda', 'Michael', 'Élodie', 'Иван', 'Zoë', 'Ana', 'li', 'Bo'];
+const FIRST_NAMES = [
+  'Mary',
+  'James',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Robert',
+  'Linda',
+  'Michael',
+  'Élodie',
+  'Иван',
+  'Zoë',
+  'Ana',
+  'li',
+  'Bo',
+];
 const CLIENTS = 6;
 const DAY_MS = 86_400_000;
 const EPOCH_1950 = Date.UTC(1950, 0, 1);
@@ -49,13 +101,22 @@ function generator(field: ResolvedField, salt: number): Generator {
       return { sql: 'g.i', js: (i) => i };
     case 'ClientId':
       // Client 1 holds about 98% of the rows, like the big tenant of the report.
-      return { sql: `CASE WHEN g.i % 50 = 0 THEN 2 + (g.i / 50) % ${CLIENTS - 1} ELSE 1 END`, js: (i) => (i % 50 === 0 ? 2 + (Math.floor(i / 50) % (CLIENTS - 1)) : 1) };
+      return {
+        sql: `CASE WHEN g.i % 50 = 0 THEN 2 + (g.i / 50) % ${CLIENTS - 1} ELSE 1 END`,
+        js: (i) => (i % 50 === 0 ? 2 + (Math.floor(i / 50) % (CLIENTS - 1)) : 1),
+      };
     case 'RowStatus':
       return { sql: 'CASE WHEN g.i % 97 = 0 THEN 3 ELSE 1 END', js: (i) => (i % 97 === 0 ? 3 : 1) };
     case 'LastName':
-      return { sql: `(ARRAY[${LAST_NAMES.map(literal).join(',')}])[1 + ${h} % ${LAST_NAMES.length}]`, js: (i) => LAST_NAMES[mix(i, salt) % LAST_NAMES.length] };
+      return {
+        sql: `(ARRAY[${LAST_NAMES.map(literal).join(',')}])[1 + ${h} % ${LAST_NAMES.length}]`,
+        js: (i) => LAST_NAMES[mix(i, salt) % LAST_NAMES.length],
+      };
     case 'FirstName':
-      return { sql: `(ARRAY[${FIRST_NAMES.map(literal).join(',')}])[1 + ${h} % ${FIRST_NAMES.length}]`, js: (i) => FIRST_NAMES[mix(i, salt) % FIRST_NAMES.length] };
+      return {
+        sql: `(ARRAY[${FIRST_NAMES.map(literal).join(',')}])[1 + ${h} % ${FIRST_NAMES.length}]`,
+        js: (i) => FIRST_NAMES[mix(i, salt) % FIRST_NAMES.length],
+      };
   }
   const nullable = field.nullable;
   const orNull = (sql: string): string => (nullable ? `CASE WHEN ${mixSql(salt + 2)} % 7 = 0 THEN NULL ELSE ${sql} END` : sql);
@@ -70,7 +131,10 @@ function generator(field: ResolvedField, salt: number): Generator {
     case 'datetime':
       return { sql: orNull(iso(atSql)), js: jsOrNull((i) => new Date(at(i)).toISOString().slice(0, 19) + 'Z') };
     case 'string':
-      return { sql: orNull(`${literal(field.name.slice(0, 3).toUpperCase())} || (${h} % 100000)::text`), js: jsOrNull((i) => `${field.name.slice(0, 3).toUpperCase()}${mix(i, salt) % 100000}`) };
+      return {
+        sql: orNull(`${literal(field.name.slice(0, 3).toUpperCase())} || (${h} % 100000)::text`),
+        js: jsOrNull((i) => `${field.name.slice(0, 3).toUpperCase()}${mix(i, salt) % 100000}`),
+      };
   }
 }
 
@@ -121,7 +185,9 @@ export async function seedGeneratedEmployees(
   const table = quoteIdentifier(EMPLOYEE_TABLE, 'postgres');
   const names = employeeSchema.fields.map((f) => quoteIdentifier(f.name, 'postgres'));
   // Datetimes are generated as ISO text (so the record keeps the `…Z` form) and cast for their column.
-  const casts = employeeSchema.fields.map((f, k) => (f.type === 'datetime' ? `s.${names[k]}::${sqlColumnType('datetime', 'postgres')}` : `s.${names[k]}`));
+  const casts = employeeSchema.fields.map((f, k) =>
+    f.type === 'datetime' ? `s.${names[k]}::${sqlColumnType('datetime', 'postgres')}` : `s.${names[k]}`,
+  );
   const inner = employeeSchema.fields.map((f, k) => `${generators[k]!.sql} AS ${names[k]}`).join(', ');
   const sql =
     `INSERT INTO ${table} (${names.join(', ')}, ${quoteIdentifier(RECORD_COLUMN, 'postgres')}) ` +

@@ -128,7 +128,15 @@ export function diffSchemas(previous: Schema, next: Schema): SchemaDiff {
     matchedNext.add(n);
     if (n.name !== p.name) changes.push({ kind: 'renamed', field: p.name, to: n.name, previous: p, next: n });
     if (n.type !== p.type) {
-      changes.push({ kind: 'retyped', field: n.name, from: p.type, to: n.type, impact: retypeImpact(p.type, n.type), previous: p, next: n });
+      changes.push({
+        kind: 'retyped',
+        field: n.name,
+        from: p.type,
+        to: n.type,
+        impact: retypeImpact(p.type, n.type),
+        previous: p,
+        next: n,
+      });
     }
     if (n.nullable !== p.nullable) changes.push({ kind: 'nullability', field: n.name, nullable: n.nullable, previous: p, next: n });
     if (n.filterable !== p.filterable || n.sortable !== p.sortable) {
@@ -182,7 +190,12 @@ export function describeChange(c: SchemaChange): string {
     case 'renamed':
       return `renamed    ${c.field} → ${c.to}`;
     case 'retyped': {
-      const why = c.impact === 'same-meaning' ? 'values keep their meaning' : c.impact === 'meaning-changes' ? 'values now compare as text' : 'some values or operators no longer apply';
+      const why =
+        c.impact === 'same-meaning'
+          ? 'values keep their meaning'
+          : c.impact === 'meaning-changes'
+            ? 'values now compare as text'
+            : 'some values or operators no longer apply';
       return `retyped    ${c.field}: ${c.from} → ${c.to} (${why})`;
     }
     case 'nullability':

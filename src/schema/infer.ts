@@ -100,7 +100,10 @@ function newStats(): KeyStats {
  */
 export function inferSchema(records: readonly unknown[], options: InferSchemaOptions = {}): Schema {
   const requested = options.sampleSize ?? MAX_INFER_SAMPLE;
-  const size = Math.max(0, Math.min(MAX_INFER_SAMPLE, Math.floor(Number.isFinite(requested) ? requested : MAX_INFER_SAMPLE), records.length));
+  const size = Math.max(
+    0,
+    Math.min(MAX_INFER_SAMPLE, Math.floor(Number.isFinite(requested) ? requested : MAX_INFER_SAMPLE), records.length),
+  );
   const root = newStats();
   let sampled = 0;
   for (let i = 0; i < size; i++) {

@@ -65,7 +65,8 @@ export function loadSchemaJson(text: string): LoadSchemaResult {
   }
   checkKeys(json, '$', TOP_KEYS, report);
   for (const key of ['$schema', 'title', 'description'] as const) {
-    if (Object.hasOwn(json, key) && typeof own(json, key) !== 'string') report(`$.${key}`, `must be a string, not ${describe(own(json, key))}`);
+    if (Object.hasOwn(json, key) && typeof own(json, key) !== 'string')
+      report(`$.${key}`, `must be a string, not ${describe(own(json, key))}`);
   }
   let version: string | number | undefined;
   if (Object.hasOwn(json, 'version')) {
@@ -90,12 +91,7 @@ export function loadSchemaJson(text: string): LoadSchemaResult {
 
 type Report = (path: string, message: string) => void;
 
-function checkFields(
-  value: unknown,
-  path: string,
-  depth: number,
-  report: Report,
-): Record<string, FieldDefinition> | undefined {
+function checkFields(value: unknown, path: string, depth: number, report: Report): Record<string, FieldDefinition> | undefined {
   if (!isObject(value)) {
     report(path, `must be an object mapping field names to definitions, not ${describe(value)}`);
     return undefined;

@@ -37,7 +37,6 @@ export interface ScalarFieldDefinition {
   readonly deprecated?: boolean | DeprecationDefinition;
 }
 
-
 /**
  * A nested object whose fields are reached by dotted paths (`Address.Zip`).
  *
@@ -72,7 +71,6 @@ export interface SchemaDefinition {
   /** The schema's own version (free form, such as `3` or `"2026-11"`), shown by `wepql schema diff`. */
   readonly version?: string | number;
 }
-
 
 /**
  * The result of looking up a name as written.
@@ -109,7 +107,8 @@ const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'da
 /** A field's earlier names as full paths: a bare name is a sibling under the same parent. */
 function earlierPaths(renamedFrom: string | readonly string[] | undefined, prefix: readonly string[], where: string): string[] {
   if (renamedFrom === undefined) return [];
-  const names: readonly unknown[] = typeof renamedFrom === 'string' ? [renamedFrom] : Array.isArray(renamedFrom) ? renamedFrom : [renamedFrom];
+  const names: readonly unknown[] =
+    typeof renamedFrom === 'string' ? [renamedFrom] : Array.isArray(renamedFrom) ? renamedFrom : [renamedFrom];
   return names.map((n) => {
     if (typeof n !== 'string' || !n.split('.').every((s) => isIdentifier(s))) {
       throw new SchemaDefinitionError(`${where}.renamedFrom`, 'earlier names must be field names or dotted paths of field names');
@@ -217,7 +216,8 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
           `unknown type ${JSON.stringify(def.type)}; expected one of string, number, integer, datetime, boolean, object`,
         );
       }
-      const deprecated = def.deprecated === true ? {} : typeof def.deprecated === 'object' && def.deprecated !== null ? def.deprecated : undefined;
+      const deprecated =
+        def.deprecated === true ? {} : typeof def.deprecated === 'object' && def.deprecated !== null ? def.deprecated : undefined;
       const field: ResolvedField = Object.freeze({
         name,
         path: Object.freeze(path),

@@ -21,8 +21,7 @@ export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
 
 const NUMBER_PATTERN = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const NUMBER_PARTS = /^[+-]?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-const DATETIME_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const DATETIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -71,9 +70,7 @@ export type IntegerProblem = 'not-a-number' | 'fraction' | 'out-of-range';
  * parseIntegerText('42');   // { ok: true, value: 42 }
  * parseIntegerText('4.5');  // { ok: false, problem: 'fraction' }
  */
-export function parseIntegerText(
-  text: string,
-): { ok: true; value: number } | { ok: false; problem: IntegerProblem } {
+export function parseIntegerText(text: string): { ok: true; value: number } | { ok: false; problem: IntegerProblem } {
   const n = parseNumberText(text);
   if (n === undefined) return { ok: false, problem: 'not-a-number' };
   if (hasWrittenFraction(text)) return { ok: false, problem: 'fraction' };

@@ -235,8 +235,7 @@ export function withRetries<R extends ResponseLike>(
     const replayable = init.body === undefined || init.body === null || typeof init.body === 'string' || !isStream(init.body);
     const base = headersToRecord(init.headers as HeadersLike | undefined);
     const url = String(input);
-    const once = (auth: Readonly<Record<string, string>>): Promise<R> =>
-      fetchFn(url, { ...init, method, headers: { ...base, ...auth } });
+    const once = (auth: Readonly<Record<string, string>>): Promise<R> => fetchFn(url, { ...init, method, headers: { ...base, ...auth } });
     if (!replayable) return once(sender.credentials);
     return (await sender.send(method, once)) as R;
   };

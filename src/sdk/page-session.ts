@@ -80,15 +80,22 @@ export class PageSession {
       this.fail('page-cap', request, `paging ${this.config.endpoint} would ask for more than maxPages (${maxPages}) pages`);
     }
     this.#requests++;
-    return withTimeout(timeoutMs, signal, (inner) => this.config.send(request, inner), () =>
-      this.error('timeout', request, `GET ${this.config.urlFor(request)} did not answer within ${timeoutMs} ms (timeoutMs)`),
+    return withTimeout(
+      timeoutMs,
+      signal,
+      (inner) => this.config.send(request, inner),
+      () => this.error('timeout', request, `GET ${this.config.urlFor(request)} did not answer within ${timeoutMs} ms (timeoutMs)`),
     );
   }
 
   /** Records a token about to be followed; a token followed before means the server is going round in circles. */
   follow(token: string, request: ListRequestParams): void {
     if (this.#tokens.has(token)) {
-      this.fail('token-repeated', request, `${this.config.endpoint} handed back a DataToken already followed in this session; stopping rather than yielding the same records again`);
+      this.fail(
+        'token-repeated',
+        request,
+        `${this.config.endpoint} handed back a DataToken already followed in this session; stopping rather than yielding the same records again`,
+      );
     }
     this.#tokens.add(token);
   }
@@ -96,7 +103,11 @@ export class PageSession {
   /** Records a page's `fingerprint`; the same records as an earlier page mean no progress. */
   see(print: string, request: ListRequestParams, pageNo: number): void {
     if (this.#pages.has(print)) {
-      this.fail('page-repeated', request, `page ${pageNo} of ${this.config.endpoint} holds the same records as an earlier page; stopping rather than yielding them again`);
+      this.fail(
+        'page-repeated',
+        request,
+        `page ${pageNo} of ${this.config.endpoint} holds the same records as an earlier page; stopping rather than yielding them again`,
+      );
     }
     this.#pages.add(print);
   }

@@ -246,7 +246,8 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
     };
     return new PageSession(config);
   };
-  const pages = <R>(): AsyncGenerator<ListPage<R>, void, undefined> => (mode === 'skip' ? skipPages<R>(session()) : tokenPages<R>(session()));
+  const pages = <R>(): AsyncGenerator<ListPage<R>, void, undefined> =>
+    mode === 'skip' ? skipPages<R>(session()) : tokenPages<R>(session());
 
   return {
     pages: () => ({ [Symbol.asyncIterator]: () => pages<T>() }),

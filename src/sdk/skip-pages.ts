@@ -24,7 +24,11 @@ export async function* skipPages<T>(session: PageSession): AsyncGenerator<ListPa
     if (records.length === 0) return;
     const print = fingerprint(records);
     if (print === previous) {
-      session.fail('skip-ignored', request, `the page at skip ${skip} repeats the page before it: the server ignores skip; use token paging (mode: 'token')`);
+      session.fail(
+        'skip-ignored',
+        request,
+        `the page at skip ${skip} repeats the page before it: the server ignores skip; use token paging (mode: 'token')`,
+      );
     }
     session.see(print, request, Math.floor(skip / limit) + 1);
     previous = print;

@@ -88,7 +88,7 @@ function nextMove(session: PageSession, page: Arrived): Move | 'done' {
   const more = page.totalPages !== undefined ? page.pageNo < page.totalPages : size >= page.pageSize;
   if (!more) return 'done';
   if (page.token === undefined) {
-    const why = page.envelope.Pagination === undefined ? 'without Pagination (use skip paging, mode: \'skip\')' : 'without a DataToken';
+    const why = page.envelope.Pagination === undefined ? "without Pagination (use skip paging, mode: 'skip')" : 'without a DataToken';
     session.fail('no-next-page', page.request, `page ${page.pageNo} of ${session.config.endpoint} is not the last but came ${why}`);
   }
   session.follow(page.token, page.request);

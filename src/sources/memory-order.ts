@@ -243,7 +243,8 @@ export function* sortPositions(order: Ordering, positions: Int32Array, lane: Wor
   }
   let dst = new Int32Array(n);
   for (let width = RUN; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) yield* merge(src, dst, lo, Math.min(n, lo + width), Math.min(n, lo + 2 * width), compare, lane);
+    for (let lo = 0; lo < n; lo += 2 * width)
+      yield* merge(src, dst, lo, Math.min(n, lo + width), Math.min(n, lo + 2 * width), compare, lane);
     [src, dst] = [dst, src];
   }
   const out = new Int32Array(n);

@@ -107,7 +107,10 @@ const SELECT_DEPTH = 10_000;
  */
 export function createMemoryDataSource(records: readonly unknown[], options: MemoryDataSourceOptions): MemoryDataSource {
   const evaluate = { caseSensitive: options.caseSensitive === true, limits: resolveLimits(options.limits) };
-  const base = options.tieBreaker === undefined ? [...records] : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
+  const base =
+    options.tieBreaker === undefined
+      ? [...records]
+      : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
   const budget = options.cacheBudget ?? 16_000_000;
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
@@ -137,7 +140,9 @@ function rowsAt(ctx: Context, positions: ArrayLike<number>, from: number, to: nu
 
 /** The cache key of a query: its text key with the client and the soft-delete choice; undefined without a text key. */
 function cacheKeyOf(q: DataQuery): string | undefined {
-  return q.cacheKey === undefined ? undefined : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
+  return q.cacheKey === undefined
+    ? undefined
+    : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
 }
 
 /**
@@ -280,7 +285,8 @@ async function windowOf(ctx: Context, q: DataQuery, window: SeekWindow): Promise
   const before = after === undefined && isSeekKeyFor(order, window.before) ? window.before : undefined;
   const sorted = entry.sorted ?? (order.readers.length === 0 ? await matchesOf(ctx, q, entry) : undefined);
   if (sorted !== undefined) {
-    if (after !== undefined || before !== undefined) return { positions: sorted, ...seekRange(order, sorted, { after, before }, window.limit) };
+    if (after !== undefined || before !== undefined)
+      return { positions: sorted, ...seekRange(order, sorted, { after, before }, window.limit) };
     const from = Math.min(sorted.length, window.offset);
     return { positions: sorted, from, to: Math.min(sorted.length, from + window.limit) };
   }
@@ -296,7 +302,8 @@ async function windowOf(ctx: Context, q: DataQuery, window: SeekWindow): Promise
 }
 
 async function firstPage(ctx: Context, q: DataQuery, entry: Entry, order: Ordering, limit: number): Promise<Window> {
-  if (entry.top !== undefined && entry.top.limit >= limit) return { positions: entry.top.positions, from: 0, to: Math.min(limit, entry.top.positions.length) };
+  if (entry.top !== undefined && entry.top.limit >= limit)
+    return { positions: entry.top.positions, from: 0, to: Math.min(limit, entry.top.positions.length) };
   let positions: Int32Array;
   if (entry.matches === undefined && entry.filtering === undefined) {
     // Cold: select the page while filtering, in the same pass.

@@ -69,9 +69,13 @@ export async function createPostgresTable(options: PostgresTableOptions, how: Po
     columns.push(`PRIMARY KEY (${[...new Set([partitions.column, key])].join(', ')})`);
   }
   if (how.replace === true) await options.query(`DROP TABLE IF EXISTS ${table}`, []);
-  const statements = [`CREATE TABLE ${table} (${columns.join(', ')})${partitions === undefined ? '' : ` PARTITION BY HASH (${partitions.column})`}`];
+  const statements = [
+    `CREATE TABLE ${table} (${columns.join(', ')})${partitions === undefined ? '' : ` PARTITION BY HASH (${partitions.column})`}`,
+  ];
   for (let i = 0; i < (partitions?.count ?? 0); i++) {
-    statements.push(`CREATE TABLE ${partitionName(options.table, i)} PARTITION OF ${table} FOR VALUES WITH (MODULUS ${partitions!.count}, REMAINDER ${i})`);
+    statements.push(
+      `CREATE TABLE ${partitionName(options.table, i)} PARTITION OF ${table} FOR VALUES WITH (MODULUS ${partitions!.count}, REMAINDER ${i})`,
+    );
   }
   for (const sql of statements) await options.query(sql, []);
   return statements.join('\n');

@@ -74,7 +74,8 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
   const wrapped = dialect === 'sqlite';
   return {
     placeholder,
-    rows: async (sql, params, ordered) => rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
+    rows: async (sql, params, ordered) =>
+      rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
     readExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
     keyExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
     seekValue: (value, type) => epochSeekValue(wrapped && type === 'string' ? unwrapText(value) : value, type),

@@ -86,7 +86,10 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const rows = await readKeyed(q, window, read);
       if (rows.length === 0) return { rows: [] };
-      return { rows: rows.map((r) => table.record(r)), keys: { first: table.keyOf(q, rows[0]!), last: table.keyOf(q, rows[rows.length - 1]!) } };
+      return {
+        rows: rows.map((r) => table.record(r)),
+        keys: { first: table.keyOf(q, rows[0]!), last: table.keyOf(q, rows[rows.length - 1]!) },
+      };
     },
     async count(q: DataQuery): Promise<number> {
       const statement = table.count(q);
@@ -176,7 +179,11 @@ class SqlTable {
     const compiled = this.compile(q, false);
     if (compiled === undefined) return undefined;
     const { where, params } = compiled;
-    return { sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}`, params: [...params], ordered: false };
+    return {
+      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}`,
+      params: [...params],
+      ordered: false,
+    };
   }
 
   /** A row read by `select` as the record the list returns. */
@@ -204,7 +211,9 @@ class SqlTable {
   private keyColumns(q: DataQuery): string {
     const schema = this.options.schema;
     return [
-      ...(q.sort?.keys ?? []).map((k) => this.engine.keyExpression(this.expression(scalarField(schema, k.field.name, 'sort')), k.field.type)),
+      ...(q.sort?.keys ?? []).map((k) =>
+        this.engine.keyExpression(this.expression(scalarField(schema, k.field.name, 'sort')), k.field.type),
+      ),
       this.quote(this.options.tieBreaker),
     ]
       .map((expr, i) => `, ${expr} AS ${this.quote(`wepql_k${i}`)}`)
@@ -266,7 +275,8 @@ async function readKeyed(q: DataQuery, window: SeekWindow, read: Reader): Promis
 }
 
 function unscopedSourceError(dialect: SqlDialect): WepqlError {
-  const constructor = dialect === 'postgres' ? 'createPostgresDataSource' : dialect === 'mysql' ? 'createMysqlDataSource' : 'createSqlDataSource';
+  const constructor =
+    dialect === 'postgres' ? 'createPostgresDataSource' : dialect === 'mysql' ? 'createMysqlDataSource' : 'createSqlDataSource';
   return new WepqlError(
     `configuration error: the list has a client id (its route has :client_id, or the handler was given clientId) ` +
       `but the data source was created without clientField, so it cannot limit rows to that client. ` +
@@ -275,4 +285,3 @@ function unscopedSourceError(dialect: SqlDialect): WepqlError {
     [],
   );
 }
-

@@ -158,7 +158,10 @@ class FilterCompiler {
       // Folded text never holds an upper-case ASCII letter, so SQLite's ASCII
       // case-insensitive LIKE is exact on it.
       const escape = dialect.likeEscape;
-      this.out.sql(`${expr} ${not}LIKE `).param(likePattern(text, position, escape)).sql(` ESCAPE '${escape}'`);
+      this.out
+        .sql(`${expr} ${not}LIKE `)
+        .param(likePattern(text, position, escape))
+        .sql(` ESCAPE '${escape}'`);
     }
     if (position === 'starts' && !info.negative) this.prefixRange(expr, text);
   }

@@ -23,8 +23,10 @@ import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from '.
  *   foldCollation: 'wepql_fold', sorts: ['LastName=Asc'], filters: ['LastName.StartsWith(Sm)', 'Gender.Equal(1)'],
  *   include: ['RowStatus'], trigram: true };
  */
-export interface IndexAdvisorOptions
-  extends Pick<ToSqlOptions, 'dialect' | 'columns' | 'caseSensitive' | 'foldCollation' | 'tieBreaker' | 'limits'> {
+export interface IndexAdvisorOptions extends Pick<
+  ToSqlOptions,
+  'dialect' | 'columns' | 'caseSensitive' | 'foldCollation' | 'tieBreaker' | 'limits'
+> {
   /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
   readonly table: string | readonly string[];
   /** Sorts the list is read in (each served by one index on its keys and the tie-breaker). */
@@ -142,7 +144,8 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
   if (!Array.isArray(tableParts) || tableParts.length === 0) sqlError('invalid-sql-option', 'table must be a name or a list of names');
   const table = tableParts.map((p) => dialect.quote(p)).join('.');
   const lead: IndexColumn[] = [];
-  if (options.clientField !== undefined) lead.push({ expr: comparedExpression(field(schema, options.clientField, 'clientField'), context), suffix: '' });
+  if (options.clientField !== undefined)
+    lead.push({ expr: comparedExpression(field(schema, options.clientField, 'clientField'), context), suffix: '' });
   const advised = new Map<string, Planned>();
   const add = (columns: IndexColumn[], serves: string, method: Planned['method'] = 'btree', sort = false) => {
     const all = method === 'btree' ? [...lead, ...columns] : columns;
@@ -162,7 +165,8 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
     const serves = `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`;
     const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${dialect.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
     add(columns, serves, 'btree', true);
-    if (keys[0]!.field !== undefined) sortLeads.set(keys[0]!.expr, `btree:${[...lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`);
+    if (keys[0]!.field !== undefined)
+      sortLeads.set(keys[0]!.expr, `btree:${[...lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`);
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
   if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && lead.length > 0) {
@@ -291,6 +295,8 @@ function indexName(table: string, columns: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < columns.length; i++) h = Math.imul(h ^ columns.charCodeAt(i), 0x01000193);
   const hash = (h >>> 0).toString(16).padStart(8, '0');
-  const prefix = Array.from(table.replace(/[^A-Za-z0-9_]/g, '_')).slice(0, 40).join('');
+  const prefix = Array.from(table.replace(/[^A-Za-z0-9_]/g, '_'))
+    .slice(0, 40)
+    .join('');
   return `${prefix}_wepql_${hash}`;
 }

@@ -69,7 +69,12 @@ export type Seek = ({ readonly after: SeekKey } | { readonly before: SeekKey }) 
  * compileSeekParts(typedSort, context, 'Id', { after: ['Smith', 1042] });
  * // lower("LastName" …) >= $1 AND (lower("LastName" …) > $2 OR (lower("LastName" …) = $3 AND "Id" > $4))
  */
-export function compileSeekParts(sort: TypedSort | undefined, context: CompileContext, tieBreaker: string | undefined, seek: Seek): readonly SqlPart[] {
+export function compileSeekParts(
+  sort: TypedSort | undefined,
+  context: CompileContext,
+  tieBreaker: string | undefined,
+  seek: Seek,
+): readonly SqlPart[] {
   const keys = orderKeys(sort, context, tieBreaker);
   const forward = 'after' in seek;
   const values = forward ? seek.after : seek.before;
@@ -93,7 +98,8 @@ export function compileSeekParts(sort: TypedSort | undefined, context: CompileCo
   // A row comparison already keeps NULL first keys out, and a second bound would give the index two starts to choose from.
   else if (seek.firstKey === 'not-null' && rowValue === undefined) {
     // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
-    if (values[0] !== null && (first.direction === 'Asc') !== forward) out.sql(`${first.expr} <= `).keyValue(first, values[0]!, context).sql(' AND ');
+    if (values[0] !== null && (first.direction === 'Asc') !== forward)
+      out.sql(`${first.expr} <= `).keyValue(first, values[0]!, context).sql(' AND ');
     else out.sql(`${first.expr} IS NOT NULL AND `);
   }
   if (rowValue !== undefined) {
@@ -143,14 +149,18 @@ class Writer extends PartWriter {
   keyValue(key: OrderKey, value: SeekValue, cx: CompileContext): this {
     if (key.field === undefined) {
       // The tie-breaker: compared as stored, never NULL.
-      if (typeof value !== 'number' && typeof value !== 'string') sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
+      if (typeof value !== 'number' && typeof value !== 'string')
+        sqlError('invalid-value', 'the tie-breaker value of a seek key must be a number or text');
       return this.param(value);
     }
     if (key.field.type === 'string') {
       // The key's text is folded by the database, exactly as the column is: where its case mapping
       // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
       if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
-      const [before, after] = compared(key.field, cx, `\u0000${sqlDialect(cx.dialect).textParameterCast}`).split('\u0000') as [string, string];
+      const [before, after] = compared(key.field, cx, `\u0000${sqlDialect(cx.dialect).textParameterCast}`).split('\u0000') as [
+        string,
+        string,
+      ];
       this.sql(before);
       this.param(value);
       return this.sql(after);

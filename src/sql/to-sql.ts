@@ -202,12 +202,18 @@ export function toSqlParts(query: SqlQuery, options: ToSqlOptions): SqlParts {
  * `tb IN (SELECT key FROM (SELECT tb AS key FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?) AS page)`:
  * the doubled subquery because MySQL and MariaDB refuse LIMIT directly inside IN.
  */
-function deferredJoinParts(options: ToSqlOptions, context: CompileContext, where: readonly SqlPart[], orderBy: readonly SqlPart[]): readonly SqlPart[] {
+function deferredJoinParts(
+  options: ToSqlOptions,
+  context: CompileContext,
+  where: readonly SqlPart[],
+  orderBy: readonly SqlPart[],
+): readonly SqlPart[] {
   const jump = options.deferredJoin!;
   const dialect = sqlDialect(context.dialect);
   if (typeof options.tieBreaker !== 'string') sqlError('invalid-sql-option', 'deferredJoin needs a tieBreaker (a unique column)');
   const count = (value: unknown, name: string, min: number): number => {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) sqlError('invalid-sql-option', `deferredJoin.${name} must be a whole number ≥ ${min}`);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+      sqlError('invalid-sql-option', `deferredJoin.${name} must be a whole number ≥ ${min}`);
     return value;
   };
   const limit = count(jump?.limit, 'limit', 1);

@@ -133,9 +133,9 @@ export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'", catego
  * A `'` directly after a word character (`O'Brien`): not the start of a
  * quoted value but an error inside a bare value, reported as
  * `unexpected-quote` by the parser with the value quoted properly.
-  *
-  * @example
-  * filterLexer.tokenize("O'Brien").tokens.map((t) => t.tokenType.name); // ['Word', 'StrayQuote', 'Word']
+ *
+ * @example
+ * filterLexer.tokenize("O'Brien").tokens.map((t) => t.tokenType.name); // ['Word', 'StrayQuote', 'Word']
  */
 export const StrayQuote = createToken({
   name: 'StrayQuote',

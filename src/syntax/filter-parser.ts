@@ -63,9 +63,9 @@ import { invalidCharacter, isIdentifier, quoteValue as quoteText, unquoteValue a
  * The deepest group nesting the parser will recurse into, whatever
  * `limits.maxDepth` says: deeper input is reported as `nesting-too-deep`
  * rather than risking the call stack.
-  *
-  * @example
-  * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
+ *
+ * @example
+ * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
  */
 export const PARSER_DEPTH_CEILING = DEPTH_CEILING;
 
@@ -248,9 +248,17 @@ export class FilterParser extends EmbeddedActionsParser {
   // makes (entered on a word, the group is tried first and needs `And`/`Or`
   // then "("; any other word starts a condition), at a tenth of its cost.
   private readonly parseFirstClause = (): FilterNode | null =>
-    this.RECORDING_PHASE ? this.OR(this.firstClauseAlternatives) : this.startsGroup() ? this.SUBRULE(this.group) : this.SUBRULE(this.condition);
+    this.RECORDING_PHASE
+      ? this.OR(this.firstClauseAlternatives)
+      : this.startsGroup()
+        ? this.SUBRULE(this.group)
+        : this.SUBRULE(this.condition);
   private readonly parseNextClause = (): FilterNode | null =>
-    this.RECORDING_PHASE ? this.OR2(this.nextClauseAlternatives) : this.startsGroup() ? this.SUBRULE2(this.group) : this.SUBRULE2(this.condition);
+    this.RECORDING_PHASE
+      ? this.OR2(this.nextClauseAlternatives)
+      : this.startsGroup()
+        ? this.SUBRULE2(this.group)
+        : this.SUBRULE2(this.condition);
   private startsGroup(): boolean {
     return this.LA(1).tokenType === GroupKeyword && this.LA(2).tokenType === LParen;
   }
@@ -463,9 +471,15 @@ export class FilterParser extends EmbeddedActionsParser {
   // ---- reports --------------------------------------------------------
 
   private reportEmptyClause(separator: IToken): void {
-    this.sink.add('empty-clause', "empty clause: nothing stands on one side of this ';'; it is ignored", separator.startOffset, separator.startOffset + 1, {
-      fix: [{ start: separator.startOffset, end: separator.startOffset + 1, newText: '' }],
-    });
+    this.sink.add(
+      'empty-clause',
+      "empty clause: nothing stands on one side of this ';'; it is ignored",
+      separator.startOffset,
+      separator.startOffset + 1,
+      {
+        fix: [{ start: separator.startOffset, end: separator.startOffset + 1, newText: '' }],
+      },
+    );
   }
 
   private reportMissingClose(open: IToken, insertAt: number): void {
@@ -487,7 +501,14 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /** `head[0, headLength)` is the condition's head; `head` may hold stale tokens past it. */
   /** `args[0, n)` are its argument slots when it has an argument list (`open` set); `args` may hold stale slots past them. */
-  private buildCondition(head: IToken[], headLength: number, open: IToken | undefined, args: Arg[], n: number, close: IToken | undefined): ConditionNode | null {
+  private buildCondition(
+    head: IToken[],
+    headLength: number,
+    open: IToken | undefined,
+    args: Arg[],
+    n: number,
+    close: IToken | undefined,
+  ): ConditionNode | null {
     for (let i = 0; i < headLength; i++) if (head[i]!.tokenType === Unterminated) return null; // reported by the lexer pass
     let lastDot = -1;
     for (let i = headLength - 1; i >= 0; i--) {
@@ -670,7 +691,7 @@ export class FilterParser extends EmbeddedActionsParser {
     const field = this.buildField(v.head, 0, v.lastDot, 'field');
     const a0 = args[0]!;
     if (n > 1 || a0.to > a0.from || a0.junk) {
-      const from = a0.to > a0.from ? this.run[a0.from]!.startOffset : (n > 1 ? args[1]!.comma?.startOffset : undefined) ?? a0.start;
+      const from = a0.to > a0.from ? this.run[a0.from]!.startOffset : ((n > 1 ? args[1]!.comma?.startOffset : undefined) ?? a0.start);
       const to = v.close === undefined ? this.lastConsumedEnd(v.open) : v.close.startOffset;
       this.sink.add('unexpected-argument', `${op}() takes no argument; write ${op}()`, from, Math.max(from, to), {
         // Dropping what the author wrote is a guess: a suggestion, not a fix.
@@ -713,7 +734,12 @@ export class FilterParser extends EmbeddedActionsParser {
     const { args, n, op } = v;
     const field = this.buildField(v.head, 0, v.lastDot, 'field');
     if (n === 1 && args[0]!.to === args[0]!.from && !args[0]!.junk) {
-      this.sink.add('missing-value', `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`, v.open.startOffset, v.spanEnd);
+      this.sink.add(
+        'missing-value',
+        `${op} needs at least one value: write ${field?.name ?? 'Field'}.${op}(a,b)`,
+        v.open.startOffset,
+        v.spanEnd,
+      );
       return null;
     }
     const values: ValueNode[] = [];
@@ -759,7 +785,9 @@ export class FilterParser extends EmbeddedActionsParser {
     const at = next === undefined ? args[i]!.start : next.startOffset;
     this.sink.add(
       'missing-value',
-      what === 'value' ? `empty item in the list; remove the extra ',' or add a value` : `empty item in the field list; remove the extra ',' or add a field`,
+      what === 'value'
+        ? `empty item in the list; remove the extra ',' or add a value`
+        : `empty item in the field list; remove the extra ',' or add a field`,
       at,
       next === undefined ? at : at + 1,
     );
@@ -828,7 +856,12 @@ export class FilterParser extends EmbeddedActionsParser {
     const first = head[0]!;
     const end = endOf(head[lastDot - 1] ?? head[0]!);
     if (lastDot === 0) {
-      this.sink.add('missing-value', 'missing value before the InFields operator; write value.OperatorInFields(Field1,Field2)', first.startOffset, endOf(first));
+      this.sink.add(
+        'missing-value',
+        'missing value before the InFields operator; write value.OperatorInFields(Field1,Field2)',
+        first.startOffset,
+        endOf(first),
+      );
       return null;
     }
     if (lastDot === 1 && first.tokenType === Quoted) {
@@ -859,9 +892,15 @@ export class FilterParser extends EmbeddedActionsParser {
       }
       if (type === Dot) {
         if (expectName) {
-          this.sink.add('unexpected-token', "unexpected '.': a value before an InFields operator cannot have an empty segment; quote it", t.startOffset, t.startOffset + 1, {
-            suggestion: quoteText(source),
-          });
+          this.sink.add(
+            'unexpected-token',
+            "unexpected '.': a value before an InFields operator cannot have an empty segment; quote it",
+            t.startOffset,
+            t.startOffset + 1,
+            {
+              suggestion: quoteText(source),
+            },
+          );
           return null;
         }
         value += '.';
@@ -889,9 +928,15 @@ export class FilterParser extends EmbeddedActionsParser {
     }
     if (expectName) {
       const dot = head[lastDot - 1]!;
-      this.sink.add('unexpected-token', "unexpected '.': a value before an InFields operator cannot end with an empty segment; quote it", dot.startOffset, dot.startOffset + 1, {
-        suggestion: quoteText(source),
-      });
+      this.sink.add(
+        'unexpected-token',
+        "unexpected '.': a value before an InFields operator cannot end with an empty segment; quote it",
+        dot.startOffset,
+        dot.startOffset + 1,
+        {
+          suggestion: quoteText(source),
+        },
+      );
       return null;
     }
     const bad = invalidCharacter(value);
@@ -981,19 +1026,19 @@ export class FilterParser extends EmbeddedActionsParser {
       if (type === Unterminated) return null;
       if (type === Dot) {
         if (expectName) {
-          this.sink.add('invalid-field-path', "a field path has an empty segment; write names separated by single dots, as in Address.Zip", t.startOffset, t.startOffset + 1);
+          this.sink.add(
+            'invalid-field-path',
+            'a field path has an empty segment; write names separated by single dots, as in Address.Zip',
+            t.startOffset,
+            t.startOffset + 1,
+          );
           return null;
         }
         expectName = true;
         continue;
       }
       if (!expectName) {
-        this.sink.add(
-          'invalid-field-path',
-          `a field name cannot contain spaces: "${excerpt(this.text.slice(start, end))}"`,
-          start,
-          end,
-        );
+        this.sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(start, end))}"`, start, end);
         return null;
       }
       const image = t.image;

@@ -104,7 +104,14 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
     return;
   }
   // Same fields in the same order as Chevrotain's own tokens ('onlyOffset'), plus endOffset and tokenIndex.
-  const t = { image: text.slice(startOffset, end), startOffset, endOffset: end - 1, tokenTypeIdx: tokenType.tokenTypeIdx!, tokenType, tokenIndex: index } as ScannedToken;
+  const t = {
+    image: text.slice(startOffset, end),
+    startOffset,
+    endOffset: end - 1,
+    tokenTypeIdx: tokenType.tokenTypeIdx!,
+    tokenType,
+    tokenIndex: index,
+  } as ScannedToken;
   if (index < tokens.length) tokens[index] = t;
   else tokens.push(t);
 }

@@ -72,7 +72,12 @@ export function checkInput(text: unknown, limits: Limits, what: 'filter' | 'sort
 export function reportUnterminated(tokens: readonly IToken[], sink: DiagnosticSink): void {
   const last = tokens[tokens.length - 1];
   if (last !== undefined && last.tokenType === Unterminated) {
-    sink.add('unterminated-string', "this quoted value has no closing '; end it with ' (write '' for a quote inside it)", last.startOffset, last.startOffset + 1);
+    sink.add(
+      'unterminated-string',
+      "this quoted value has no closing '; end it with ' (write '' for a quote inside it)",
+      last.startOffset,
+      last.startOffset + 1,
+    );
   }
 }
 

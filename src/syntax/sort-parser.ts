@@ -136,10 +136,16 @@ export class SortParser extends EmbeddedActionsParser {
       const separator = this.OR([{ ALT: () => this.CONSUME(SortSemicolon) }, { ALT: () => this.CONSUME(SortComma) }]);
       if (!this.RECORDING_PHASE) {
         if (separator.tokenType === SortComma) {
-          this.sink.add('sort-comma-separator', "sort items are separated by ';', not ','; write A=Asc;B=Desc", separator.startOffset, endOf(separator), {
-            suggestion: ';',
-            fix: [{ start: separator.startOffset, end: endOf(separator), newText: ';' }],
-          });
+          this.sink.add(
+            'sort-comma-separator',
+            "sort items are separated by ';', not ','; write A=Asc;B=Desc",
+            separator.startOffset,
+            endOf(separator),
+            {
+              suggestion: ';',
+              fix: [{ start: separator.startOffset, end: endOf(separator), newText: ';' }],
+            },
+          );
         }
         if (slotNonEmpty) pendingSeparator ??= separator;
         else this.reportEmptyItem(separator);
@@ -167,9 +173,15 @@ export class SortParser extends EmbeddedActionsParser {
   });
 
   private reportEmptyItem(separator: IToken): void {
-    this.sink.add('empty-clause', 'empty sort item: nothing stands on one side of this separator; it is ignored', separator.startOffset, endOf(separator), {
-      fix: [{ start: separator.startOffset, end: endOf(separator), newText: '' }],
-    });
+    this.sink.add(
+      'empty-clause',
+      'empty sort item: nothing stands on one side of this separator; it is ignored',
+      separator.startOffset,
+      endOf(separator),
+      {
+        fix: [{ start: separator.startOffset, end: endOf(separator), newText: '' }],
+      },
+    );
   }
 
   private buildItem(parts: IToken[]): SortItemNode | null {
@@ -230,20 +242,33 @@ export class SortParser extends EmbeddedActionsParser {
     const explicitDirection = eq >= 0;
     if (eq < 0) {
       if (field !== null) {
-        sink.add('implicit-direction', `"${excerpt(field.name)}" has no direction and sorts ascending; write ${excerpt(field.name)}=Asc`, span.start, span.end, {
-          fix: [{ start: span.end, end: span.end, newText: '=Asc' }],
-        });
+        sink.add(
+          'implicit-direction',
+          `"${excerpt(field.name)}" has no direction and sorts ascending; write ${excerpt(field.name)}=Asc`,
+          span.start,
+          span.end,
+          {
+            fix: [{ start: span.end, end: span.end, newText: '=Asc' }],
+          },
+        );
       }
     } else {
       const directionParts = parts.length - eq - 1;
       const equals = parts[eq]!;
       const word = parts[eq + 1];
       if (directionParts === 0 || word === undefined) {
-        sink.add('invalid-direction', "missing direction after '='; write Asc or Desc", equals.startOffset, endOf(equals), { suggestion: 'Asc' });
+        sink.add('invalid-direction', "missing direction after '='; write Asc or Desc", equals.startOffset, endOf(equals), {
+          suggestion: 'Asc',
+        });
         ok = false;
       } else if (word.tokenType === SortEquals || directionParts > 1) {
         const extra = word.tokenType === SortEquals ? word : parts[eq + 2]!;
-        sink.add('unexpected-token', `unexpected "${excerpt(extra.image)}" in the sort item; write Field=Asc or Field=Desc`, extra.startOffset, span.end);
+        sink.add(
+          'unexpected-token',
+          `unexpected "${excerpt(extra.image)}" in the sort item; write Field=Asc or Field=Desc`,
+          extra.startOffset,
+          span.end,
+        );
         ok = false;
       } else {
         const found = DIRECTION_BY_LOWER.get(word.image.toLowerCase());
@@ -265,7 +290,12 @@ export class SortParser extends EmbeddedActionsParser {
     if (field !== null) {
       const key = field.name.toLowerCase();
       if (this.seen.has(key)) {
-        sink.add('duplicate-sort-field', `"${excerpt(field.name)}" is already in the sort; this later key has no effect`, field.span.start, field.span.end);
+        sink.add(
+          'duplicate-sort-field',
+          `"${excerpt(field.name)}" is already in the sort; this later key has no effect`,
+          field.span.start,
+          field.span.end,
+        );
       } else this.seen.set(key, true);
     }
     if (!ok || field === null) return null;

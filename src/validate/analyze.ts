@@ -127,10 +127,7 @@ function merge(parsed: readonly Diagnostic[], validated: readonly Diagnostic[]):
   const limitCodes = new Set(parsed.filter((d) => codeInfo(d.code).stage === 'limit').map((d) => d.code));
   const parserCapped = parsed.some((d) => d.code === 'too-many-errors');
   const extra = validated.filter(
-    (d) =>
-      !seen.has(`${d.code}@${d.start}:${d.end}`) &&
-      !limitCodes.has(d.code) &&
-      !(parserCapped && d.code === 'too-many-errors'),
+    (d) => !seen.has(`${d.code}@${d.start}:${d.end}`) && !limitCodes.has(d.code) && !(parserCapped && d.code === 'too-many-errors'),
   );
   // Stable: at equal offsets the parser's diagnostics stay first.
   return [...parsed, ...extra].sort((a, b) => a.start - b.start);

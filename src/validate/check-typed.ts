@@ -77,11 +77,16 @@ class TypedChecker {
     const kind = own(node, 'kind');
     const arity = ARITY_OF_KIND.get(kind);
     if (arity === undefined) {
-      fail('invalid-typed-tree', `${describe(kind)} is not a kind of typed clause (group, comparison, null-check, list or in-fields)`, node);
+      fail(
+        'invalid-typed-tree',
+        `${describe(kind)} is not a kind of typed clause (group, comparison, null-check, list or in-fields)`,
+        node,
+      );
     }
     const operator = own(node, 'operator');
     if (arity === 'group') {
-      if (operator !== 'And' && operator !== 'Or') fail('invalid-typed-tree', `${describe(operator)} is not a group operator (And or Or)`, node);
+      if (operator !== 'And' && operator !== 'Or')
+        fail('invalid-typed-tree', `${describe(operator)} is not a group operator (And or Or)`, node);
       const { maxDepth } = this.options.limits;
       if (depth + 1 > Math.min(maxDepth, DEPTH_CEILING)) fail(LIMIT_CODES.maxDepth, limitMessage('maxDepth', maxDepth), node);
       const children = own(node, 'children');
@@ -131,7 +136,11 @@ class TypedChecker {
   private applicable(operator: string, info: OperatorInfo, field: ResolvedField, node: unknown): void {
     if (!info.types.includes(field.type)) {
       const op = operator as FilterOperator;
-      fail('operator-not-applicable', `${op} does not apply to ${field.name}, a ${field.type} field; it takes ${describeApplicableTypes(op)}`, node);
+      fail(
+        'operator-not-applicable',
+        `${op} does not apply to ${field.name}, a ${field.type} field; it takes ${describeApplicableTypes(op)}`,
+        node,
+      );
     }
   }
 
@@ -140,7 +149,13 @@ class TypedChecker {
     const name = own(field, 'name');
     const type = own(field, 'type');
     const path = own(field, 'path');
-    if (typeof name !== 'string' || !SCALAR_TYPE_SET.has(type) || !Array.isArray(path) || path.length === 0 || !path.every((s) => typeof s === 'string')) {
+    if (
+      typeof name !== 'string' ||
+      !SCALAR_TYPE_SET.has(type) ||
+      !Array.isArray(path) ||
+      path.length === 0 ||
+      !path.every((s) => typeof s === 'string')
+    ) {
       fail('invalid-typed-tree', `a clause's field must have a name, a path of names and a scalar type`, node);
     }
     const schema = this.options.schema;

@@ -25,12 +25,7 @@ export type FieldUse = 'filter' | 'sort';
  * @example
  * resolveField(node, schema, 'filter', reporter); // ResolvedField for "LastName", or undefined
  */
-export function resolveField(
-  node: FieldNode,
-  schema: Schema,
-  use: FieldUse,
-  reporter: Reporter,
-): ResolvedField | undefined {
+export function resolveField(node: FieldNode, schema: Schema, use: FieldUse, reporter: Reporter): ResolvedField | undefined {
   const found = schema.lookup(node.name);
   if (found.found === 'none') {
     const usable = schema.fields.filter((f) => (use === 'filter' ? f.filterable : f.sortable)).map((f) => f.name);
@@ -40,12 +35,9 @@ export function resolveField(
     } else {
       // A suggestion, never a fix: a nearby name is a guess at what was meant,
       // and `--fix` applies only edits that keep the author's meaning.
-      reporter.report(
-        'unknown-field',
-        node.span,
-        `unknown field ${quoteText(node.name)}; did you mean ${quoteText(suggestion)}?`,
-        { suggestion },
-      );
+      reporter.report('unknown-field', node.span, `unknown field ${quoteText(node.name)}; did you mean ${quoteText(suggestion)}?`, {
+        suggestion,
+      });
     }
     return undefined;
   }
@@ -71,7 +63,11 @@ export function resolveField(
     );
   }
   if (use === 'filter' && !field.filterable) {
-    reporter.report('not-filterable', node.span, `field ${quoteText(field.name)} cannot be used in a filter: the schema marks it not filterable`);
+    reporter.report(
+      'not-filterable',
+      node.span,
+      `field ${quoteText(field.name)} cannot be used in a filter: the schema marks it not filterable`,
+    );
     return undefined;
   }
   if (use === 'sort' && !field.sortable) {

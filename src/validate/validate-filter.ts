@@ -5,16 +5,7 @@
  * value, reporting all problems in one pass. The evaluator and the SQL
  * compiler consume only the typed tree this returns.
  */
-import type {
-  ComparisonNode,
-  FilterAst,
-  FilterNode,
-  GroupNode,
-  InFieldsNode,
-  ListNode,
-  NullCheckNode,
-  ValueNode,
-} from '../ast/nodes.js';
+import type { ComparisonNode, FilterAst, FilterNode, GroupNode, InFieldsNode, ListNode, NullCheckNode, ValueNode } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';

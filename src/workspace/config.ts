@@ -148,7 +148,8 @@ export function readJsonc(text: string, file: string): unknown {
   try {
     tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
     const first = errors[0];
-    if (first !== undefined) throw new UsageError(`config ${file}: not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)})`);
+    if (first !== undefined)
+      throw new UsageError(`config ${file}: not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)})`);
     if (tree === undefined) throw new UsageError(`config ${file}: empty`);
     return treeValue(tree);
   } catch (e) {
@@ -200,7 +201,10 @@ function checkKeys(obj: object, known: readonly string[], prefix: string, fail: 
   for (const key of Object.keys(obj)) {
     if (known.includes(key)) continue;
     const near = didYouMean(key, known);
-    fail(`${prefix}${key}`, `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}${prefix === '' ? ` (known: ${known.join(', ')})` : ''}`);
+    fail(
+      `${prefix}${key}`,
+      `unknown key${near === undefined ? '' : `; did you mean "${near}"?`}${prefix === '' ? ` (known: ${known.join(', ')})` : ''}`,
+    );
   }
 }
 
@@ -235,7 +239,8 @@ function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Par
 }
 
 function readRules(raw: unknown, fail: Fail): Record<string, RuleSetting> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
   const rules = Object.create(null) as Record<string, RuleSetting>;
   for (const [code, setting] of Object.entries(raw as object)) {
     if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
@@ -252,7 +257,8 @@ function readDatabase(raw: unknown, fail: Fail): DatabaseSource {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('database', 'must be an object with "url", "table" and "column"');
   const db = raw as Record<string, unknown>;
   checkKeys(db, DATABASE_KEYS, 'database.', fail);
-  for (const key of Object.keys(db)) if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');
+  for (const key of Object.keys(db))
+    if (typeof db[key] !== 'string' || db[key] === '') fail(`database.${key}`, 'must be a non-empty string');
   if (db.table === undefined) fail('database', 'needs "table"');
   if (db.column === undefined && db.sortColumn === undefined) fail('database', 'needs "column" (and/or "sortColumn")');
   // The URL may come from the environment so that no password sits in the repository.

@@ -234,7 +234,11 @@ function entriesFromObject(
  * list at all (no entries; the caller says the file holds none); a list in
  * which some do and one has neither is malformed.
  */
-function entriesOfObjects(path: string, objects: readonly { value: unknown; slots: readonly StringSlot[]; where: string }[], starts: readonly number[]): SavedEntry[] {
+function entriesOfObjects(
+  path: string,
+  objects: readonly { value: unknown; slots: readonly StringSlot[]; where: string }[],
+  starts: readonly number[],
+): SavedEntry[] {
   const out: SavedEntry[] = [];
   let empty: string | undefined;
   for (const o of objects) {
@@ -283,7 +287,14 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
     const objects = scanObjects(content, 0);
     const list = Array.isArray(parsed) ? parsed : [parsed];
     const where = (k: number) => (Array.isArray(parsed) ? `entry ${k}` : 'the object');
-    appendAll(entries, entriesOfObjects(path, list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })), starts));
+    appendAll(
+      entries,
+      entriesOfObjects(
+        path,
+        list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })),
+        starts,
+      ),
+    );
   } else {
     const objects: { value: unknown; slots: readonly StringSlot[]; where: string }[] = [];
     for (let n = 0; n < starts.length; n++) {
@@ -315,8 +326,13 @@ export function plainDocuments(path: string, content: string): unknown[] | undef
   try {
     const format = formatOf(path, content);
     if (format === 'json') return [JSON.parse(content)];
-    if (format === 'ndjson') return content.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
-    if (format === 'yaml' && yaml !== undefined) return yaml.parseAllDocuments(content, { uniqueKeys: false }).map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+    if (format === 'ndjson')
+      return content
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown);
+    if (format === 'yaml' && yaml !== undefined)
+      return yaml.parseAllDocuments(content, { uniqueKeys: false }).map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
   } catch {
     // Not parseable: no documents to search.
   }
@@ -325,7 +341,8 @@ export function plainDocuments(path: string, content: string): unknown[] | undef
 
 function yamlTree(y: YamlModule): TreeAdapter<unknown> {
   return {
-    members: (n) => (y.isMap(n) ? n.items.map((p) => [y.isScalar(p.key) ? String(p.key.value) : String(p.key), p.value] as const) : undefined),
+    members: (n) =>
+      y.isMap(n) ? n.items.map((p) => [y.isScalar(p.key) ? String(p.key.value) : String(p.key), p.value] as const) : undefined,
     items: (n) => (y.isSeq(n) ? n.items : undefined),
   };
 }
@@ -353,7 +370,10 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
     const error = doc.errors[0];
     if (error !== undefined) {
       const pos = positionOf(starts, error.pos[0]);
-      throw new SavedFileError(path, `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`);
+      throw new SavedFileError(
+        path,
+        `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`,
+      );
     }
     for (const kind of ['filter', 'sort'] as const) {
       const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : (selectors[kind] ?? []);

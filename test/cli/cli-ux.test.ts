@@ -22,7 +22,9 @@ function temp(files: Record<string, string>): string {
 
 describe('help', () => {
   it.each(COMMANDS)('`wepql %s --help` describes every option with an example, and `wepql help` prints the same', async (name) => {
-    const module = (await import(`../../src/cli/commands/${name}.ts`)) as { definition: { options: { flag: string; description: string }[] } };
+    const module = (await import(`../../src/cli/commands/${name}.ts`)) as {
+      definition: { options: { flag: string; description: string }[] };
+    };
     const r = runCli([name, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^usage: wepql ${name}`));
@@ -86,10 +88,14 @@ describe('colour', () => {
 
 describe('pipes, deep records and standard input', () => {
   it('a reader that closes the pipe early ends the command quietly with status 0', () => {
-    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" query --data examples/employees.json | head -c 10 >/dev/null`], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" query --data examples/employees.json | head -c 10 >/dev/null`],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
@@ -150,12 +156,22 @@ describe('fmt --write and --check', () => {
 
 describe('wepql schema diff', () => {
   const dir = temp({
-    'v1.json': JSON.stringify({ version: 1, fields: { Surname: { type: 'string' }, Age: { type: 'integer' }, Suffix: { type: 'string' } } }),
+    'v1.json': JSON.stringify({
+      version: 1,
+      fields: { Surname: { type: 'string' }, Age: { type: 'integer' }, Suffix: { type: 'string' } },
+    }),
     'v2.json': JSON.stringify({
       version: 2,
       fields: { LastName: { type: 'string', renamedFrom: 'Surname' }, Age: { type: 'number', nullable: true }, Email: { type: 'string' } },
     }),
-    'v3.json': JSON.stringify({ version: 3, fields: { LastName: { type: 'string', renamedFrom: ['Surname'] }, Age: { type: 'number', nullable: true }, Suffix: { type: 'string' } } }),
+    'v3.json': JSON.stringify({
+      version: 3,
+      fields: {
+        LastName: { type: 'string', renamedFrom: ['Surname'] },
+        Age: { type: 'number', nullable: true },
+        Suffix: { type: 'string' },
+      },
+    }),
   });
 
   it('prints each change and exits 1 when a saved filter can break', () => {
@@ -197,7 +213,10 @@ describe('progress', () => {
     const dir = temp({ 'many.txt': lines + '\n' });
     const command = `"${process.execPath}" "${CLI}" lint "${join(dir, 'many.txt')}" >/dev/null`;
     // `script` gives the command a terminal; the delay is lowered so the test need not run a full second.
-    const tty = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, WEPQL_PROGRESS_AFTER_MS: '0' } });
+    const tty = spawnSync('script', ['-qec', command, '/dev/null'], {
+      encoding: 'utf8',
+      env: { ...process.env, WEPQL_PROGRESS_AFTER_MS: '0' },
+    });
     expect(tty.status).toBe(0);
     expect(tty.stdout).toMatch(/wepql: \d+\/3000 filters and sorts \(\d+%\)/);
     const piped = runCli(['lint', join(dir, 'many.txt')], { env: { WEPQL_PROGRESS_AFTER_MS: '0' } });

@@ -22,7 +22,10 @@ beforeAll(assertFreshDist);
 
 describe('wepql fmt TEXT', () => {
   it.each([
-    ['lastname.startswith( Sm ) ; or(Gender.Equal(1);Salary.GreaterThan(1e3))', 'lastname.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1e3))'],
+    [
+      'lastname.startswith( Sm ) ; or(Gender.Equal(1);Salary.GreaterThan(1e3))',
+      'lastname.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1e3))',
+    ],
     ["Name.Equal('abc');Name.Equal('O''Brien')", "Name.Equal(abc);Name.Equal('O''Brien')"],
     ['5.5.GreaterThanInFields(A,B)', "'5.5'.GreaterThanInFields(A,B)"],
     ['', ''],

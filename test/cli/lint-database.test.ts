@@ -13,7 +13,9 @@ import { runCli } from '../support/cli.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 const V1 = { fields: { Id: { type: 'integer' }, Surname: { type: 'string' }, Gender: { type: 'integer', nullable: true } } };
-const V2 = { fields: { Id: { type: 'integer' }, LastName: { type: 'string', renamedFrom: 'Surname' }, Gender: { type: 'integer', nullable: true } } };
+const V2 = {
+  fields: { Id: { type: 'integer' }, LastName: { type: 'string', renamedFrom: 'Surname' }, Gender: { type: 'integer', nullable: true } },
+};
 
 if (findPostgresBin() === undefined) {
   console.warn(`SKIPPED: wepql lint --database-url against PostgreSQL — ${postgresUnavailableReason()}`);
@@ -47,7 +49,26 @@ if (findPostgresBin() === undefined) {
     it('reports findings by row id and column: a filter finding and a sort finding on one row carry their column names', async () => {
       await seed('saved views');
       const r = runCli(
-        ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json', '--format', 'json', '--database-url', server.url, '--table', 'saved views', '--column', 'filter text', '--sort-column', 'sort', '--id-column', 'view_id'],
+        [
+          'lint',
+          '--no-config',
+          '--schema',
+          'v2.json',
+          '--previous-schema',
+          'v1.json',
+          '--format',
+          'json',
+          '--database-url',
+          server.url,
+          '--table',
+          'saved views',
+          '--column',
+          'filter text',
+          '--sort-column',
+          'sort',
+          '--id-column',
+          'view_id',
+        ],
         { cwd: dir },
       );
       expect(r.code).toBe(1);
@@ -63,7 +84,25 @@ if (findPostgresBin() === undefined) {
     it('--fix writes renamed fields back to their rows and leaves the other rows alone', async () => {
       await seed('views_fix');
       const r = runCli(
-        ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json', '--fix', '--database-url', server.url, '--table', 'views_fix', '--column', 'filter text', '--sort-column', 'sort', '--id-column', 'view_id'],
+        [
+          'lint',
+          '--no-config',
+          '--schema',
+          'v2.json',
+          '--previous-schema',
+          'v1.json',
+          '--fix',
+          '--database-url',
+          server.url,
+          '--table',
+          'views_fix',
+          '--column',
+          'filter text',
+          '--sort-column',
+          'sort',
+          '--id-column',
+          'view_id',
+        ],
         { cwd: dir },
       );
       expect(r.code).toBe(1);
@@ -80,13 +119,19 @@ if (findPostgresBin() === undefined) {
       await seed('views_cfg');
       const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-cfg-'));
       writeFileSync(join(cfg, 'v2.json'), JSON.stringify(V2));
-      writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }));
+      writeFileSync(
+        join(cfg, 'wepql.config.json'),
+        JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }),
+      );
       const r = runCli(['lint', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(JSON.parse(r.stdout).map((f: { file: string; code: string }) => [f.file, f.code])).toEqual([
         ['views_cfg#1.filter text', 'unknown-field'],
         ['views_cfg#3.filter text', 'unknown-field'],
       ]);
-      const missing = runCli(['lint', '--no-config', '--database-url', server.url, '--table', 'nope"; DROP TABLE views_cfg; --', '--column', 'f'], { cwd: dir });
+      const missing = runCli(
+        ['lint', '--no-config', '--database-url', server.url, '--table', 'nope"; DROP TABLE views_cfg; --', '--column', 'f'],
+        { cwd: dir },
+      );
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('cannot read nope');
       expect((await client.query('SELECT count(*)::int AS n FROM views_cfg')).rows[0].n).toBe(4);

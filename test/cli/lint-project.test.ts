@@ -40,7 +40,8 @@ function project(files: Record<string, string | object>): string {
   return dir;
 }
 
-const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { file: string; code: string; severity: string; line: number; name?: string }[];
+const json = (r: { stdout: string }) =>
+  JSON.parse(r.stdout) as { file: string; code: string; severity: string; line: number; name?: string }[];
 
 describe('wepql lint: where the filters live', () => {
   it('walks a directory for .wepql files and JSON, YAML, NDJSON files of saved filters, skipping .txt, node_modules and other extensions', () => {
@@ -85,7 +86,11 @@ describe('wepql lint: where the filters live', () => {
       'schema.json': V2,
     });
     const base = ['lint', '--no-config', '--schema', 'schema.json', '--format', 'json'];
-    expect(json(runCli([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual(['views/keep.wepql', 'views/old.wepql', 'views/tmp.wepql']);
+    expect(json(runCli([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
+      'views/keep.wepql',
+      'views/old.wepql',
+      'views/tmp.wepql',
+    ]);
     expect(json(runCli([...base, '--ignore-pattern', 'old.wepql', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
       'views/keep.wepql',
       'views/tmp.wepql',
@@ -100,18 +105,33 @@ describe('wepql lint: where the filters live', () => {
 
   it('finds filters and sorts inside documents with --filter-path and --sort-path, naming each by its sibling "name"', () => {
     const dir = project({
-      'dash.yaml': 'title: Payroll\nviews:\n  - name: smiths\n    filter: LastName.StartsWith(Sm)\n    sort: LastName=Asc\n  - name: bad\n    filter: Nope.Equal(1)\n',
+      'dash.yaml':
+        'title: Payroll\nviews:\n  - name: smiths\n    filter: LastName.StartsWith(Sm)\n    sort: LastName=Asc\n  - name: bad\n    filter: Nope.Equal(1)\n',
       'dash.json': { views: [{ name: 'j', query: { filter: 'Nope.Equal(2)' } }] },
       'schema.json': V2,
     });
     const r = runCli(
-      ['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', '--filter-path', '$.views[*].filter', '--sort-path', '$.views[*].sort', 'dash.yaml'],
+      [
+        'lint',
+        '--no-config',
+        '--schema',
+        'schema.json',
+        '--format',
+        'json',
+        '--filter-path',
+        '$.views[*].filter',
+        '--sort-path',
+        '$.views[*].sort',
+        'dash.yaml',
+      ],
       { cwd: dir },
     );
     expect(r.code).toBe(1);
     expect(json(r)).toEqual([expect.objectContaining({ file: 'dash.yaml', line: 7, name: 'bad', code: 'unknown-field' })]);
     expect(r.stderr).toContain('1 file, 2 filters and 1 sort checked: 1 error, 0 warnings');
-    const deep = runCli(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', '--filter-path', '$..filter', 'dash.json'], { cwd: dir });
+    const deep = runCli(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', '--filter-path', '$..filter', 'dash.json'], {
+      cwd: dir,
+    });
     expect(json(deep)).toEqual([expect.objectContaining({ file: 'dash.json', line: 6, code: 'unknown-field' })]);
     const badPath = runCli(['lint', '--no-config', '--filter-path', 'views.filter', 'dash.yaml'], { cwd: dir });
     expect(badPath.code).toBe(2);
@@ -136,7 +156,10 @@ describe('wepql lint: wepql.config.json', () => {
     },
     'schemas/v1.json': V1,
     'schemas/v2.json': V2,
-    'views/a.json': [{ name: 'a', filter: 'Surname.Equal(Smith);Gender.IsNull()' }, { name: 'e', filter: 'Email.Equal(x)' }],
+    'views/a.json': [
+      { name: 'a', filter: 'Surname.Equal(Smith);Gender.IsNull()' },
+      { name: 'e', filter: 'Email.Equal(x)' },
+    ],
     'app/src/.keep': '',
   };
 
@@ -172,7 +195,10 @@ describe('wepql lint: wepql.config.json', () => {
     const r = runCli(['lint', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(json(r).map((f) => f.code)).toEqual(['operator-not-allowed']);
-    expect(runCli(['lint', '--no-config', '--schema', 'schemas/v2.json', '--policy', 'policy.json', '--format', 'json', 'views'], { cwd: dir }).stdout).toBe(r.stdout);
+    expect(
+      runCli(['lint', '--no-config', '--schema', 'schemas/v2.json', '--policy', 'policy.json', '--format', 'json', 'views'], { cwd: dir })
+        .stdout,
+    ).toBe(r.stdout);
   });
 });
 
@@ -180,17 +206,18 @@ describe('wepql lint: a schema that changed', () => {
   const base = {
     'v1.json': V1,
     'v2.json': V2,
-    'views.json': JSON.stringify(
-      [
-        { name: 'renamed', filter: 'Surname.StartsWith(Sm)', sort: 'Surname=Desc' },
-        { name: 'removed', filter: 'Suffix.Equal(Jr)' },
-        { name: 'retyped', filter: 'Number.Equal(10)' },
-        { name: 'retyped-breaks', filter: 'Number.GreaterThan(10)' },
-        { name: 'nulls', filter: 'Gender.IsNull()' },
-      ],
-      null,
-      2,
-    ) + '\n',
+    'views.json':
+      JSON.stringify(
+        [
+          { name: 'renamed', filter: 'Surname.StartsWith(Sm)', sort: 'Surname=Desc' },
+          { name: 'removed', filter: 'Suffix.Equal(Jr)' },
+          { name: 'retyped', filter: 'Number.Equal(10)' },
+          { name: 'retyped-breaks', filter: 'Number.GreaterThan(10)' },
+          { name: 'nulls', filter: 'Gender.IsNull()' },
+        ],
+        null,
+        2,
+      ) + '\n',
   };
   const args = ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json'];
 
@@ -216,7 +243,9 @@ describe('wepql lint: a schema that changed', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('2 fixed');
     const after = readFileSync(join(dir, 'views.json'), 'utf8');
-    expect(after).toBe(before.replace('"Surname.StartsWith(Sm)"', '"LastName.StartsWith(Sm)"').replace('"Surname=Desc"', '"LastName=Desc"'));
+    expect(after).toBe(
+      before.replace('"Surname.StartsWith(Sm)"', '"LastName.StartsWith(Sm)"').replace('"Surname=Desc"', '"LastName=Desc"'),
+    );
     // A second run has nothing left to rename.
     const again = runCli([...args, '--fix', '--format', 'json', 'views.json'], { cwd: dir });
     expect(json(again).map((f) => f.code)).not.toContain('field-renamed');
@@ -224,7 +253,8 @@ describe('wepql lint: a schema that changed', () => {
   });
 
   it('--fix in YAML keeps comments, quoting and layout', () => {
-    const yaml = "# saved views\nviews:\n  - name: a   # the first\n    filter: Surname.StartsWith(Sm)\n  - name: b\n    filter: 'Surname.Equal(x)'\n";
+    const yaml =
+      "# saved views\nviews:\n  - name: a   # the first\n    filter: Surname.StartsWith(Sm)\n  - name: b\n    filter: 'Surname.Equal(x)'\n";
     const dir = project({ ...base, 'views.yaml': yaml });
     runCli([...args, '--fix', '--filter-path', '$.views[*].filter', 'views.yaml'], { cwd: dir });
     expect(readFileSync(join(dir, 'views.yaml'), 'utf8')).toBe(yaml.replaceAll('Surname.', 'LastName.'));
@@ -238,7 +268,11 @@ describe('wepql lint: a schema that changed', () => {
 });
 
 describe('wepql lint: --quiet and --max-warnings', () => {
-  const dir = project({ 'schema.json': V2, 'a.txt': 'LastName.Equal(x);LastName.Equal(x)\nNope.Equal(1)\n', 'w.txt': 'LastName.Equal(x);LastName.Equal(x)\n' });
+  const dir = project({
+    'schema.json': V2,
+    'a.txt': 'LastName.Equal(x);LastName.Equal(x)\nNope.Equal(1)\n',
+    'w.txt': 'LastName.Equal(x);LastName.Equal(x)\n',
+  });
   const base = ['lint', '--no-config', '--schema', 'schema.json'];
 
   it('--quiet (-q) prints errors only', () => {

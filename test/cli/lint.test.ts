@@ -45,7 +45,17 @@ describe('wepql lint', () => {
     expect(r.code).toBe(1);
     const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(findings).toEqual([
-      expect.objectContaining({ file, line: 4, column: 16, kind: 'filter', name: 'a', code: 'unknown-field', severity: 'error', start: 0, end: 4 }),
+      expect.objectContaining({
+        file,
+        line: 4,
+        column: 16,
+        kind: 'filter',
+        name: 'a',
+        code: 'unknown-field',
+        severity: 'error',
+        start: 0,
+        end: 4,
+      }),
       expect.objectContaining({ file, line: 5, kind: 'sort', code: 'implicit-direction', severity: 'warning' }),
     ]);
     expect(r.stderr).toContain('1 file, 1 filter and 1 sort checked: 1 error, 1 warning');

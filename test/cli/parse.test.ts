@@ -7,16 +7,15 @@ import { parseFilter, parseSort } from '../../src/index.js';
 import { runCli } from '../support/cli.js';
 
 describe('wepql parse TEXT', () => {
-  it.each([
-    'LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))',
-    "'D'.StartsWithInFields(FirstName,LastName)",
-    '',
-  ])('%j prints the tree and exits 0', (text) => {
-    const r = runCli(['parse', text]);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(parseFilter(text).ast)));
-  });
+  it.each(['LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))', "'D'.StartsWithInFields(FirstName,LastName)", ''])(
+    '%j prints the tree and exits 0',
+    (text) => {
+      const r = runCli(['parse', text]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(parseFilter(text).ast)));
+    },
+  );
 
   it('prints warnings on stderr but exits 0', () => {
     const r = runCli(['parse', 'A.Equal(1);']);

@@ -18,7 +18,12 @@ type Employee = Record<string, unknown> & { Id: number; LastName: string; Client
 const employees = JSON.parse(readFileSync(join(root, DATA), 'utf8')) as Employee[];
 
 function wepql(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'query', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'query', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 64 << 20,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,7 +39,16 @@ beforeAll(assertFreshDist);
 
 describe('wepql query', () => {
   it('filters, sorts and pages the sample employees, printing a JSON array with 2-space indent', () => {
-    const r = wepql(['--data', DATA, '--filter', "ClientId.Equal(1);RowStatus.NotEqual(3);LastName.StartsWith('o''')", '--sort', 'FirstName=Asc;Id=Desc', '--limit', '5']);
+    const r = wepql([
+      '--data',
+      DATA,
+      '--filter',
+      "ClientId.Equal(1);RowStatus.NotEqual(3);LastName.StartsWith('o''')",
+      '--sort',
+      'FirstName=Asc;Id=Desc',
+      '--limit',
+      '5',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const expected = employees
@@ -61,7 +75,11 @@ describe('wepql query', () => {
   });
 
   it('reads NDJSON from standard input', () => {
-    const ndjson = employees.slice(0, 50).map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const ndjson =
+      employees
+        .slice(0, 50)
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n';
     const r = wepql(['--data', '-', '--filter', 'Gender.IsNull()'], ndjson);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(employees.slice(0, 50).filter((e) => !Object.hasOwn(e, 'Gender')));

@@ -17,10 +17,34 @@ const dir = mkdtempSync(join(tmpdir(), 'wepql-schema-'));
 
 describe('wepql schema', () => {
   it('--openapi writes a valid OpenAPI 3.1 document in YAML (JSON with --format json), the policy in x-wepql', async () => {
-    const yaml = runCli(['schema', '--openapi', '--path', PATH, '--schema', 'schemas/employee.json', '--name', 'Employee', '--policy', 'examples/employee-policy.json']);
+    const yaml = runCli([
+      'schema',
+      '--openapi',
+      '--path',
+      PATH,
+      '--schema',
+      'schemas/employee.json',
+      '--name',
+      'Employee',
+      '--policy',
+      'examples/employee-policy.json',
+    ]);
     expect(yaml.stderr).toBe('');
     expect(yaml.code).toBe(0);
-    const json = runCli(['schema', '--openapi', '--path', PATH, '--name', 'Employee', '--policy', 'examples/employee-policy.json', '--format', 'json', '--schema', 'schemas/employee.json']);
+    const json = runCli([
+      'schema',
+      '--openapi',
+      '--path',
+      PATH,
+      '--name',
+      'Employee',
+      '--policy',
+      'examples/employee-policy.json',
+      '--format',
+      'json',
+      '--schema',
+      'schemas/employee.json',
+    ]);
     const doc = JSON.parse(json.stdout);
     expect(parseYaml(yaml.stdout)).toEqual(doc);
     const result = await new Validator().validate(doc);
@@ -47,7 +71,15 @@ describe('wepql schema', () => {
 
   it('--from-openapi lists skipped properties on standard error', () => {
     const file = join(dir, 'pets.json');
-    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas: { Pet: { type: 'object', required: ['Id'], properties: { Id: { type: 'integer' }, Tags: { type: 'array' } } } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.1.0',
+        components: {
+          schemas: { Pet: { type: 'object', required: ['Id'], properties: { Id: { type: 'integer' }, Tags: { type: 'array' } } } },
+        },
+      }),
+    );
     const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ fields: { Id: { type: 'integer' } } });
@@ -86,7 +118,15 @@ describe('wepql schema', () => {
 
   it('--from-openapi answers a $ref with a malformed % escape with a note (issue 19 #12)', () => {
     const file = join(dir, 'escape.json');
-    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas: { Pet: { type: 'object', properties: { Id: { type: 'integer' }, Owner: { $ref: '#/components/schemas/%' } } } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.1.0',
+        components: {
+          schemas: { Pet: { type: 'object', properties: { Id: { type: 'integer' }, Owner: { $ref: '#/components/schemas/%' } } } },
+        },
+      }),
+    );
     const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('skipped $.Owner: $ref #/components/schemas/% cannot be resolved: "%" has a malformed % escape\n');

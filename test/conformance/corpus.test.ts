@@ -21,14 +21,20 @@ interface CorpusCase {
 // Quoting is how a value is written, not what it is: the canonical form may drop quotes.
 function withoutQuoting(tree: unknown): unknown {
   return JSON.parse(JSON.stringify(tree), (_key, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && Object.hasOwn(value, 'quoted')
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    Object.hasOwn(value, 'quoted')
       ? (value as { quoted: string }).quoted
       : value,
   );
 }
 
 const dir = new URL('../../grammar/corpus/', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 // formatFilter/formatSort belong to the printer (src/print/format.ts); until
 // they are exported the canonical checks are skipped, never faked.
@@ -57,11 +63,15 @@ for (const file of files) {
       if (c.canonical !== undefined) {
         // The canonical text parses back, without error or fixable warning, to the same tree.
         const again = c.kind === 'filter' ? parseFilter(c.canonical) : parseSort(c.canonical);
-        expect(again.diagnostics.filter((d) => d.severity === 'error' || d.code === 'empty-clause' || d.code === 'implicit-direction')).toEqual([]);
+        expect(
+          again.diagnostics.filter((d) => d.severity === 'error' || d.code === 'empty-clause' || d.code === 'implicit-direction'),
+        ).toEqual([]);
         if (again.ast.kind === 'filter' && result.ast.kind === 'filter') {
           expect(withoutQuoting(simplifyFilter(again.ast))).toEqual(withoutQuoting(simplifyFilter(result.ast)));
         } else if (again.ast.kind === 'sort' && result.ast.kind === 'sort') {
-          expect(simplifySort(again.ast).map((i) => [i.field, i.direction])).toEqual(simplifySort(result.ast).map((i) => [i.field, i.direction]));
+          expect(simplifySort(again.ast).map((i) => [i.field, i.direction])).toEqual(
+            simplifySort(result.ast).map((i) => [i.field, i.direction]),
+          );
         }
       }
     });

@@ -27,10 +27,19 @@ const UNAUTHORIZED = { 'www-authenticate': 'Bearer error="invalid_token"' };
 /** The framework route of a contract shape (`:client_id` in all three frameworks). */
 const routeOf = (shape: RouteShape) => SHAPE_PATHS[shape].replace('{client_id}', ':client_id');
 
-function routeOptions({ records, secret, now, shape }: Pick<HttpContractContext, 'records' | 'secret' | 'now' | 'shape'>): ListRouteOptions {
+function routeOptions({
+  records,
+  secret,
+  now,
+  shape,
+}: Pick<HttpContractContext, 'records' | 'secret' | 'now' | 'shape'>): ListRouteOptions {
   const deleted = { field: 'RowStatus', value: 3 };
   if (shape === 'unscoped') {
-    return { source: createMemoryDataSource(records, { schema: employeeSchema, deleted, tieBreaker: 'Id' }), schema: employeeSchema, codec: createTokenCodec({ secret, now }) };
+    return {
+      source: createMemoryDataSource(records, { schema: employeeSchema, deleted, tieBreaker: 'Id' }),
+      schema: employeeSchema,
+      codec: createTokenCodec({ secret, now }),
+    };
   }
   const clients = new Set(records.map((r) => String(r.ClientId)));
   return {
@@ -48,7 +57,11 @@ const bearerOk = (header: string | undefined, token: string): boolean => {
 
 async function startExpress(ctx: HttpContractContext) {
   const app = express();
-  app.get(routeOf(ctx.shape), (req, res, next) => (bearerOk(req.get('authorization'), ctx.authToken) ? next() : res.status(401).set(UNAUTHORIZED).end()), expressList(routeOptions(ctx)));
+  app.get(
+    routeOf(ctx.shape),
+    (req, res, next) => (bearerOk(req.get('authorization'), ctx.authToken) ? next() : res.status(401).set(UNAUTHORIZED).end()),
+    expressList(routeOptions(ctx)),
+  );
   const server = await new Promise<import('node:http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -108,7 +121,10 @@ async function startPlain(name: string, options: ListRouteOptions, route = ROUTE
     const server = await new Promise<import('node:http').Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise<void>((r) => server.close(() => r())),
+    };
   }
   if (name === 'Fastify') {
     const app = Fastify();
@@ -121,7 +137,10 @@ async function startPlain(name: string, options: ListRouteOptions, route = ROUTE
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe.each(STARTERS.map(([name]) => [name]))('%s adapter: failures', (name) => {
@@ -167,7 +186,13 @@ describe.each(STARTERS.map(([name]) => [name]))('%s adapter: failures', (name) =
 
 describe.each(STARTERS)('%s adapter: what only the adapter decides', (_name, start) => {
   it('binds tokens to the request path and takes the client id from the path parameter', async () => {
-    const app = await start({ records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }], shape: 'client', authToken: 't', secret: 'adapter secret, 16+ bytes', now: Date.now });
+    const app = await start({
+      records: [{ Id: 1, ClientId: 7, RowStatus: 1, LastName: 'Seven' }],
+      shape: 'client',
+      authToken: 't',
+      secret: 'adapter secret, 16+ bytes',
+      now: Date.now,
+    });
     try {
       const r = await get(`${app.url}/api/public/clients/7/employees?limit=1`, { authorization: 'Bearer t' });
       expect(r.status).toBe(200);
@@ -210,16 +235,36 @@ describe.each(STARTERS.map(([name]) => [name]))('%s adapter: lists with and with
     expect(() => ADAPTERS[name as keyof typeof ADAPTERS]({ source, schema: employeeSchema, codec, resolveClient: (raw) => raw })).toThrow(
       /resolveClient is given, but the data source was created without clientField/,
     );
-    expect(() => ADAPTERS[name as keyof typeof ADAPTERS]({ source, schema: employeeSchema, codec, clientParam: 'company' })).toThrow(TypeError);
+    expect(() => ADAPTERS[name as keyof typeof ADAPTERS]({ source, schema: employeeSchema, codec, clientParam: 'company' })).toThrow(
+      TypeError,
+    );
   });
 
   it.each([
-    ['a client route on a source without clientField', ROUTE, false, /has a client_id path parameter, but the data source was created without clientField/],
-    ['a route without a client on a source with clientField', '/products', true, /has no client_id path parameter, but the data source serves one client's rows/],
+    [
+      'a client route on a source without clientField',
+      ROUTE,
+      false,
+      /has a client_id path parameter, but the data source was created without clientField/,
+    ],
+    [
+      'a route without a client on a source with clientField',
+      '/products',
+      true,
+      /has no client_id path parameter, but the data source serves one client's rows/,
+    ],
   ])('names %s on its first request, through onError (no per-row 404)', async (_title, route, scoped, message) => {
     const seen: unknown[] = [];
-    const source = createMemoryDataSource(products, { schema: employeeSchema, tieBreaker: 'Id', ...(scoped ? { clientField: 'ClientId' } : {}) });
-    const app = await startPlain(name, { source, schema: employeeSchema, codec: createTokenCodec({ secret: SECRET }), onError: (e) => seen.push(e) }, route);
+    const source = createMemoryDataSource(products, {
+      schema: employeeSchema,
+      tieBreaker: 'Id',
+      ...(scoped ? { clientField: 'ClientId' } : {}),
+    });
+    const app = await startPlain(
+      name,
+      { source, schema: employeeSchema, codec: createTokenCodec({ secret: SECRET }), onError: (e) => seen.push(e) },
+      route,
+    );
     try {
       const r = await get(`${app.url}${route.replace(':client_id', '1')}?limit=5`);
       expect(r.status).toBe(500);

@@ -121,8 +121,14 @@ describe.skipIf(findPostgresBin() === undefined)('the list matrix on PostgreSQL 
   /** The page is read from `index` in order: an index scan on it, and no Sort and no sequential scan anywhere. */
   const expectOrderedBy = (plan: Plan, index: string, what: string) => {
     const nodes = flatten(plan);
-    expect(nodes.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Sort'), `${what}: ${summary(plan)}`).toBe(false);
-    expect(nodes.some((n) => n['Index Name'] === index && /^Index (Only )?Scan$/.test(n['Node Type'])), `${what} reads ${index}: ${summary(plan)}`).toBe(true);
+    expect(
+      nodes.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Sort'),
+      `${what}: ${summary(plan)}`,
+    ).toBe(false);
+    expect(
+      nodes.some((n) => n['Index Name'] === index && /^Index (Only )?Scan$/.test(n['Node Type'])),
+      `${what} reads ${index}: ${summary(plan)}`,
+    ).toBe(true);
   };
   const indexCond = (plan: Plan, index: string): string => flatten(plan).find((n) => n['Index Name'] === index)?.['Index Cond'] ?? '';
 
@@ -149,8 +155,14 @@ describe.skipIf(findPostgresBin() === undefined)('the list matrix on PostgreSQL 
     const plan = await pagePlan('Ssn.Contains(4242)', 'LastName=Asc');
     const trigram = indexFor('Ssn.Contains');
     expect(indexes.find((i) => i.name === trigram)!.sql).toMatch(/USING gin .*gin_trgm_ops/);
-    expect(flatten(plan).some((n) => n['Index Name'] === trigram), summary(plan)).toBe(true);
-    expect(flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'), summary(plan)).toBe(false);
+    expect(
+      flatten(plan).some((n) => n['Index Name'] === trigram),
+      summary(plan),
+    ).toBe(true);
+    expect(
+      flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'),
+      summary(plan),
+    ).toBe(false);
   });
 
   it('a datetime range with its sort: an Index Cond range on the sort index, no Sort', async () => {
@@ -163,7 +175,10 @@ describe.skipIf(findPostgresBin() === undefined)('the list matrix on PostgreSQL 
   it('InArray on the sort key: the sort index, no Sort', async () => {
     const plan = await pagePlan('Gender.InArray(1,2,3)', 'Gender=Asc;LastName=Asc');
     const index = indexFor('sort Gender=Asc;LastName=Asc');
-    expect(flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'), summary(plan)).toBe(false);
+    expect(
+      flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'),
+      summary(plan),
+    ).toBe(false);
     expect(indexCond(plan, index), summary(plan)).toMatch(/"Gender" = ANY/);
   });
 
@@ -180,12 +195,21 @@ describe.skipIf(findPostgresBin() === undefined)('the list matrix on PostgreSQL 
 
   it('page=N jump as a deferred join: the offset is walked in an Index Only Scan, and the rows equal plain OFFSET', async () => {
     const offset = 40 * LIMIT;
-    const jump = toSql({ filter: SCOPE, sort: 'LastName=Asc' }, { ...options, deferredJoin: { table: EMPLOYEE_TABLE, limit: LIMIT, offset } });
+    const jump = toSql(
+      { filter: SCOPE, sort: 'LastName=Asc' },
+      { ...options, deferredJoin: { table: EMPLOYEE_TABLE, limit: LIMIT, offset } },
+    );
     const plan = await explain(select(jump, false), jump.params);
     const index = indexFor('sort LastName=Asc');
     const scans = flatten(plan).filter((n) => n['Index Name'] === index);
-    expect(scans.map((n) => n['Node Type']), summary(plan)).toEqual(['Index Only Scan']);
-    expect(flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'), summary(plan)).toBe(false);
+    expect(
+      scans.map((n) => n['Node Type']),
+      summary(plan),
+    ).toEqual(['Index Only Scan']);
+    expect(
+      flatten(plan).some((n) => n['Node Type'] === 'Seq Scan'),
+      summary(plan),
+    ).toBe(false);
     const plain = toSql({ filter: SCOPE, sort: 'LastName=Asc' }, options);
     const expected = await query(`${select(plain, false)} LIMIT ${LIMIT} OFFSET ${offset}`, [...plain.params]);
     const got = await query(select(jump, false), [...jump.params]);
@@ -197,9 +221,17 @@ describe.skipIf(findPostgresBin() === undefined)('the list matrix on PostgreSQL 
     const count = toSql({ filter: SCOPE }, options);
     const plan = await explain(`SELECT COUNT(*) FROM ${EMPLOYEE_TABLE} WHERE ${count.where}`, count.params);
     const nodes = flatten(plan);
-    expect(nodes.some((n) => n['Node Type'] === 'Index Only Scan' && indexes.some((i) => i.name === n['Index Name'])), summary(plan)).toBe(true);
-    expect(nodes.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Bitmap Heap Scan'), summary(plan)).toBe(false);
-    const analyzed = await query(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT COUNT(*) FROM ${EMPLOYEE_TABLE} WHERE ${count.where}`, [...count.params]);
+    expect(
+      nodes.some((n) => n['Node Type'] === 'Index Only Scan' && indexes.some((i) => i.name === n['Index Name'])),
+      summary(plan),
+    ).toBe(true);
+    expect(
+      nodes.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Bitmap Heap Scan'),
+      summary(plan),
+    ).toBe(false);
+    const analyzed = await query(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT COUNT(*) FROM ${EMPLOYEE_TABLE} WHERE ${count.where}`, [
+      ...count.params,
+    ]);
     const run = flatten(((analyzed.rows[0] as Record<string, unknown>)['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan);
     expect(run.find((n) => n['Node Type'] === 'Index Only Scan')?.['Heap Fetches']).toBe(0);
   });

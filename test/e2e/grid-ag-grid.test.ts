@@ -30,7 +30,13 @@ const schema = defineSchema({
 });
 
 const NAMES = ['Smith', 'smith', 'SMYTHE', 'Jones', "o'brien", 'ab', 'b', 'Zoë', ''];
-const INSTANTS = ['2024-01-01T00:00:00.000Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z', '2023-12-31T12:00:00.000Z', '2024-02-29T08:30:00.000Z'];
+const INSTANTS = [
+  '2024-01-01T00:00:00.000Z',
+  '2024-01-01T23:59:59.999Z',
+  '2024-01-02T00:00:00.000Z',
+  '2023-12-31T12:00:00.000Z',
+  '2024-02-29T08:30:00.000Z',
+];
 const rowArb = fc.record(
   {
     Name: fc.option(fc.constantFrom(...NAMES), { nil: undefined }),
@@ -41,27 +47,79 @@ const rowArb = fc.record(
   { requiredKeys: ['Score'], noNullPrototype: true },
 );
 
-const textCond = fc.record({
-  filterType: fc.constant('text'),
-  type: fc.constantFrom('equals', 'notEqual', 'contains', 'notContains', 'startsWith', 'endsWith'),
-  filter: fc.constantFrom('sm', 'S', 'ith', "o'", 'ZO', 'b', 'smith'),
-}, { noNullPrototype: true });
+const textCond = fc.record(
+  {
+    filterType: fc.constant('text'),
+    type: fc.constantFrom('equals', 'notEqual', 'contains', 'notContains', 'startsWith', 'endsWith'),
+    filter: fc.constantFrom('sm', 'S', 'ith', "o'", 'ZO', 'b', 'smith'),
+  },
+  { noNullPrototype: true },
+);
 const numberCond = fc.oneof(
-  fc.record({ filterType: fc.constant('number'), type: fc.constantFrom('equals', 'notEqual', 'lessThan', 'lessThanOrEqual', 'greaterThan', 'greaterThanOrEqual'), filter: fc.integer({ min: -3, max: 3 }) }, { noNullPrototype: true }),
-  fc.record({ filterType: fc.constant('number'), type: fc.constant('inRange'), filter: fc.integer({ min: -3, max: 0 }), filterTo: fc.integer({ min: 0, max: 3 }) }, { noNullPrototype: true }),
+  fc.record(
+    {
+      filterType: fc.constant('number'),
+      type: fc.constantFrom('equals', 'notEqual', 'lessThan', 'lessThanOrEqual', 'greaterThan', 'greaterThanOrEqual'),
+      filter: fc.integer({ min: -3, max: 3 }),
+    },
+    { noNullPrototype: true },
+  ),
+  fc.record(
+    {
+      filterType: fc.constant('number'),
+      type: fc.constant('inRange'),
+      filter: fc.integer({ min: -3, max: 0 }),
+      filterTo: fc.integer({ min: 0, max: 3 }),
+    },
+    { noNullPrototype: true },
+  ),
   fc.record({ filterType: fc.constant('number'), type: fc.constantFrom('blank', 'notBlank') }, { noNullPrototype: true }),
 );
 const DAYS = ['2023-12-31', '2024-01-01', '2024-01-02', '2024-02-29'];
 const dateCond = fc.oneof(
-  fc.record({ filterType: fc.constant('date'), type: fc.constantFrom('equals', 'notEqual', 'lessThan', 'greaterThan'), dateFrom: fc.constantFrom(...DAYS).map((d) => `${d} 00:00:00`), dateTo: fc.constant(null) }, { noNullPrototype: true }),
-  fc.record({ filterType: fc.constant('date'), type: fc.constant('inRange'), dateFrom: fc.constantFrom('2023-12-31 00:00:00'), dateTo: fc.constantFrom('2024-01-02 00:00:00', '2024-03-01 00:00:00') }, { noNullPrototype: true }),
-  fc.record({ filterType: fc.constant('date'), type: fc.constantFrom('blank', 'notBlank'), dateFrom: fc.constant(null), dateTo: fc.constant(null) }, { noNullPrototype: true }),
+  fc.record(
+    {
+      filterType: fc.constant('date'),
+      type: fc.constantFrom('equals', 'notEqual', 'lessThan', 'greaterThan'),
+      dateFrom: fc.constantFrom(...DAYS).map((d) => `${d} 00:00:00`),
+      dateTo: fc.constant(null),
+    },
+    { noNullPrototype: true },
+  ),
+  fc.record(
+    {
+      filterType: fc.constant('date'),
+      type: fc.constant('inRange'),
+      dateFrom: fc.constantFrom('2023-12-31 00:00:00'),
+      dateTo: fc.constantFrom('2024-01-02 00:00:00', '2024-03-01 00:00:00'),
+    },
+    { noNullPrototype: true },
+  ),
+  fc.record(
+    { filterType: fc.constant('date'), type: fc.constantFrom('blank', 'notBlank'), dateFrom: fc.constant(null), dateTo: fc.constant(null) },
+    { noNullPrototype: true },
+  ),
 );
 const combined = <T>(cond: fc.Arbitrary<T>, filterType: string): fc.Arbitrary<unknown> =>
-  fc.oneof(cond, fc.record({ filterType: fc.constant(filterType), operator: fc.constantFrom('AND', 'OR'), conditions: fc.array(cond, { minLength: 2, maxLength: 2 }) }, { noNullPrototype: true }));
+  fc.oneof(
+    cond,
+    fc.record(
+      {
+        filterType: fc.constant(filterType),
+        operator: fc.constantFrom('AND', 'OR'),
+        conditions: fc.array(cond, { minLength: 2, maxLength: 2 }),
+      },
+      { noNullPrototype: true },
+    ),
+  );
 
 const modelArb: fc.Arbitrary<FilterModel> = fc.record(
-  { Name: combined(textCond, 'text'), Age: combined(numberCond, 'number'), Score: combined(numberCond, 'number'), BornOn: combined(dateCond, 'date') },
+  {
+    Name: combined(textCond, 'text'),
+    Age: combined(numberCond, 'number'),
+    Score: combined(numberCond, 'number'),
+    BornOn: combined(dateCond, 'date'),
+  },
   { requiredKeys: [], noNullPrototype: true },
 );
 
@@ -71,9 +129,18 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
 
   beforeAll(async () => {
     const esbuild = await import('esbuild');
-    const bundle = await esbuild.build({ entryPoints: [join(ROOT, 'test', 'support', 'ag-grid-page.ts')], bundle: true, format: 'iife', write: false, logLevel: 'error' });
+    const bundle = await esbuild.build({
+      entryPoints: [join(ROOT, 'test', 'support', 'ag-grid-page.ts')],
+      bundle: true,
+      format: 'iife',
+      write: false,
+      logLevel: 'error',
+    });
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
     page = await browser.newPage();
     await page.setContent('<!doctype html><html><body></body></html>');
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
@@ -84,7 +151,10 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
   });
 
   it('wepql keeps the rows the grid keeps', async () => {
-    const cases = fc.sample(fc.record({ model: modelArb, rows: fc.array(rowArb, { minLength: 1, maxLength: 10 }) }), { numRuns: 400, seed: 23 });
+    const cases = fc.sample(fc.record({ model: modelArb, rows: fc.array(rowArb, { minLength: 1, maxLength: 10 }) }), {
+      numRuns: 400,
+      seed: 23,
+    });
     const kept = await page.evaluate((c) => (globalThis as unknown as { agGridFilter(c: unknown): number[][] }).agGridFilter(c), cases);
     let checked = 0;
     // The grid really filters: in many cases it keeps some rows and drops others.
@@ -101,12 +171,19 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
   });
 
   it('a filter AG Grid can hold comes back as the same model', () => {
-    const filter = "Name.StartsWith(sm);Or(Age.Equal(1);Age.GreaterThan(2));BornOn.GreaterThanOrEqual(2024-01-01);Score.IsNull()";
+    const filter = 'Name.StartsWith(sm);Or(Age.Equal(1);Age.GreaterThan(2));BornOn.GreaterThanOrEqual(2024-01-01);Score.IsNull()';
     const { model, diagnostics } = toAgGridFilterModel(filter, { schema });
     expect(diagnostics).toEqual([]);
     expect(model).toEqual({
       Name: { filterType: 'text', type: 'startsWith', filter: 'sm' },
-      Age: { filterType: 'number', operator: 'OR', conditions: [{ filterType: 'number', type: 'equals', filter: 1 }, { filterType: 'number', type: 'greaterThan', filter: 2 }] },
+      Age: {
+        filterType: 'number',
+        operator: 'OR',
+        conditions: [
+          { filterType: 'number', type: 'equals', filter: 1 },
+          { filterType: 'number', type: 'greaterThan', filter: 2 },
+        ],
+      },
       BornOn: { filterType: 'date', type: 'greaterThanOrEqual', dateFrom: '2024-01-01 00:00:00', dateTo: null },
       Score: { filterType: 'number', type: 'blank' },
     });
@@ -120,7 +197,18 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
       ['not-expressible', [1]],
       ['not-expressible', [2]],
     ]);
-    expect(fromAgGridSortModel([{ colId: 'Name', sort: 'asc' }, { colId: 'BornOn', sort: 'desc' }], { schema }).sort).toBe('Name=Asc;BornOn=Desc');
-    expect(toAgGridSortModel('Name=Asc;BornOn=Desc', { schema }).model).toEqual([{ colId: 'Name', sort: 'asc' }, { colId: 'BornOn', sort: 'desc' }]);
+    expect(
+      fromAgGridSortModel(
+        [
+          { colId: 'Name', sort: 'asc' },
+          { colId: 'BornOn', sort: 'desc' },
+        ],
+        { schema },
+      ).sort,
+    ).toBe('Name=Asc;BornOn=Desc');
+    expect(toAgGridSortModel('Name=Asc;BornOn=Desc', { schema }).model).toEqual([
+      { colId: 'Name', sort: 'asc' },
+      { colId: 'BornOn', sort: 'desc' },
+    ]);
   });
 });

@@ -60,7 +60,10 @@ beforeAll(() => {
   expect(existsSync(tarball), tarball).toBe(true);
   const app = join(dir, 'app');
   run('mkdir', ['-p', app], dir);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }),
+  );
   // Offline: the runtime dependencies are packed from this checkout's node_modules and installed
   // alongside, so npm resolves wepql's dependency on them without asking a registry.
   const tarballs = [tarball];
@@ -119,12 +122,26 @@ describe('the installed package', () => {
   it('wepql query runs a filter over the shipped sample', () => {
     const r = run(
       join(installed, '..', '.bin', 'wepql'),
-      ['query', '--data', join(installed, 'examples/employees.json'), '--schema', join(installed, 'schemas/employee.json'), '--filter', 'ClientId.Equal(2)', '--sort', 'Id=Asc', '--limit', '3'],
+      [
+        'query',
+        '--data',
+        join(installed, 'examples/employees.json'),
+        '--schema',
+        join(installed, 'schemas/employee.json'),
+        '--filter',
+        'ClientId.Equal(2)',
+        '--sort',
+        'Id=Asc',
+        '--limit',
+        '3',
+      ],
       join(installed, '..', '..'),
     );
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as unknown;
-    const records = (Array.isArray(out) ? out : (out as { Data?: unknown[]; records?: unknown[] }).Data ?? (out as { records?: unknown[] }).records) as { ClientId: number }[];
+    const records = (
+      Array.isArray(out) ? out : ((out as { Data?: unknown[]; records?: unknown[] }).Data ?? (out as { records?: unknown[] }).records)
+    ) as { ClientId: number }[];
     expect(records).toHaveLength(3);
     expect(records.every((e) => e.ClientId === 2)).toBe(true);
   });

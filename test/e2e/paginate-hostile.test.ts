@@ -80,7 +80,9 @@ describe('paginate stops where a naive client would not', () => {
   });
 
   it('a DataToken handed back again stops with token-repeated', async () => {
-    const api = await serve((_p, call) => envelope(rows(call * 10 + 1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 1e6, TotalPages: 1e5, DataToken: 'same' }));
+    const api = await serve((_p, call) =>
+      envelope(rows(call * 10 + 1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 1e6, TotalPages: 1e5, DataToken: 'same' }),
+    );
     const error = await pagingError(paginate<Row>(fetch, { url: api.url, limit: 10 }).toArray());
     expect(error.problem).toBe('token-repeated');
     expect(error.message).toMatch(/handed back a DataToken already followed/);
@@ -89,7 +91,13 @@ describe('paginate stops where a naive client would not', () => {
 
   it('DataTokens that cycle (a, b, a) stop with token-repeated', async () => {
     const api = await serve((_p, call) =>
-      envelope(rows(call * 10 + 1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 1e6, TotalPages: 1e5, DataToken: call % 2 === 0 ? 'a' : 'b' }),
+      envelope(rows(call * 10 + 1, 10), {
+        PageNo: call + 1,
+        PageSize: 10,
+        TotalRecords: 1e6,
+        TotalPages: 1e5,
+        DataToken: call % 2 === 0 ? 'a' : 'b',
+      }),
     );
     const error = await pagingError(paginate<Row>(fetch, { url: api.url, limit: 10 }).toArray());
     expect(error.problem).toBe('token-repeated');
@@ -98,7 +106,9 @@ describe('paginate stops where a naive client would not', () => {
   });
 
   it('fresh tokens that bring a page already seen stop with page-repeated', async () => {
-    const api = await serve((_p, call) => envelope(rows(1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 1e6, TotalPages: 1e5, DataToken: `t${call}` }));
+    const api = await serve((_p, call) =>
+      envelope(rows(1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 1e6, TotalPages: 1e5, DataToken: `t${call}` }),
+    );
     const error = await pagingError(paginate<Row>(fetch, { url: api.url, limit: 10 }).toArray());
     expect(error.problem).toBe('page-repeated');
     expect(error.message).toMatch(/page 2 of .* holds the same records as an earlier page/);
@@ -115,7 +125,9 @@ describe('paginate stops where a naive client would not', () => {
   });
 
   it('maxPages caps the requests of one iteration', async () => {
-    const api = await serve((_p, call) => envelope(rows(call * 10 + 1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 100, TotalPages: 10, DataToken: `t${call}` }));
+    const api = await serve((_p, call) =>
+      envelope(rows(call * 10 + 1, 10), { PageNo: call + 1, PageSize: 10, TotalRecords: 100, TotalPages: 10, DataToken: `t${call}` }),
+    );
     const seen: Row[] = [];
     const run = (async () => {
       for await (const row of paginate<Row>(fetch, { url: api.url, limit: 10, maxPages: 3 })) seen.push(row);

@@ -92,7 +92,10 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
 
   /** Sets both editors' text through the page's own loader (as the example buttons do). */
   async function load(filter: string, sort: string): Promise<void> {
-    await page.evaluate(([f, s]) => (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load(f!, s!), [filter, sort]);
+    await page.evaluate(
+      ([f, s]) => (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load(f!, s!),
+      [filter, sort],
+    );
   }
 
   /** Empties one editor and types into it key by key, as a person does. */
@@ -112,14 +115,20 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     const read = (): Promise<string[]> =>
       page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent ?? ''));
     await page
-      .waitForFunction((want) => Array.from(document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel'), (e) => e.textContent).join('|') === want, expected.join('|'), { timeout: 5_000 })
+      .waitForFunction(
+        (want) =>
+          Array.from(document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel'), (e) => e.textContent).join('|') === want,
+        expected.join('|'),
+        { timeout: 5_000 },
+      )
       .catch(() => undefined);
     // CodeMirror ignores Enter for 75 ms after the menu opens (so a fast typist's Enter is not taken as a choice).
     await page.waitForTimeout(150);
     return read();
   }
 
-  const docOf = (id: 'filter' | 'sort'): Promise<string> => page.$eval(`#${id} .cm-content`, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
+  const docOf = (id: 'filter' | 'sort'): Promise<string> =>
+    page.$eval(`#${id} .cm-content`, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
 
   it('shows the canonical form, the explanation and the matching employees', async () => {
     const filter = 'lastname.startswith( S );or(Gender.Equal(1);EePortal.Equal(true))';
@@ -137,7 +146,11 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(await page.textContent('#diagnostics')).toMatch(/warning field-case-mismatch/);
     // Highlighting: the parts of the filter are marked by what they are.
     expect(await page.$$eval('#filter .cm-wepql-keyword', (els) => els.map((e) => e.textContent))).toEqual(['or']);
-    expect(await page.$$eval('#filter .cm-wepql-operator', (els) => els.map((e) => e.textContent))).toEqual(['startswith', 'Equal', 'Equal']);
+    expect(await page.$$eval('#filter .cm-wepql-operator', (els) => els.map((e) => e.textContent))).toEqual([
+      'startswith',
+      'Equal',
+      'Equal',
+    ]);
     expect(await page.$$eval('#sort .cm-wepql-direction', (els) => els.map((e) => e.textContent))).toEqual(['asc', 'Desc']);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground.png'), fullPage: true });
@@ -219,7 +232,11 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
       /** The box of the tooltip holding `selector`, the header's bottom and the viewport, as the page lays them out. */
       const layout = async (selector: string) => {
         // CodeMirror measures and then places a tooltip (off-screen until then).
-        await page.waitForFunction((sel) => (document.querySelector(sel)?.closest('.cm-tooltip')?.getBoundingClientRect().top ?? -10000) > -1000, selector, { timeout: 5_000 });
+        await page.waitForFunction(
+          (sel) => (document.querySelector(sel)?.closest('.cm-tooltip')?.getBoundingClientRect().top ?? -10000) > -1000,
+          selector,
+          { timeout: 5_000 },
+        );
         return page.evaluate((sel) => {
           const tip = document.querySelector(sel)!.closest('.cm-tooltip')!;
           const box = tip.getBoundingClientRect();
@@ -232,7 +249,15 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
             header: document.querySelector('header.site')!.getBoundingClientRect().bottom,
             width: innerWidth,
             height: innerHeight,
-            action: action === null ? undefined : { text: action.textContent, right: action.getBoundingClientRect().right, scrollWidth: action.scrollWidth, clientWidth: action.clientWidth },
+            action:
+              action === null
+                ? undefined
+                : {
+                    text: action.textContent,
+                    right: action.getBoundingClientRect().right,
+                    scrollWidth: action.scrollWidth,
+                    clientWidth: action.clientWidth,
+                  },
           };
         }, selector);
       };

@@ -32,12 +32,20 @@ const filter = where<Employee>().or(
 const sort = orderBy<Employee>('LastName', 'asc').thenBy('Id', 'desc');
 
 beforeAll(async () => {
-  app = createListServer({ records: loadSampleEmployees(), authToken: 'e2e-token', secret: 'e2e-secret-of-32-characters-long', now: () => now });
+  app = createListServer({
+    records: loadSampleEmployees(),
+    authToken: 'e2e-token',
+    secret: 'e2e-secret-of-32-characters-long',
+    now: () => now,
+  });
   url = `${(await app.listen()).url}/api/public/clients/1/employees`;
   // The whole filtered list in one page, for comparison.
-  const response = await fetch(`${url}?limit=1000&filter=${encodeURIComponent(filter.toString())}&sort=${encodeURIComponent(sort.toString())}`, {
-    headers: { authorization: 'Bearer e2e-token' },
-  });
+  const response = await fetch(
+    `${url}?limit=1000&filter=${encodeURIComponent(filter.toString())}&sort=${encodeURIComponent(sort.toString())}`,
+    {
+      headers: { authorization: 'Bearer e2e-token' },
+    },
+  );
   expect(response.status).toBe(200);
   whole = ((await response.json()) as { Data: Employee[] }).Data;
 });
@@ -110,7 +118,9 @@ describe('retries against the real server', () => {
     let calls = 0;
     const flaky = async (input: string, init: FetchInit): Promise<Response> => {
       if (++calls === 2) {
-        return new Response(JSON.stringify({ Status: 0, Code: '500', ErrorCode: null, Message: 'injected', StackTrace: '' }), { status: 500 });
+        return new Response(JSON.stringify({ Status: 0, Code: '500', ErrorCode: null, Message: 'injected', StackTrace: '' }), {
+          status: 500,
+        });
       }
       return fetch(input, init);
     };
@@ -140,13 +150,17 @@ describe('retries against the real server', () => {
   });
 
   it('an unsupported api-version is a ListRequestError with the server envelope', async () => {
-    const error = await paginate(fetch, { ...base(), apiVersion: '2.0' }).toArray().catch((e: unknown) => e);
+    const error = await paginate(fetch, { ...base(), apiVersion: '2.0' })
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ListRequestError);
     expect(error).toMatchObject({ status: 400, code: 'UnsupportedApiVersion' });
   });
 
   it('a filter the server refuses is a ListRequestError with ValidationErrors', async () => {
-    const error = await paginate(fetch, { ...base(), filter: 'Salary.GreaterThan(1)' }).toArray().catch((e: unknown) => e);
+    const error = await paginate(fetch, { ...base(), filter: 'Salary.GreaterThan(1)' })
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ListRequestError);
     expect(error).toMatchObject({ status: 400, code: 'DataValidationError' });
     expect(Object.keys((error as ListRequestError).validationErrors ?? {})).toEqual(['filter']);

@@ -44,15 +44,15 @@ describe('malformed request targets', () => {
     },
   );
 
-  it('refuses raw UTF-8 bytes in the target with a 400 (Node\'s parser), and keeps serving', async () => {
+  it("refuses raw UTF-8 bytes in the target with a 400 (Node's parser), and keeps serving", async () => {
     const r = await rawRequest(base, "GET /api/public/clients/1/employees?limit=1000&filter=LastName.Equal('Müller') HTTP/1.1", AUTH);
     expect(r.status).toBe(400);
-    expect((await get(withQuery(list, { limit: '1', filter: "LastName.Equal('Müller')" }), AUTH)).body.Data.map((e: Employee) => e.Id)).toEqual(
-      muller().slice(0, 1),
-    );
+    expect(
+      (await get(withQuery(list, { limit: '1', filter: "LastName.Equal('Müller')" }), AUTH)).body.Data.map((e: Employee) => e.Id),
+    ).toEqual(muller().slice(0, 1));
   });
 
-  it('answers a header section past Node\'s limit with 431, and keeps serving', async () => {
+  it("answers a header section past Node's limit with 431, and keeps serving", async () => {
     const r = await rawRequest(base, `GET /api/public/clients/1/employees?limit=1&filter=${'a'.repeat(70_000)} HTTP/1.1`, AUTH);
     expect(r.status).toBe(431);
     expect((await get(withQuery(list, { limit: '1' }), AUTH)).status).toBe(200);

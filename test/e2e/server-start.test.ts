@@ -117,14 +117,20 @@ describe('npm start (dist/reference-server/main.js)', () => {
         child.once('close', (status) => resolve({ status, stderr }));
       });
       expect(r.status).toBe(2);
-      expect(r.stderr).toBe(`wepql server: port ${port} on 127.0.0.1 is already in use; set PORT to another port (PORT=0 picks a free one)\n`);
+      expect(r.stderr).toBe(
+        `wepql server: port ${port} on 127.0.0.1 is already in use; set PORT to another port (PORT=0 picks a free one)\n`,
+      );
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
   });
 
   it('reports an unreachable DATABASE_URL in one line, no stack (exit 1)', () => {
-    const r = spawnSync(process.execPath, [main], { env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [main], {
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^wepql server: cannot use DATABASE_URL: .*ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -139,7 +145,10 @@ describe('wepql db-seed', () => {
   });
 
   it('reports a database it cannot reach (exit 1)', () => {
-    const r = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', 'postgres://nobody@127.0.0.1:1/none'], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', 'postgres://nobody@127.0.0.1:1/none'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^wepql db-seed: .*ECONNREFUSED/);
   });

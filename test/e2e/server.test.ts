@@ -48,9 +48,21 @@ describe('paths of the reference server, with and without a client (issue 21 #1)
   const scopedSource = createMemoryDataSource(employees, { schema: employeeSchema, clientField: 'ClientId', tieBreaker: 'Id' });
   const plainSource = createMemoryDataSource(employees, { schema: employeeSchema, tieBreaker: 'Id' });
   it.each([
-    ['a client path on a source without clientField', { path: SHAPE_PATHS.client, source: plainSource, clientExists: async (): Promise<boolean> => true }, /names a client, but the data source was created without clientField/],
-    ['a path without a client on a source with clientField', { path: SHAPE_PATHS.unscoped, source: scopedSource }, /has no \{client_id\} segment, but the data source serves one client's rows/],
-    ['clientExists on a path without a client', { path: SHAPE_PATHS.unscoped, records: employees, clientExists: async (): Promise<boolean> => true }, /clientExists is given, but the path/],
+    [
+      'a client path on a source without clientField',
+      { path: SHAPE_PATHS.client, source: plainSource, clientExists: async (): Promise<boolean> => true },
+      /names a client, but the data source was created without clientField/,
+    ],
+    [
+      'a path without a client on a source with clientField',
+      { path: SHAPE_PATHS.unscoped, source: scopedSource },
+      /has no \{client_id\} segment, but the data source serves one client's rows/,
+    ],
+    [
+      'clientExists on a path without a client',
+      { path: SHAPE_PATHS.unscoped, records: employees, clientExists: async (): Promise<boolean> => true },
+      /clientExists is given, but the path/,
+    ],
     ['a custom source on a client path without clientExists', { source: scopedSource }, /needs clientExists/],
     ['a path with a pattern of its own', { path: '/api/:id/list' }, /segments are literal text/],
   ])('refuses %s when it is created', (_title, options, message) => {

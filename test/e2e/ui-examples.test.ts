@@ -17,7 +17,14 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 async function run(name: string): Promise<string[]> {
   const file = join(out, `${name}.mjs`);
-  await build({ entryPoints: [join(ROOT, 'examples', 'ui', `${name}.ts`)], bundle: true, platform: 'node', format: 'esm', outfile: file, logLevel: 'error' });
+  await build({
+    entryPoints: [join(ROOT, 'examples', 'ui', `${name}.ts`)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: file,
+    logLevel: 'error',
+  });
   return execFileSync(process.execPath, [file], { encoding: 'utf8' }).trimEnd().split('\n');
 }
 

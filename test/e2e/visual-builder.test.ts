@@ -17,7 +17,8 @@ import type { Browser, Page } from 'playwright-core';
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`\n⚠ visual builder e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
+if (!hasChromium)
+  console.warn(`\n⚠ visual builder e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
 
 describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
   let dir: string;
@@ -31,7 +32,10 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
     const { buildPlayground } = (await import(script)) as { buildPlayground(out: string): Promise<{ bytes: number }> };
     await buildPlayground(dir);
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(pathToFileURL(join(dir, 'index.html')).href);
@@ -46,7 +50,11 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
   const filterText = (): Promise<string> => page.$eval('#filter .cm-content', (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
   const waitForText = async (expected: string): Promise<string> => {
     await page
-      .waitForFunction((want) => (document.querySelector('#filter .cm-content') as HTMLElement).innerText.replace(/\u00a0/g, ' ') === want, expected, { timeout: 5_000 })
+      .waitForFunction(
+        (want) => (document.querySelector('#filter .cm-content') as HTMLElement).innerText.replace(/\u00a0/g, ' ') === want,
+        expected,
+        { timeout: 5_000 },
+      )
       .catch(() => undefined);
     return filterText();
   };
@@ -55,7 +63,8 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
     page.$$eval('#builder [data-path]', (nodes) =>
       nodes.map((n) => {
         const path = n.getAttribute('data-path');
-        if (n.classList.contains('ruleGroup')) return `${path} group ${(n.querySelector(':scope > .ruleGroup-header .ruleGroup-combinators') as HTMLSelectElement).value}`;
+        if (n.classList.contains('ruleGroup'))
+          return `${path} group ${(n.querySelector(':scope > .ruleGroup-header .ruleGroup-combinators') as HTMLSelectElement).value}`;
         const field = (n.querySelector(':scope > .rule-fields') as HTMLSelectElement).value;
         const operator = (n.querySelector(':scope > .rule-operators') as HTMLSelectElement).value;
         const value = n.querySelector(':scope > .rule-value') as HTMLInputElement | null;
@@ -64,7 +73,12 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
     );
 
   it('shows the filter of the box, and writes a group and a rule added in the builder into the box', async () => {
-    await page.evaluate(() => (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load('LastName.StartsWith(Sm)', 'LastName=Asc'));
+    await page.evaluate(() =>
+      (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load(
+        'LastName.StartsWith(Sm)',
+        'LastName=Asc',
+      ),
+    );
     await page.click('#tab-builder');
     expect(await page.isVisible('#builder-panel')).toBe(true);
     await page.waitForFunction(() => document.querySelectorAll('#builder .rule').length === 1);
@@ -79,7 +93,9 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
     await page.selectOption('#builder [data-path="[1,0]"] > .rule-fields', 'Gender');
     await page.selectOption('#builder [data-path="[1,0]"] > .rule-operators', 'inOrNull');
     await page.fill('#builder [data-path="[1,0]"] > .rule-value', '1,2');
-    expect(await waitForText('LastName.StartsWith(Sm);And(Gender.InArrayOrNull(1,2))')).toBe('LastName.StartsWith(Sm);And(Gender.InArrayOrNull(1,2))');
+    expect(await waitForText('LastName.StartsWith(Sm);And(Gender.InArrayOrNull(1,2))')).toBe(
+      'LastName.StartsWith(Sm);And(Gender.InArrayOrNull(1,2))',
+    );
     // The rest of the page follows the box: canonical form and matching employees.
     expect(await page.textContent('#canonical-filter')).toBe('LastName.StartsWith(Sm);And(Gender.InArrayOrNull(1,2))');
     expect(await page.textContent('#count')).toMatch(/employees match/);
@@ -114,7 +130,7 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
 
   it('a value the field cannot hold shows the same diagnostic in the box and marks the rule', async () => {
     await page.fill('#builder [data-path="[1]"] > .rule-value', '1, x');
-    expect(await waitForText("Or(FirstName.Contains(an);D.StartsWithInFields(FirstName,LastName));ClientId.NotInArray(1,x)")).toBe(
+    expect(await waitForText('Or(FirstName.Contains(an);D.StartsWithInFields(FirstName,LastName));ClientId.NotInArray(1,x)')).toBe(
       'Or(FirstName.Contains(an);D.StartsWithInFields(FirstName,LastName));ClientId.NotInArray(1,x)',
     );
     await page.waitForSelector('#builder [data-path="[1]"].queryBuilder-invalid', { timeout: 5_000 });

@@ -16,8 +16,25 @@ export const ENGINES_SEED = Number(process.env.WEPQL_ENGINES_SEED ?? 20261124);
 
 /** Strings where engines have differed: newer letters (U+A7CB Ɤ, U+1C89, U+10D50, U+16EA0), a leading U+FEFF, final sigma, İ. */
 export const EDGE_STRINGS: readonly string[] = [
-  '\uFEFF;(', ']i', '\uFEFFa', 'a\uFEFF', '\uA7CB', '\u0264', '\u1C89', '\u1C8A', '\u{10D50}', '\u{10D70}', '\u{16EA0}', '\u{16EBB}',
-  'ΟΔΟΣ', 'οδος', 'οδοσ', 'İ', 'i\u0307', '\uA7CBa', 'ɤa',
+  '\uFEFF;(',
+  ']i',
+  '\uFEFFa',
+  'a\uFEFF',
+  '\uA7CB',
+  '\u0264',
+  '\u1C89',
+  '\u1C8A',
+  '\u{10D50}',
+  '\u{10D70}',
+  '\u{16EA0}',
+  '\u{16EBB}',
+  'ΟΔΟΣ',
+  'οδος',
+  'οδοσ',
+  'İ',
+  'i\u0307',
+  '\uA7CBa',
+  'ɤa',
 ];
 
 /** Instants in the years where PGlite's client misread timestamps, and the ends of the range. */
@@ -119,4 +136,3 @@ export function valuesOf(node: TypedFilterNode): unknown {
       return [];
   }
 }
-

@@ -31,7 +31,6 @@ import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, 
 import { testSchema, typedFilterText, typedSortText } from '../support/typed-arbitraries.js';
 import { EDGE_INSTANTS, EDGE_STRINGS, ENGINES_RUNS as RUNS, ENGINES_SEED as SEED, caseArb, valuesOf, type Case } from './cases.js';
 
-
 interface EngineRun {
   readonly name: string;
   readonly fold: FoldEngine;
@@ -57,9 +56,12 @@ async function runCase(run: EngineRun, c: Case, report: (text: string) => void):
   await loadTable(run.engine, testSchema, rows, { table: 'cases' });
   const got = await selectRows(run.engine, 'cases', fragment);
   const index = new Map<unknown, number>(rows.map((r, i) => [r, i]));
-  const expected = query(rows, { filter: c.filter, ...(c.sort === null ? {} : { sort: c.sort }), schema: testSchema, caseSensitive: c.caseSensitive }).map(
-    (r) => index.get(r)!,
-  );
+  const expected = query(rows, {
+    filter: c.filter,
+    ...(c.sort === null ? {} : { sort: c.sort }),
+    schema: testSchema,
+    caseSensitive: c.caseSensitive,
+  }).map((r) => index.get(r)!);
   if (JSON.stringify(got) === JSON.stringify(expected)) return 'agree';
   if (!c.caseSensitive && touchesFoldGap(run.fold, [c.records, c.filter.clauses.map(valuesOf)])) return 'allowed';
   report(
@@ -82,26 +84,29 @@ const mariadb = findMariadb() !== undefined;
 if (!postgres) console.warn(`SKIPPED: engines differential on PostgreSQL 15 — ${postgresUnavailableReason()}`);
 if (!mariadb) console.warn(`SKIPPED: engines differential on MariaDB — ${mariadbUnavailableReason()}`);
 
-const STARTERS: readonly { name: string; fold: FoldEngine; available: boolean; start: () => Promise<Omit<EngineRun, 'name' | 'fold'>> }[] = [
-  { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
-  { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
-  {
-    name: 'PostgreSQL 15',
-    fold: 'postgres15',
-    available: postgres,
-    start: async () => {
-      const engine = await startPostgresEngine();
-      return { engine, ...(engine.foldCollation === undefined ? {} : { foldCollation: engine.foldCollation }) };
+const STARTERS: readonly { name: string; fold: FoldEngine; available: boolean; start: () => Promise<Omit<EngineRun, 'name' | 'fold'>> }[] =
+  [
+    { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
+    { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
+    {
+      name: 'PostgreSQL 15',
+      fold: 'postgres15',
+      available: postgres,
+      start: async () => {
+        const engine = await startPostgresEngine();
+        return { engine, ...(engine.foldCollation === undefined ? {} : { foldCollation: engine.foldCollation }) };
+      },
     },
-  },
-  { name: 'MariaDB', fold: 'mariadb', available: mariadb, start: async () => ({ engine: await startMariadb() }) },
-];
+    { name: 'MariaDB', fold: 'mariadb', available: mariadb, start: async () => ({ engine: await startMariadb() }) },
+  ];
 
 const counts: Record<string, Record<Outcome, number>> = {};
 
 afterAll(() => {
   if (Object.keys(counts).length === 0) return;
-  const lines = Object.entries(counts).map(([name, c]) => `${name}: ${c.agree} agree, ${c.allowed} differ where docs/sql.md's table allows, ${c.disagree} disagree`);
+  const lines = Object.entries(counts).map(
+    ([name, c]) => `${name}: ${c.agree} agree, ${c.allowed} differ where docs/sql.md's table allows, ${c.disagree} disagree`,
+  );
   console.log(`engines differential (seed ${SEED}, ${RUNS} cases per engine):\n  ${lines.join('\n  ')}`);
   mkdirSync('.tmp', { recursive: true });
   writeFileSync('.tmp/engines-report.json', `${JSON.stringify({ seed: SEED, runs: RUNS, counts }, null, 2)}\n`);

@@ -57,7 +57,7 @@ async function walk(source: DataSource, q: DataQuery, limit: number): Promise<{ 
   const forward: number[] = [];
   const pages: KeyedPage[] = [];
   let page = await source.keyedPage!(q, { offset: 0, limit });
-  for (let offset = 0; page.rows.length > 0 && pages.length < 200; ) {
+  for (let offset = 0; page.rows.length > 0 && pages.length < 200;) {
     pages.push(page);
     forward.push(...idsOf(page.rows));
     offset += page.rows.length;
@@ -79,7 +79,8 @@ async function walk(source: DataSource, q: DataQuery, limit: number): Promise<{ 
 function columnsRecords(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
   return records.map((r, i) => {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(r)) Object.defineProperty(out, key, { value: r[key], enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(r))
+      Object.defineProperty(out, key, { value: r[key], enumerable: true, writable: true, configurable: true });
     out.Id = i + 1;
     return out;
   });
@@ -90,7 +91,11 @@ const mariadb = findMariadb() !== undefined;
 if (!postgres) console.warn(`SKIPPED: engine walks on PostgreSQL 15 — ${postgresUnavailableReason()}`);
 if (!mariadb) console.warn(`SKIPPED: engine walks on MariaDB — ${mariadbUnavailableReason()}`);
 
-function postgresWalker(name: string, fold: FoldEngine, connect: () => Promise<{ query: (sql: string, params: unknown[]) => Promise<{ rows: readonly unknown[] }>; close: () => Promise<void> }>): () => Promise<Walker> {
+function postgresWalker(
+  name: string,
+  fold: FoldEngine,
+  connect: () => Promise<{ query: (sql: string, params: unknown[]) => Promise<{ rows: readonly unknown[] }>; close: () => Promise<void> }>,
+): () => Promise<Walker> {
   return async () => {
     const { query: run, close } = await connect();
     const { foldCollation } = await chooseFoldCollation(run);
@@ -101,7 +106,14 @@ function postgresWalker(name: string, fold: FoldEngine, connect: () => Promise<{
         const table = { query: run, table: 'walk', schema: walkSchema, primaryKey: 'Id' };
         await createPostgresTable(table, { replace: true });
         await insertPostgresRecords(table, records);
-        return createPostgresDataSource({ query: run, table: 'walk', schema: walkSchema, tieBreaker: 'Id', caseSensitive, ...(foldCollation ? { foldCollation } : {}) });
+        return createPostgresDataSource({
+          query: run,
+          table: 'walk',
+          schema: walkSchema,
+          tieBreaker: 'Id',
+          caseSensitive,
+          ...(foldCollation ? { foldCollation } : {}),
+        });
       },
       close,
     };
@@ -148,8 +160,16 @@ const WALKERS: readonly { name: string; available: boolean; start: () => Promise
     available: mariadb,
     start: async () => {
       const server: MariadbServer = await startMariadbServer();
-      const connection = await mysql.createConnection({ host: server.host, port: server.port, user: server.user, database: server.database, charset: 'UTF8MB4_GENERAL_CI', maxPreparedStatements: 64 });
-      const run = async (sql: string, params: unknown[]) => (params.length === 0 ? (await connection.query(sql))[0] : (await connection.execute(sql, params as never[]))[0]);
+      const connection = await mysql.createConnection({
+        host: server.host,
+        port: server.port,
+        user: server.user,
+        database: server.database,
+        charset: 'UTF8MB4_GENERAL_CI',
+        maxPreparedStatements: 64,
+      });
+      const run = async (sql: string, params: unknown[]) =>
+        params.length === 0 ? (await connection.query(sql))[0] : (await connection.execute(sql, params as never[]))[0];
       return {
         name: 'MariaDB',
         fold: 'mariadb',
@@ -188,10 +208,18 @@ describe.each(WALKERS)('$name pages by keyset to what query() returns', ({ name,
       }
       const records = columnsRecords(c.records);
       const source = await walker!.load(records, c.caseSensitive);
-      const expected = idsOf(query(records, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), schema: walkSchema, caseSensitive: c.caseSensitive }));
+      const expected = idsOf(
+        query(records, {
+          ...(q.filter ? { filter: q.filter } : {}),
+          ...(q.sort ? { sort: q.sort } : {}),
+          schema: walkSchema,
+          caseSensitive: c.caseSensitive,
+        }),
+      );
       const { forward, backward } = await walk(source, q, limit);
       if (JSON.stringify(forward) === JSON.stringify(expected) && JSON.stringify(backward) === JSON.stringify(expected)) tally.agree++;
-      else if (walker!.fold !== undefined && !c.caseSensitive && touchesFoldGap(walker!.fold, [c.records, c.filter.clauses.map(valuesOf)])) tally.allowed++;
+      else if (walker!.fold !== undefined && !c.caseSensitive && touchesFoldGap(walker!.fold, [c.records, c.filter.clauses.map(valuesOf)]))
+        tally.allowed++;
       else {
         tally.disagree++;
         first ??= [
@@ -205,7 +233,9 @@ describe.each(WALKERS)('$name pages by keyset to what query() returns', ({ name,
         ].join('\n');
       }
     }
-    console.log(`engine walks on ${name} (seed ${ENGINES_SEED + 1}): ${tally.agree} agree, ${tally.allowed} differ where docs/sql.md's table allows, ${tally.disagree} disagree, ${tally.skipped} skipped`);
+    console.log(
+      `engine walks on ${name} (seed ${ENGINES_SEED + 1}): ${tally.agree} agree, ${tally.allowed} differ where docs/sql.md's table allows, ${tally.disagree} disagree, ${tally.skipped} skipped`,
+    );
     expect(tally.disagree, first).toBe(0);
   });
 });

@@ -115,7 +115,9 @@ describe('wepql lsp over stdio', () => {
   const uri = (name: string): string => pathToFileURL(join(dir, name)).href;
 
   async function open(name: string, text: string, languageId = 'wepql'): Promise<PublishDiagnosticsParams> {
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri(name), languageId, version: 1, text } });
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: uri(name), languageId, version: 1, text },
+    });
     return diagnosticsFor(uri(name), 1);
   }
 
@@ -155,7 +157,10 @@ describe('wepql lsp over stdio', () => {
   });
 
   it('hovers a field with its type and the clause in plain English', async () => {
-    const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri('saved.wepql') }, position: { line: 4, character: 3 } });
+    const hover = await connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: uri('saved.wepql') },
+      position: { line: 4, character: 3 },
+    });
     const value = (hover!.contents as MarkupContent).value;
     expect(value).toContain('**CreatedOn** · datetime');
     expect(value).toContain('created on is exactly 2024-03-21T00:00:00Z (that instant only, not the whole day');
@@ -201,8 +206,9 @@ describe('wepql lsp over stdio', () => {
     expect(line.slice(location.range.start.character, location.range.end.character)).toBe('"CreatedOn"');
   });
 
-  it('answers semantic tokens from the parser\'s scanner: fields, operators, values, keywords, punctuation', async () => {
-    const text = "# a comment\nLastName.StartsWith(Sm);Or(Gender.Equal(1);Address.City.InArray('New York', Boston))\n'D'.StartsWithInFields(FirstName,LastName)\n";
+  it("answers semantic tokens from the parser's scanner: fields, operators, values, keywords, punctuation", async () => {
+    const text =
+      "# a comment\nLastName.StartsWith(Sm);Or(Gender.Equal(1);Address.City.InArray('New York', Boston))\n'D'.StartsWithInFields(FirstName,LastName)\n";
     await open('tokens.wepql', text);
     const { data } = (await connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: uri('tokens.wepql') } }))!;
     const lines = text.split('\n');
@@ -223,7 +229,8 @@ describe('wepql lsp over stdio', () => {
   });
 
   it('relints after the typing stops: 30 rapid changes to a large document publish only the last version, and hover answers meanwhile (issue 19 #14)', async () => {
-    const line = (i: number) => `LastName.StartsWith(Sm${i});Or(Gender.Equal(1);Gender.IsNull());CreatedOn.GreaterThan(2024-01-01);FirstName.Contains(a)`;
+    const line = (i: number) =>
+      `LastName.StartsWith(Sm${i});Or(Gender.Equal(1);Gender.IsNull());CreatedOn.GreaterThan(2024-01-01);FirstName.Contains(a)`;
     const lines = Array.from({ length: 8000 }, (_, i) => line(i));
     const name = 'large.wepql';
     const t0 = performance.now();
@@ -238,7 +245,10 @@ describe('wepql lsp over stdio', () => {
       });
     }
     const asked = performance.now();
-    const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri(name) }, position: { line: 40, character: 2 } });
+    const hover = await connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: uri(name) },
+      position: { line: 40, character: 2 },
+    });
     const hoverMs = performance.now() - asked;
     expect((hover!.contents as MarkupContent).value).toContain('**LastName**');
     const last = await diagnosticsFor(uri(name), 31);
@@ -246,7 +256,12 @@ describe('wepql lsp over stdio', () => {
     // Relinted serially, 30 versions would keep the server busy for 30 relints before the hover: it came well before.
     expect(hoverMs).toBeLessThan(oneRelint * 10);
     // Only the version the typing stopped at was linted to the end and published.
-    expect(published.slice(before).filter((p) => p.uri === uri(name)).map((p) => p.version)).toEqual([31]);
+    expect(
+      published
+        .slice(before)
+        .filter((p) => p.uri === uri(name))
+        .map((p) => p.version),
+    ).toEqual([31]);
     // The published findings are those of the last text: the `x` typed at the start of line 5 makes its field unknown.
     expect(last.diagnostics.filter((d) => d.range.start.line === 5).map((d) => d.code)).toContain('unknown-field');
     console.log(`lsp relint: one relint ${oneRelint.toFixed(0)} ms, hover after 30 changes ${hoverMs.toFixed(0)} ms`);
@@ -273,7 +288,11 @@ describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, 
     dir = mkdtempSync(join(tmpdir(), 'wepql-lsp-project-'));
     writeFileSync(
       join(dir, 'wepql.config.json'),
-      JSON.stringify({ schema: SCHEMA, filterPath: '$.views[*].where', rules: { 'field-case-mismatch': 'off', 'date-only-equality': 'error' } }),
+      JSON.stringify({
+        schema: SCHEMA,
+        filterPath: '$.views[*].where',
+        rules: { 'field-case-mismatch': 'off', 'date-only-equality': 'error' },
+      }),
     );
     server = spawn(process.execPath, [CLI, 'lsp'], { cwd: dir });
     connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
@@ -291,17 +310,32 @@ describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const YAML = ["views:", "  - name: smiths", "    where: 'lastname.equal(''O''''Brien'');;CreatedOn.Equal(2024-03-21)'", '  - name: all', '    where: Gender.Equal(1);Gender.Equal(1)', ''].join('\n');
+  const YAML = [
+    'views:',
+    '  - name: smiths',
+    "    where: 'lastname.equal(''O''''Brien'');;CreatedOn.Equal(2024-03-21)'",
+    '  - name: all',
+    '    where: Gender.Equal(1);Gender.Equal(1)',
+    '',
+  ].join('\n');
 
   it('finds the filters by the selector, applies the rule settings, and maps ranges through YAML quoting', async () => {
     const uri = pathToFileURL(join(dir, 'views.yaml')).href;
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text: YAML } });
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: YAML },
+    });
     for (let i = 0; i < 100 && !published.some((p) => p.uri === uri); i++) await new Promise((r) => setTimeout(r, 50));
     const { diagnostics } = published.find((p) => p.uri === uri)!;
     const lines = YAML.split('\n');
-    const shown = diagnostics.map((d) => `${d.code} ${d.severity} ${lines[d.range.start.line]!.slice(d.range.start.character, d.range.end.character)}`);
+    const shown = diagnostics.map(
+      (d) => `${d.code} ${d.severity} ${lines[d.range.start.line]!.slice(d.range.start.character, d.range.end.character)}`,
+    );
     // `off` drops field-case-mismatch; `error` raises date-only-equality; '' in the YAML string is one quote.
-    expect(shown).toEqual(['empty-clause 2 ;', 'date-only-equality 1 CreatedOn.Equal(2024-03-21)', 'duplicate-condition 2 Gender.Equal(1)']);
+    expect(shown).toEqual([
+      'empty-clause 2 ;',
+      'date-only-equality 1 CreatedOn.Equal(2024-03-21)',
+      'duplicate-condition 2 Gender.Equal(1)',
+    ]);
   });
 
   it('fixes inside a YAML string by rewriting the entry with its quoting', async () => {
@@ -312,6 +346,8 @@ describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, 
       context: { diagnostics: [] },
     })) as CodeAction[];
     const fix = actions.find((a) => a.title === 'Fix empty-clause')!;
-    expect(applyEdits(YAML, fix.edit!.changes![uri]!).split('\n')[2]).toBe("    where: 'lastname.equal(''O''''Brien'');CreatedOn.Equal(2024-03-21)'");
+    expect(applyEdits(YAML, fix.edit!.changes![uri]!).split('\n')[2]).toBe(
+      "    where: 'lastname.equal(''O''''Brien'');CreatedOn.Equal(2024-03-21)'",
+    );
   });
 });

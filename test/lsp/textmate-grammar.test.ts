@@ -19,9 +19,14 @@ let grammar: IGrammar;
 beforeAll(async () => {
   await oniguruma.loadWASM(readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm')).buffer);
   const registry = new textmate.Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (p: string[]) => new oniguruma.OnigScanner(p), createOnigString: (s: string) => new oniguruma.OnigString(s) }),
+    onigLib: Promise.resolve({
+      createOnigScanner: (p: string[]) => new oniguruma.OnigScanner(p),
+      createOnigString: (s: string) => new oniguruma.OnigString(s),
+    }),
     loadGrammar: async (scope) =>
-      scope === 'source.wepql' ? textmate.parseRawGrammar(readFileSync(new URL('syntaxes/wepql.tmLanguage.json', EXTENSION), 'utf8'), 'wepql.tmLanguage.json') : null,
+      scope === 'source.wepql'
+        ? textmate.parseRawGrammar(readFileSync(new URL('syntaxes/wepql.tmLanguage.json', EXTENSION), 'utf8'), 'wepql.tmLanguage.json')
+        : null,
   });
   grammar = (await registry.loadGrammar('source.wepql'))!;
 });
@@ -46,7 +51,9 @@ function tokens(text: string): string[] {
 describe('the VS Code extension', () => {
   it('registers the grammar for the wepql language of .wepql files', () => {
     expect(manifest.contributes.languages[0]).toMatchObject({ id: 'wepql', extensions: ['.wepql'] });
-    expect(manifest.contributes.grammars).toEqual([{ language: 'wepql', scopeName: 'source.wepql', path: './syntaxes/wepql.tmLanguage.json' }]);
+    expect(manifest.contributes.grammars).toEqual([
+      { language: 'wepql', scopeName: 'source.wepql', path: './syntaxes/wepql.tmLanguage.json' },
+    ]);
     expect(grammar).toBeDefined();
   });
 

@@ -19,7 +19,10 @@ const dateArb = fc.date({ min: new Date('0001-01-01T00:00:00.000Z'), max: new Da
 const valueOf: Record<Kind, fc.Arbitrary<unknown>> = {
   string: valueStringArb(),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }),
-  datetime: fc.oneof(dateArb, dateArb.map((d) => d.toISOString().slice(0, 10))),
+  datetime: fc.oneof(
+    dateArb,
+    dateArb.map((d) => d.toISOString().slice(0, 10)),
+  ),
   boolean: fc.boolean(),
 };
 const METHODS: Record<Kind, readonly string[]> = {
@@ -46,8 +49,17 @@ type Step =
 
 const conditionArb: fc.Arbitrary<Step> = kindArb.chain((kind) =>
   fc.oneof(
-    fc.record({ t: fc.constant('cmp' as const), field: fc.constantFrom(...FIELDS[kind]), method: fc.constantFrom(...METHODS[kind]), value: valueOf[kind] }),
-    fc.record({ t: fc.constant('null' as const), field: fc.constantFrom(...FIELDS[kind]), method: fc.constantFrom('isNull' as const, 'isNotNull' as const) }),
+    fc.record({
+      t: fc.constant('cmp' as const),
+      field: fc.constantFrom(...FIELDS[kind]),
+      method: fc.constantFrom(...METHODS[kind]),
+      value: valueOf[kind],
+    }),
+    fc.record({
+      t: fc.constant('null' as const),
+      field: fc.constantFrom(...FIELDS[kind]),
+      method: fc.constantFrom('isNull' as const, 'isNotNull' as const),
+    }),
     fc.record({
       t: fc.constant('list' as const),
       field: fc.constantFrom(...FIELDS[kind]),
@@ -141,9 +153,10 @@ describe('values become text the grammar reads back as the same value, or a Wepq
       fc.property(fc.double(), (n) => {
         let text: string | undefined;
         try {
-          text = where<{ N: number }>().field('N').equal(n).toAst().clauses[0]!.kind === 'comparison'
-            ? (where<{ N: number }>().field('N').equal(n).toAst().clauses[0] as { value: { value: string } }).value.value
-            : undefined;
+          text =
+            where<{ N: number }>().field('N').equal(n).toAst().clauses[0]!.kind === 'comparison'
+              ? (where<{ N: number }>().field('N').equal(n).toAst().clauses[0] as { value: { value: string } }).value.value
+              : undefined;
         } catch (e) {
           expect(e).toBeInstanceOf(WepqlError);
           expect(Number.isFinite(n)).toBe(false);
@@ -167,18 +180,23 @@ describe('values become text the grammar reads back as the same value, or a Wepq
 
   it('any string either builds (and round-trips) or throws WepqlError invalid-character', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 6 }).chain((a) => fc.string({ unit: 'binary', maxLength: 6 }).map((b) => a + b + '\ud800'.slice(0, a.length % 2))), (s) => {
-        let filter;
-        try {
-          filter = where<{ S: string }>().field('S').equal(s);
-        } catch (e) {
-          expect(e).toBeInstanceOf(WepqlError);
-          expect((e as WepqlError).diagnostics[0]!.code).toBe('invalid-character');
-          return;
-        }
-        const parsed = parseFilter(filter.toString());
-        expect(stripSpans(parsed.ast)).toEqual(stripSpans(filter.toAst()));
-      }),
+      fc.property(
+        fc
+          .string({ unit: 'binary-ascii', maxLength: 6 })
+          .chain((a) => fc.string({ unit: 'binary', maxLength: 6 }).map((b) => a + b + '\ud800'.slice(0, a.length % 2))),
+        (s) => {
+          let filter;
+          try {
+            filter = where<{ S: string }>().field('S').equal(s);
+          } catch (e) {
+            expect(e).toBeInstanceOf(WepqlError);
+            expect((e as WepqlError).diagnostics[0]!.code).toBe('invalid-character');
+            return;
+          }
+          const parsed = parseFilter(filter.toString());
+          expect(stripSpans(parsed.ast)).toEqual(stripSpans(filter.toAst()));
+        },
+      ),
     );
   });
 });

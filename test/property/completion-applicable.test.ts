@@ -58,7 +58,10 @@ describe('completion on prefixes of valid filters', () => {
             const call = operatorKind(item.label as FilterOperator) === 'no-value' ? '()' : '(x)';
             const candidate = `${before}${item.label}${call}${')'.repeat(openParens(before))}`;
             // `x` may not parse as the field's type; nothing else may be wrong.
-            expect(errorCodes(candidate).filter((c) => c !== 'invalid-value'), candidate).toEqual([]);
+            expect(
+              errorCodes(candidate).filter((c) => c !== 'invalid-value'),
+              candidate,
+            ).toEqual([]);
             checked++;
           } else if (item.kind === 'field' && inArguments(before) && !item.insertText.endsWith('.')) {
             // A field offered inside an argument list is one for an InFields operator's list.

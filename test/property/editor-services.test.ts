@@ -12,11 +12,42 @@ import { employeeSchema } from '../../src/sample/employee-schema.js';
 import { highlightTokens, hoverAt } from '../../src/language-service/index.js';
 
 const PIECES = [
-  '.', ';', '(', ')', ',', "'", "''", '=', ' ', '\n',
-  'And', 'or(', 'Equal', 'StartsWith', 'IsNull', 'InArray', 'EqualInFields', 'Asc', 'desc',
-  'LastName', 'Gender', 'CreatedOn', 'Address.ZipCode', '1', '2024-03-21', 'x', 'é', '😀', '\u0000', '\uD800', '__proto__',
+  '.',
+  ';',
+  '(',
+  ')',
+  ',',
+  "'",
+  "''",
+  '=',
+  ' ',
+  '\n',
+  'And',
+  'or(',
+  'Equal',
+  'StartsWith',
+  'IsNull',
+  'InArray',
+  'EqualInFields',
+  'Asc',
+  'desc',
+  'LastName',
+  'Gender',
+  'CreatedOn',
+  'Address.ZipCode',
+  '1',
+  '2024-03-21',
+  'x',
+  'é',
+  '😀',
+  '\u0000',
+  '\uD800',
+  '__proto__',
 ];
-const text = fc.oneof(fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join('')), fc.string({ maxLength: 60 }));
+const text = fc.oneof(
+  fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join('')),
+  fc.string({ maxLength: 60 }),
+);
 const kind = fc.constantFrom('filter' as const, 'sort' as const);
 
 describe('editor services on any text', () => {

@@ -39,11 +39,15 @@ describe('compileFilter agrees with the reference interpreter', () => {
 
   it('never throws on any record, whatever it holds', () => {
     fc.assert(
-      fc.property(typedFilterArb(), fc.anything({ withDate: true, withMap: true, withNullPrototype: true, withObjectString: true }), (filter, record) => {
-        const expected = referenceMatches(filter, record);
-        expect(compileFilter(filter, { strategy: 'codegen' })(record)).toBe(expected);
-        expect(compileFilter(filter, { strategy: 'closures' })(record)).toBe(expected);
-      }),
+      fc.property(
+        typedFilterArb(),
+        fc.anything({ withDate: true, withMap: true, withNullPrototype: true, withObjectString: true }),
+        (filter, record) => {
+          const expected = referenceMatches(filter, record);
+          expect(compileFilter(filter, { strategy: 'codegen' })(record)).toBe(expected);
+          expect(compileFilter(filter, { strategy: 'closures' })(record)).toBe(expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });

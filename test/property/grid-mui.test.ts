@@ -18,7 +18,8 @@ process.env.TZ = 'UTC';
 const require = createRequire(import.meta.url);
 const muiDir = require.resolve('@mui/x-data-grid/package.json').replace(/package\.json$/, '');
 type Operator = { value: string; getApplyFilterFn(item: GridFilterItem, column: unknown): ((value: unknown) => boolean) | null };
-const load = (file: string, fn: string, ...args: unknown[]): Operator[] => (require(`${muiDir}colDef/${file}`) as Record<string, (...a: unknown[]) => Operator[]>)[fn]!(...args);
+const load = (file: string, fn: string, ...args: unknown[]): Operator[] =>
+  (require(`${muiDir}colDef/${file}`) as Record<string, (...a: unknown[]) => Operator[]>)[fn]!(...args);
 
 const OPERATORS: Record<string, Operator[]> = {};
 beforeAll(() => {
@@ -51,14 +52,34 @@ const rowArb = fc.record(
 );
 
 const itemArb: fc.Arbitrary<GridFilterItem> = fc.oneof(
-  fc.record({ field: fc.constant('Name'), operator: fc.constantFrom('contains', 'doesNotContain', 'equals', 'doesNotEqual', 'startsWith', 'endsWith'), value: fc.constantFrom('sm', ' S ', 'ith', "o'", 'b', 'smith') }),
+  fc.record({
+    field: fc.constant('Name'),
+    operator: fc.constantFrom('contains', 'doesNotContain', 'equals', 'doesNotEqual', 'startsWith', 'endsWith'),
+    value: fc.constantFrom('sm', ' S ', 'ith', "o'", 'b', 'smith'),
+  }),
   fc.record({ field: fc.constant('Name'), operator: fc.constantFrom('isEmpty', 'isNotEmpty') }),
-  fc.record({ field: fc.constant('Name'), operator: fc.constant('isAnyOf'), value: fc.array(fc.constantFrom('smith', 'JONES', 'b'), { minLength: 1, maxLength: 2 }) }),
-  fc.record({ field: fc.constant('Age'), operator: fc.constantFrom('=', '!=', '>', '>=', '<', '<='), value: fc.integer({ min: -3, max: 3 }) }),
+  fc.record({
+    field: fc.constant('Name'),
+    operator: fc.constant('isAnyOf'),
+    value: fc.array(fc.constantFrom('smith', 'JONES', 'b'), { minLength: 1, maxLength: 2 }),
+  }),
+  fc.record({
+    field: fc.constant('Age'),
+    operator: fc.constantFrom('=', '!=', '>', '>=', '<', '<='),
+    value: fc.integer({ min: -3, max: 3 }),
+  }),
   fc.record({ field: fc.constant('Age'), operator: fc.constantFrom('isEmpty', 'isNotEmpty') }),
-  fc.record({ field: fc.constant('Age'), operator: fc.constant('isAnyOf'), value: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    field: fc.constant('Age'),
+    operator: fc.constant('isAnyOf'),
+    value: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ field: fc.constant('Active'), operator: fc.constant('is'), value: fc.constantFrom('true', 'false', true, false) }),
-  fc.record({ field: fc.constant('BornOn'), operator: fc.constantFrom('is', 'not', 'after', 'onOrAfter', 'before', 'onOrBefore'), value: fc.constantFrom('2023-12-31', '2024-01-01', '2024-01-02') }),
+  fc.record({
+    field: fc.constant('BornOn'),
+    operator: fc.constantFrom('is', 'not', 'after', 'onOrAfter', 'before', 'onOrBefore'),
+    value: fc.constantFrom('2023-12-31', '2024-01-01', '2024-01-02'),
+  }),
   fc.record({ field: fc.constant('BornOn'), operator: fc.constantFrom('isEmpty', 'isNotEmpty') }),
 );
 
@@ -82,7 +103,10 @@ describe('wepql/grid: MUI X Data Grid filter models', () => {
   it("wepql keeps the rows MUI's filter functions keep", () => {
     fc.assert(
       fc.property(
-        fc.record({ items: fc.array(itemArb, { maxLength: 3 }), logicOperator: fc.constantFrom('and', 'or') as fc.Arbitrary<GridLogicOperator> }),
+        fc.record({
+          items: fc.array(itemArb, { maxLength: 3 }),
+          logicOperator: fc.constantFrom('and', 'or') as fc.Arbitrary<GridLogicOperator>,
+        }),
         fc.array(rowArb, { minLength: 1, maxLength: 10 }),
         (model, rows) => {
           const { filter, diagnostics } = fromMuiFilterModel(model, { schema });
@@ -105,15 +129,27 @@ describe('wepql/grid: MUI X Data Grid filter models', () => {
       ],
       logicOperator: 'or',
     });
-    expect(fromMuiFilterModel(model!, { schema }).filter).toBe('Or(Name.StartsWith(sm);Age.InArray(1,2);BornOn.GreaterThanOrEqual(2024-01-01))');
+    expect(fromMuiFilterModel(model!, { schema }).filter).toBe(
+      'Or(Name.StartsWith(sm);Age.InArray(1,2);BornOn.GreaterThanOrEqual(2024-01-01))',
+    );
     const refused = toMuiFilterModel('Name.NotEqual(a);Name.IsNull();Active.Equal(false)', { schema });
     expect(refused.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ['not-expressible', ['items', 0]],
       ['not-expressible', ['items', 1]],
       ['not-expressible', ['items', 2]],
     ]);
-    expect(fromMuiFilterModel({ items: [], quickFilterValues: ['smith'] }, { schema }).diagnostics.map((d) => d.code)).toEqual(['not-expressible']);
-    expect(fromMuiSortModel([{ field: 'Name', sort: 'asc' }, { field: 'Age', sort: null }], { schema }).sort).toBe('Name=Asc');
+    expect(fromMuiFilterModel({ items: [], quickFilterValues: ['smith'] }, { schema }).diagnostics.map((d) => d.code)).toEqual([
+      'not-expressible',
+    ]);
+    expect(
+      fromMuiSortModel(
+        [
+          { field: 'Name', sort: 'asc' },
+          { field: 'Age', sort: null },
+        ],
+        { schema },
+      ).sort,
+    ).toBe('Name=Asc');
     expect(toMuiSortModel('Name=Desc', { schema }).model).toEqual([{ field: 'Name', sort: 'desc' }]);
   });
 });

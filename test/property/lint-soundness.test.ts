@@ -32,8 +32,14 @@ function applyFix(text: string, d: Diagnostic): string {
 // records, so that contradictions, implications and boundary points (an
 // integer interval holding exactly one value) are hit often.
 const POOLS = {
-  Age: { values: ['-1', '0', '1', '2', '3'], ops: ['Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual'] },
-  Score: { values: ['0', '0.5', '1', '1.5', '2'], ops: ['Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual'] },
+  Age: {
+    values: ['-1', '0', '1', '2', '3'],
+    ops: ['Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual'],
+  },
+  Score: {
+    values: ['0', '0.5', '1', '1.5', '2'],
+    ops: ['Equal', 'NotEqual', 'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual'],
+  },
   Name: {
     values: ["''", 'a', 'A', 'ab', 'b', 'ba', 'abc'],
     ops: ['Equal', 'NotEqual', 'Contains', 'StartsWith', 'EndsWith', 'NotContains', 'NotStartsWith', 'NotEndsWith'],
@@ -44,7 +50,9 @@ type PoolField = keyof typeof POOLS;
 const poolFieldArb = fc.constantFrom(...(Object.keys(POOLS) as PoolField[]));
 const denseConditionArb = poolFieldArb.chain((field) =>
   fc.oneof(
-    fc.record({ op: fc.constantFrom(...POOLS[field].ops), v: fc.constantFrom(...POOLS[field].values) }).map(({ op, v }) => `${field}.${op}(${v})`),
+    fc
+      .record({ op: fc.constantFrom(...POOLS[field].ops), v: fc.constantFrom(...POOLS[field].values) })
+      .map(({ op, v }) => `${field}.${op}(${v})`),
     fc.constantFrom('IsNull', 'IsNotNull').map((op) => `${field}.${op}()`),
     fc
       .record({
@@ -82,10 +90,15 @@ const sameFieldConjunctionArb = poolFieldArb.chain((field) =>
   fc
     .array(
       fc.oneof(
-        fc.record({ op: fc.constantFrom(...POOLS[field].ops), v: fc.constantFrom(...POOLS[field].values) }).map(({ op, v }) => `${field}.${op}(${v})`),
+        fc
+          .record({ op: fc.constantFrom(...POOLS[field].ops), v: fc.constantFrom(...POOLS[field].values) })
+          .map(({ op, v }) => `${field}.${op}(${v})`),
         fc.constantFrom('IsNull', 'IsNotNull').map((op) => `${field}.${op}()`),
         fc
-          .record({ op: fc.constantFrom('InArray', 'InArrayOrNull', 'NotInArray', 'NotInArrayOrNull'), vs: fc.array(fc.constantFrom(...POOLS[field].values), { minLength: 1, maxLength: 3 }) })
+          .record({
+            op: fc.constantFrom('InArray', 'InArrayOrNull', 'NotInArray', 'NotInArrayOrNull'),
+            vs: fc.array(fc.constantFrom(...POOLS[field].values), { minLength: 1, maxLength: 3 }),
+          })
           .map(({ op, vs }) => `${field}.${op}(${vs.join(',')})`),
       ),
       { minLength: 2, maxLength: 3 },
@@ -97,7 +110,29 @@ const sameFieldConjunctionArb = poolFieldArb.chain((field) =>
 const EXHAUSTIVE_RECORDS: Record<string, unknown>[] = [
   ...[-1, 0, 1, 2, 3].map((Age) => ({ Age })),
   ...[-0.5, 0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5].map((Score) => ({ Score })),
-  ...['', 'a', 'A', 'ab', 'AB', 'Ab', 'b', 'B', 'ba', 'abc', 'xabc', 'abcx', 'ca', 'bab', 'aba', 'x', 'abab', 'baab', 'bb', 'aa', 'cab'].map((Name) => ({ Name })),
+  ...[
+    '',
+    'a',
+    'A',
+    'ab',
+    'AB',
+    'Ab',
+    'b',
+    'B',
+    'ba',
+    'abc',
+    'xabc',
+    'abcx',
+    'ca',
+    'bab',
+    'aba',
+    'x',
+    'abab',
+    'baab',
+    'bb',
+    'aa',
+    'cab',
+  ].map((Name) => ({ Name })),
   { Active: true },
   { Active: false },
   {},

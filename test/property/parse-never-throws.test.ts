@@ -4,13 +4,53 @@ import { DIAGNOSTIC_CODES, parseFilter, parseSort, type Diagnostic } from '../..
 
 // Pieces of the language itself, so that random strings are mostly almost-filters.
 const PIECES = [
-  '.', ';', '(', ')', ',', "'", "''", '=', ' ', '\t', '\n', '\r',
-  'And', 'or', 'OR(', 'Equal', 'equals', 'IsNull', 'InArray', 'EqualInFields', 'StartsWithInFields', 'Asc', 'desc',
-  'A', 'B.C', '_x', '1', '5.5', '2024-01-01T00:00:00Z', 'New York', "O'Brien", 'é', '日本', '😀',
-  '\u0000', '\uD800', '\uDC00', '__proto__', 'constructor',
+  '.',
+  ';',
+  '(',
+  ')',
+  ',',
+  "'",
+  "''",
+  '=',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  'And',
+  'or',
+  'OR(',
+  'Equal',
+  'equals',
+  'IsNull',
+  'InArray',
+  'EqualInFields',
+  'StartsWithInFields',
+  'Asc',
+  'desc',
+  'A',
+  'B.C',
+  '_x',
+  '1',
+  '5.5',
+  '2024-01-01T00:00:00Z',
+  'New York',
+  "O'Brien",
+  'é',
+  '日本',
+  '😀',
+  '\u0000',
+  '\uD800',
+  '\uDC00',
+  '__proto__',
+  'constructor',
 ];
 const pieceString = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join(''));
-const anyText = fc.oneof(pieceString, fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 30 }));
+const anyText = fc.oneof(
+  pieceString,
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+);
 
 function checkDiagnostics(text: string, diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) {
@@ -51,11 +91,22 @@ describe('parseFilter never throws', () => {
 
   it('on arbitrary text under tight limits', () => {
     fc.assert(
-      fc.property(anyText, fc.record({ maxDepth: fc.nat(3), maxConditions: fc.nat(3), maxListValues: fc.nat(3), maxInFields: fc.nat(3), maxErrors: fc.nat(3), maxLength: fc.nat(80) }), (text, limits) => {
-        const { diagnostics } = parseFilter(text, { limits });
-        checkDiagnostics(text, diagnostics);
-        expect(diagnostics.length).toBeLessThanOrEqual(limits.maxErrors + 1);
-      }),
+      fc.property(
+        anyText,
+        fc.record({
+          maxDepth: fc.nat(3),
+          maxConditions: fc.nat(3),
+          maxListValues: fc.nat(3),
+          maxInFields: fc.nat(3),
+          maxErrors: fc.nat(3),
+          maxLength: fc.nat(80),
+        }),
+        (text, limits) => {
+          const { diagnostics } = parseFilter(text, { limits });
+          checkDiagnostics(text, diagnostics);
+          expect(diagnostics.length).toBeLessThanOrEqual(limits.maxErrors + 1);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

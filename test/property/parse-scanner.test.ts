@@ -7,7 +7,34 @@ import { describe, expect, it } from 'vitest';
 import { filterLexer } from '../../src/syntax/filter-lexer.js';
 import { scanFilter, scanFilterShared } from '../../src/syntax/filter-scanner.js';
 
-const PIECES = ['.', ';', '(', ')', ',', "'", "''", ' ', '\t', '\n', '\r', 'and', 'OR', 'Or', 'orx', 'andy', 'a', 'o', 'Equal', 'x y', '5.5', 'é', '\u0000', '\uD800', '\u00a0', '='];
+const PIECES = [
+  '.',
+  ';',
+  '(',
+  ')',
+  ',',
+  "'",
+  "''",
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  'and',
+  'OR',
+  'Or',
+  'orx',
+  'andy',
+  'a',
+  'o',
+  'Equal',
+  'x y',
+  '5.5',
+  'é',
+  '\u0000',
+  '\uD800',
+  '\u00a0',
+  '=',
+];
 const text = fc.oneof(
   fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join('')),
   fc.string({ maxLength: 60 }),

@@ -27,14 +27,20 @@ function ruleArb(schema: Schema): fc.Arbitrary<PolicyDefinition> {
     );
   return fc
     .record({
-      fields: fc.subarray([...schema.fields]).chain((fields) => fc.tuple(...fields.map((f) => rule(f.type).map((r) => [f.name, r] as const)))),
+      fields: fc
+        .subarray([...schema.fields])
+        .chain((fields) => fc.tuple(...fields.map((f) => rule(f.type).map((r) => [f.name, r] as const)))),
       otherFields: fc.constantFrom<'allow' | 'deny' | undefined>('allow', 'deny', undefined),
     })
     .map(({ fields, otherFields }) => ({ fields: Object.fromEntries(fields), ...(otherFields === undefined ? {} : { otherFields }) }));
 }
 
 /** What the policy definition says of one condition, read directly. */
-function refusal(definition: PolicyDefinition, field: string, operator: string): 'field-not-filterable' | 'operator-not-allowed' | undefined {
+function refusal(
+  definition: PolicyDefinition,
+  field: string,
+  operator: string,
+): 'field-not-filterable' | 'operator-not-allowed' | undefined {
   const rule = definition.fields !== undefined && Object.hasOwn(definition.fields, field) ? definition.fields[field]! : undefined;
   const filter = rule === undefined ? definition.otherFields !== 'deny' : (rule.filter ?? true);
   if (filter === true) return undefined;

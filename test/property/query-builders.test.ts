@@ -75,7 +75,14 @@ function kyselyOn(engine: SqlEngine): Kysely<Cases> {
 
 function connectionOf(engine: SqlEngine): mysql.PoolOptions {
   const server = (engine as SqlEngine & { server: MariadbServer }).server;
-  return { host: server.host, port: server.port, user: server.user, database: server.database, charset: 'UTF8MB4_GENERAL_CI', connectionLimit: 1 };
+  return {
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    database: server.database,
+    charset: 'UTF8MB4_GENERAL_CI',
+    connectionLimit: 1,
+  };
 }
 
 const mysqlCases = mysqlTable('cases', { wepql_row: mysqlInt('wepql_row') });
@@ -163,31 +170,37 @@ describe.each(dialects)('query builders on %s return what query() returns', (dia
     const run = builders[builder](engine);
     try {
       await fc.assert(
-        fc.asyncProperty(recordsArb({ maxLength: 16 }), typedFilterArb(), fc.option(typedSortArb()), fc.boolean(), async (records, filter, sort, cs) => {
-          if (dialect === 'mysql') {
-            records = mysqlSafe(records);
-            filter = mysqlSafe(filter);
-          }
-          const rows = records.map((r) => ({ ...r }));
-          const index = new Map<unknown, number>(rows.map((r, i) => [r, i]));
-          await loadTable(engine, testSchema, rows, { table: 'cases' });
-          const got = await run(filter, sort, cs);
-          const expected = query(rows, { filter, ...(sort === null ? {} : { sort }), schema: testSchema, caseSensitive: cs })
-            .map((r) => index.get(r)!)
-            .filter((i) => i !== EXCLUDED);
-          if (JSON.stringify(got.rows) !== JSON.stringify(expected)) {
-            throw new Error(
-              [
-                `${builder} on ${dialect} disagrees with query()${cs ? ' (case-sensitive)' : ''}`,
-                `filter: ${typedFilterText(filter)}`,
-                `sort:   ${sort === null ? '' : typedSortText(sort)}`,
-                `sql:    ${got.sql}`,
-                `rows from the database: ${JSON.stringify(got.rows)}`,
-                `rows from query():      ${JSON.stringify(expected)}`,
-              ].join('\n'),
-            );
-          }
-        }),
+        fc.asyncProperty(
+          recordsArb({ maxLength: 16 }),
+          typedFilterArb(),
+          fc.option(typedSortArb()),
+          fc.boolean(),
+          async (records, filter, sort, cs) => {
+            if (dialect === 'mysql') {
+              records = mysqlSafe(records);
+              filter = mysqlSafe(filter);
+            }
+            const rows = records.map((r) => ({ ...r }));
+            const index = new Map<unknown, number>(rows.map((r, i) => [r, i]));
+            await loadTable(engine, testSchema, rows, { table: 'cases' });
+            const got = await run(filter, sort, cs);
+            const expected = query(rows, { filter, ...(sort === null ? {} : { sort }), schema: testSchema, caseSensitive: cs })
+              .map((r) => index.get(r)!)
+              .filter((i) => i !== EXCLUDED);
+            if (JSON.stringify(got.rows) !== JSON.stringify(expected)) {
+              throw new Error(
+                [
+                  `${builder} on ${dialect} disagrees with query()${cs ? ' (case-sensitive)' : ''}`,
+                  `filter: ${typedFilterText(filter)}`,
+                  `sort:   ${sort === null ? '' : typedSortText(sort)}`,
+                  `sql:    ${got.sql}`,
+                  `rows from the database: ${JSON.stringify(got.rows)}`,
+                  `rows from query():      ${JSON.stringify(expected)}`,
+                ].join('\n'),
+              );
+            }
+          },
+        ),
         { numRuns: dialect === 'mysql' ? RUNS / 2 : RUNS },
       );
     } finally {
@@ -197,7 +210,9 @@ describe.each(dialects)('query builders on %s return what query() returns', (dia
 
   it('an empty filter composes as always-true, and no sort and no tie-breaker adds no ORDER BY', async () => {
     await loadTable(engine, testSchema, [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }], { table: 'cases' });
-    const empty = { filter: { kind: 'typed-filter', clauses: [], source: { kind: 'filter', clauses: [] } } } as unknown as { filter: TypedFilter };
+    const empty = { filter: { kind: 'typed-filter', clauses: [], source: { kind: 'filter', clauses: [] } } } as unknown as {
+      filter: TypedFilter;
+    };
     for (const builder of ['kysely', 'drizzle'] as const) {
       const run = builders[builder](engine);
       try {
@@ -227,10 +242,18 @@ describe('fragments bind every value', () => {
         createDriver: () => new DummyDriver(),
       },
     });
-    const compiled = kysely.selectFrom('cases').select('wepql_row').where((eb) => kyselyWhere(eb, filter, options)).compile();
+    const compiled = kysely
+      .selectFrom('cases')
+      .select('wepql_row')
+      .where((eb) => kyselyWhere(eb, filter, options))
+      .compile();
     expect(compiled.sql).not.toContain('DROP');
     expect(compiled.parameters).toContain(hostile.toLowerCase());
-    const drizzled = drizzleSqlJs({} as Database).select({ row: sqliteCases.wepql_row }).from(sqliteCases).where(drizzleWhere(filter, options)).toSQL();
+    const drizzled = drizzleSqlJs({} as Database)
+      .select({ row: sqliteCases.wepql_row })
+      .from(sqliteCases)
+      .where(drizzleWhere(filter, options))
+      .toSQL();
     expect(drizzled.sql).not.toContain('DROP');
     expect(drizzled.params).toContain(hostile.toLowerCase());
   });

@@ -56,9 +56,17 @@ function ruleArb(exclude: readonly string[] = []): fc.Arbitrary<RuleType> {
 function ruleGroupArb(exclude: readonly string[] = []): fc.Arbitrary<RuleGroupType> {
   const { group } = fc.letrec<{ group: RuleGroupType; item: RuleType | RuleGroupType }>((tie) => ({
     item: fc.oneof({ depthSize: 'small', maxDepth: 3, withCrossShrink: true }, ruleArb(exclude), tie('group')),
-    group: fc.record({ combinator: fc.constantFrom('and', 'or'), rules: fc.array(tie('item'), { minLength: 1, maxLength: 4 }) }, { noNullPrototype: true }),
+    group: fc.record(
+      { combinator: fc.constantFrom('and', 'or'), rules: fc.array(tie('item'), { minLength: 1, maxLength: 4 }) },
+      { noNullPrototype: true },
+    ),
   }));
-  return fc.array(group.chain(() => fc.oneof(ruleArb(exclude), group)), { maxLength: 4 }).map((rules) => ({ combinator: 'and', rules }));
+  return fc
+    .array(
+      group.chain(() => fc.oneof(ruleArb(exclude), group)),
+      { maxLength: 4 },
+    )
+    .map((rules) => ({ combinator: 'and', rules }));
 }
 
 /**
@@ -67,7 +75,9 @@ function ruleGroupArb(exclude: readonly string[] = []): fc.Arbitrary<RuleGroupTy
  */
 function icCanonical(filter: string): string {
   const fold = (node: FilterNode): FilterNode =>
-    node.kind !== 'group' ? node : { ...node, operator: node.children.length === 1 ? 'And' : node.operator, children: node.children.map(fold) };
+    node.kind !== 'group'
+      ? node
+      : { ...node, operator: node.children.length === 1 ? 'And' : node.operator, children: node.children.map(fold) };
   const ast = parseFilter(filter).ast;
   return printFilter({ ...ast, clauses: ast.clauses.map(fold) } as FilterAst);
 }
@@ -137,29 +147,47 @@ describe('fromRuleGroup: what wepql cannot say is a diagnostic at its path', () 
     fromRuleGroup(group as RuleGroupType, { schema }).diagnostics.map((d) => ({ code: d.code, path: d.path }));
 
   it('names the rule or group', () => {
-    expect(at({ combinator: 'xor', rules: [{ field: 'Name', operator: '=', value: 'a' }] })).toEqual([{ code: 'not-expressible', path: [] }]);
-    expect(at({ combinator: 'and', rules: [{ combinator: 'or', not: true, rules: [{ field: 'Age', operator: '=', value: 1 }] }] })).toEqual([
-      { code: 'not-expressible', path: [0] },
+    expect(at({ combinator: 'xor', rules: [{ field: 'Name', operator: '=', value: 'a' }] })).toEqual([
+      { code: 'not-expressible', path: [] },
     ]);
+    expect(at({ combinator: 'and', rules: [{ combinator: 'or', not: true, rules: [{ field: 'Age', operator: '=', value: 1 }] }] })).toEqual(
+      [{ code: 'not-expressible', path: [0] }],
+    );
     expect(at({ combinator: 'and', rules: [{ field: 'Name', operator: '=', value: 'Nick', valueSource: 'field' }] })).toEqual([
       { code: 'not-expressible', path: [0] },
     ]);
-    expect(at({ combinator: 'and', rules: [{ field: 'Name', operator: 'like', value: 'a' }] })).toEqual([{ code: 'unknown-model-operator', path: [0] }]);
-    expect(at({ combinator: 'and', rules: [{ field: 'Age', operator: '=', value: 1 }, { combinator: 'or', rules: [{ field: 'Agee', operator: '=', value: 'x' }] }] })).toEqual([
-      { code: 'unknown-field', path: [1, 0] },
+    expect(at({ combinator: 'and', rules: [{ field: 'Name', operator: 'like', value: 'a' }] })).toEqual([
+      { code: 'unknown-model-operator', path: [0] },
     ]);
+    expect(
+      at({
+        combinator: 'and',
+        rules: [
+          { field: 'Age', operator: '=', value: 1 },
+          { combinator: 'or', rules: [{ field: 'Agee', operator: '=', value: 'x' }] },
+        ],
+      }),
+    ).toEqual([{ code: 'unknown-field', path: [1, 0] }]);
     expect(at({ rules: [{ field: 'Age', operator: '=', value: 1 }, 'and', { field: 'Age', operator: '=', value: 'x' }] })).toEqual([
       { code: 'invalid-value', path: [2] },
     ]);
-    expect(at({ combinator: 'and', rules: [{ field: 'Active', operator: 'contains', value: 'x' }] })).toEqual([{ code: 'operator-not-applicable', path: [0] }]);
-    expect(at({ combinator: 'and', rules: [{ field: 'Age', operator: '=', value: 1, muted: true }] })).toEqual([{ code: 'skipped', path: [0] }]);
+    expect(at({ combinator: 'and', rules: [{ field: 'Active', operator: 'contains', value: 'x' }] })).toEqual([
+      { code: 'operator-not-applicable', path: [0] },
+    ]);
+    expect(at({ combinator: 'and', rules: [{ field: 'Age', operator: '=', value: 1, muted: true }] })).toEqual([
+      { code: 'skipped', path: [0] },
+    ]);
     expect(at({ combinator: 'and', rules: [{ combinator: 'or', rules: [] }] })).toEqual([{ code: 'empty-group', path: [0] }]);
   });
 
   it('reads between, comma lists, wepql operator names and mixed independent combinators', () => {
     const read = (group: unknown): string | undefined => fromRuleGroup(group as RuleGroupType, { schema }).filter;
-    expect(read({ combinator: 'and', rules: [{ field: 'Age', operator: 'between', value: '1, 5' }] })).toBe('And(Age.GreaterThanOrEqual(1);Age.LessThanOrEqual(5))');
-    expect(read({ combinator: 'and', rules: [{ field: 'Age', operator: 'notBetween', value: [1, 5] }] })).toBe('Or(Age.LessThan(1);Age.GreaterThan(5))');
+    expect(read({ combinator: 'and', rules: [{ field: 'Age', operator: 'between', value: '1, 5' }] })).toBe(
+      'And(Age.GreaterThanOrEqual(1);Age.LessThanOrEqual(5))',
+    );
+    expect(read({ combinator: 'and', rules: [{ field: 'Age', operator: 'notBetween', value: [1, 5] }] })).toBe(
+      'Or(Age.LessThan(1);Age.GreaterThan(5))',
+    );
     expect(read({ combinator: 'and', rules: [{ field: 'Name', operator: 'in', value: 'a, b\\,c' }] })).toBe("Name.InArray(a,'b,c')");
     expect(read({ combinator: 'and', rules: [{ field: 'name', operator: 'startswith', value: "O'B" }] })).toBe("Name.StartsWith('O''B')");
     // `and` binds tighter than `or`, as react-querybuilder reads independent combinators.
@@ -199,7 +227,9 @@ describe('fromRuleGroup: what wepql cannot say is a diagnostic at its path', () 
 const NO_JSONLOGIC = [QUERY_BUILDER_OPERATOR_NAMES.InArrayOrNull, QUERY_BUILDER_OPERATOR_NAMES.NotInArrayOrNull];
 
 function recordArb(): fc.Arbitrary<Record<string, unknown>> {
-  const entries = TEST_FIELDS.filter((f) => f.path.length === 1).map((f) => fc.option(ruleValueArb(f), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const));
+  const entries = TEST_FIELDS.filter((f) => f.path.length === 1).map((f) =>
+    fc.option(ruleValueArb(f), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const),
+  );
   return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)));
 }
 
@@ -229,7 +259,12 @@ describe('differential: wepql evaluator vs formatQuery(…, "jsonlogic") + json-
         for (const record of records) {
           if (readsMissingField(group, record)) continue;
           compared++;
-          expect({ filter, logic, record, matches: predicate(record) }).toEqual({ filter, logic, record, matches: Boolean(jsonLogic.apply(logic, record)) });
+          expect({ filter, logic, record, matches: predicate(record) }).toEqual({
+            filter,
+            logic,
+            record,
+            matches: Boolean(jsonLogic.apply(logic, record)),
+          });
         }
       }),
       { numRuns: 400 },
@@ -241,7 +276,11 @@ describe('differential: wepql evaluator vs formatQuery(…, "jsonlogic") + json-
     const filter = "'sm'.StartsWithInFields(Name,Nick)";
     const logic = formatQuery(toRuleGroup(filter, { schema }).ruleGroup!, 'jsonlogic');
     const predicate = compileFilter(filter, { schema, caseSensitive: true });
-    for (const record of [{ Name: 'smith', Nick: 'x' }, { Name: 'x', Nick: 'smy' }, { Name: 'x', Nick: 'y' }]) {
+    for (const record of [
+      { Name: 'smith', Nick: 'x' },
+      { Name: 'x', Nick: 'smy' },
+      { Name: 'x', Nick: 'y' },
+    ]) {
       expect(predicate(record)).toBe(Boolean(jsonLogic.apply(logic, record)));
     }
   });

@@ -8,25 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import type { Diagnostic } from '../../src/index.js';
-import {
-  WepqlError,
-  formatFilter,
-  formatSort,
-  hasErrors,
-  parseFilter,
-  parseSort,
-  printFilter,
-  printSort,
-} from '../../src/index.js';
-import {
-  TRICKY_PIECES,
-  filterAstArb,
-  filterTextArb,
-  normalizeAst,
-  sortAstArb,
-  sortTextArb,
-  stripSpans,
-} from '../support/arbitraries.js';
+import { WepqlError, formatFilter, formatSort, hasErrors, parseFilter, parseSort, printFilter, printSort } from '../../src/index.js';
+import { TRICKY_PIECES, filterAstArb, filterTextArb, normalizeAst, sortAstArb, sortTextArb, stripSpans } from '../support/arbitraries.js';
 
 // Generated trees can be long (many quoted values); the length limit is not what is tested here.
 const PARSE = { limits: { maxLength: 1_000_000 } } as const;

@@ -8,7 +8,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineSchema, query, type FieldDefinition, type SchemaDefinition } from '../../src/index.js';
 import { lintText, renameFields } from '../../src/evolution/index.js';
-import { recordsArb, TEST_SCHEMA_DEFINITION, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
+import {
+  recordsArb,
+  TEST_SCHEMA_DEFINITION,
+  testSchema,
+  typedFilterArb,
+  typedFilterText,
+  typedSortArb,
+  typedSortText,
+} from '../support/typed-arbitraries.js';
 
 /** Top-level fields that may be renamed, and the new names they get. */
 const CANDIDATES: Readonly<Record<string, string>> = {
@@ -62,7 +70,10 @@ describe('rename fixes keep results', () => {
         const fixedFilter = renameFields(filterText, 'filter', options);
         const fixedSort = renameFields(sortText, 'sort', options);
         // Nothing is left to rename, and the fixed texts are valid under the new schema alone.
-        for (const [text, kind] of [[fixedFilter, 'filter'], [fixedSort, 'sort']] as const) {
+        for (const [text, kind] of [
+          [fixedFilter, 'filter'],
+          [fixedSort, 'sort'],
+        ] as const) {
           expect(lintText(text, kind, options).map((d) => d.code)).not.toContain('field-renamed');
           expect(lintText(text, kind, { schema: next }).filter((d) => d.severity === 'error')).toEqual([]);
         }

@@ -102,7 +102,13 @@ describe.each(dialects)('seek paging on %s walks the rows of one ORDER BY', (dia
     await engine?.close();
   });
   it('forward page by page, and backward to the same pages', async () => {
-    await fc.assert(property(() => engine, () => undefined), { numRuns: dialect === 'mysql' ? RUNS / 2 : RUNS });
+    await fc.assert(
+      property(
+        () => engine,
+        () => undefined,
+      ),
+      { numRuns: dialect === 'mysql' ? RUNS / 2 : RUNS },
+    );
   });
 });
 
@@ -128,7 +134,13 @@ describe.skipIf(findPostgresBin() === undefined)('seek paging on the real Postgr
     await server?.stop();
   });
   it('forward page by page, and backward to the same pages', async () => {
-    await fc.assert(property(() => engine, () => fold), { numRuns: 40 });
+    await fc.assert(
+      property(
+        () => engine,
+        () => fold,
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -137,31 +149,39 @@ describe('the memory source through handleListRequest', () => {
   const codec = createTokenCodec({ secret: 'seek paging test secret' });
   it('next-page from page 1 to the end gives query() order; prev-page walks back to the same pages', async () => {
     await fc.assert(
-      fc.asyncProperty(recordsArb({ maxLength: 30 }), fc.option(typedSortArb()), fc.integer({ min: 1, max: 7 }), async (records, sort, limit) => {
-        const source = createMemoryDataSource(records, { schema: testSchema });
-        const options = { source, schema: testSchema, codec, route };
-        const sortText = sort === null ? undefined : typedSortText(sort);
-        const expected = query(records, { schema: testSchema, ...(sort === null ? {} : { sort }) });
-        type Body = { Data: unknown[]; Pagination: { DataToken: string; TotalPages: number; PageNo: number } };
-        const first = await handleListRequest({ query: { limit: String(limit), ...(sortText === undefined ? {} : { sort: sortText }) } }, options);
-        expect(first.status).toBe(200);
-        const firstBody = first.body as Body;
-        const pages = [firstBody.Data];
-        let token = firstBody.Pagination.DataToken;
-        const total = firstBody.Pagination.TotalPages;
-        for (let n = 2; n <= total; n++) {
-          const next = (await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options)).body as Body;
-          expect(next.Pagination.PageNo).toBe(n);
-          pages.push(next.Data);
-          token = next.Pagination.DataToken;
-        }
-        expect(pages.flat()).toEqual(expected);
-        for (let n = total - 1; n >= 1; n--) {
-          const prev = (await handleListRequest({ query: { 'data-token': token, 'prev-page': 'true' } }, options)).body as Body;
-          expect(prev.Data).toEqual(pages[n - 1]);
-          token = prev.Pagination.DataToken;
-        }
-      }),
+      fc.asyncProperty(
+        recordsArb({ maxLength: 30 }),
+        fc.option(typedSortArb()),
+        fc.integer({ min: 1, max: 7 }),
+        async (records, sort, limit) => {
+          const source = createMemoryDataSource(records, { schema: testSchema });
+          const options = { source, schema: testSchema, codec, route };
+          const sortText = sort === null ? undefined : typedSortText(sort);
+          const expected = query(records, { schema: testSchema, ...(sort === null ? {} : { sort }) });
+          type Body = { Data: unknown[]; Pagination: { DataToken: string; TotalPages: number; PageNo: number } };
+          const first = await handleListRequest(
+            { query: { limit: String(limit), ...(sortText === undefined ? {} : { sort: sortText }) } },
+            options,
+          );
+          expect(first.status).toBe(200);
+          const firstBody = first.body as Body;
+          const pages = [firstBody.Data];
+          let token = firstBody.Pagination.DataToken;
+          const total = firstBody.Pagination.TotalPages;
+          for (let n = 2; n <= total; n++) {
+            const next = (await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options)).body as Body;
+            expect(next.Pagination.PageNo).toBe(n);
+            pages.push(next.Data);
+            token = next.Pagination.DataToken;
+          }
+          expect(pages.flat()).toEqual(expected);
+          for (let n = total - 1; n >= 1; n--) {
+            const prev = (await handleListRequest({ query: { 'data-token': token, 'prev-page': 'true' } }, options)).body as Body;
+            expect(prev.Data).toEqual(pages[n - 1]);
+            token = prev.Pagination.DataToken;
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -29,8 +29,7 @@ const runsOn = (dialect: SqlDialect, runs: number): number => (dialect === 'mysq
 const JSON_COLUMNS: ColumnMap = Object.fromEntries(testSchema.fields.map((f) => [f.name, { json: 'doc', path: f.path }]));
 
 function describeData(records: readonly unknown[]): string {
-  return JSON.stringify(records, (_key, value: unknown) => (value === undefined ? '<undefined>' : value), 0)
-    .replaceAll('},{', '},\n  {');
+  return JSON.stringify(records, (_key, value: unknown) => (value === undefined ? '<undefined>' : value), 0).replaceAll('},{', '},\n  {');
 }
 
 async function agree(
@@ -88,8 +87,12 @@ describe.each(dialects)('toSql on %s returns what query() returns', (dialect) =>
 
   it('with one column per field', async () => {
     await fc.assert(
-      fc.asyncProperty(recordsArb({ maxLength: 24 }), typedFilterArb(), fc.option(typedSortArb()), fc.boolean(), (records, filter, sort, cs) =>
-        agree(engine, records, filter, sort, cs, undefined),
+      fc.asyncProperty(
+        recordsArb({ maxLength: 24 }),
+        typedFilterArb(),
+        fc.option(typedSortArb()),
+        fc.boolean(),
+        (records, filter, sort, cs) => agree(engine, records, filter, sort, cs, undefined),
       ),
       { numRuns: runsOn(dialect, RUNS) },
     );

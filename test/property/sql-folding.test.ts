@@ -13,7 +13,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema } from '../../src/index.js';
 import { toSql, type SqlDialect } from '../../src/sql/index.js';
-import { documentedFoldTable, foldsLikeJs, measureFoldGap, renderFoldTable, writeFoldTable, type FoldEngine } from '../support/fold-gaps.js';
+import {
+  documentedFoldTable,
+  foldsLikeJs,
+  measureFoldGap,
+  renderFoldTable,
+  writeFoldTable,
+  type FoldEngine,
+} from '../support/fold-gaps.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startPostgresEngine } from '../support/postgres-engine.js';
@@ -23,7 +30,25 @@ import { startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.
 const schema = defineSchema({ fields: { T: { type: 'string' } } });
 
 /** Contexts where the lower case of a letter depends on its neighbours (Final_Sigma) or expands (İ, ẞ, ǅ). */
-const CONTEXTS = ['Σ', 'ΑΣ', 'ΑΣ Β', 'ΑΣΑ', 'Α.Σ', "ΑΣ'", 'ΑΣ\u0301', 'Σ\u0301Α', 'ΟΔΟΣ', 'ὈΔΥΣΣΕΎΣ', 'İstanbul', 'İ\u0307', 'ẞ', 'ǅ', 'ǈǋ', 'ΑΣ😀', '\uFEFFAb'];
+const CONTEXTS = [
+  'Σ',
+  'ΑΣ',
+  'ΑΣ Β',
+  'ΑΣΑ',
+  'Α.Σ',
+  "ΑΣ'",
+  'ΑΣ\u0301',
+  'Σ\u0301Α',
+  'ΟΔΟΣ',
+  'ὈΔΥΣΣΕΎΣ',
+  'İstanbul',
+  'İ\u0307',
+  'ẞ',
+  'ǅ',
+  'ǈǋ',
+  'ΑΣ😀',
+  '\uFEFFAb',
+];
 
 function foldExpression(dialect: SqlDialect, column: string, foldCollation: string | undefined): string {
   const { orderBy } = toSql({ sort: 'T=Asc' }, { dialect, schema, columns: { T: column }, ...(foldCollation ? { foldCollation } : {}) });

@@ -20,12 +20,33 @@ import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../support/sq
 
 const schema = defineSchema({ fields: { S: { type: 'string', nullable: true }, T: { type: 'string', nullable: true } } });
 
-const EDGES = ['a', 'b', 'A', 'z', '{', 'É', 'é', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '\u{10000}', '\u{10FFFF}', '\u{10FFFE}', '%', '_', '\\', '!'];
+const EDGES = [
+  'a',
+  'b',
+  'A',
+  'z',
+  '{',
+  'É',
+  'é',
+  '\u{D7FF}',
+  '\u{E000}',
+  '\u{FFFF}',
+  '\u{10000}',
+  '\u{10FFFF}',
+  '\u{10FFFE}',
+  '%',
+  '_',
+  '\\',
+  '!',
+];
 const text = fc.array(fc.constantFrom(...EDGES), { minLength: 0, maxLength: 4 }).map((cs) => cs.join(''));
-const records = fc.array(fc.record({ S: fc.option(text, { nil: undefined }), T: fc.option(text, { nil: undefined }) }, { requiredKeys: [] }), {
-  minLength: 1,
-  maxLength: 16,
-});
+const records = fc.array(
+  fc.record({ S: fc.option(text, { nil: undefined }), T: fc.option(text, { nil: undefined }) }, { requiredKeys: [] }),
+  {
+    minLength: 1,
+    maxLength: 16,
+  },
+);
 const prefix = fc.array(fc.constantFrom(...EDGES), { minLength: 1, maxLength: 3 }).map((cs) => cs.join(''));
 
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;

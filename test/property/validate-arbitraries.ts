@@ -5,24 +5,8 @@
  * parser gives, so faults can be located in both.
  */
 import fc from 'fast-check';
-import type {
-  FieldNode,
-  FilterAst,
-  FilterNode,
-  ScalarType,
-  Schema,
-  SortAst,
-  SortDirection,
-  Span,
-  ValueNode,
-} from '../../src/index.js';
-import type {
-  GroupOperator,
-  InFieldsOperator,
-  ListOperator,
-  NoValueOperator,
-  SingleValueOperator,
-} from '../../src/ast/operators.js';
+import type { FieldNode, FilterAst, FilterNode, ScalarType, Schema, SortAst, SortDirection, Span, ValueNode } from '../../src/index.js';
+import type { GroupOperator, InFieldsOperator, ListOperator, NoValueOperator, SingleValueOperator } from '../../src/ast/operators.js';
 import { defineSchema, isOperatorApplicable, operatorKind, operatorsForType } from '../../src/index.js';
 import { parseNumberText } from '../../src/schema/values.js';
 
@@ -62,7 +46,10 @@ export function validValueArb(type: ScalarType): fc.Arbitrary<string> {
     case 'number':
       return fc.oneof(
         fc.integer().map(String),
-        fc.double({ noNaN: true, noDefaultInfinity: true }).map(String).filter((s) => parseNumberText(s) !== undefined),
+        fc
+          .double({ noNaN: true, noDefaultInfinity: true })
+          .map(String)
+          .filter((s) => parseNumberText(s) !== undefined),
         fc.constantFrom('1e3', '+1', '-0', '1.50', '2E-3'),
       );
     case 'integer':
@@ -94,7 +81,12 @@ export function draftFilterArb(schema: Schema): fc.Arbitrary<Draft[]> {
     fc.constantFrom(...operatorsForType(field.type)).chain((operator): fc.Arbitrary<Draft> => {
       switch (operatorKind(operator)) {
         case 'single-value':
-          return validValueArb(field.type).map((value) => ({ kind: 'comparison', field: field.name, operator: operator as SingleValueOperator, value }));
+          return validValueArb(field.type).map((value) => ({
+            kind: 'comparison',
+            field: field.name,
+            operator: operator as SingleValueOperator,
+            value,
+          }));
         case 'no-value':
           return fc.constant({ kind: 'null-check', field: field.name, operator: operator as NoValueOperator });
         case 'list':
@@ -106,7 +98,12 @@ export function draftFilterArb(schema: Schema): fc.Arbitrary<Draft[]> {
           const peers = fields.filter((f) => f.type === field.type).map((f) => f.name);
           return fc
             .record({ value: validValueArb(field.type), more: fc.subarray(peers, { maxLength: Math.min(3, peers.length) }) })
-            .map(({ value, more }) => ({ kind: 'in-fields', operator: operator as InFieldsOperator, value, fields: [field.name, ...more] }));
+            .map(({ value, more }) => ({
+              kind: 'in-fields',
+              operator: operator as InFieldsOperator,
+              value,
+              fields: [field.name, ...more],
+            }));
         }
       }
     }),
@@ -118,7 +115,10 @@ export function draftFilterArb(schema: Schema): fc.Arbitrary<Draft[]> {
       {
         weight: 1,
         arbitrary: fc
-          .record({ operator: fc.constantFrom<GroupOperator>('And', 'Or'), children: fc.array(tie('tree'), { minLength: 1, maxLength: 3 }) })
+          .record({
+            operator: fc.constantFrom<GroupOperator>('And', 'Or'),
+            children: fc.array(tie('tree'), { minLength: 1, maxLength: 3 }),
+          })
           .map(({ operator, children }): Draft => ({ kind: 'group', operator, children })),
       },
     ),

@@ -73,7 +73,10 @@ describe('validation properties', () => {
     const sortCase = schemaArb().chain((schema) =>
       fc
         .array(
-          fc.record({ field: fc.constantFrom(...schema.fields.map((f) => f.name)), direction: fc.constantFrom('Asc' as const, 'Desc' as const) }),
+          fc.record({
+            field: fc.constantFrom(...schema.fields.map((f) => f.name)),
+            direction: fc.constantFrom('Asc' as const, 'Desc' as const),
+          }),
           { minLength: 1, maxLength: 8 },
         )
         .map((items) => ({ schema, items })),
@@ -103,7 +106,10 @@ describe('validation properties', () => {
   });
 
   it('validation never throws on any tree built by code, and value is undefined exactly when there is an error', () => {
-    const schemas = [employeeSchema, inferSchema([{ And: 1, Or: 'x', __proto__x: true, A1: { _: '2024-01-01' } }, JSON.parse('{"__proto__": 1}')])];
+    const schemas = [
+      employeeSchema,
+      inferSchema([{ And: 1, Or: 'x', __proto__x: true, A1: { _: '2024-01-01' } }, JSON.parse('{"__proto__": 1}')]),
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...schemas), filterAstArb(), sortAstArb(), (schema, filter, sort) => {
         const f = validateFilter(filter, schema);

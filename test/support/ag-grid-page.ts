@@ -36,7 +36,10 @@ function run(cases: { rows: Record<string, unknown>[]; model: FilterModel }[]): 
   document.body.append(host);
   const api = createGrid(host, { columnDefs, rowData: [] });
   const kept = cases.map(({ rows, model }) => {
-    api.setGridOption('rowData', rows.map((r, i) => ({ ...r, __i: i })));
+    api.setGridOption(
+      'rowData',
+      rows.map((r, i) => ({ ...r, __i: i })),
+    );
     api.setFilterModel(model);
     api.onFilterChanged();
     const out: number[] = [];

@@ -43,11 +43,71 @@ import { needsQuoting } from '../../src/print/format.js';
 
 /** Pieces that stress the lexer; strings are built from them. */
 export const TRICKY_PIECES: readonly string[] = [
-  "'", "''", ',', '(', ')', ';', '.', '..', '=', '\\', '"', '%', '_', '*', '?', '[', ']', '{', '}', '<', '>', '&', '|', '!', '#', '/', ':', '+', '-',
-  ' ', '  ', '\t', '\r', '\n', '\r\n', '\u000b', '\u000c',
-  '\u00a0', '\u2028', '\u2029', '\ufeff', '\u3000',
-  'a', 'Z', 'e', '0', '1', '9', 'é', 'ß', 'İ', 'Σ', '日本', '😀', '𝄞', '👩‍👩‍👧',
-  'And', 'Or', 'Equal', 'IsNull', 'Asc', 'Desc', 'null', 'true', '__proto__',
+  "'",
+  "''",
+  ',',
+  '(',
+  ')',
+  ';',
+  '.',
+  '..',
+  '=',
+  '\\',
+  '"',
+  '%',
+  '_',
+  '*',
+  '?',
+  '[',
+  ']',
+  '{',
+  '}',
+  '<',
+  '>',
+  '&',
+  '|',
+  '!',
+  '#',
+  '/',
+  ':',
+  '+',
+  '-',
+  ' ',
+  '  ',
+  '\t',
+  '\r',
+  '\n',
+  '\r\n',
+  '\u000b',
+  '\u000c',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u3000',
+  'a',
+  'Z',
+  'e',
+  '0',
+  '1',
+  '9',
+  'é',
+  'ß',
+  'İ',
+  'Σ',
+  '日本',
+  '😀',
+  '𝄞',
+  '👩‍👩‍👧',
+  'And',
+  'Or',
+  'Equal',
+  'IsNull',
+  'Asc',
+  'Desc',
+  'null',
+  'true',
+  '__proto__',
 ];
 
 /** Values as the language sees them: strings with no U+0000 and no lone surrogate. */
@@ -87,8 +147,23 @@ export function fieldSegmentArb(): fc.Arbitrary<string> {
     {
       weight: 1,
       arbitrary: fc.constantFrom(
-        'And', 'Or', 'or', 'AND', 'Equal', 'IsNull', 'InArray', 'EqualInFields', 'Asc', 'Desc',
-        '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '_', 'A1',
+        'And',
+        'Or',
+        'or',
+        'AND',
+        'Equal',
+        'IsNull',
+        'InArray',
+        'EqualInFields',
+        'Asc',
+        'Desc',
+        '__proto__',
+        'constructor',
+        'prototype',
+        'toString',
+        'hasOwnProperty',
+        '_',
+        'A1',
       ),
     },
   );
@@ -165,9 +240,7 @@ export function sortAstArb(options: { maxItems?: number } = {}): fc.Arbitrary<So
   const item = fc
     .record({ field: fieldNodeArb(), direction: fc.constantFrom(...SORT_DIRECTIONS) })
     .map((r): SortItemNode => ({ kind: 'sort-item', ...r, explicitDirection: true, span: NO_SPAN }));
-  return fc
-    .array(item, { maxLength: options.maxItems ?? 8 })
-    .map((items): SortAst => ({ kind: 'sort', items, span: NO_SPAN }));
+  return fc.array(item, { maxLength: options.maxItems ?? 8 }).map((items): SortAst => ({ kind: 'sort', items, span: NO_SPAN }));
 }
 
 const POSITION_KEYS: ReadonlySet<string> = new Set(['span', 'operatorSpan']);

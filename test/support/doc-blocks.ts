@@ -92,7 +92,13 @@ export function blocksOf(file: string, markdown: string): DocBlock[] {
  * allDocBlocks(ROOT).filter((b) => PROGRAM_LANGUAGES.has(b.language));
  */
 export function allDocBlocks(root: string): DocBlock[] {
-  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
   return files.flatMap((file) => blocksOf(file, readFileSync(join(root, file), 'utf8')));
 }
 

@@ -33,22 +33,26 @@ export function get(
   options: { method?: string; agent?: Agent } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers, ...(options.agent ? { agent: options.agent } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text === '' ? undefined : JSON.parse(text);
-        } catch (error) {
-          reject(new Error(`response is not JSON: ${text.slice(0, 200)} (${String(error)})`));
-          return;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers, ...(options.agent ? { agent: options.agent } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text === '' ? undefined : JSON.parse(text);
+          } catch (error) {
+            reject(new Error(`response is not JSON: ${text.slice(0, 200)} (${String(error)})`));
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -79,7 +83,14 @@ export function rawRequest(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(base);
-  const head = [requestLine, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'Connection: close', '', ''];
+  const head = [
+    requestLine,
+    `Host: ${hostname}:${port}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'Connection: close',
+    '',
+    '',
+  ];
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(Buffer.from(head.join('\r\n'), 'utf8')));
     const chunks: Buffer[] = [];

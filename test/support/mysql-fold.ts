@@ -35,7 +35,9 @@ export function mysqlFoldsLikeJs(text: string): boolean {
  */
 export function mysqlSafeText(text: string): string {
   if (mysqlFoldsLikeJs(text)) return text;
-  const kept = Array.from(text).filter((c) => !MYSQL_FOLD_GAP.has(c.codePointAt(0)!)).join('');
+  const kept = Array.from(text)
+    .filter((c) => !MYSQL_FOLD_GAP.has(c.codePointAt(0)!))
+    .join('');
   return mysqlFoldsLikeJs(kept) ? kept : kept.replaceAll('Σ', 'σ');
 }
 
@@ -54,7 +56,12 @@ export function mysqlSafe<T>(value: T): T {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       // defineProperty: a `__proto__` key stays an own property.
-      Object.defineProperty(out, key, { value: mysqlSafe((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: mysqlSafe((value as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out as T;
   }

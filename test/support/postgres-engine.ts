@@ -11,7 +11,11 @@ import type { SqlEngine } from './sql-engines.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server.js';
 
 /** A real PostgreSQL engine and the `foldCollation` to pass to `toSql` on it. */
-export type PostgresEngine = SqlEngine & { readonly server: PostgresServer; readonly foldCollation: string | undefined; readonly version: number };
+export type PostgresEngine = SqlEngine & {
+  readonly server: PostgresServer;
+  readonly foldCollation: string | undefined;
+  readonly version: number;
+};
 
 /**
  * Starts a PostgreSQL server (or uses `server`) and connects a pool to it.

@@ -102,7 +102,12 @@ function matchesNode(node: TypedFilterNode, record: unknown, options: ReferenceO
     case 'null-check':
       return test(node.operator, fieldValue(record, node.field, options), undefined, []);
     case 'list':
-      return test(node.operator, fieldValue(record, node.field, options), undefined, node.values.map((v) => constant(v, options)));
+      return test(
+        node.operator,
+        fieldValue(record, node.field, options),
+        undefined,
+        node.values.map((v) => constant(v, options)),
+      );
     case 'in-fields': {
       const base = node.operator.replace(/InFields$/, '');
       return node.fields.some((field, i) => test(base, fieldValue(record, field, options), constant(node.values[i]!, options), []));

@@ -67,9 +67,55 @@ export const testSchema: Schema = defineSchema(TEST_SCHEMA_DEFINITION);
 
 /** Strings that fold together, prefix each other, or need care in LIKE, SQL or code. */
 export const STRING_POOL: readonly string[] = [
-  '', ' ', 'a', 'A', 'ab', 'AB', 'aB', 'abc', 'b', 'B', 'ba', 'Smith', 'SMITH', 'smith', 'Smi', 'O\'Brien', "o'brien", "'",
-  '%', '_', 'a%b', 'a_b', '100%', '\\', 'a\\b', ';', 'x;y', 'é', 'É', 'ß', 'SS', 'İ', 'i', 'Σ', 'σ', 'ς', 'Zoë', 'ZOË', 'Łukasz',
-  '😀', 'a😀', '\uFF5E', 'a\uFF5E', '\uE000', '𝄞', '日本', 'null', 'NULL', 'true',
+  '',
+  ' ',
+  'a',
+  'A',
+  'ab',
+  'AB',
+  'aB',
+  'abc',
+  'b',
+  'B',
+  'ba',
+  'Smith',
+  'SMITH',
+  'smith',
+  'Smi',
+  "O'Brien",
+  "o'brien",
+  "'",
+  '%',
+  '_',
+  'a%b',
+  'a_b',
+  '100%',
+  '\\',
+  'a\\b',
+  ';',
+  'x;y',
+  'é',
+  'É',
+  'ß',
+  'SS',
+  'İ',
+  'i',
+  'Σ',
+  'σ',
+  'ς',
+  'Zoë',
+  'ZOË',
+  'Łukasz',
+  '😀',
+  'a😀',
+  '\uFF5E',
+  'a\uFF5E',
+  '\uE000',
+  '𝄞',
+  '日本',
+  'null',
+  'NULL',
+  'true',
 ];
 
 /** Integers and numbers, with equal values written differently. */
@@ -149,7 +195,13 @@ function fieldValueArb(type: ScalarType, jsonOnly: boolean): fc.Arbitrary<unknow
     }
   })();
   const wrong = WRONG_TYPE[type].filter(
-    (v) => !jsonOnly || (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'object' && !(v instanceof Date))),
+    (v) =>
+      !jsonOnly ||
+      v === null ||
+      typeof v === 'string' ||
+      typeof v === 'boolean' ||
+      (typeof v === 'number' && Number.isFinite(v)) ||
+      (typeof v === 'object' && !(v instanceof Date)),
   );
   return fc.oneof(
     { weight: 8, arbitrary: good },
@@ -228,7 +280,9 @@ export function jsonRecordArb(): fc.Arbitrary<Record<string, unknown>> {
  * @example
  * fc.assert(fc.property(recordsArb({ maxLength: 20 }), (rs) => rs.length <= 20));
  */
-export function recordsArb(options: { readonly maxLength?: number; readonly jsonOnly?: boolean } = {}): fc.Arbitrary<Record<string, unknown>[]> {
+export function recordsArb(
+  options: { readonly maxLength?: number; readonly jsonOnly?: boolean } = {},
+): fc.Arbitrary<Record<string, unknown>[]> {
   const one = options.jsonOnly === true ? jsonRecordArb() : recordArb();
   return fc
     .array(fc.oneof({ weight: 3, arbitrary: one.map((r) => [r]) }, { weight: 1, arbitrary: one.map((r) => [r, { ...r }]) }), {
@@ -255,10 +309,12 @@ export function typedValueArb(type: ScalarType): fc.Arbitrary<TypedScalar> {
     case 'boolean':
       return fc.boolean();
     case 'datetime':
-      return fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom(...INSTANT_POOL) },
-        { weight: 1, arbitrary: fc.integer({ min: Date.UTC(1960, 0, 1), max: Date.UTC(2060, 0, 1) }) },
-      ).map((ms) => new Date(ms));
+      return fc
+        .oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...INSTANT_POOL) },
+          { weight: 1, arbitrary: fc.integer({ min: Date.UTC(1960, 0, 1), max: Date.UTC(2060, 0, 1) }) },
+        )
+        .map((ms) => new Date(ms));
   }
 }
 
@@ -306,14 +362,14 @@ function conditionArb(fields: readonly ResolvedField[]): fc.Arbitrary<TypedFilte
         source: { kind: 'comparison', field: fieldNode(field), operator, operatorSpan: NO_SPAN, value: valueNode(value), span: NO_SPAN },
       })),
   );
-  const nullCheck = fc.record({ field: fieldArb, operator: fc.constantFrom(...NO_VALUE_OPERATORS) }).map(
-    ({ field, operator }): TypedFilterNode => ({
+  const nullCheck = fc
+    .record({ field: fieldArb, operator: fc.constantFrom(...NO_VALUE_OPERATORS) })
+    .map(({ field, operator }): TypedFilterNode => ({
       kind: 'null-check',
       operator,
       field,
       source: { kind: 'null-check', field: fieldNode(field), operator, operatorSpan: NO_SPAN, span: NO_SPAN },
-    }),
-  );
+    }));
   const list = fieldArb.chain((field) =>
     fc
       .record({ operator: fc.constantFrom(...LIST_OPERATORS), values: fc.array(typedValueArb(field.type), { minLength: 1, maxLength: 5 }) })
@@ -344,7 +400,12 @@ function conditionArb(fields: readonly ResolvedField[]): fc.Arbitrary<TypedFilte
       values: chosen.map(() => value),
       source: { kind: 'in-fields', value: valueNode(value), operator, operatorSpan: NO_SPAN, fields: chosen.map(fieldNode), span: NO_SPAN },
     }));
-  return fc.oneof({ weight: 4, arbitrary: comparison }, { weight: 1, arbitrary: nullCheck }, { weight: 2, arbitrary: list }, { weight: 1, arbitrary: inFields });
+  return fc.oneof(
+    { weight: 4, arbitrary: comparison },
+    { weight: 1, arbitrary: nullCheck },
+    { weight: 2, arbitrary: list },
+    { weight: 1, arbitrary: inFields },
+  );
 }
 
 /** Options of `typedFilterArb`. */
@@ -372,7 +433,10 @@ export function typedFilterArb(options: TypedFilterArbOptions = {}): fc.Arbitrar
       { depthSize: 'small', maxDepth: options.maxDepth ?? 3, withCrossShrink: true },
       conditionArb(fields),
       fc
-        .record({ operator: fc.constantFrom('And' as const, 'Or' as const), children: fc.array(tie('node'), { minLength: 1, maxLength: maxClauses }) })
+        .record({
+          operator: fc.constantFrom('And' as const, 'Or' as const),
+          children: fc.array(tie('node'), { minLength: 1, maxLength: maxClauses }),
+        })
         .map(({ operator, children }): TypedFilterNode => ({
           kind: 'group',
           operator,
@@ -401,7 +465,9 @@ export function typedFilterOf(clauses: readonly TypedFilterNode[]): TypedFilter 
  * @example
  * fc.sample(typedSortArb(), 1)[0].keys.length >= 1; // true
  */
-export function typedSortArb(options: { readonly fields?: readonly ResolvedField[]; readonly maxKeys?: number } = {}): fc.Arbitrary<TypedSort> {
+export function typedSortArb(
+  options: { readonly fields?: readonly ResolvedField[]; readonly maxKeys?: number } = {},
+): fc.Arbitrary<TypedSort> {
   const fields = options.fields ?? TEST_FIELDS;
   return fc
     .uniqueArray(fc.record({ field: fc.constantFrom(...fields), direction: fc.constantFrom<SortDirection>('Asc', 'Desc') }), {

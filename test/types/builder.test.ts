@@ -5,16 +5,7 @@
  * vitest, where they only build filters.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  FIELD_TYPES,
-  orderBy,
-  where,
-  type Employee,
-  type FieldPath,
-  type Filter,
-  type KindAt,
-  type Sort,
-} from '../../src/sdk/index.js';
+import { FIELD_TYPES, orderBy, where, type Employee, type FieldPath, type Filter, type KindAt, type Sort } from '../../src/sdk/index.js';
 import { WepqlError } from '../../src/index.js';
 
 interface Person {

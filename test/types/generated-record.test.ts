@@ -20,8 +20,15 @@ describe('recordTypeFor', () => {
   });
 
   it('gives the builder what the hand-written Employee gives it', () => {
-    const text = where<GeneratedEmployee>().field('BirthOn').lessThan(new Date('1990-01-01T00:00:00Z')).field('Gender').inArray(1, 2).toString();
-    expect(text).toBe(where<Employee>().field('BirthOn').lessThan(new Date('1990-01-01T00:00:00Z')).field('Gender').inArray(1, 2).toString());
+    const text = where<GeneratedEmployee>()
+      .field('BirthOn')
+      .lessThan(new Date('1990-01-01T00:00:00Z'))
+      .field('Gender')
+      .inArray(1, 2)
+      .toString();
+    expect(text).toBe(
+      where<Employee>().field('BirthOn').lessThan(new Date('1990-01-01T00:00:00Z')).field('Gender').inArray(1, 2).toString(),
+    );
     expect(orderBy<GeneratedEmployee>('LastName', 'asc').toString()).toBe('LastName=Asc');
     // @ts-expect-error BirthOn is a datetime: no text operators
     where<GeneratedEmployee>().field('BirthOn').startsWith('19');
@@ -36,7 +43,14 @@ describe('recordTypeFor', () => {
 
   it('writes nested objects inline, with their datetime paths under FIELD_TYPES', () => {
     const schema = defineSchema({
-      fields: { Id: { type: 'integer' }, Address: { type: 'object', nullable: true, fields: { MovedIn: { type: 'datetime' }, Zip: { type: 'string', description: 'a */ b' } } } },
+      fields: {
+        Id: { type: 'integer' },
+        Address: {
+          type: 'object',
+          nullable: true,
+          fields: { MovedIn: { type: 'datetime' }, Zip: { type: 'string', description: 'a */ b' } },
+        },
+      },
     });
     expect(recordTypeFor(schema, { name: 'Person' })).toBe(
       [

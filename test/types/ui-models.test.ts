@@ -45,7 +45,9 @@ describe('UI models typecheck against the real packages', () => {
   });
 
   it('AG Grid', () => {
-    const model: FilterModel | undefined = toAgGridFilterModel('LastName.Contains(a);Or(ClientId.Equal(1);ClientId.Equal(2))', { schema }).model;
+    const model: FilterModel | undefined = toAgGridFilterModel('LastName.Contains(a);Or(ClientId.Equal(1);ClientId.Equal(2))', {
+      schema,
+    }).model;
     const sort: SortModelItem[] | undefined = toAgGridSortModel('LastName=Asc', { schema }).model;
     expect(fromAgGridFilterModel(model!, { schema }).filter).toBe('LastName.Contains(a);Or(ClientId.Equal(1);ClientId.Equal(2))');
     expect(fromAgGridSortModel(sort!, { schema }).sort).toBe('LastName=Asc');

@@ -18,10 +18,22 @@ export const definition: CommandDefinition = {
   name: 'db-index',
   summary: 'print (or create, with --apply) the indexes that serve given sorts and filters on the employees table',
   options: [
-    { flag: '--database-url', value: 'URL', description: 'the database (default: DATABASE_URL); without one, statements are printed for --fold-collation' },
+    {
+      flag: '--database-url',
+      value: 'URL',
+      description: 'the database (default: DATABASE_URL); without one, statements are printed for --fold-collation',
+    },
     { flag: '--sort', value: 'TEXT', repeatable: true, description: 'a sort the list is read in' },
-    { flag: '--filters', value: 'FILE', description: 'saved filters (and sorts) the list is read with: .txt one per line, .json, .ndjson, - for stdin' },
-    { flag: '--fold-collation', value: 'NAME', description: "the collation case is folded with (default: the server's, as the list server picks it)" },
+    {
+      flag: '--filters',
+      value: 'FILE',
+      description: 'saved filters (and sorts) the list is read with: .txt one per line, .json, .ndjson, - for stdin',
+    },
+    {
+      flag: '--fold-collation',
+      value: 'NAME',
+      description: "the collation case is folded with (default: the server's, as the list server picks it)",
+    },
     { flag: '--trigram', description: 'serve Contains and EndsWith with pg_trgm GIN indexes (creates the extension)' },
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
     { flag: '--apply', description: 'create the indexes instead of printing them' },

@@ -17,18 +17,19 @@ export const definition: CommandDefinition = {
   summary: 'create (replacing it) and fill the employees table of a PostgreSQL database from the sample data or N generated rows',
   options: [
     { flag: '--database-url', value: 'URL', description: 'the database to fill (default: the DATABASE_URL environment variable)' },
-    { flag: '--rows', value: 'N', description: 'N deterministic generated employees (Ids 1…N) instead of the 1,200 samples; made inside the server' },
+    {
+      flag: '--rows',
+      value: 'N',
+      description: 'N deterministic generated employees (Ids 1…N) instead of the 1,200 samples; made inside the server',
+    },
     {
       flag: '--partitions',
       value: 'N',
-      description: 'create the table PARTITION BY HASH ("ClientId") with N partitions (1–1024); indexes created later on it reach every partition',
+      description:
+        'create the table PARTITION BY HASH ("ClientId") with N partitions (1–1024); indexes created later on it reach every partition',
     },
   ],
-  examples: [
-    'wepql db-seed --database-url "$DATABASE_URL"',
-    'wepql db-seed --rows 20000',
-    'wepql db-seed --rows 20000 --partitions 8',
-  ],
+  examples: ['wepql db-seed --database-url "$DATABASE_URL"', 'wepql db-seed --rows 20000', 'wepql db-seed --rows 20000 --partitions 8'],
 };
 
 /**

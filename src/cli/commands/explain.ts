@@ -23,7 +23,7 @@ export const definition: CommandDefinition = {
   details: ['TEXT - reads standard input. Exit 0 explained (warnings on standard error), 1 the input has errors, 2 usage error.'],
   options: [
     { flag: '--sort', description: 'TEXT is a sort, not a filter' },
-    { flag: '--schema', value: 'FILE', description: "validate against this schema file and word each field by its type" },
+    { flag: '--schema', value: 'FILE', description: 'validate against this schema file and word each field by its type' },
   ],
   examples: [
     "wepql explain --schema schemas/employee.json 'Or(Gender.Equal(1);OrigHireDate.GreaterThan(2020-01-01))'",

@@ -43,7 +43,7 @@ export const definition: CommandDefinition = {
     "wepql fmt --pretty 'or(a.equal(1);b.equal(2))'",
     "wepql fmt -- 'lastName.equal(-5)'",
     "wepql fmt --check 'examples/*.{json,txt}'",
-    "wepql fmt --check --config examples/lint-project/wepql.config.json",
+    'wepql fmt --check --config examples/lint-project/wepql.config.json',
   ],
 };
 
@@ -71,7 +71,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   const workspaceFlag = WORKSPACE_OPTIONS.find((o) => args.switches.has(o.flag) || args.values.has(o.flag) || args.repeated.has(o.flag));
   if (workspaceFlag !== undefined) throw new UsageError(`${workspaceFlag.flag} needs --check or --write`);
   if (args.positionals.length !== 1) {
-    throw new UsageError(args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : 'expected exactly one TEXT; quote it for the shell');
+    throw new UsageError(
+      args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : 'expected exactly one TEXT; quote it for the shell',
+    );
   }
   const width = integerFlag(args, '--width', 1);
   const indent = integerFlag(args, '--indent', 0);

@@ -16,9 +16,15 @@ import { loadSchemaFile } from '../io.js';
 export const definition: CommandDefinition = {
   name: 'lsp',
   summary: 'run the language server for editors over standard input and output (.wepql files of saved filters, JSON/NDJSON too)',
-  details: ['Editors start it; see docs/editors.md for VS Code, Neovim and others. Exit 0 after the client ends the session, 2 for a usage error.'],
+  details: [
+    'Editors start it; see docs/editors.md for VS Code, Neovim and others. Exit 0 after the client ends the session, 2 for a usage error.',
+  ],
   options: [
-    { flag: '--schema', value: 'FILE', description: 'check, complete and explain against this schema file (else initializationOptions.schema)' },
+    {
+      flag: '--schema',
+      value: 'FILE',
+      description: 'check, complete and explain against this schema file (else initializationOptions.schema)',
+    },
     { flag: '--case-sensitive', description: 'the lint rules compare strings case-sensitively' },
     { flag: '--stdio', description: 'accepted because editors pass it; stdio is the only transport' },
   ],
@@ -33,7 +39,8 @@ export const definition: CommandDefinition = {
  */
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; the server talks over stdin/stdout`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; the server talks over stdin/stdout`);
   const schemaFile = args.values.get('--schema');
   // A broken schema file is a usage error now, not a silent server without types.
   if (schemaFile !== undefined) await loadSchemaFile(schemaFile);

@@ -41,7 +41,11 @@ async function readStdin(): Promise<string> {
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length !== 1) {
-    throw new UsageError(args.positionals.length === 0 ? 'missing TEXT (use - to read standard input)' : `expected one TEXT, got ${args.positionals.length}; quote the filter`);
+    throw new UsageError(
+      args.positionals.length === 0
+        ? 'missing TEXT (use - to read standard input)'
+        : `expected one TEXT, got ${args.positionals.length}; quote the filter`,
+    );
   }
   const source = args.positionals[0]!;
   const text = source === '-' ? await readStdin() : source;

@@ -29,7 +29,11 @@ export const definition: CommandDefinition = {
     'Without --schema the schema is inferred from the records. Exit 0 on success, 1 when the filter or sort has errors, 2 for a usage error (unreadable data, records nested too deep).',
   ],
   options: [
-    { flag: '--data', value: 'FILE', description: 'the records: a JSON array, one JSON object, or NDJSON (- reads standard input); required' },
+    {
+      flag: '--data',
+      value: 'FILE',
+      description: 'the records: a JSON array, one JSON object, or NDJSON (- reads standard input); required',
+    },
     { flag: '--schema', value: 'FILE', description: 'a schema file (default: inferred from the records)' },
     { flag: '--filter', value: 'TEXT', description: 'keep the records the filter matches' },
     { flag: '--sort', value: 'TEXT', description: 'order the matches (`LastName=Asc;CreatedOn=Desc`)' },
@@ -73,7 +77,8 @@ function tooDeep(value: unknown): boolean {
     const [v, depth] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > MAX_RECORD_DEPTH) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -106,7 +111,9 @@ function readRecords(text: string, path: string): unknown[] {
       if (typeof record === 'object' && record !== null) lineOf.set(record, i + 1);
       records.push(record);
     } catch (e) {
-      throw new UsageError(`invalid data file ${path}: line ${i + 1} is not JSON (${(e as Error).message}); expected a JSON array or NDJSON`);
+      throw new UsageError(
+        `invalid data file ${path}: line ${i + 1} is not JSON (${(e as Error).message}); expected a JSON array or NDJSON`,
+      );
     }
   }
   return records;
@@ -125,7 +132,9 @@ function report(text: string, diagnostics: readonly Diagnostic[], flag: string):
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length > 0) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; pass the filter with --filter and the records with --data`);
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(args.positionals[0])}; pass the filter with --filter and the records with --data`,
+    );
   }
   const dataPath = args.values.get('--data');
   if (dataPath === undefined) throw new UsageError('--data FILE is required (a JSON array or NDJSON of records; - reads standard input)');

@@ -33,7 +33,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
   const format = args.values.get('--format') ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got ${JSON.stringify(format)}`);
-  if (args.positionals.length !== 2) throw new UsageError(`expected OLD and NEW schema files, got ${args.positionals.length} argument${args.positionals.length === 1 ? '' : 's'}`);
+  if (args.positionals.length !== 2)
+    throw new UsageError(
+      `expected OLD and NEW schema files, got ${args.positionals.length} argument${args.positionals.length === 1 ? '' : 's'}`,
+    );
   const [oldPath, newPath] = args.positionals as [string, string];
   if (oldPath === '-' && newPath === '-') throw new UsageError('OLD and NEW cannot both read standard input');
   const previous = await loadSchemaFile(oldPath);

@@ -51,7 +51,8 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 
   const path = args.values.get('--path');
-  if (path === undefined || !path.startsWith('/')) throw new UsageError('--openapi needs --path, the route such as /api/public/clients/{client_id}/employees');
+  if (path === undefined || !path.startsWith('/'))
+    throw new UsageError('--openapi needs --path, the route such as /api/public/clients/{client_id}/employees');
   const format = args.values.get('--format') ?? 'yaml';
   if (format !== 'yaml' && format !== 'json') throw new UsageError(`--format must be yaml or json, got ${JSON.stringify(format)}`);
   const policyPath = args.values.get('--policy');
@@ -77,14 +78,19 @@ async function fromOpenApi(file: string, component: string | undefined): Promise
     target = at(schemas, component);
     if (target === undefined) {
       const known = schemas !== undefined && typeof schemas === 'object' ? Object.keys(schemas as object) : [];
-      throw new UsageError(`${file} has no components.schemas.${component}${known.length > 0 ? ` (it has ${known.slice(0, 20).join(', ')})` : ''}`);
+      throw new UsageError(
+        `${file} has no components.schemas.${component}${known.length > 0 ? ` (it has ${known.slice(0, 20).join(', ')})` : ''}`,
+      );
     }
   } else if (at(document, 'openapi') !== undefined || at(document, 'swagger') !== undefined) {
     throw new UsageError(`${file} is an API document: name the record's schema with --component NAME`);
   }
   const { definition, skipped, truncated } = schemaFromJsonSchema(target, { document });
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`);
-  if (truncated) throw new UsageError(`${component ?? file} expands to too many fields to be one record's schema (its $refs are shared along many paths); name a smaller component`);
+  if (truncated)
+    throw new UsageError(
+      `${component ?? file} expands to too many fields to be one record's schema (its $refs are shared along many paths); name a smaller component`,
+    );
   if (Object.keys(definition.fields).length === 0) throw new UsageError(`${component ?? file} has no property wepql can filter on`);
   try {
     defineSchema(definition);
@@ -119,5 +125,7 @@ function parseApiDocument(text: string, file: string): unknown {
 }
 
 function at(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }

@@ -44,8 +44,15 @@ describe('foldFilter', () => {
 
   it('walks a tree far deeper than the call stack allows', () => {
     let node: FilterNode = clauses('A.IsNull()')[0]!;
-    for (let i = 0; i < 200_000; i++) node = { kind: 'group', operator: 'And', children: [node], span: node.span, operatorSpan: node.span } as unknown as FilterNode;
-    const depth = foldFilter<FilterNode, number>(node, { group: (_g, c) => 1 + c[0]!, comparison: () => 0, 'null-check': () => 0, list: () => 0, 'in-fields': () => 0 });
+    for (let i = 0; i < 200_000; i++)
+      node = { kind: 'group', operator: 'And', children: [node], span: node.span, operatorSpan: node.span } as unknown as FilterNode;
+    const depth = foldFilter<FilterNode, number>(node, {
+      group: (_g, c) => 1 + c[0]!,
+      comparison: () => 0,
+      'null-check': () => 0,
+      list: () => 0,
+      'in-fields': () => 0,
+    });
     expect(depth).toBe(200_000);
     expect(conditionsOf([node])).toHaveLength(1);
   });
@@ -73,7 +80,13 @@ describe('conditionsOf', () => {
   it('agrees with a recursive reference on every parsed filter', () => {
     const leaf = fc.constantFrom('A.Equal(1)', 'B.IsNull()', 'C.InArray(1,2)', '3.EqualInFields(D,E)');
     const tree: fc.Arbitrary<string> = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.tuple(fc.constantFrom('And', 'Or'), fc.array(tie('node'), { minLength: 1, maxLength: 3 })).map(([op, c]) => `${op}(${c.join(';')})`)),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc
+          .tuple(fc.constantFrom('And', 'Or'), fc.array(tie('node'), { minLength: 1, maxLength: 3 }))
+          .map(([op, c]) => `${op}(${c.join(';')})`),
+      ),
     })).node as fc.Arbitrary<string>;
     fc.assert(
       fc.property(fc.array(tree, { minLength: 1, maxLength: 3 }), (parts) => {

@@ -39,14 +39,30 @@ const cases: [string, () => Filter<any, any>, string][] = [
   ["field('Age').inArray([4, 5])", () => p().field('Age').inArray([4, 5]), 'Age.InArray(4,5)'],
   ["field('Name').inArrayOrNull('a', 'b')", () => p().field('Name').inArrayOrNull('a', 'b'), 'Name.InArrayOrNull(a,b)'],
   ["field('Active').notInArray(true)", () => p().field('Active').notInArray(true), 'Active.NotInArray(true)'],
-  ["field('Joined').notInArrayOrNull(jan1)", () => p().field('Joined').notInArrayOrNull(jan1), 'Joined.NotInArrayOrNull(2024-01-01T00:00:00.000Z)'],
+  [
+    "field('Joined').notInArrayOrNull(jan1)",
+    () => p().field('Joined').notInArrayOrNull(jan1),
+    'Joined.NotInArrayOrNull(2024-01-01T00:00:00.000Z)',
+  ],
   ["inFields(30).equal('Age', 'Salary')", () => p().inFields(30).equal('Age', 'Salary'), '30.EqualInFields(Age,Salary)'],
   ["inFields(5.5).lessThan('Age')", () => p().inFields(5.5).lessThan('Age'), "'5.5'.LessThanInFields(Age)"],
   ["inFields(5).lessThanOrEqual('Age')", () => p().inFields(5).lessThanOrEqual('Age'), '5.LessThanOrEqualInFields(Age)'],
-  ["inFields(jan1).greaterThan('Joined', 'BirthOn')", () => p().inFields(jan1).greaterThan('Joined', 'BirthOn'), "'2024-01-01T00:00:00.000Z'.GreaterThanInFields(Joined,BirthOn)"],
-  ["inFields('2024-01-01').greaterThanOrEqual('BirthOn')", () => p().inFields('2024-01-01').greaterThanOrEqual('BirthOn'), '2024-01-01.GreaterThanOrEqualInFields(BirthOn)'],
+  [
+    "inFields(jan1).greaterThan('Joined', 'BirthOn')",
+    () => p().inFields(jan1).greaterThan('Joined', 'BirthOn'),
+    "'2024-01-01T00:00:00.000Z'.GreaterThanInFields(Joined,BirthOn)",
+  ],
+  [
+    "inFields('2024-01-01').greaterThanOrEqual('BirthOn')",
+    () => p().inFields('2024-01-01').greaterThanOrEqual('BirthOn'),
+    '2024-01-01.GreaterThanOrEqualInFields(BirthOn)',
+  ],
   ["inFields('D').contains('Name', 'Nick')", () => p().inFields('D').contains('Name', 'Nick'), 'D.ContainsInFields(Name,Nick)'],
-  ["inFields('D').startsWith('Name', 'Address.City')", () => p().inFields('D').startsWith('Name', 'Address.City'), 'D.StartsWithInFields(Name,Address.City)'],
+  [
+    "inFields('D').startsWith('Name', 'Address.City')",
+    () => p().inFields('D').startsWith('Name', 'Address.City'),
+    'D.StartsWithInFields(Name,Address.City)',
+  ],
   ["inFields('son').endsWith('Name')", () => p().inFields('son').endsWith('Name'), 'son.EndsWithInFields(Name)'],
   ["inFields(true).equal('Active')", () => p().inFields(true).equal('Active'), 'true.EqualInFields(Active)'],
   ["field('Address.Zip').equal('01234')", () => p().field('Address.Zip').equal('01234'), 'Address.Zip.Equal(01234)'],
@@ -69,26 +85,53 @@ const cases: [string, () => Filter<any, any>, string][] = [
   ["inFields(\"it's\").contains('Name')", () => p().inFields("it's").contains('Name'), "'it''s'.ContainsInFields(Name)"],
   [
     "field('Name').startsWith('Sm').or(b => b.field('Age').equal(1), b => b.field('Salary').greaterThan(1000))",
-    () => p().field('Name').startsWith('Sm').or((b) => b.field('Age').equal(1), (b) => b.field('Salary').greaterThan(1000)),
+    () =>
+      p()
+        .field('Name')
+        .startsWith('Sm')
+        .or(
+          (b) => b.field('Age').equal(1),
+          (b) => b.field('Salary').greaterThan(1000),
+        ),
     'Name.StartsWith(Sm);Or(Age.Equal(1);Salary.GreaterThan(1000))',
   ],
   [
     "or(b => b.field('Name').contains('x'), b => b.field('Age').greaterThan(0).field('Age').lessThan(100))",
-    () => p().or((b) => b.field('Name').contains('x'), (b) => b.field('Age').greaterThan(0).field('Age').lessThan(100)),
+    () =>
+      p().or(
+        (b) => b.field('Name').contains('x'),
+        (b) => b.field('Age').greaterThan(0).field('Age').lessThan(100),
+      ),
     'Or(Name.Contains(x);And(Age.GreaterThan(0);Age.LessThan(100)))',
   ],
   [
     "and(b => b.field('Age').equal(1), b => b.or(c => c.field('Active').equal(true), c => c.field('Nick').isNull()))",
-    () => p().and((b) => b.field('Age').equal(1), (b) => b.or((c) => c.field('Active').equal(true), (c) => c.field('Nick').isNull())),
+    () =>
+      p().and(
+        (b) => b.field('Age').equal(1),
+        (b) =>
+          b.or(
+            (c) => c.field('Active').equal(true),
+            (c) => c.field('Nick').isNull(),
+          ),
+      ),
     'And(Age.Equal(1);Or(Active.Equal(true);Nick.IsNull()))',
   ],
-  ["or(filterValue) with a prebuilt filter", () => p().or(p().field('Age').equal(1)), 'Or(Age.Equal(1))'],
-  ["and() with no parts", () => p().field('Age').equal(1).and(), 'Age.Equal(1)'],
-  ["and(b => b) with an empty part", () => p().and((b) => b), ''],
-  ["when(false, …)", () => p().when(false, (b) => b.field('Age').equal(1)), ''],
-  ["when(true, …)", () => p().when(true, (b) => b.field('Age').equal(1).field('Name').equal('x')), 'Age.Equal(1);Name.Equal(x)'],
-  ["where<Employee>() with Gender and BirthOn", () => e().field('Gender').inArray(1, 2).field('BirthOn').lessThan(jan1), 'Gender.InArray(1,2);BirthOn.LessThan(2024-01-01T00:00:00.000Z)'],
-  ["where<Employee>().inFields('D').startsWith('FirstName','LastName')", () => e().inFields('D').startsWith('FirstName', 'LastName'), 'D.StartsWithInFields(FirstName,LastName)'],
+  ['or(filterValue) with a prebuilt filter', () => p().or(p().field('Age').equal(1)), 'Or(Age.Equal(1))'],
+  ['and() with no parts', () => p().field('Age').equal(1).and(), 'Age.Equal(1)'],
+  ['and(b => b) with an empty part', () => p().and((b) => b), ''],
+  ['when(false, …)', () => p().when(false, (b) => b.field('Age').equal(1)), ''],
+  ['when(true, …)', () => p().when(true, (b) => b.field('Age').equal(1).field('Name').equal('x')), 'Age.Equal(1);Name.Equal(x)'],
+  [
+    'where<Employee>() with Gender and BirthOn',
+    () => e().field('Gender').inArray(1, 2).field('BirthOn').lessThan(jan1),
+    'Gender.InArray(1,2);BirthOn.LessThan(2024-01-01T00:00:00.000Z)',
+  ],
+  [
+    "where<Employee>().inFields('D').startsWith('FirstName','LastName')",
+    () => e().inFields('D').startsWith('FirstName', 'LastName'),
+    'D.StartsWithInFields(FirstName,LastName)',
+  ],
   ['where<Person>() (empty)', () => p(), ''],
 ];
 
@@ -168,13 +211,30 @@ describe('where() refuses values the language cannot express', () => {
     ['inArray(1, -Infinity)', () => p().field('Age').inArray(1, -Infinity), 'invalid-value', /finite, got -Infinity/],
     ['inFields(NaN)', () => p().inFields(NaN).lessThan('Age'), 'invalid-value', /LessThanInFields: a number value must be finite/],
     ['equal(new Date(NaN))', () => p().field('Joined').equal(new Date(NaN)), 'invalid-value', /the Date is invalid/],
-    ['equal(year 10000)', () => p().field('Joined').equal(new Date(Date.UTC(10000, 0, 1))), 'invalid-value', /out of range; datetimes lie in the years 0001 to 9999/],
+    [
+      'equal(year 10000)',
+      () =>
+        p()
+          .field('Joined')
+          .equal(new Date(Date.UTC(10000, 0, 1))),
+      'invalid-value',
+      /out of range; datetimes lie in the years 0001 to 9999/,
+    ],
     ['equal(year 0)', () => p().field('Joined').equal(new Date('0000-06-01T00:00:00Z')), 'invalid-value', /out of range/],
     ["equal('a\\u0000b')", () => p().field('Name').equal('a\u0000b'), 'invalid-character', /U\+0000/],
     ["equal('\\ud800')", () => p().field('Name').equal('\ud800'), 'invalid-character', /unpaired surrogate/],
     ['inArray([])', () => p().field('Age').inArray([]), 'missing-value', /Age\.InArray needs at least one value/],
     ['or()', () => p().or(), 'empty-group', /or\(\) needs at least one part/],
-    ['or(b => b)', () => p().or((b) => b.field('Age').equal(1), (b) => b), 'empty-group', /part 2 has no condition/],
+    [
+      'or(b => b)',
+      () =>
+        p().or(
+          (b) => b.field('Age').equal(1),
+          (b) => b,
+        ),
+      'empty-group',
+      /part 2 has no condition/,
+    ],
     ["field('1bad')", () => loose().field('1bad'), 'invalid-field-path', /"1bad" is not a field path/],
     ["field('a..b')", () => loose().field('a..b'), 'invalid-field-path', /not a field path/],
     ["field('__proto__.x y')", () => loose().field('__proto__.x y'), 'invalid-field-path', /not a field path/],

@@ -19,10 +19,22 @@ function stripSpans(value: unknown): unknown {
 
 describe('orderBy() builds canonical sort text', () => {
   it.each<[string, () => Sort<any, any>, string]>([
-    ["orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc')", () => orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc'), 'LastName=Asc;CreatedOn=Desc'],
+    [
+      "orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc')",
+      () => orderBy<Employee>('LastName', 'asc').thenBy('CreatedOn', 'desc'),
+      'LastName=Asc;CreatedOn=Desc',
+    ],
     ["orderBy<Person>('Name')", () => orderBy<Person>('Name'), 'Name=Asc'],
-    ["orderBy<Person>('Age', 'Desc').thenBy('Address.Zip')", () => orderBy<Person>('Age', 'Desc').thenBy('Address.Zip'), 'Age=Desc;Address.Zip=Asc'],
-    ["orderBy<Person>('Name', 'Asc').thenBy('Age', 'desc')", () => orderBy<Person>('Name', 'Asc').thenBy('Age', 'desc'), 'Name=Asc;Age=Desc'],
+    [
+      "orderBy<Person>('Age', 'Desc').thenBy('Address.Zip')",
+      () => orderBy<Person>('Age', 'Desc').thenBy('Address.Zip'),
+      'Age=Desc;Address.Zip=Asc',
+    ],
+    [
+      "orderBy<Person>('Name', 'Asc').thenBy('Age', 'desc')",
+      () => orderBy<Person>('Name', 'Asc').thenBy('Age', 'desc'),
+      'Name=Asc;Age=Desc',
+    ],
   ])('%s', (_title, build, expected) => {
     const sort = build();
     expect(sort.toString()).toBe(expected);

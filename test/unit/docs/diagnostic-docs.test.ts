@@ -31,10 +31,12 @@ describe('docs/diagnostics.md', () => {
   // Only parser codes can be checked by parsing alone; validate and lint sections need a schema.
   const parserStage = (code: string) =>
     Object.hasOwn(DIAGNOSTIC_CODES, code) && ['syntax', 'limit'].includes(DIAGNOSTIC_CODES[code as DiagnosticCode].stage);
-  const runnable = sections.filter((s) => parserStage(s.code)).flatMap((s) => {
-    const m = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(s.body);
-    return m === null ? [] : [[s.code, m[1] as 'filter' | 'sort', m[2]!.trim(), m[3]!] as const];
-  });
+  const runnable = sections
+    .filter((s) => parserStage(s.code))
+    .flatMap((s) => {
+      const m = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(s.body);
+      return m === null ? [] : [[s.code, m[1] as 'filter' | 'sort', m[2]!.trim(), m[3]!] as const];
+    });
 
   it('has runnable examples for the syntax and limit codes', () => {
     const syntaxCodes = Object.entries(DIAGNOSTIC_CODES)

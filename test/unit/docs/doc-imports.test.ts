@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { exportEntries, reportName } from '../../../scripts/api-report.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const pages = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'README.md'];
+const pages = [
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+  'README.md',
+];
 const entries = new Map<string, string | undefined>(
   (exportEntries() as { specifier: string; source?: string }[]).map((e) => [e.specifier, e.source]),
 );
@@ -22,7 +27,15 @@ const imports = pages.flatMap((page) =>
       .split(',')
       .map((n) => n.trim())
       .filter((n) => n !== '')
-      .map((n) => ({ page, specifier: m[3]!, type: m[1] !== undefined || n.startsWith('type '), name: n.replace(/^type /, '').split(' as ')[0]!.trim() })),
+      .map((n) => ({
+        page,
+        specifier: m[3]!,
+        type: m[1] !== undefined || n.startsWith('type '),
+        name: n
+          .replace(/^type /, '')
+          .split(' as ')[0]!
+          .trim(),
+      })),
   ),
 );
 

@@ -77,10 +77,13 @@ describe('every program and command block of the docs', () => {
     },
   );
 
-  it.each(blocks.filter((b) => directive(b, 'same-as') !== undefined).map((b) => [name(b), b] as const))('%s is its file verbatim', (_, block) => {
-    const file = directive(block, 'same-as')!;
-    expect(`${block.code}\n`).toBe(readFileSync(join(ROOT, file), 'utf8'));
-  });
+  it.each(blocks.filter((b) => directive(b, 'same-as') !== undefined).map((b) => [name(b), b] as const))(
+    '%s is its file verbatim',
+    (_, block) => {
+      const file = directive(block, 'same-as')!;
+      expect(`${block.code}\n`).toBe(readFileSync(join(ROOT, file), 'utf8'));
+    },
+  );
 });
 
 describe('programs run against the built package', () => {
@@ -127,45 +130,53 @@ process.exit(0);
   });
 
   const special = programs.filter((b) => !plain.includes(b));
-  it.each(special.map((b) => [name(b), b] as const))('%s', async (_, block) => {
-    if (needsDatabase(block)) {
-      if (!hasPostgres) return void console.warn(`SKIPPED ${name(block)}: ${postgresUnavailableReason()}`);
-      await seededDatabase();
-    }
-    const file = await moduleFile(block);
-    const path = directive(block, 'serve');
-    if (path === undefined) {
-      const r = spawnSync(process.execPath, [file], { cwd: ROOT, env: environment(block), encoding: 'utf8', timeout: 60_000 });
-      expect(r.stderr).toBe('');
-      expect(r.status).toBe(0);
-      return;
-    }
-    const child = spawn(process.execPath, [file], { cwd: ROOT, env: { ...environment(block), PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`${name(block)} did not print "listening on": ${out}`)), 30_000);
-        const take = (chunk: Buffer): void => {
-          out += chunk.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m !== null) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        };
-        child.stdout.on('data', take);
-        child.stderr.on('data', take);
-        child.once('exit', (code) => reject(new Error(`${name(block)} exited with ${code}: ${out}`)));
+  it.each(special.map((b) => [name(b), b] as const))(
+    '%s',
+    async (_, block) => {
+      if (needsDatabase(block)) {
+        if (!hasPostgres) return void console.warn(`SKIPPED ${name(block)}: ${postgresUnavailableReason()}`);
+        await seededDatabase();
+      }
+      const file = await moduleFile(block);
+      const path = directive(block, 'serve');
+      if (path === undefined) {
+        const r = spawnSync(process.execPath, [file], { cwd: ROOT, env: environment(block), encoding: 'utf8', timeout: 60_000 });
+        expect(r.stderr).toBe('');
+        expect(r.status).toBe(0);
+        return;
+      }
+      const child = spawn(process.execPath, [file], {
+        cwd: ROOT,
+        env: { ...environment(block), PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const response = await fetch(`${url}${path}`);
-      const body = await response.text();
-      expect(response.status, body).toBe(200);
-      const page = JSON.parse(body) as { Data: unknown[] };
-      expect(page.Data.length).toBeGreaterThan(0);
-    } finally {
-      child.kill('SIGTERM');
-    }
-  }, 90_000);
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          const timer = setTimeout(() => reject(new Error(`${name(block)} did not print "listening on": ${out}`)), 30_000);
+          const take = (chunk: Buffer): void => {
+            out += chunk.toString();
+            const m = /listening on (http:\/\/\S+)/.exec(out);
+            if (m !== null) {
+              clearTimeout(timer);
+              resolve(m[1]!);
+            }
+          };
+          child.stdout.on('data', take);
+          child.stderr.on('data', take);
+          child.once('exit', (code) => reject(new Error(`${name(block)} exited with ${code}: ${out}`)));
+        });
+        const response = await fetch(`${url}${path}`);
+        const body = await response.text();
+        expect(response.status, body).toBe(200);
+        const page = JSON.parse(body) as { Data: unknown[] };
+        expect(page.Data.length).toBeGreaterThan(0);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    },
+    90_000,
+  );
 });
 
 describe('commands run as printed', () => {
@@ -199,21 +210,26 @@ describe('commands run as printed', () => {
   // Only the package's own commands run unmarked: anything else (npm, git, cd, a build) could change the
   // checkout or the machine, so such a block must say `<!-- docs-test: skip REASON -->` and what covers it.
   it.each(commands.map((b) => [name(b), b] as const))('%s runs only wepql and node examples/…', (_, block) => {
-    for (const line of linesOf(block)) expect(line, `${name(block)}: mark the block docs-test: skip with a reason`).toMatch(/^(wepql|node examples\/)\S*( |$)/);
+    for (const line of linesOf(block))
+      expect(line, `${name(block)}: mark the block docs-test: skip with a reason`).toMatch(/^(wepql|node examples\/)\S*( |$)/);
   });
 
-  it.each(commands.map((b) => [name(b), b] as const))('%s', async (_, block) => {
-    if (!linesOf(block).every((line) => /^(wepql|node examples\/)\S*( |$)/.test(line))) return;
-    if (needsDatabase(block)) {
-      if (!hasPostgres) return void console.warn(`SKIPPED ${name(block)}: ${postgresUnavailableReason()}`);
-      await seededDatabase();
-    }
-    const env = { ...environment(block), PATH: `${bin}:${process.env['PATH']}` };
-    for (const line of linesOf(block)) {
-      const r = spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: 60_000 });
-      // 0, or 1 where the command reports problems in its input (lint does on purpose); never a usage error.
-      expect(r.stderr, line).not.toMatch(/usage:|internal error|command not found|No such file/);
-      expect([0, 1], `${line}\n${r.stderr}`).toContain(r.status);
-    }
-  }, 120_000);
+  it.each(commands.map((b) => [name(b), b] as const))(
+    '%s',
+    async (_, block) => {
+      if (!linesOf(block).every((line) => /^(wepql|node examples\/)\S*( |$)/.test(line))) return;
+      if (needsDatabase(block)) {
+        if (!hasPostgres) return void console.warn(`SKIPPED ${name(block)}: ${postgresUnavailableReason()}`);
+        await seededDatabase();
+      }
+      const env = { ...environment(block), PATH: `${bin}:${process.env['PATH']}` };
+      for (const line of linesOf(block)) {
+        const r = spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+        // 0, or 1 where the command reports problems in its input (lint does on purpose); never a usage error.
+        expect(r.stderr, line).not.toMatch(/usage:|internal error|command not found|No such file/);
+        expect([0, 1], `${line}\n${r.stderr}`).toContain(r.status);
+      }
+    },
+    120_000,
+  );
 });

@@ -54,7 +54,11 @@ describe('docs/diagnostics.md: syntax and limit examples print the frames shown'
     const example = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(body)!;
     const reported = /Reported:\n\n```text\n([\s\S]*?)\n```/.exec(body)![1]!;
     const limits = Object.fromEntries(
-      example[2]!.trim().split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
+      example[2]!
+        .trim()
+        .split(/\s+/)
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
     );
     const text = unescape(example[3]!);
     const result = example[1] === 'filter' ? parseFilter(text, { limits }) : parseSort(text, { limits });
@@ -68,7 +72,11 @@ describe('docs/diagnostics.md: syntax and limit examples print the frames shown'
   it.each(sections)('%s: the prose promises a fix only when the diagnostic carries one', (code, body) => {
     const example = /^```wepql-(filter|sort)([^\n]*)\n([\s\S]*?)\n```/m.exec(body)!;
     const limits = Object.fromEntries(
-      example[2]!.trim().split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
+      example[2]!
+        .trim()
+        .split(/\s+/)
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
     );
     const text = unescape(example[3]!);
     const result = example[1] === 'filter' ? parseFilter(text, { limits }) : parseSort(text, { limits });
@@ -117,7 +125,10 @@ describe('scripts/build-docs.mjs: the API reference rule of STYLE.md', () => {
   });
 
   it('lists every export without documentation or without an @example', () => {
-    const api = { undocumented: ['[warning] Foo.bar (CallSignature), defined in x.ts, does not have any documentation'], withoutExample: ['Baz'] };
+    const api = {
+      undocumented: ['[warning] Foo.bar (CallSignature), defined in x.ts, does not have any documentation'],
+      withoutExample: ['Baz'],
+    };
     expect(docs.apiDocGaps(api, { strict: false })).toEqual({
       gaps: ['Foo.bar (CallSignature), defined in x.ts, does not have any documentation', 'Baz has no @example'],
       fail: false,

@@ -14,7 +14,10 @@ describe('editors', () => {
     const manifest = JSON.parse(read('editors/vscode/package.json')) as {
       main: string;
       activationEvents: string[];
-      contributes: { languages: { id: string; extensions: string[] }[]; configuration: { properties: Record<string, { default: unknown }> } };
+      contributes: {
+        languages: { id: string; extensions: string[] }[];
+        configuration: { properties: Record<string, { default: unknown }> };
+      };
     };
     expect(manifest.contributes.languages).toEqual([expect.objectContaining({ id: 'wepql', extensions: ['.wepql'] })]);
     expect(manifest.activationEvents).toContain('onLanguage:wepql');
@@ -30,7 +33,14 @@ describe('editors', () => {
 
   it('docs/editors.md names the options wepql(...) takes', () => {
     const doc = read('docs/editors.md');
-    const options: Record<keyof WepqlEditorOptions, true> = { schema: true, kind: true, caseSensitive: true, limits: true, lintDelay: true, oneLine: true };
+    const options: Record<keyof WepqlEditorOptions, true> = {
+      schema: true,
+      kind: true,
+      caseSensitive: true,
+      limits: true,
+      lintDelay: true,
+      oneLine: true,
+    };
     for (const name of Object.keys(options)) expect(doc).toMatch(new RegExp(`\`${name}\\b|\\b${name}: `));
     expect(doc).toContain('npm run docs:serve');
     expect(doc).toContain('vim.lsp.start');

@@ -73,7 +73,8 @@ describe('railroad diagrams from the EBNF', () => {
     const text = html.replace(/<[^>]*>/g, ' ');
     for (const token of INTERNAL) expect(text).not.toMatch(new RegExp(`\\b${token}\\b`));
     // The operator names of the language are there, as terminals.
-    if (name === 'filter') for (const op of ['StartsWith', 'InArrayOrNull', 'EqualInFields', 'IsNull', 'And', 'Or']) expect(text).toContain(op);
+    if (name === 'filter')
+      for (const op of ['StartsWith', 'InArrayOrNull', 'EqualInFields', 'IsNull', 'And', 'Or']) expect(text).toContain(op);
     else for (const d of ['Asc', 'Desc']) expect(text).toContain(d);
   });
 
@@ -81,7 +82,12 @@ describe('railroad diagrams from the EBNF', () => {
     ['a = "x" ;', 'a'],
     ['a = b , { "," , b } | [ c ] ; b = ? any ? ; c = "A" | … | "Z" ;', 'a b c'],
   ])('parses %s', (ebnf, names) => {
-    expect(railroad.parseEbnf(ebnf).map((p) => p.name).join(' ')).toBe(names);
+    expect(
+      railroad
+        .parseEbnf(ebnf)
+        .map((p) => p.name)
+        .join(' '),
+    ).toBe(names);
   });
 
   it.each([['a = "x"'], ['a = ( "x" ;'], ['= "x" ;'], ['a = "x ;']])('refuses %s with a message', (ebnf) => {

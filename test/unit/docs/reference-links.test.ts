@@ -57,13 +57,15 @@ describe('the guides cite the reference, not documents outside the package', () 
 });
 
 describe('links to sections of the reference land on headings', () => {
-  const links = pages.flatMap((page) =>
-    [...text(page).matchAll(/\]\((?:\.\/)?(?:docs\/)?([a-z-]+\.md)?#([^)\s]+)\)/g)].map((m) => ({
-      page,
-      target: m[1] === undefined ? page : `docs/${m[1]}`,
-      anchor: m[2]!,
-    })),
-  ).filter((l) => l.target === 'docs/reference.md');
+  const links = pages
+    .flatMap((page) =>
+      [...text(page).matchAll(/\]\((?:\.\/)?(?:docs\/)?([a-z-]+\.md)?#([^)\s]+)\)/g)].map((m) => ({
+        page,
+        target: m[1] === undefined ? page : `docs/${m[1]}`,
+        anchor: m[2]!,
+      })),
+    )
+    .filter((l) => l.target === 'docs/reference.md');
 
   it('the guides link to the reference', () => {
     expect(links.filter((l) => l.target === 'docs/reference.md').length).toBeGreaterThanOrEqual(20);

@@ -39,9 +39,18 @@ describe('checkSiteLinks', () => {
   it('reports a missing file, a missing anchor and a link out of the site, and passes the rest', () => {
     const site = scratch();
     mkdirSync(join(site, 'api', 'functions'), { recursive: true });
-    writeFileSync(join(site, 'index.html'), '<h1 id="top">x</h1><a href="api/index.html">api</a><a href="sql.html#nope">x</a><a href="#top">top</a>');
-    writeFileSync(join(site, 'sql.html'), '<h2 id="api">API</h2><a href="../examples/sql/a.mjs">a</a><a href="https://example.com/x">ext</a>');
-    writeFileSync(join(site, 'api', 'index.html'), '<a href="functions/f.html#g">f</a><a href="../index.html#top">home</a><a href="../missing.html">m</a>');
+    writeFileSync(
+      join(site, 'index.html'),
+      '<h1 id="top">x</h1><a href="api/index.html">api</a><a href="sql.html#nope">x</a><a href="#top">top</a>',
+    );
+    writeFileSync(
+      join(site, 'sql.html'),
+      '<h2 id="api">API</h2><a href="../examples/sql/a.mjs">a</a><a href="https://example.com/x">ext</a>',
+    );
+    writeFileSync(
+      join(site, 'api', 'index.html'),
+      '<a href="functions/f.html#g">f</a><a href="../index.html#top">home</a><a href="../missing.html">m</a>',
+    );
     writeFileSync(join(site, 'api', 'functions', 'f.html'), '<a name="g"></a><script>const s = "<a href=\\"gone.html\\">";</script>');
     expect(docs.checkSiteLinks(site).sort()).toEqual([
       'api/index.html → ../missing.html (no such file)',
@@ -59,7 +68,9 @@ describe('the guides of the built site', () => {
     const linked = docs.copyLinkedFiles(site, guides.linkedFiles);
     expect(linked.missing).toEqual([]);
     // The 404s of the published site: example programs, the benchmark results, the JSON schemas.
-    expect(linked.written).toEqual(expect.arrayContaining(['bench/RESULTS.html', 'examples/sdk/employees-client.ts', 'schemas/employee.json']));
+    expect(linked.written).toEqual(
+      expect.arrayContaining(['bench/RESULTS.html', 'examples/sdk/employees-client.ts', 'schemas/employee.json']),
+    );
     expect(linked.written.filter((f) => f.startsWith('examples/sql/')).length).toBeGreaterThanOrEqual(4);
     // api/ and playground/ are built by TypeDoc and esbuild in npm run docs, not here.
     const broken = docs.checkSiteLinks(site).filter((line) => !/ → (\.\.\/)*(api|playground)\/index\.html \(no such file\)$/.test(line));

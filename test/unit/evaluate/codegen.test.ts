@@ -14,7 +14,7 @@ describe('generated code', () => {
     `S.Equal('"); globalThis.pwned = 1; ("')`,
     "S.Contains('`${globalThis.pwned = 1}`')",
     "S.InArray('\\u0027','*/ pwned() /*','\\n')",
-    "'\"+pwned()+\"'.ContainsInFields(S,T)",
+    '\'"+pwned()+"\'.ContainsInFields(S,T)',
   ])('never contains a value: %s', (filter) => {
     const source = sourceOf(filter);
     expect(source).not.toContain('pwned');
@@ -35,9 +35,19 @@ describe('generated code', () => {
       kind: 'null-check',
       operator: 'IsNull',
       field,
-      source: { kind: 'null-check', field: { kind: 'field', path: field.path, name: field.name, span: { start: 0, end: 0 } }, operator: 'IsNull', operatorSpan: { start: 0, end: 0 }, span: { start: 0, end: 0 } },
+      source: {
+        kind: 'null-check',
+        field: { kind: 'field', path: field.path, name: field.name, span: { start: 0, end: 0 } },
+        operator: 'IsNull',
+        operatorSpan: { start: 0, end: 0 },
+        span: { start: 0, end: 0 },
+      },
     };
-    const typed: TypedFilter = { kind: 'typed-filter', clauses: [node], source: { kind: 'filter', clauses: [node.source], span: { start: 0, end: 0 } } };
+    const typed: TypedFilter = {
+      kind: 'typed-filter',
+      clauses: [node],
+      source: { kind: 'filter', clauses: [node.source], span: { start: 0, end: 0 } },
+    };
     const { source } = generateFilterSource(planFilter(typed, { caseSensitive: false, limits: DEFAULT_LIMITS }));
     expect(source).not.toContain('a"b');
     expect(source).not.toContain('a\\"b');
@@ -77,10 +87,16 @@ describe('strategy', () => {
   });
 
   it('auto answers the same before and after it switches from closures to generated code', () => {
-    const filter = "Or(S.StartsWith(sm);N.GreaterThan(5));B.NotEqual(true);D.LessThan(2024-01-01)";
+    const filter = 'Or(S.StartsWith(sm);N.GreaterThan(5));B.NotEqual(true);D.LessThan(2024-01-01)';
     const auto = compileFilter(filter, { schema });
     const closures = compileFilter(filter, { schema, strategy: 'closures' });
-    const records = [{ S: 'Smith', B: false, D: '2023-01-01' }, { N: 6, B: false, D: '2025-01-01' }, { S: 'x', N: 1 }, { S: 'sm', B: true }, {}];
+    const records = [
+      { S: 'Smith', B: false, D: '2023-01-01' },
+      { N: 6, B: false, D: '2025-01-01' },
+      { S: 'x', N: 1 },
+      { S: 'sm', B: true },
+      {},
+    ];
     for (let i = 0; i < 1000; i++) {
       const record = records[i % records.length];
       expect(auto(record)).toBe(closures(record));
@@ -89,7 +105,14 @@ describe('strategy', () => {
 
   it.each(['auto', 'codegen', 'closures'] as const)('%s gives the same answers', (strategy) => {
     const matches = compileFilter('Or(S.StartsWith(sm);N.GreaterThan(5));B.NotEqual(true)', { schema, strategy });
-    expect([{ S: 'Smith', B: false }, { N: 6, B: false }, { S: 'x', N: 1 }, { S: 'sm', B: true }].map(matches)).toEqual([true, true, false, false]);
+    expect(
+      [
+        { S: 'Smith', B: false },
+        { N: 6, B: false },
+        { S: 'x', N: 1 },
+        { S: 'sm', B: true },
+      ].map(matches),
+    ).toEqual([true, true, false, false]);
   });
 });
 
@@ -98,7 +121,18 @@ describe('limits', () => {
     const leaf = analyzeFilterOrThrow('S.IsNull()', { schema }).clauses[0]!;
     let node: TypedFilterNode = leaf;
     for (let i = 0; i < depth; i++) {
-      node = { kind: 'group', operator: i % 2 ? 'And' : 'Or', children: [node], source: { kind: 'group', operator: i % 2 ? 'And' : 'Or', operatorSpan: { start: 0, end: 0 }, children: [node.source], span: { start: 0, end: 0 } } };
+      node = {
+        kind: 'group',
+        operator: i % 2 ? 'And' : 'Or',
+        children: [node],
+        source: {
+          kind: 'group',
+          operator: i % 2 ? 'And' : 'Or',
+          operatorSpan: { start: 0, end: 0 },
+          children: [node.source],
+          span: { start: 0, end: 0 },
+        },
+      };
     }
     return { kind: 'typed-filter', clauses: [node], source: { kind: 'filter', clauses: [node.source], span: { start: 0, end: 0 } } };
   };

@@ -4,7 +4,10 @@ import { analyzeFilterOrThrow, compileFilter, query, WepqlError } from '../../..
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
 import { schema } from './fixtures.js';
 
-const employees = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8')) as Record<string, unknown>[];
+const employees = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>[];
 
 describe('query', () => {
   const people = [
@@ -111,7 +114,9 @@ describe('the sample employees', () => {
     const withoutGender = employees.filter((e) => !Object.hasOwn(e, 'Gender'));
     expect(withoutGender.length).toBeGreaterThan(0);
     expect(employees.filter(compileFilter('Gender.IsNull()', { schema: employeeSchema }))).toEqual(withoutGender);
-    expect(employees.filter(compileFilter('Gender.NotEqual(1)', { schema: employeeSchema })).some((e) => !Object.hasOwn(e, 'Gender'))).toBe(false);
+    expect(employees.filter(compileFilter('Gender.NotEqual(1)', { schema: employeeSchema })).some((e) => !Object.hasOwn(e, 'Gender'))).toBe(
+      false,
+    );
   });
 
   it("LIKE wildcards in values are literal: 'C_' and '%' match only those characters", () => {

@@ -89,7 +89,13 @@ describe.each(STRATEGIES)('fields are own properties only (%s)', (strategy) => {
     ['a null-prototype object', true, Object.assign(Object.create(null) as object, { S: 'x' })],
     ['an object whose prototype has S', false, protoWith({ S: 'x' }, {})],
     ['an object whose grandparent prototype has S', false, protoWith(protoWith({ S: 'x' }, {}), {})],
-    ['a class instance with S as an own field', true, new (class { S = 'x'; })()],
+    [
+      'a class instance with S as an own field',
+      true,
+      new (class {
+        S = 'x';
+      })(),
+    ],
     ['a class instance whose prototype has S', false, new WithPrototypeValue()],
     ['an array with an own S', false, Object.assign(['x'], { S: 'x' })],
   ] as const)('%s: S.Equal(x) is %s', (_, expected, record) => {

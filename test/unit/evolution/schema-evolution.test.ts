@@ -43,10 +43,22 @@ describe('schema files', () => {
   });
 
   it.each([
-    ['{"fields":{"A":{"type":"string","renamedFrom":"1x"}}}', '$.fields.A.renamedFrom: must be a field name (or dotted path), or an array of them, not the string "1x"'],
-    ['{"fields":{"A":{"type":"string","renamedFrom":[]}}}', '$.fields.A.renamedFrom: must be a field name (or dotted path), or an array of them, not an array'],
-    ['{"fields":{"A":{"type":"string","deprecated":"yes"}}}', '$.fields.A.deprecated: must be true, false or an object with "replacement" and/or "reason", not the string "yes"'],
-    ['{"fields":{"A":{"type":"string","deprecated":{"replacment":"B"}}}}', '$.fields.A.deprecated.replacment: unknown key; expected "replacement", "reason" (did you mean "replacement"?)'],
+    [
+      '{"fields":{"A":{"type":"string","renamedFrom":"1x"}}}',
+      '$.fields.A.renamedFrom: must be a field name (or dotted path), or an array of them, not the string "1x"',
+    ],
+    [
+      '{"fields":{"A":{"type":"string","renamedFrom":[]}}}',
+      '$.fields.A.renamedFrom: must be a field name (or dotted path), or an array of them, not an array',
+    ],
+    [
+      '{"fields":{"A":{"type":"string","deprecated":"yes"}}}',
+      '$.fields.A.deprecated: must be true, false or an object with "replacement" and/or "reason", not the string "yes"',
+    ],
+    [
+      '{"fields":{"A":{"type":"string","deprecated":{"replacment":"B"}}}}',
+      '$.fields.A.deprecated.replacment: unknown key; expected "replacement", "reason" (did you mean "replacement"?)',
+    ],
     ['{"version":true,"fields":{}}', '$.version: must be a string or a number, not the value true'],
   ])('%s is refused', (text, message) => {
     expect(loadSchemaJson(text).errors).toEqual([message]);
@@ -89,7 +101,9 @@ describe('diffSchemas', () => {
 
 describe('lintText with a previous schema', () => {
   const codes = (text: string, kind: 'filter' | 'sort' = 'filter') =>
-    lintText(text, kind, { schema: next, previousSchema: previous }).map((d) => [d.code, d.severity, text.slice(d.start, d.end)] as [DiagnosticCode, string, string]);
+    lintText(text, kind, { schema: next, previousSchema: previous }).map(
+      (d) => [d.code, d.severity, text.slice(d.start, d.end)] as [DiagnosticCode, string, string],
+    );
 
   it.each([
     ['Surname.StartsWith(Sm)', [['field-renamed', 'warning', 'Surname']]],
@@ -97,11 +111,23 @@ describe('lintText with a previous schema', () => {
     ['Suffix.Equal(Jr)', [['field-removed', 'error', 'Suffix']]],
     ['Number.Equal(10)', [['field-retyped', 'warning', 'Number']]],
     ['Code.Equal(10)', [['field-retyped', 'warning', 'Code']]],
-    ['Code.Equal(A1)', [['field-retyped-incompatible', 'error', 'Code'], ['invalid-value', 'error', 'A1']]],
+    [
+      'Code.Equal(A1)',
+      [
+        ['field-retyped-incompatible', 'error', 'Code'],
+        ['invalid-value', 'error', 'A1'],
+      ],
+    ],
     ['Gender.IsNull()', [['field-nullability-changed', 'warning', 'Gender']]],
     ['Gender.Equal(1)', []],
     ['Email.Equal(x)', [['deprecated-field', 'warning', 'Email']]],
-    ["'Sm'.StartsWithInFields(Surname,Email)", [['field-renamed', 'warning', 'Surname'], ['deprecated-field', 'warning', 'Email']]],
+    [
+      "'Sm'.StartsWithInFields(Surname,Email)",
+      [
+        ['field-renamed', 'warning', 'Surname'],
+        ['deprecated-field', 'warning', 'Email'],
+      ],
+    ],
   ] as const)('%s', (text, expected) => {
     expect(codes(text)).toEqual(expected);
   });
@@ -118,7 +144,10 @@ describe('lintText with a previous schema', () => {
   });
 
   it('without a previous schema, old names are unknown and deprecations are still reported', () => {
-    expect(lintText('Surname.Equal(x);Email.Equal(y)', 'filter', { schema: next }).map((d) => d.code)).toEqual(['unknown-field', 'deprecated-field']);
+    expect(lintText('Surname.Equal(x);Email.Equal(y)', 'filter', { schema: next }).map((d) => d.code)).toEqual([
+      'unknown-field',
+      'deprecated-field',
+    ]);
   });
 
   it('renameAwareSchema resolves an old name to the field it became', () => {

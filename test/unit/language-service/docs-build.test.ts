@@ -26,9 +26,15 @@ describe('markdownToHtml', () => {
     ['## A `code` heading', '<h2 id="a-code-heading">A <code>code</code> heading</h2>'],
     ['a `b|c` and `<x>`', '<p>a <code>b|c</code> and <code>&lt;x&gt;</code></p>'],
     ['**bold** *it* snake_case_name', '<p><strong>bold</strong> <em>it</em> snake_case_name</p>'],
-    ['[schema](schema.md#types) [web](https://example.org/a.md)', '<p><a href="schema.html#types">schema</a> <a href="https://example.org/a.md">web</a></p>'],
+    [
+      '[schema](schema.md#types) [web](https://example.org/a.md)',
+      '<p><a href="schema.html#types">schema</a> <a href="https://example.org/a.md">web</a></p>',
+    ],
     ['a \\* b <script>', '<p>a * b &lt;script&gt;</p>'],
-    ['| a | b |\n|---|:-:|\n| `x\\|y` | 2 |', '<table>\n<thead><tr><th>a</th><th style="text-align:center">b</th></tr></thead>\n<tbody>\n<tr><td><code>x|y</code></td><td style="text-align:center">2</td></tr>\n</tbody>\n</table>'],
+    [
+      '| a | b |\n|---|:-:|\n| `x\\|y` | 2 |',
+      '<table>\n<thead><tr><th>a</th><th style="text-align:center">b</th></tr></thead>\n<tbody>\n<tr><td><code>x|y</code></td><td style="text-align:center">2</td></tr>\n</tbody>\n</table>',
+    ],
     ['- one\n- two\n  - nested', '<ul>\n<li>one</li>\n<li>two\n<ul>\n<li>nested</li>\n</ul></li>\n</ul>'],
     ['1. first\n2. second', '<ol>\n<li>first</li>\n<li>second</li>\n</ol>'],
     ['> quoted\n> more', '<blockquote>\n<p>quoted\nmore</p>\n</blockquote>'],

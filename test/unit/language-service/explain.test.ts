@@ -251,7 +251,7 @@ describe('explain: trees', () => {
 });
 
 describe('explain: never throws', () => {
-  const text = fc.string({ unit: fc.constantFrom(...'AbOr.;(),=\' _1-Tt:Z'.split('')), maxLength: 80 });
+  const text = fc.string({ unit: fc.constantFrom(..."AbOr.;(),=' _1-Tt:Z".split('')), maxLength: 80 });
   it('on any filter or sort text, with and without a schema', () => {
     fc.assert(
       fc.property(text, fc.boolean(), fc.boolean(), (input, sort, withSchema) => {

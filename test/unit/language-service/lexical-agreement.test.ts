@@ -22,10 +22,15 @@ describe('completion reads whitespace as the parser does', () => {
     },
   );
 
-  it.each([' LastName.Sta', '\tLastName.Sta', '\r\nLastName.Sta', 'Or( LastName.Sta'])('offers StartsWith after %j, which parses', (text) => {
-    expect(labels(text)).toEqual(['StartsWith']);
-    expect(parseFilter(`${text}rtsWith(Sm)${text.startsWith('Or(') ? ')' : ''}`).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  });
+  it.each([' LastName.Sta', '\tLastName.Sta', '\r\nLastName.Sta', 'Or( LastName.Sta'])(
+    'offers StartsWith after %j, which parses',
+    (text) => {
+      expect(labels(text)).toEqual(['StartsWith']);
+      expect(
+        parseFilter(`${text}rtsWith(Sm)${text.startsWith('Or(') ? ')' : ''}`).diagnostics.filter((d) => d.severity === 'error'),
+      ).toEqual([]);
+    },
+  );
 
   it('has exactly four whitespace characters', () => {
     const all = Array.from({ length: 0x10000 }, (_, c) => c).filter(isWhitespace);

@@ -18,7 +18,9 @@ const sections = part
 
 describe('docs/diagnostics.md, semantic lint codes', () => {
   it('documents every lint-stage code', () => {
-    const lintCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'lint').map(([code]) => code);
+    const lintCodes = Object.entries(DIAGNOSTIC_CODES)
+      .filter(([, info]) => info.stage === 'lint')
+      .map(([code]) => code);
     expect(sections.map((s) => s.code).sort()).toEqual(lintCodes.sort());
   });
 

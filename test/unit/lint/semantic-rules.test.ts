@@ -121,7 +121,10 @@ describe('date-only-equality', () => {
   it.each([
     ['Born.Equal(2024-03-21)', 'Born.GreaterThanOrEqual(2024-03-21);Born.LessThan(2024-03-22)'],
     ['Born.NotEqual(2024-02-29)', 'Or(Born.LessThan(2024-02-29);Born.GreaterThanOrEqual(2024-03-01))'],
-    ['Born.InArray(2023-12-31,2024-01-05)', 'Or(And(Born.GreaterThanOrEqual(2023-12-31);Born.LessThan(2024-01-01));And(Born.GreaterThanOrEqual(2024-01-05);Born.LessThan(2024-01-06)))'],
+    [
+      'Born.InArray(2023-12-31,2024-01-05)',
+      'Or(And(Born.GreaterThanOrEqual(2023-12-31);Born.LessThan(2024-01-01));And(Born.GreaterThanOrEqual(2024-01-05);Born.LessThan(2024-01-06)))',
+    ],
     ['born.equal(9999-12-31)', 'Born.GreaterThanOrEqual(9999-12-31);Born.LessThanOrEqual(9999-12-31T23:59:59.999Z)'],
   ])('%s warns, suggesting %s', (text, suggestion) => {
     const found = lintText(text, 'filter', { schema }).filter((d) => d.code === 'date-only-equality');

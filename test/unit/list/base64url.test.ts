@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { decodeBase64Url, encodeBase64Url, isBase64Url } from '../../../src/list/base64url.js';
 
 describe('base64url', () => {
-  it('agrees with Node\'s encoder and round-trips any bytes', () => {
+  it("agrees with Node's encoder and round-trips any bytes", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
         const text = encodeBase64Url(bytes);

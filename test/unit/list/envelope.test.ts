@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorResponse, listResponse, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
 
 describe('listResponse', () => {
-  it('builds the success envelope with Pagination, keys in the seed\'s order', () => {
+  it("builds the success envelope with Pagination, keys in the seed's order", () => {
     const r = listResponse({
       data: [{ Id: 1 }],
       pagination: { pageNo: 2, pageSize: 25, totalRecords: 30, totalPages: 2, dataToken: 'tok' },
@@ -39,7 +39,7 @@ describe('errorResponse', () => {
     );
   });
 
-  it('renders the seed\'s page-out-of-range body and says why in a header', () => {
+  it("renders the seed's page-out-of-range body and says why in a header", () => {
     const r = errorResponse({ kind: 'page-out-of-range', first: 1, last: 4, token: { reason: 'expired', message: 'expired at … ✓' } });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toBe(
@@ -50,13 +50,18 @@ describe('errorResponse', () => {
   });
 
   it('renders an unsupported version naming the address and the version', () => {
-    const r = errorResponse({ kind: 'unsupported-version', address: 'http://127.0.0.1:8080/api/public/clients/1/employees', version: '2.0' });
+    const r = errorResponse({
+      kind: 'unsupported-version',
+      address: 'http://127.0.0.1:8080/api/public/clients/1/employees',
+      version: '2.0',
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       Status: 3,
       Code: 'UnsupportedApiVersion',
       ErrorCode: '',
-      Message: "The HTTP resource that matches the request URI 'http://127.0.0.1:8080/api/public/clients/1/employees' does not support the API version '2.0'.",
+      Message:
+        "The HTTP resource that matches the request URI 'http://127.0.0.1:8080/api/public/clients/1/employees' does not support the API version '2.0'.",
       StackTrace: '',
     });
   });

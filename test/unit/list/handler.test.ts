@@ -52,13 +52,23 @@ describe('handleListRequest', () => {
     clock += 60_000;
     const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ Status: 3, Code: 'BadRequest', ErrorCode: 'InternalServerError', Message: 'Page Number out of range. [0-0]', StackTrace: '' });
+    expect(r.body).toEqual({
+      Status: 3,
+      Code: 'BadRequest',
+      ErrorCode: 'InternalServerError',
+      Message: 'Page Number out of range. [0-0]',
+      StackTrace: '',
+    });
     expect(r.headers[TOKEN_ERROR_HEADER]).toMatch(/^expired: /);
   });
 
-  it('refuses a token of another client\'s list', async () => {
+  it("refuses a token of another client's list", async () => {
     const first = await call({ limit: '10' });
-    const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' }, {}, { route: '/api/public/clients/2/employees', clientId: 2 });
+    const r = await call(
+      { 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true' },
+      {},
+      { route: '/api/public/clients/2/employees', clientId: 2 },
+    );
     expect(r.status).toBe(400);
     expect(r.headers[TOKEN_ERROR_HEADER]).toMatch(/^wrong-route: /);
   });
@@ -113,10 +123,16 @@ describe('handleListRequest', () => {
     expect(next.body.Message).toBe('Page Number out of range. [1-1]');
   });
 
-  it('accepts resent parameters equal to the token\'s and refuses different ones', async () => {
+  it("accepts resent parameters equal to the token's and refuses different ones", async () => {
     const first = await call({ limit: '10', filter: 'Gender.Equal(1)', sort: 'LastName=Asc' });
     const token = first.body.Pagination!.DataToken;
-    const same = await call({ 'data-token': token, 'next-page': 'true', filter: 'Gender.Equal(1)', limit: '10', 'include-deleted': 'false' });
+    const same = await call({
+      'data-token': token,
+      'next-page': 'true',
+      filter: 'Gender.Equal(1)',
+      limit: '10',
+      'include-deleted': 'false',
+    });
     expect(same.status).toBe(200);
     const other = await call({ 'data-token': token, 'next-page': 'true', filter: 'Gender.Equal(2)', sort: 'Id=Desc', limit: '20' });
     expect(other.status).toBe(400);
@@ -146,7 +162,10 @@ describe('handleListRequest', () => {
     [{ 'X-Api-Version': '1.1' }, '1.1'],
     [{ 'api-version': '1.0', 'x-api-version': '2.0' }, '2.0'],
   ])('refuses version headers %j', async (headers, version) => {
-    const r = await handleListRequest({ query: { limit: '5' }, headers, url: 'http://example.test/api/public/clients/1/employees?limit=5' }, options);
+    const r = await handleListRequest(
+      { query: { limit: '5' }, headers, url: 'http://example.test/api/public/clients/1/employees?limit=5' },
+      options,
+    );
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       Status: 3,
@@ -165,7 +184,12 @@ describe('handleListRequest', () => {
 
   it('turns a failing data source into a 500 envelope and reports the error', async () => {
     const errors: unknown[] = [];
-    const broken: DataSource = { count: async () => { throw new Error('connection refused'); }, page: async () => [] };
+    const broken: DataSource = {
+      count: async () => {
+        throw new Error('connection refused');
+      },
+      page: async () => [],
+    };
     const r = await call({ limit: '5' }, {}, { source: broken, onError: (e) => errors.push(e) });
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ Status: 0, Code: '500', ErrorCode: null, Message: 'The list could not be read.', StackTrace: '' });
@@ -174,18 +198,26 @@ describe('handleListRequest', () => {
 
   it('takes a fetch Request', async () => {
     const r = await handleListRequest(new Request(`http://x${ROUTE}?limit=3&sort=Id%3DDesc`), options);
-    expect((r.body as Body).Data.map((e) => e.Id)).toEqual(client1.map((e) => e.Id).sort((a, b) => b - a).slice(0, 3));
+    expect((r.body as Body).Data.map((e) => e.Id)).toEqual(
+      client1
+        .map((e) => e.Id)
+        .sort((a, b) => b - a)
+        .slice(0, 3),
+    );
   });
 
-  it.each(['0x5', '5e0', '5.0', '5 apples'])('finding 15: refuses a resent limit of %j in token mode, as a first page does', async (limit) => {
-    expect((await call({ limit })).status).toBe(400);
-    const first = await call({ limit: '5' });
-    const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true', limit });
-    expect(r.status).toBe(400);
-    expect(r.body.ValidationErrors!.limit![0]![0]).toBe('intValueError');
-    const same = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true', limit: ' 5 ' });
-    expect(same.status).toBe(200);
-  });
+  it.each(['0x5', '5e0', '5.0', '5 apples'])(
+    'finding 15: refuses a resent limit of %j in token mode, as a first page does',
+    async (limit) => {
+      expect((await call({ limit })).status).toBe(400);
+      const first = await call({ limit: '5' });
+      const r = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true', limit });
+      expect(r.status).toBe(400);
+      expect(r.body.ValidationErrors!.limit![0]![0]).toBe('intValueError');
+      const same = await call({ 'data-token': first.body.Pagination!.DataToken, 'next-page': 'true', limit: ' 5 ' });
+      expect(same.status).toBe(200);
+    },
+  );
 
   it('finding 5: every first page a filter near the length cap is served on can be walked to its last page', async () => {
     const limits = { maxLength: 1 << 20, maxListValues: 10_000 };

@@ -13,7 +13,9 @@ import { employeeSchema } from '../../../src/sample/employee-schema.js';
 import type { DataQuery, DataSource } from '../../../src/list/index.js';
 
 /** The sample employees (clients 1, 2 and 3; RowStatus 3 = deleted). */
-export const employees: readonly Employee[] = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8'));
+export const employees: readonly Employee[] = JSON.parse(
+  readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8'),
+);
 
 /** The fields the reference reads. */
 export interface Employee {
@@ -48,14 +50,19 @@ function numAsc(a: number | undefined, b: number | undefined): number {
   return a - b;
 }
 const time = (s: string | undefined): number | undefined => (s === undefined ? undefined : Date.parse(s));
-const desc = (c: Compare): Compare => (a, b) => -c(a, b);
-const then = (...cs: Compare[]): Compare => (a, b) => {
-  for (const c of cs) {
-    const r = c(a, b);
-    if (r !== 0) return r;
-  }
-  return a.Id - b.Id;
-};
+const desc =
+  (c: Compare): Compare =>
+  (a, b) =>
+    -c(a, b);
+const then =
+  (...cs: Compare[]): Compare =>
+  (a, b) => {
+    for (const c of cs) {
+      const r = c(a, b);
+      if (r !== 0) return r;
+    }
+    return a.Id - b.Id;
+  };
 
 interface Case {
   readonly title: string;
@@ -68,7 +75,15 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { title: 'client 1, everything not deleted', clientId: 1, filter: '', sort: '', includeDeleted: false, where: (e) => e.RowStatus !== 3, order: then() },
+  {
+    title: 'client 1, everything not deleted',
+    clientId: 1,
+    filter: '',
+    sort: '',
+    includeDeleted: false,
+    where: (e) => e.RowStatus !== 3,
+    order: then(),
+  },
   { title: 'client 1, deleted included', clientId: 1, filter: '', sort: '', includeDeleted: true, where: () => true, order: then() },
   {
     title: 'Gender.Equal(1) by LastName=Asc',
@@ -86,7 +101,10 @@ const CASES: readonly Case[] = [
     sort: 'LastName=Desc;FirstName=Asc',
     includeDeleted: false,
     where: (e) => e.RowStatus !== 3 && e.LastName.toLowerCase().startsWith("o'"),
-    order: then(desc((a, b) => textAsc(a.LastName, b.LastName)), (a, b) => textAsc(a.FirstName, b.FirstName)),
+    order: then(
+      desc((a, b) => textAsc(a.LastName, b.LastName)),
+      (a, b) => textAsc(a.FirstName, b.FirstName),
+    ),
   },
   {
     title: 'NickName.Contains(%) (a LIKE wildcard taken literally)',
@@ -113,7 +131,10 @@ const CASES: readonly Case[] = [
     sort: 'Gender=Desc;LastPaidOn=Asc',
     includeDeleted: false,
     where: (e) => e.RowStatus !== 3 && (e.Gender === 2 || (time(e.LastPaidOn) ?? -Infinity) > Date.parse('2024-05-01T00:00:00Z')),
-    order: then(desc((a, b) => numAsc(a.Gender, b.Gender)), (a, b) => numAsc(time(a.LastPaidOn), time(b.LastPaidOn))),
+    order: then(
+      desc((a, b) => numAsc(a.Gender, b.Gender)),
+      (a, b) => numAsc(time(a.LastPaidOn), time(b.LastPaidOn)),
+    ),
   },
   {
     title: "'smith'.EqualInFields(LastName,FirstName)",
@@ -260,28 +281,31 @@ export function describeListContract(
       expect(ids(body.Data)).toEqual(expected.slice((pages - 2) * 40, (pages - 1) * 40));
     });
 
-    it.each(CASES.map((c) => [c.title, c] as const))('%s: next-page and prev-page seek through the same pages as skip', async (_title, c) => {
-      const expected = reference(c);
-      const codec = createTokenCodec({ secret: 'contract test secret, 16+ bytes' });
-      const route = `/api/public/clients/${c.clientId}/employees`;
-      const call = async (query: Record<string, string>) =>
-        (await handleListRequest({ query }, { source, schema: employeeSchema, codec, route, clientId: c.clientId })).body as Envelope;
-      let body = await call({ limit: '23', filter: c.filter, sort: c.sort, 'include-deleted': String(c.includeDeleted) });
-      const pages = [ids(body.Data)];
-      for (let p = 2; p <= body.Pagination!.TotalPages; p++) {
-        body = await call({ 'data-token': body.Pagination!.DataToken, 'next-page': 'true' });
-        pages.push(ids(body.Data));
-      }
-      expect(pages.flat()).toEqual(expected);
-      for (let p = pages.length - 1; p >= 1; p--) {
-        body = await call({ 'data-token': body.Pagination!.DataToken, 'prev-page': 'true' });
-        expect(ids(body.Data)).toEqual(pages[p - 1]);
-      }
-      if (expected.length > 0 && source.keyedPage !== undefined) {
-        const checked = await codec.verify(body.Pagination!.DataToken, route);
-        expect(checked.ok && checked.payload.keys).toBeTruthy();
-      }
-    });
+    it.each(CASES.map((c) => [c.title, c] as const))(
+      '%s: next-page and prev-page seek through the same pages as skip',
+      async (_title, c) => {
+        const expected = reference(c);
+        const codec = createTokenCodec({ secret: 'contract test secret, 16+ bytes' });
+        const route = `/api/public/clients/${c.clientId}/employees`;
+        const call = async (query: Record<string, string>) =>
+          (await handleListRequest({ query }, { source, schema: employeeSchema, codec, route, clientId: c.clientId })).body as Envelope;
+        let body = await call({ limit: '23', filter: c.filter, sort: c.sort, 'include-deleted': String(c.includeDeleted) });
+        const pages = [ids(body.Data)];
+        for (let p = 2; p <= body.Pagination!.TotalPages; p++) {
+          body = await call({ 'data-token': body.Pagination!.DataToken, 'next-page': 'true' });
+          pages.push(ids(body.Data));
+        }
+        expect(pages.flat()).toEqual(expected);
+        for (let p = pages.length - 1; p >= 1; p--) {
+          body = await call({ 'data-token': body.Pagination!.DataToken, 'prev-page': 'true' });
+          expect(ids(body.Data)).toEqual(pages[p - 1]);
+        }
+        if (expected.length > 0 && source.keyedPage !== undefined) {
+          const checked = await codec.verify(body.Pagination!.DataToken, route);
+          expect(checked.ok && checked.payload.keys).toBeTruthy();
+        }
+      },
+    );
 
     it('serves a skip-paging session with no Pagination', async () => {
       const c = CASES[6]!;

@@ -43,10 +43,13 @@ describe('createWorkLane', () => {
 
   it('rejects a job that throws and goes on with the others', async () => {
     const lane = createWorkLane();
-    const failing = lane.run('c', (function* (): Generator<void, number, void> {
-      yield;
-      throw new Error('boom');
-    })());
+    const failing = lane.run(
+      'c',
+      (function* (): Generator<void, number, void> {
+        yield;
+        throw new Error('boom');
+      })(),
+    );
     const ok = lane.run('c', work(1, [], 'ok'));
     await expect(failing.result).rejects.toThrow('boom');
     await expect(ok.result).resolves.toBe('ok');

@@ -26,7 +26,7 @@ describe('createMemoryDataSource', () => {
     expect(await source.count({ ...base, includeDeleted: true })).toBe(2);
   });
 
-  it('matches nothing for a client id that is not of the field\'s type', async () => {
+  it("matches nothing for a client id that is not of the field's type", async () => {
     const source = createMemoryDataSource(employees, { schema: employeeSchema, ...SCOPE });
     expect(await source.count({ ...base, clientId: 'abc' })).toBe(0);
   });
@@ -101,7 +101,10 @@ describe('createMemoryDataSource: fair load', () => {
     const first = await source.keyedPage(warm, { offset: 0, limit: 10 });
     await source.keyedPage(warm, { offset: 30_000, limit: 10 }); // waits for the full sort
     const done: string[] = [];
-    const cold = source.keyedPage({ ...warm, cacheKey: 'cold', sort: analyzeSort('FirstName=Desc', { schema: employeeSchema }).value }, { offset: 0, limit: 10 });
+    const cold = source.keyedPage(
+      { ...warm, cacheKey: 'cold', sort: analyzeSort('FirstName=Desc', { schema: employeeSchema }).value },
+      { offset: 0, limit: 10 },
+    );
     void cold.then(() => done.push('cold'));
     const token = source.keyedPage(warm, { offset: 10, limit: 10, after: first.keys!.last }).then((p) => (done.push('token'), p));
     const page = await token;

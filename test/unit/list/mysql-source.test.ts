@@ -45,7 +45,14 @@ if (!available) {
 } else {
   describeListContract('MariaDB server via mysql2, whole records from a JSON column', async () => {
     const { run, close } = await seeded(true, 'employees_json');
-    const source = createMysqlDataSource({ run, table: 'employees_json', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record', ...SCOPE });
+    const source = createMysqlDataSource({
+      run,
+      table: 'employees_json',
+      schema: employeeSchema,
+      tieBreaker: 'Id',
+      recordColumn: 'Record',
+      ...SCOPE,
+    });
     return { source, close };
   });
 
@@ -84,7 +91,9 @@ describe('createMysqlDataSource', () => {
       /^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE `ClientId` = \? AND `Id` IN \(SELECT `wepql_key` FROM \(SELECT `Id` AS `wepql_key` FROM `payroll`\.`employees` WHERE `ClientId` = \? AND .* ORDER BY `Id` ASC LIMIT \? OFFSET \?\) AS `wepql_page`\) ORDER BY `Id` ASC$/,
     );
     await source.page(q, { offset: 0, limit: 10 });
-    expect(seen[2]!.sql).toMatch(/^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE .* ORDER BY `Id` ASC LIMIT \? OFFSET \?$/);
+    expect(seen[2]!.sql).toMatch(
+      /^\/\*M!100102 SET STATEMENT max_sort_length=65536 FOR \*\/ SELECT `Record` AS `record` FROM `payroll`\.`employees` WHERE .* ORDER BY `Id` ASC LIMIT \? OFFSET \?$/,
+    );
     for (const { sql } of seen) expect(sql).not.toContain('DROP');
     expect(seen[1]!.params.slice(-2)).toEqual(['10', '20']);
     expect(seen[1]!.params).toContain("x'; drop table employees; --");

@@ -48,96 +48,115 @@ function explaining(query: SqlRunner, seen: Explained[]): SqlRunner {
   };
 }
 
-describe.skipIf(findPostgresBin() === undefined)('hash partitions on the client (wepql db-seed --partitions) on the real PostgreSQL server', () => {
-  let server: PostgresServer | undefined;
-  let pool: pg.Pool | undefined;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-    pool = new pg.Pool({ connectionString: server.url, max: 2 });
-  }, 60_000);
-  afterAll(async () => {
-    await pool?.end();
-    await server?.stop();
-  });
+describe.skipIf(findPostgresBin() === undefined)(
+  'hash partitions on the client (wepql db-seed --partitions) on the real PostgreSQL server',
+  () => {
+    let server: PostgresServer | undefined;
+    let pool: pg.Pool | undefined;
+    beforeAll(async () => {
+      server = await startPostgresServer();
+      pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    }, 60_000);
+    afterAll(async () => {
+      await pool?.end();
+      await server?.stop();
+    });
 
-  it('db-seed --partitions N makes N hash partitions; the advised index reaches each; plans prune to one partition and use its index', async () => {
-    expect(await dbSeed(['--database-url', server!.url, '--rows', '12000', '--partitions', String(PARTITIONS)])).toBe(0);
-    const p = pool!;
-    const children = await p.query(
-      `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
-      [EMPLOYEE_TABLE],
-    );
-    expect(children.rows.map((r) => r.relname)).toEqual(Array.from({ length: PARTITIONS }, (_, i) => `${EMPLOYEE_TABLE}_p${i}`));
-    const strategy = await p.query(`SELECT partstrat, partnatts FROM pg_partitioned_table WHERE partrelid = $1::regclass`, [EMPLOYEE_TABLE]);
-    expect(strategy.rows).toEqual([{ partstrat: 'h', partnatts: 1 }]);
-
-    const client = await p.connect();
-    try {
-      const query: SqlRunner = (sql, params) => client.query(sql, params);
-      const { foldCollation } = await chooseFoldCollation(query);
-      const [sortIndex] = indexesFor(employeeSchema, {
-        dialect: 'postgres',
-        table: EMPLOYEE_TABLE,
-        clientField: 'ClientId',
-        tieBreaker: 'Id',
-        sorts: [SORT],
-        ...(foldCollation === undefined ? {} : { foldCollation }),
-      });
-      await query(sortIndex!.sql, []);
-      await query(`ANALYZE ${EMPLOYEE_TABLE}`, []);
-      // Each partition's own copy of the advised index, by partition.
-      const copies = await query(
-        `SELECT t.relname AS "partition", c.relname AS "index" FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-         JOIN pg_index x ON x.indexrelid = c.oid JOIN pg_class t ON t.oid = x.indrelid WHERE i.inhparent = $1::regclass`,
-        [sortIndex!.name],
+    it('db-seed --partitions N makes N hash partitions; the advised index reaches each; plans prune to one partition and use its index', async () => {
+      expect(await dbSeed(['--database-url', server!.url, '--rows', '12000', '--partitions', String(PARTITIONS)])).toBe(0);
+      const p = pool!;
+      const children = await p.query(
+        `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+        [EMPLOYEE_TABLE],
       );
-      const indexOf = new Map(copies.rows.map((r) => [(r as { partition: string }).partition, (r as { index: string }).index]));
-      expect(indexOf.size).toBe(PARTITIONS);
-      // The small test table must not make a sequential scan cheaper.
-      await query('SET enable_seqscan = off', []);
+      expect(children.rows.map((r) => r.relname)).toEqual(Array.from({ length: PARTITIONS }, (_, i) => `${EMPLOYEE_TABLE}_p${i}`));
+      const strategy = await p.query(`SELECT partstrat, partnatts FROM pg_partitioned_table WHERE partrelid = $1::regclass`, [
+        EMPLOYEE_TABLE,
+      ]);
+      expect(strategy.rows).toEqual([{ partstrat: 'h', partnatts: 1 }]);
 
-      const seen: Explained[] = [];
-      const source = createPostgresDataSource({
-        query: explaining(query, seen),
-        table: EMPLOYEE_TABLE,
-        schema: employeeSchema,
-        tieBreaker: 'Id',
-        recordColumn: RECORD_COLUMN,
-        ...(foldCollation === undefined ? {} : { foldCollation }),
-        ...EMPLOYEE_SCOPE,
-      });
-      for (const clientId of [1, 3]) {
-        const q: DataQuery = { filter: undefined, sort: analyzeSort(SORT, { schema: employeeSchema }).value, includeDeleted: false, clientId };
-        seen.length = 0;
-        expect(await source.count(q)).toBeGreaterThan(20);
-        const first = await source.keyedPage!(q, { offset: 0, limit: 10 });
-        const second = await source.keyedPage!(q, { offset: 10, limit: 10, after: first.keys!.last });
-        const back = await source.keyedPage!(q, { offset: 0, limit: 10, before: second.keys!.first });
-        expect(back.rows).toEqual(first.rows);
-        // A page=N jump: a deferred join, inner and outer statements on the same one partition.
-        const jump = await source.keyedPage!(q, { offset: 20, limit: 10 });
-        expect(jump.rows.length).toBe(10);
-        expect(seen.length).toBe(5);
-        expect(seen[4]!.sql).toMatch(/ IN \(SELECT "wepql_key" FROM \(SELECT "Id" AS "wepql_key" FROM "employees" WHERE "ClientId" = \$2 AND /);
-        for (const [i, { sql, params, scans }] of seen.entries()) {
-          const what = `${['count', 'first page', 'seek page', 'seek page backwards', 'page jump'][i]} of client ${clientId}`;
-          // Every statement carries the client scope as its first equality, so it can route to one partition (or shard).
-          expect(sql, what).toMatch(/ WHERE "ClientId" = \$1 AND /);
-          expect(params[0], what).toBe(clientId);
-          const relations = new Set(scans.map((n) => n['Relation Name']).filter((r) => r !== undefined));
-          const summary = scans.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`).join(' | ');
-          expect(relations.size, `${what} reads one partition: ${summary}`).toBe(1);
-          const [partition] = [...relations] as string[];
-          expect(indexOf.has(partition!), `${what}: ${summary}`).toBe(true);
-          expect(scans.some((n) => n['Node Type'] === 'Seq Scan'), `${what}: ${summary}`).toBe(false);
-          if (i > 0) expect(scans.some((n) => n['Index Name'] === indexOf.get(partition!)), `${what} uses ${indexOf.get(partition!)}: ${summary}`).toBe(true);
+      const client = await p.connect();
+      try {
+        const query: SqlRunner = (sql, params) => client.query(sql, params);
+        const { foldCollation } = await chooseFoldCollation(query);
+        const [sortIndex] = indexesFor(employeeSchema, {
+          dialect: 'postgres',
+          table: EMPLOYEE_TABLE,
+          clientField: 'ClientId',
+          tieBreaker: 'Id',
+          sorts: [SORT],
+          ...(foldCollation === undefined ? {} : { foldCollation }),
+        });
+        await query(sortIndex!.sql, []);
+        await query(`ANALYZE ${EMPLOYEE_TABLE}`, []);
+        // Each partition's own copy of the advised index, by partition.
+        const copies = await query(
+          `SELECT t.relname AS "partition", c.relname AS "index" FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         JOIN pg_index x ON x.indexrelid = c.oid JOIN pg_class t ON t.oid = x.indrelid WHERE i.inhparent = $1::regclass`,
+          [sortIndex!.name],
+        );
+        const indexOf = new Map(copies.rows.map((r) => [(r as { partition: string }).partition, (r as { index: string }).index]));
+        expect(indexOf.size).toBe(PARTITIONS);
+        // The small test table must not make a sequential scan cheaper.
+        await query('SET enable_seqscan = off', []);
+
+        const seen: Explained[] = [];
+        const source = createPostgresDataSource({
+          query: explaining(query, seen),
+          table: EMPLOYEE_TABLE,
+          schema: employeeSchema,
+          tieBreaker: 'Id',
+          recordColumn: RECORD_COLUMN,
+          ...(foldCollation === undefined ? {} : { foldCollation }),
+          ...EMPLOYEE_SCOPE,
+        });
+        for (const clientId of [1, 3]) {
+          const q: DataQuery = {
+            filter: undefined,
+            sort: analyzeSort(SORT, { schema: employeeSchema }).value,
+            includeDeleted: false,
+            clientId,
+          };
+          seen.length = 0;
+          expect(await source.count(q)).toBeGreaterThan(20);
+          const first = await source.keyedPage!(q, { offset: 0, limit: 10 });
+          const second = await source.keyedPage!(q, { offset: 10, limit: 10, after: first.keys!.last });
+          const back = await source.keyedPage!(q, { offset: 0, limit: 10, before: second.keys!.first });
+          expect(back.rows).toEqual(first.rows);
+          // A page=N jump: a deferred join, inner and outer statements on the same one partition.
+          const jump = await source.keyedPage!(q, { offset: 20, limit: 10 });
+          expect(jump.rows.length).toBe(10);
+          expect(seen.length).toBe(5);
+          expect(seen[4]!.sql).toMatch(
+            / IN \(SELECT "wepql_key" FROM \(SELECT "Id" AS "wepql_key" FROM "employees" WHERE "ClientId" = \$2 AND /,
+          );
+          for (const [i, { sql, params, scans }] of seen.entries()) {
+            const what = `${['count', 'first page', 'seek page', 'seek page backwards', 'page jump'][i]} of client ${clientId}`;
+            // Every statement carries the client scope as its first equality, so it can route to one partition (or shard).
+            expect(sql, what).toMatch(/ WHERE "ClientId" = \$1 AND /);
+            expect(params[0], what).toBe(clientId);
+            const relations = new Set(scans.map((n) => n['Relation Name']).filter((r) => r !== undefined));
+            const summary = scans.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`).join(' | ');
+            expect(relations.size, `${what} reads one partition: ${summary}`).toBe(1);
+            const [partition] = [...relations] as string[];
+            expect(indexOf.has(partition!), `${what}: ${summary}`).toBe(true);
+            expect(
+              scans.some((n) => n['Node Type'] === 'Seq Scan'),
+              `${what}: ${summary}`,
+            ).toBe(false);
+            if (i > 0)
+              expect(
+                scans.some((n) => n['Index Name'] === indexOf.get(partition!)),
+                `${what} uses ${indexOf.get(partition!)}: ${summary}`,
+              ).toBe(true);
+          }
         }
+      } finally {
+        client.release();
       }
-    } finally {
-      client.release();
-    }
-  }, 120_000);
-});
+    }, 120_000);
+  },
+);
 
 describe('createPostgresTable with hash partitions (PGlite)', () => {
   it('creates the parent PARTITION BY HASH and N partitions; the primary key leads with the partition key', async () => {

@@ -25,17 +25,21 @@ describeListContract('PGlite, whole records from a json column', async () => {
   return { source, close: () => db.close() };
 });
 
-describeListContract('PGlite, records rebuilt from the columns', async () => {
-  const db = await seeded();
-  const source = createPostgresDataSource({
-    query: (sql, params) => db.query(sql, params),
-    table: 'employees',
-    schema: employeeSchema,
-    tieBreaker: 'Id',
-    ...SCOPE,
-  });
-  return { source, close: () => db.close() };
-}, { rebuilt: true });
+describeListContract(
+  'PGlite, records rebuilt from the columns',
+  async () => {
+    const db = await seeded();
+    const source = createPostgresDataSource({
+      query: (sql, params) => db.query(sql, params),
+      table: 'employees',
+      schema: employeeSchema,
+      tieBreaker: 'Id',
+      ...SCOPE,
+    });
+    return { source, close: () => db.close() };
+  },
+  { rebuilt: true },
+);
 
 describe('createPostgresDataSource', () => {
   it('sends every user value as a parameter and uses COUNT(*), LIMIT and OFFSET', async () => {
@@ -62,7 +66,9 @@ describe('createPostgresDataSource', () => {
       /^SELECT "Record" AS "record" FROM "payroll"\."employees" WHERE "ClientId" = \$1 AND "Id" IN \(SELECT "wepql_key" FROM \(SELECT "Id" AS "wepql_key" FROM "payroll"\."employees" WHERE "ClientId" = \$2 AND .* ORDER BY "Id" ASC LIMIT \$\d+ OFFSET \$\d+\) AS "wepql_page"\) ORDER BY "Id" ASC$/,
     );
     await source.page(q, { offset: 0, limit: 10 });
-    expect(seen[2]!.sql).toMatch(/^SELECT "Record" AS "record" FROM "payroll"\."employees" WHERE .* ORDER BY "Id" ASC LIMIT \$\d+ OFFSET \$\d+$/);
+    expect(seen[2]!.sql).toMatch(
+      /^SELECT "Record" AS "record" FROM "payroll"\."employees" WHERE .* ORDER BY "Id" ASC LIMIT \$\d+ OFFSET \$\d+$/,
+    );
     for (const { sql } of seen) expect(sql).not.toContain('DROP');
     expect(seen[1]!.params.slice(-2)).toEqual([10, 20]);
     expect(seen[1]!.params).toContain("x'; drop table employees; --");

@@ -27,7 +27,10 @@ if (!available) {
     // a collation of the same code-point order passed as foldCollation.
     const { foldCollation, note } = await chooseFoldCollation(query);
     if (note !== undefined) console.warn(note);
-    await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
+    await createPostgresTable(
+      { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' },
+      { replace: true },
+    );
     await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
     const source = createPostgresDataSource({
       query,

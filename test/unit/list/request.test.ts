@@ -45,9 +45,18 @@ describe('parseListRequest: modes', () => {
     [{ 'data-token': 't', 'next-page': '' }, { kind: 'next' }],
     [{ 'data-token': 't', 'next-page': 'true' }, { kind: 'next' }],
     [{ 'data-token': 't', 'prev-page': 'True' }, { kind: 'prev' }],
-    [{ 'data-token': 't', page: '7' }, { kind: 'page', page: 7 }],
-    [{ 'data-token': 't', page: '0' }, { kind: 'page', page: 0 }],
-    [{ 'data-token': 't', 'next-page': 'false', page: '2' }, { kind: 'page', page: 2 }],
+    [
+      { 'data-token': 't', page: '7' },
+      { kind: 'page', page: 7 },
+    ],
+    [
+      { 'data-token': 't', page: '0' },
+      { kind: 'page', page: 0 },
+    ],
+    [
+      { 'data-token': 't', 'next-page': 'false', page: '2' },
+      { kind: 'page', page: 2 },
+    ],
   ])('reads the token move of %j', (query, move) => {
     expect(request({ query })).toEqual({ mode: 'token', dataToken: 't', move, resent: {} });
   });
@@ -82,7 +91,9 @@ describe('parseListRequest: where parameters come from', () => {
   });
 
   it('reads a fetch Request', () => {
-    const r = request(new Request('http://localhost/api/public/clients/1/employees?limit=4', { headers: { 'x-api-filter': 'Id.Equal(1)' } }));
+    const r = request(
+      new Request('http://localhost/api/public/clients/1/employees?limit=4', { headers: { 'x-api-filter': 'Id.Equal(1)' } }),
+    );
     expect(r).toMatchObject({ mode: 'first', limit: 4, filterText: 'Id.Equal(1)' });
   });
 
@@ -111,7 +122,10 @@ describe('parseListRequest: errors', () => {
     [{ limit: '99999999999999999999' }, [['limit', 'outOfRangeError', 'limit must be between 1 and 1000, got 99999999999999999999']]],
     [{ limit: '5', skip: '-1' }, [['skip', 'outOfRangeError', 'skip must be at least 0, got -1']]],
     [{ limit: '5', skip: 'x' }, [['skip', 'intValueError', 'skip must be a whole number, got "x"']]],
-    [{ limit: '5', 'include-deleted': 'yes' }, [['include-deleted', 'regularExpressionError', 'include-deleted must be true or false, got "yes"']]],
+    [
+      { limit: '5', 'include-deleted': 'yes' },
+      [['include-deleted', 'regularExpressionError', 'include-deleted must be true or false, got "yes"']],
+    ],
     [{ skip: '0' }, [['limit', 'requiredError', 'limit is required unless data-token is sent']]],
     [{ 'data-token': 't' }, [['data-token', 'requiredError', 'data-token needs exactly one of next-page, prev-page or page']]],
     [
@@ -123,7 +137,10 @@ describe('parseListRequest: errors', () => {
       [['skip', 'outOfRangeError', 'skip cannot be combined with data-token: token paging and skip paging must not be mixed']],
     ],
     [{ 'data-token': 't', page: 'two' }, [['page', 'intValueError', 'page must be a whole number, got "two"']]],
-    [{ 'data-token': 't', 'next-page': 'yes' }, [['next-page', 'regularExpressionError', 'next-page is a flag: send true (or leave it out), not "yes"']]],
+    [
+      { 'data-token': 't', 'next-page': 'yes' },
+      [['next-page', 'regularExpressionError', 'next-page is a flag: send true (or leave it out), not "yes"']],
+    ],
   ])('%j', (query, errors) => {
     expect(validation({ query })).toEqual(errors);
   });
@@ -175,25 +192,42 @@ describe('parseListRequest: errors', () => {
     expect(message).toMatch(/Equals.*Equal.*\(unknown-operator at 7-13\)/);
   });
 
-  it.each([
-    [{ 'next-page': 'true' }],
-    [{ 'prev-page': '' }],
-    [{ page: '2' }],
-    [{ page: '2', limit: '5' }],
-  ])('answers a move without data-token (%j) with the seed\'s page-out-of-range error, range [0-0]', (query) => {
-    const r = parse({ query });
-    expect(r).toMatchObject({ ok: false, error: { kind: 'page-out-of-range', first: 0, last: 0 } });
-    if (!r.ok) expect((errorResponse(r.error).body as { Message: string }).Message).toBe('Page Number out of range. [0-0]');
-  });
+  it.each([[{ 'next-page': 'true' }], [{ 'prev-page': '' }], [{ page: '2' }], [{ page: '2', limit: '5' }]])(
+    "answers a move without data-token (%j) with the seed's page-out-of-range error, range [0-0]",
+    (query) => {
+      const r = parse({ query });
+      expect(r).toMatchObject({ ok: false, error: { kind: 'page-out-of-range', first: 0, last: 0 } });
+      if (!r.ok) expect((errorResponse(r.error).body as { Message: string }).Message).toBe('Page Number out of range. [0-0]');
+    },
+  );
 
   it('never throws on any query and headers', () => {
-    const names = fc.constantFrom('limit', 'skip', 'filter', 'sort', 'include-deleted', 'next-page', 'prev-page', 'page', 'data-token', '__proto__', 'x');
+    const names = fc.constantFrom(
+      'limit',
+      'skip',
+      'filter',
+      'sort',
+      'include-deleted',
+      'next-page',
+      'prev-page',
+      'page',
+      'data-token',
+      '__proto__',
+      'x',
+    );
     const values = fc.oneof(fc.string({ maxLength: 30 }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }));
     fc.assert(
-      fc.property(fc.dictionary(names, values), fc.dictionary(names.map((n) => `X-Api-${n}`), fc.string({ maxLength: 30 })), (query, headers) => {
-        const r = parse({ query, headers });
-        if (!r.ok) expect(() => JSON.stringify(errorResponse(r.error).body)).not.toThrow();
-      }),
+      fc.property(
+        fc.dictionary(names, values),
+        fc.dictionary(
+          names.map((n) => `X-Api-${n}`),
+          fc.string({ maxLength: 30 }),
+        ),
+        (query, headers) => {
+          const r = parse({ query, headers });
+          if (!r.ok) expect(() => JSON.stringify(errorResponse(r.error).body)).not.toThrow();
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -41,14 +41,19 @@ describe('seek tokens', () => {
   it('carry the first and last keys of their page', async () => {
     const records = Array.from({ length: 10 }, (_, i) => ({ Id: i + 1, Name: `n${9 - i}` }));
     const { pages, keyed } = await walk(createMemoryDataSource(records, { schema, tieBreaker: 'Id' }), { limit: '4', sort: 'Name=Asc' });
-    expect(pages).toEqual([[10, 9, 8, 7], [6, 5, 4, 3], [2, 1]]);
+    expect(pages).toEqual([
+      [10, 9, 8, 7],
+      [6, 5, 4, 3],
+      [2, 1],
+    ]);
     expect(keyed).toEqual([true, true, true]);
   });
 
   it('refuse next-page clearly (never page by count silently) when the keys would make the token too long; page=N still works', async () => {
     // Random CJK names barely compress: two keys of 3,000 of them cannot fit in 8,192 characters.
     let seed = 11;
-    const name = () => Array.from({ length: 3000 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
+    const name = () =>
+      Array.from({ length: 3000 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
     const records = Array.from({ length: 7 }, (_, i) => ({ Id: i + 1, Name: i === 3 ? name() : `short ${i}` }));
     const source = createMemoryDataSource(records, { schema, tieBreaker: 'Id' });
     const options = { source, schema, codec, route };
@@ -60,7 +65,9 @@ describe('seek tokens', () => {
       const next = await handleListRequest({ query: { 'data-token': token, 'next-page': 'true' } }, options);
       if (next.status === 400) {
         const errors = (next.body as { ValidationErrors: Record<string, [string, string][]> }).ValidationErrors['data-token']!;
-        expect(errors[0]![1]).toMatch(/^next-page needs the position of the rows of page \d+, and this data token has none .*send page=\d+ instead/);
+        expect(errors[0]![1]).toMatch(
+          /^next-page needs the position of the rows of page \d+, and this data token has none .*send page=\d+ instead/,
+        );
         refused.push(pages.length);
         r = await handleListRequest({ query: { 'data-token': token, page: String(pages.length + 1) } }, options);
       } else r = next;
@@ -83,26 +90,43 @@ describe('seek tokens', () => {
     };
     const options = { source, schema, codec, route };
     const first = await handleListRequest({ query: { limit: '2', sort: 'Name=Asc' } }, options);
-    const second = await handleListRequest({ query: { 'data-token': (first.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    const second = await handleListRequest(
+      { query: { 'data-token': (first.body as Body).Pagination.DataToken, 'next-page': 'true' } },
+      options,
+    );
     expect(((second.body as Body).Data as { Id: number }[]).map((x) => x.Id)).toEqual([3, 4]);
     rows.splice(4, 4);
-    const third = await handleListRequest({ query: { 'data-token': (second.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    const third = await handleListRequest(
+      { query: { 'data-token': (second.body as Body).Pagination.DataToken, 'next-page': 'true' } },
+      options,
+    );
     expect((third.body as Body).Data).toEqual([]);
     const checked = codec.verify((third.body as Body).Pagination.DataToken, route);
     expect(checked.ok && checked.payload.keys).toEqual({ last: ['n3', 3] });
     // Rows inserted after the last row seen show up on the next move; rows before it do not repeat.
     rows.push({ Id: 9, Name: 'n0a' }, { Id: 10, Name: 'n9' });
-    const fourth = await handleListRequest({ query: { 'data-token': (third.body as Body).Pagination.DataToken, 'next-page': 'true' } }, options);
+    const fourth = await handleListRequest(
+      { query: { 'data-token': (third.body as Body).Pagination.DataToken, 'next-page': 'true' } },
+      options,
+    );
     expect(((fourth.body as Body).Data as { Id: number }[]).map((x) => x.Id)).toEqual([10]);
-    const back = await handleListRequest({ query: { 'data-token': (third.body as Body).Pagination.DataToken, 'prev-page': 'true' } }, options);
+    const back = await handleListRequest(
+      { query: { 'data-token': (third.body as Body).Pagination.DataToken, 'prev-page': 'true' } },
+      options,
+    );
     expect(back.status).toBe(400);
-    expect(JSON.stringify(back.body)).toMatch(/prev-page needs the position of the rows of page 3.*holds only the position for the other move/);
+    expect(JSON.stringify(back.body)).toMatch(
+      /prev-page needs the position of the rows of page 3.*holds only the position for the other move/,
+    );
   });
 
   it('fit filters that were too long before compression', async () => {
     const filter = `Id.NotInArray(${Array.from({ length: 450 }, (_, i) => 100000 + i).join(',')})`;
     const records = Array.from({ length: 30 }, (_, i) => ({ Id: i + 1, Name: null }));
-    const r = await handleListRequest({ query: { limit: '10', filter } }, { source: createMemoryDataSource(records, { schema }), schema, codec, route });
+    const r = await handleListRequest(
+      { query: { limit: '10', filter } },
+      { source: createMemoryDataSource(records, { schema }), schema, codec, route },
+    );
     expect(r.status).toBe(200);
     expect((r.body as Body).Pagination!.DataToken.length).toBeLessThan(2000);
   });

@@ -198,7 +198,9 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
         (err: unknown) => err,
       );
       expect(error).toBeInstanceOf(WepqlError);
-      expect((error as Error).message).toMatch(/configuration error: .*without clientField.*Pass clientField .* or serve the list on a route without a client id/);
+      expect((error as Error).message).toMatch(
+        /configuration error: .*without clientField.*Pass clientField .* or serve the list on a route without a client id/,
+      );
     }
   });
 });
@@ -218,7 +220,12 @@ describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-pr
   });
 
   it('PostgreSQL timestamps with microseconds: a walk never repeats a row', async () => {
-    await loadTable(pgEngine.engine, schema, [3, 1, 2].map((id) => ({ Id: id, ClientId: 1 })), { table: 'micro' });
+    await loadTable(
+      pgEngine.engine,
+      schema,
+      [3, 1, 2].map((id) => ({ Id: id, ClientId: 1 })),
+      { table: 'micro' },
+    );
     // Written as `now()` writes them: one millisecond, three microseconds.
     await pgEngine.engine.run(`UPDATE "micro" SET "D" = date_trunc('milliseconds', now()) + "Id" * interval '1 microsecond'`);
     const source = sourceOn(pgEngine, 'micro', false);
@@ -228,7 +235,12 @@ describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-pr
   });
 
   it('PostgreSQL NaN and ±Infinity doubles: a walk orders them as the engine does, never with a null key', async () => {
-    await loadTable(pgEngine.engine, schema, [1, 2, 3, 4, 5, 6].map((id) => ({ Id: id, ClientId: 1 })), { table: 'doubles' });
+    await loadTable(
+      pgEngine.engine,
+      schema,
+      [1, 2, 3, 4, 5, 6].map((id) => ({ Id: id, ClientId: 1 })),
+      { table: 'doubles' },
+    );
     await pgEngine.engine.run(
       `UPDATE "doubles" SET "N" = (ARRAY['-Infinity', '-1.5', '0', 'Infinity', 'NaN', NULL]::double precision[])["Id"]`,
     );
@@ -242,8 +254,15 @@ describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-pr
   });
 
   it("PostgreSQL 'infinity' timestamps: a walk orders them as the engine does, rows show them as text", async () => {
-    await loadTable(pgEngine.engine, schema, [1, 2, 3, 4].map((id) => ({ Id: id, ClientId: 1 })), { table: 'infinite' });
-    await pgEngine.engine.run(`UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`);
+    await loadTable(
+      pgEngine.engine,
+      schema,
+      [1, 2, 3, 4].map((id) => ({ Id: id, ClientId: 1 })),
+      { table: 'infinite' },
+    );
+    await pgEngine.engine.run(
+      `UPDATE "infinite" SET "D" = (ARRAY['-infinity', '2020-01-01T00:00:00Z', 'infinity', NULL]::timestamptz[])["Id"]`,
+    );
     const source = sourceOn(pgEngine, 'infinite', false);
     expect((await walk(source, query('D=Asc'), 1)).flat()).toEqual([4, 1, 2, 3]);
     expect((await walk(source, query('D=Desc'), 1)).flat()).toEqual([3, 2, 1, 4]);
@@ -272,23 +291,26 @@ describe.skipIf(!hasMariadb)('the SQL data source on the real MariaDB server: OR
 });
 
 describe('the SQL data source pages alike on every dialect', () => {
-  it.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])('%s: a walk towards smaller first keys reads the non-NULL keys first, then the NULL ones', async (dialect) => {
-    const seen: string[] = [];
-    const source = createSqlDataSource({
-      dialect,
-      run: async (sql) => (seen.push(sql), []),
-      table: 't',
-      schema,
-      tieBreaker: 'Id',
-    });
-    await source.keyedPage!(query('S=Desc'), { offset: 5, limit: 5, after: ['m', 7] });
-    expect(seen).toHaveLength(2);
-    expect(seen[0]).not.toMatch(/ IS NULL AND /);
-    expect(seen[1]).toMatch(/ WHERE .*S.* IS NULL AND /);
-    seen.length = 0;
-    await source.keyedPage!(query('S=Asc'), { offset: 5, limit: 5, after: ['m', 7] });
-    expect(seen).toHaveLength(1);
-  });
+  it.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])(
+    '%s: a walk towards smaller first keys reads the non-NULL keys first, then the NULL ones',
+    async (dialect) => {
+      const seen: string[] = [];
+      const source = createSqlDataSource({
+        dialect,
+        run: async (sql) => (seen.push(sql), []),
+        table: 't',
+        schema,
+        tieBreaker: 'Id',
+      });
+      await source.keyedPage!(query('S=Desc'), { offset: 5, limit: 5, after: ['m', 7] });
+      expect(seen).toHaveLength(2);
+      expect(seen[0]).not.toMatch(/ IS NULL AND /);
+      expect(seen[1]).toMatch(/ WHERE .*S.* IS NULL AND /);
+      seen.length = 0;
+      await source.keyedPage!(query('S=Asc'), { offset: 5, limit: 5, after: ['m', 7] });
+      expect(seen).toHaveLength(1);
+    },
+  );
 });
 
 describe('the SQL data source refuses a bad configuration at construction', () => {

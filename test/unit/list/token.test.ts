@@ -104,7 +104,11 @@ describe('createTokenCodec', () => {
   it('checks the length before anything else', async () => {
     const codec = createTokenCodec({ secret: SECRET });
     const checked = await codec.verify('x'.repeat(8193), ROUTE);
-    expect(checked).toEqual({ ok: false, reason: 'oversized', message: 'the data token is 8193 characters long; at most 8192 are accepted' });
+    expect(checked).toEqual({
+      ok: false,
+      reason: 'oversized',
+      message: 'the data token is 8193 characters long; at most 8192 are accepted',
+    });
     expect(await codec.verify('@'.repeat(8192), ROUTE)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
@@ -139,7 +143,7 @@ describe('createTokenCodec', () => {
     }
   });
 
-  it('refuses the other spellings of the MAC\'s last character (its two spare bits)', async () => {
+  it("refuses the other spellings of the MAC's last character (its two spare bits)", async () => {
     const codec = createTokenCodec({ secret: SECRET });
     const token = await codec.issue(payload);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -223,7 +227,13 @@ describe('token keys and rotation', () => {
   it('switches the signing key at signsFrom and refuses the old one after verifiesUntil', () => {
     const c = clock();
     const switchAt = c.now() + 30_000;
-    const ring = { keys: [{ secret: SECRET, verifiesUntil: switchAt + 60_000 }, { secret: NEW, signsFrom: switchAt }], now: c.now };
+    const ring = {
+      keys: [
+        { secret: SECRET, verifiesUntil: switchAt + 60_000 },
+        { secret: NEW, signsFrom: switchAt },
+      ],
+      now: c.now,
+    };
     const codec = createTokenCodec(ring);
     const oldOnly = createTokenCodec({ secret: SECRET, now: c.now });
     const newOnly = createTokenCodec({ secret: NEW, now: c.now });
@@ -278,7 +288,7 @@ describe('token keys and rotation', () => {
 });
 
 describe('token MACs', () => {
-  it('are the same bytes with Node\'s HMAC and with @noble/hashes (so browsers and servers agree)', async () => {
+  it("are the same bytes with Node's HMAC and with @noble/hashes (so browsers and servers agree)", async () => {
     const { hmac } = await import('@noble/hashes/hmac.js');
     const { sha256 } = await import('@noble/hashes/sha2.js');
     const codec = createTokenCodec({ secret: SECRET });

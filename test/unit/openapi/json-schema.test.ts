@@ -13,18 +13,29 @@ import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const nameArb = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/);
 const scalarArb: fc.Arbitrary<FieldDefinition> = fc.record(
-  { type: fc.constantFrom('string', 'number', 'integer', 'datetime', 'boolean'), nullable: fc.constant(true), description: fc.string({ maxLength: 10 }) },
+  {
+    type: fc.constantFrom('string', 'number', 'integer', 'datetime', 'boolean'),
+    nullable: fc.constant(true),
+    description: fc.string({ maxLength: 10 }),
+  },
   { requiredKeys: ['type'] },
 ) as fc.Arbitrary<FieldDefinition>;
 const { fields: fieldsArb } = fc.letrec((tie) => ({
   field: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     scalarArb,
-    fc.record({ type: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Record<string, FieldDefinition>> }, { requiredKeys: ['type', 'fields'] }),
+    fc.record(
+      { type: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Record<string, FieldDefinition>> },
+      { requiredKeys: ['type', 'fields'] },
+    ),
   ),
   // Field names are case-insensitive: no two may differ only in case.
   fields: fc
-    .uniqueArray(fc.tuple(nameArb, tie('field') as fc.Arbitrary<FieldDefinition>), { minLength: 1, maxLength: 4, selector: ([n]) => n.toLowerCase() })
+    .uniqueArray(fc.tuple(nameArb, tie('field') as fc.Arbitrary<FieldDefinition>), {
+      minLength: 1,
+      maxLength: 4,
+      selector: ([n]) => n.toLowerCase(),
+    })
     .map((entries) => Object.fromEntries(entries)),
 }));
 
@@ -32,7 +43,10 @@ const { fields: fieldsArb } = fc.letrec((tie) => ({
 function carried(fields: Readonly<Record<string, FieldDefinition>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(fields)) {
-    const base = { ...(def.nullable ? { nullable: true } : {}), ...(def.description === undefined ? {} : { description: def.description }) };
+    const base = {
+      ...(def.nullable ? { nullable: true } : {}),
+      ...(def.description === undefined ? {} : { description: def.description }),
+    };
     out[name] = def.type === 'object' ? { type: 'object', fields: carried(def.fields), ...base } : { type: def.type, ...base };
   }
   return out;
@@ -132,8 +146,23 @@ describe('schemaFromJsonSchema on API documents', () => {
 
 describe('schemaFromJsonSchema never throws', () => {
   // JSON-ish schemas built from the keywords it reads, with $refs into a document of the same kind.
-  const keyword = fc.constantFrom('type', 'format', 'properties', 'required', 'allOf', 'anyOf', 'oneOf', 'nullable', '$ref', 'items', '__proto__');
-  const leaf = fc.oneof(fc.constantFrom('string', 'integer', 'object', 'null', 'date-time', '#/a', '#/a/b', '#', '#/a/properties/x'), fc.jsonValue({ maxDepth: 1 }));
+  const keyword = fc.constantFrom(
+    'type',
+    'format',
+    'properties',
+    'required',
+    'allOf',
+    'anyOf',
+    'oneOf',
+    'nullable',
+    '$ref',
+    'items',
+    '__proto__',
+  );
+  const leaf = fc.oneof(
+    fc.constantFrom('string', 'integer', 'object', 'null', 'date-time', '#/a', '#/a/b', '#', '#/a/properties/x'),
+    fc.jsonValue({ maxDepth: 1 }),
+  );
   const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small' },
@@ -194,7 +223,8 @@ describe('schemaFromJsonSchema on documents that multiply (issue 19 #9)', () => 
     const { definition, skipped, truncated } = schemaFromJsonSchema(root, { document });
     expect(truncated).toBe(true);
     expect(skipped.at(-1)).toMatch(/reading stopped: the schema expands to more than 10000 fields \(maxFields\)/);
-    const count = (fields: Record<string, any>): number => Object.values(fields).reduce((n, f) => n + 1 + (f.type === 'object' ? count(f.fields) : 0), 0);
+    const count = (fields: Record<string, any>): number =>
+      Object.values(fields).reduce((n, f) => n + 1 + (f.type === 'object' ? count(f.fields) : 0), 0);
     expect(count(definition.fields)).toBeLessThanOrEqual(10_000);
     expect(() => defineSchema(definition)).not.toThrow();
   }, 20_000);
@@ -203,7 +233,11 @@ describe('schemaFromJsonSchema on documents that multiply (issue 19 #9)', () => 
     const schemas: Record<string, unknown> = {};
     for (let i = 0; i < 12; i++) {
       schemas[`S${i}`] = {
-        allOf: [{ $ref: `#/components/schemas/S${i + 1}` }, { $ref: `#/components/schemas/S${i + 1}` }, { $ref: `#/components/schemas/S${i}` }],
+        allOf: [
+          { $ref: `#/components/schemas/S${i + 1}` },
+          { $ref: `#/components/schemas/S${i + 1}` },
+          { $ref: `#/components/schemas/S${i}` },
+        ],
         properties: { [`F${i}`]: { type: 'string' } },
       };
     }
@@ -231,10 +265,13 @@ describe('schemaFromJsonSchema on documents that multiply (issue 19 #9)', () => 
     expect(skipped.at(-1)).toMatch(/reading stopped: the schema expands to more than 200000 properties to examine/);
   }, 20_000);
 
-  it.each([['#/components/schemas/%'], ['#/components/schemas/%E0%A4'], ['#/components/%zz/X']])('answers a $ref with a malformed percent escape (%s) with a note, not a URIError', (ref) => {
-    const document = { components: { schemas: { X: { type: 'object', properties: { A: { $ref: ref }, B: { type: 'string' } } } } } };
-    const { definition, skipped } = schemaFromJsonSchema(document.components.schemas.X, { document });
-    expect(definition.fields).toEqual({ B: { type: 'string', nullable: true } });
-    expect(skipped).toEqual([expect.stringMatching(/^\$\.A: \$ref .* cannot be resolved: ".*" has a malformed % escape$/)]);
-  });
+  it.each([['#/components/schemas/%'], ['#/components/schemas/%E0%A4'], ['#/components/%zz/X']])(
+    'answers a $ref with a malformed percent escape (%s) with a note, not a URIError',
+    (ref) => {
+      const document = { components: { schemas: { X: { type: 'object', properties: { A: { $ref: ref }, B: { type: 'string' } } } } } };
+      const { definition, skipped } = schemaFromJsonSchema(document.components.schemas.X, { document });
+      expect(definition.fields).toEqual({ B: { type: 'string', nullable: true } });
+      expect(skipped).toEqual([expect.stringMatching(/^\$\.A: \$ref .* cannot be resolved: ".*" has a malformed % escape$/)]);
+    },
+  );
 });

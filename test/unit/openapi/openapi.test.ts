@@ -16,8 +16,20 @@ import { definePolicy } from '../../../src/policy/index.js';
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';
-const policy = definePolicy({ fields: { Ssn: { filter: ['Equal', 'StartsWith'], sort: false }, BirthOn: { filter: false } }, caps: { maxConditions: 20 } }, employeeSchema);
-const doc = openApiFor(employeeSchema, { path: PATH, recordName: 'Employee', policy, maxLimit: 500, tags: ['Employees'], bearerAuth: true, forbidden: true, includeDeleted: true });
+const policy = definePolicy(
+  { fields: { Ssn: { filter: ['Equal', 'StartsWith'], sort: false }, BirthOn: { filter: false } }, caps: { maxConditions: 20 } },
+  employeeSchema,
+);
+const doc = openApiFor(employeeSchema, {
+  path: PATH,
+  recordName: 'Employee',
+  policy,
+  maxLimit: 500,
+  tags: ['Employees'],
+  bearerAuth: true,
+  forbidden: true,
+  includeDeleted: true,
+});
 const operation = doc.paths[PATH]!.get;
 
 describe('openApiFor', () => {
@@ -80,8 +92,11 @@ describe('openApiFor', () => {
     expect(Object.keys(op.responses as object)).toEqual(['200', '400', '401', '404', '500']);
     expect(op.security).toEqual([{ bearerAuth: [] }]);
     expect(withOptions.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer' } });
-    expect((op.parameters as { name: string }[]).map((p) => p.name)).toEqual(expect.arrayContaining(['include-deleted', 'x-api-include-deleted']));
-    for (const document of [plain, withOptions]) expect((await new Validator().validate(structuredClone(document) as never)).valid).toBe(true);
+    expect((op.parameters as { name: string }[]).map((p) => p.name)).toEqual(
+      expect.arrayContaining(['include-deleted', 'x-api-include-deleted']),
+    );
+    for (const document of [plain, withOptions])
+      expect((await new Validator().validate(structuredClone(document) as never)).valid).toBe(true);
   });
 
   it('refuses a record name that cannot be a component name', () => {
@@ -92,7 +107,12 @@ describe('openApiFor', () => {
 describe('real responses match the declared schemas', () => {
   const employees: unknown[] = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8'));
   const options: ListHandlerOptions = {
-    source: createMemoryDataSource(employees, { schema: employeeSchema, clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 }, tieBreaker: 'Id' }),
+    source: createMemoryDataSource(employees, {
+      schema: employeeSchema,
+      clientField: 'ClientId',
+      deleted: { field: 'RowStatus', value: 3 },
+      tieBreaker: 'Id',
+    }),
     schema: employeeSchema,
     codec: createTokenCodec({ secret: 'openapi test secret, 16+ bytes' }),
     route: '/api/public/clients/1/employees',
@@ -102,7 +122,9 @@ describe('real responses match the declared schemas', () => {
   };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-  const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv2020) => void;
+  const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+    a: Ajv2020,
+  ) => void;
   addFormats(ajv);
   ajv.addSchema({ $id: 'doc', components: (doc as OpenApiDocument).components }, 'doc');
   const responseSchema = (status: string) => {

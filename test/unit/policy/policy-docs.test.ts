@@ -22,7 +22,9 @@ const sections = part
 
 describe('docs/diagnostics.md, policy codes', () => {
   it('has one section per policy code', () => {
-    const codes = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => info.stage === 'policy').map(([code]) => code);
+    const codes = Object.entries(DIAGNOSTIC_CODES)
+      .filter(([, info]) => info.stage === 'policy')
+      .map(([code]) => code);
     expect(sections.map((s) => s.code).sort()).toEqual(codes.sort());
   });
 

@@ -64,16 +64,32 @@ describe('checkSortPolicy', () => {
 describe('definePolicy', () => {
   it.each([
     ['an unknown field', { fields: { Nope: { sort: false } } }, 'fields.Nope: is not a field of the schema'],
-    ['an unknown operator', { fields: { Ssn: { filter: ['Equals'] } } }, 'fields.Ssn.filter[0]: "Equals" is not an operator (write it as in the language, such as "Equal")'],
+    [
+      'an unknown operator',
+      { fields: { Ssn: { filter: ['Equals'] } } },
+      'fields.Ssn.filter[0]: "Equals" is not an operator (write it as in the language, such as "Equal")',
+    ],
     ['a non-boolean sort', { fields: { Ssn: { sort: 'no' } } }, 'fields.Ssn.sort: must be true or false'],
     ['an unknown rule key', { fields: { Ssn: { filtr: false } } }, 'fields.Ssn.filtr: unknown key (expected filter or sort)'],
     ['a field given twice in different case', { fields: { Ssn: {}, ssn: {} } }, 'fields.ssn: repeats the rule of Ssn'],
     ['a negative cap', { caps: { maxConditions: -1 } }, 'caps.maxConditions: must be a whole number ≥ 0'],
-    ['an unknown cap', { caps: { maxErrors: 1 } }, 'caps.maxErrors: unknown cap (expected one of maxConditions, maxListValues, maxDepth, maxInFields, maxSortKeys, maxLength)'],
+    [
+      'an unknown cap',
+      { caps: { maxErrors: 1 } },
+      'caps.maxErrors: unknown cap (expected one of maxConditions, maxListValues, maxDepth, maxInFields, maxSortKeys, maxLength)',
+    ],
     ['a bad otherFields', { otherFields: 'maybe' }, 'otherFields: must be "allow" or "deny"'],
     ['an unknown top-level key', { field: {} }, 'field: unknown key (expected fields, otherFields or caps)'],
-    ['a __proto__ key from JSON', JSON.parse('{"__proto__": {"fields": {}}}'), '__proto__: unknown key (expected fields, otherFields or caps)'],
-    ['a __proto__ field from JSON', JSON.parse('{"fields": {"__proto__": {"sort": false}}}'), 'fields.__proto__: is not a field of the schema'],
+    [
+      'a __proto__ key from JSON',
+      JSON.parse('{"__proto__": {"fields": {}}}'),
+      '__proto__: unknown key (expected fields, otherFields or caps)',
+    ],
+    [
+      'a __proto__ field from JSON',
+      JSON.parse('{"fields": {"__proto__": {"sort": false}}}'),
+      'fields.__proto__: is not a field of the schema',
+    ],
   ])('refuses %s', (_title, definition, message) => {
     expect(() => definePolicy(definition as PolicyDefinition, employeeSchema)).toThrow(PolicyDefinitionError);
     expect(() => definePolicy(definition as PolicyDefinition, employeeSchema)).toThrow(message);
@@ -108,7 +124,10 @@ describe('handleListRequest with a policy', () => {
   });
 
   it('answers refusals with ValidationErrors that point at what was refused', async () => {
-    const r = await handleListRequest({ query: { limit: '5', filter: 'Ssn.StartsWith(1);BirthOn.GreaterThan(2000-01-01)', sort: 'Ssn=Asc' } }, options);
+    const r = await handleListRequest(
+      { query: { limit: '5', filter: 'Ssn.StartsWith(1);BirthOn.GreaterThan(2000-01-01)', sort: 'Ssn=Asc' } },
+      options,
+    );
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
       Code: 'DataValidationError',
@@ -140,13 +159,17 @@ describe('handleListRequest with a policy', () => {
 
 describe('lintText with a policy', () => {
   it('reports the refusals with the other findings, by position', () => {
-    const codes = lintText('Ssn.Contains(1);Ssn.Contains(1)', 'filter', { schema: employeeSchema, policy }).map((d) => `${d.code}@${d.start}`);
+    const codes = lintText('Ssn.Contains(1);Ssn.Contains(1)', 'filter', { schema: employeeSchema, policy }).map(
+      (d) => `${d.code}@${d.start}`,
+    );
     expect(codes).toEqual(['operator-not-allowed@4', 'duplicate-condition@16', 'operator-not-allowed@20']);
     expect(lintText('Ssn=Asc', 'sort', { schema: employeeSchema, policy }).map((d) => d.code)).toEqual(['field-not-sortable']);
   });
 
   it('applies the caps as limits', () => {
     const capped = definePolicy({ caps: { maxListValues: 2 } }, employeeSchema);
-    expect(lintText('Id.InArray(1,2,3)', 'filter', { schema: employeeSchema, policy: capped }).map((d) => d.code)).toContain('too-many-list-values');
+    expect(lintText('Id.InArray(1,2,3)', 'filter', { schema: employeeSchema, policy: capped }).map((d) => d.code)).toContain(
+      'too-many-list-values',
+    );
   });
 });

@@ -87,7 +87,8 @@ describe('pretty text within the length limit', () => {
           throw new Error(`${printed.length} characters (limit ${limits.maxLength}): ${back.diagnostics.map((d) => d.code).join(', ')}`);
         }
         // isDeepStrictEqual, not expect: vitest's diff of two big trees is slow enough to stall shrinking.
-        if (!isDeepStrictEqual(stripSpans(back.ast), stripSpans(parsed.ast))) throw new Error(`${JSON.stringify(printed)} parsed to another tree`);
+        if (!isDeepStrictEqual(stripSpans(back.ast), stripSpans(parsed.ast)))
+          throw new Error(`${JSON.stringify(printed)} parsed to another tree`);
       }),
       // Each case is a text of up to 8,192 characters parsed twice: fewer runs than the small-tree round trips.
       { numRuns: 60 },

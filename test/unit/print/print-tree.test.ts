@@ -68,9 +68,17 @@ describe('printFilter on built trees', () => {
     ['null check', filter(isNull('Gender', 'IsNotNull')), 'Gender.IsNotNull()'],
     ['list', filter(list('Gender', 'InArrayOrNull', ['1', 'a,b', ''])), "Gender.InArrayOrNull(1,'a,b','')"],
     ['dotted field', filter(cmp('Address.Zip', 'Equal', '12345')), 'Address.Zip.Equal(12345)'],
-    ['in-fields bare head', filter(inFields('D', 'StartsWithInFields', ['FirstName', 'LastName'])), 'D.StartsWithInFields(FirstName,LastName)'],
+    [
+      'in-fields bare head',
+      filter(inFields('D', 'StartsWithInFields', ['FirstName', 'LastName'])),
+      'D.StartsWithInFields(FirstName,LastName)',
+    ],
     ['in-fields dotted head', filter(inFields('5.5', 'GreaterThanInFields', ['A', 'B.C'])), "'5.5'.GreaterThanInFields(A,B.C)"],
-    ['groups kept as built', filter(group('Or', [group('Or', [cmp('A', 'Equal', '1')]), cmp('B', 'Equal', '2')])), 'Or(Or(A.Equal(1));B.Equal(2))'],
+    [
+      'groups kept as built',
+      filter(group('Or', [group('Or', [cmp('A', 'Equal', '1')]), cmp('B', 'Equal', '2')])),
+      'Or(Or(A.Equal(1));B.Equal(2))',
+    ],
     [
       'top-level clauses',
       filter(cmp('A', 'Equal', '1'), group('And', [isNull('B'), cmp('C', 'NotContains', 'x')])),

@@ -3,13 +3,7 @@
  * parser: every node gets `NO_SPAN`, values are written as given.
  */
 import type { FieldNode, FilterAst, FilterNode, SortAst, SortDirection, ValueNode } from '../../../src/index.js';
-import type {
-  GroupOperator,
-  InFieldsOperator,
-  ListOperator,
-  NoValueOperator,
-  SingleValueOperator,
-} from '../../../src/ast/operators.js';
+import type { GroupOperator, InFieldsOperator, ListOperator, NoValueOperator, SingleValueOperator } from '../../../src/ast/operators.js';
 import { NO_SPAN } from '../../../src/index.js';
 
 export function value(text: string): ValueNode {

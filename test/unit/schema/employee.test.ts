@@ -15,10 +15,21 @@ const SEED_FIELDS: ReadonlyArray<readonly [string, string, boolean]> = [
   ['BirthOn', 'datetime', false],
   ...['PersonalEmail', 'WorkEmail', 'PersonalPhone', 'CellPhone', 'WorkPhone', 'WorkCellPhone'].map((n) => [n, 'string', false] as const),
   ['ResidentialAddressId', 'integer', true],
-  ...['PeoHireDate', 'OrigHireDate', 'LastPaidOn', 'LastEarnedWagesOn', 'BenefitWaitPeriodStart'].map((n) => [n, 'datetime', true] as const),
-  ...['EePortal', 'EligibleForRehire', 'EligibleFor401k', 'SetupFeeCharged', 'TerminationFeeCharged', 'ForcePrintPaystub', 'Handicaped', 'Blind', 'Deceased', 'HCE'].map(
-    (n) => [n, 'boolean', false] as const,
+  ...['PeoHireDate', 'OrigHireDate', 'LastPaidOn', 'LastEarnedWagesOn', 'BenefitWaitPeriodStart'].map(
+    (n) => [n, 'datetime', true] as const,
   ),
+  ...[
+    'EePortal',
+    'EligibleForRehire',
+    'EligibleFor401k',
+    'SetupFeeCharged',
+    'TerminationFeeCharged',
+    'ForcePrintPaystub',
+    'Handicaped',
+    'Blind',
+    'Deceased',
+    'HCE',
+  ].map((n) => [n, 'boolean', false] as const),
   ...['IdentificationType', 'VeteranStatus', 'Citizenship', 'Checklist', 'Source', 'RowStatus'].map((n) => [n, 'integer', false] as const),
   ...['DrivingLicense', 'DrivingLicenseClass', 'DrivingLicenseState', 'ClockNumber', 'VisaType'].map((n) => [n, 'string', false] as const),
   ['CreatedOn', 'datetime', false],
@@ -70,8 +81,7 @@ function validateJson(value: unknown, schema: JsonSchema, at = '$'): string[] {
         break;
       }
       case 'type': {
-        const ok =
-          arg === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value) : typeof value === arg;
+        const ok = arg === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value) : typeof value === arg;
         if (!ok) errors.push(`${at}: expected ${String(arg)}`);
         break;
       }
@@ -158,7 +168,11 @@ describe('nullable objects', () => {
     const { defineSchema } = await import('../../../src/index.js');
     const schema = defineSchema({
       fields: {
-        Home: { type: 'object', nullable: true, fields: { Zip: { type: 'string' }, Geo: { type: 'object', fields: { Lat: { type: 'number' } } } } },
+        Home: {
+          type: 'object',
+          nullable: true,
+          fields: { Zip: { type: 'string' }, Geo: { type: 'object', fields: { Lat: { type: 'number' } } } },
+        },
         Work: { type: 'object', fields: { Zip: { type: 'string' } } },
       },
     });

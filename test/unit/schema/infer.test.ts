@@ -24,8 +24,22 @@ describe('inferSchema', () => {
     ['undefined in some record', [{ A: 'x' }, { A: undefined }], { A: { type: 'string', nullable: true } }],
     ['nulls do not decide a datetime', [{ A: null }, { A: '2024-01-31' }], { A: { type: 'datetime', nullable: true } }],
     ['arrays are left out', [{ A: [1, 2], B: 1 }], { B: { type: 'integer' } }],
-    ['mixed types are left out', [{ A: 1, B: 1 }, { A: 'x', B: 2 }], { B: { type: 'integer' } }],
-    ['strings mixed with Dates are left out', [{ A: new Date(0), B: 1 }, { A: 'x', B: 1 }], { B: { type: 'integer' } }],
+    [
+      'mixed types are left out',
+      [
+        { A: 1, B: 1 },
+        { A: 'x', B: 2 },
+      ],
+      { B: { type: 'integer' } },
+    ],
+    [
+      'strings mixed with Dates are left out',
+      [
+        { A: new Date(0), B: 1 },
+        { A: 'x', B: 1 },
+      ],
+      { B: { type: 'integer' } },
+    ],
     ['always-null fields are left out', [{ A: null, B: 1 }], { B: { type: 'integer' } }],
     ['bigints and functions are left out', [{ A: 1n, B: () => 1, C: 'x' }], { C: { type: 'string' } }],
     ['class instances are left out', [{ A: new Map(), C: 'x' }], { C: { type: 'string' } }],

@@ -35,19 +35,27 @@ describe('loadSchemaJson', () => {
     ['"x"', ['$: a schema file must be a JSON object with "fields", not the string "x"']],
     ['{}', ['$: missing "fields", the object mapping field names to definitions']],
     ['{"fields": []}', ['$.fields: must be an object mapping field names to definitions, not an array']],
-    ['{"fields": {}, "feilds": {}}', ['$.feilds: unknown key; expected "$schema", "title", "description", "version", "fields" (did you mean "fields"?)']],
+    [
+      '{"fields": {}, "feilds": {}}',
+      ['$.feilds: unknown key; expected "$schema", "title", "description", "version", "fields" (did you mean "fields"?)'],
+    ],
     ['{"fields": {}, "title": 3}', ['$.title: must be a string, not the number 3']],
     ['{"fields": {"A": "string"}}', ['$.fields.A: must be an object with a "type", not the string "string"']],
     ['{"fields": {"A": {}}}', ['$.fields.A: missing "type"; expected one of string, number, integer, datetime, boolean, object']],
     [
       '{"fields": {"Gender": {"type": "int"}}}',
-      ['$.fields.Gender.type: unknown type "int"; expected one of string, number, integer, datetime, boolean, object (did you mean "integer"?)'],
+      [
+        '$.fields.Gender.type: unknown type "int"; expected one of string, number, integer, datetime, boolean, object (did you mean "integer"?)',
+      ],
     ],
     [
       '{"fields": {"Tags": {"type": "array"}}}',
       ['$.fields.Tags.type: unknown type "array"; expected one of string, number, integer, datetime, boolean, object'],
     ],
-    ['{"fields": {"A": {"type": 5}}}', ['$.fields.A.type: unknown type 5; expected one of string, number, integer, datetime, boolean, object']],
+    [
+      '{"fields": {"A": {"type": 5}}}',
+      ['$.fields.A.type: unknown type 5; expected one of string, number, integer, datetime, boolean, object'],
+    ],
     [
       '{"fields": {"first name": {"type": "string"}}}',
       ['$.fields["first name"]: field name "first name" is not an identifier; names must match [A-Za-z_][A-Za-z0-9_]*'],
@@ -68,16 +76,23 @@ describe('loadSchemaJson', () => {
     ['{"fields": {"A": {"type": "string", "description": 1}}}', ['$.fields.A.description: must be a string, not the number 1']],
     [
       '{"fields": {"A": {"type": "string", "nulable": true}}}',
-      ['$.fields.A.nulable: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated" (did you mean "nullable"?)'],
+      [
+        '$.fields.A.nulable: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated" (did you mean "nullable"?)',
+      ],
     ],
     [
       '{"fields": {"A": {"type": "object", "filterable": false, "fields": {"B": {"type": "string"}}}}}',
       ['$.fields.A.filterable: "filterable" applies to scalar fields only; set it on the object\'s fields'],
     ],
-    ['{"fields": {"A": {"type": "object"}}}', ['$.fields.A: an object field needs "fields", the object mapping its field names to definitions']],
+    [
+      '{"fields": {"A": {"type": "object"}}}',
+      ['$.fields.A: an object field needs "fields", the object mapping its field names to definitions'],
+    ],
     [
       '{"fields": {"A": {"type": "object", "fields": {"B": {"type": "strin"}}}}}',
-      ['$.fields.A.fields.B.type: unknown type "strin"; expected one of string, number, integer, datetime, boolean, object (did you mean "string"?)'],
+      [
+        '$.fields.A.fields.B.type: unknown type "strin"; expected one of string, number, integer, datetime, boolean, object (did you mean "string"?)',
+      ],
     ],
   ])('%s', (text, expected) => {
     const { value, errors } = loadSchemaJson(text);
@@ -107,7 +122,9 @@ describe('loadSchemaJson', () => {
 
   it('refuses a "__proto__" key where a definition key is expected', () => {
     const { errors } = loadSchemaJson('{"fields": {"A": {"type": "string", "__proto__": {"nullable": true}}}}');
-    expect(errors).toEqual(['$.fields.A.__proto__: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated"']);
+    expect(errors).toEqual([
+      '$.fields.A.__proto__: unknown key; expected "type", "nullable", "filterable", "sortable", "description", "renamedFrom", "deprecated"',
+    ]);
   });
 
   it('bounds nesting at 32 object levels', () => {

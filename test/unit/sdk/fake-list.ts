@@ -48,7 +48,13 @@ export function fakeList<T>(records: readonly T[], options: FakeListOptions = {}
     const outOfRange = (first: number, last: number, header?: string) =>
       json(
         400,
-        { Status: 3, Code: 'BadRequest', ErrorCode: 'InternalServerError', Message: `Page Number out of range. [${first}-${last}]`, StackTrace: '' },
+        {
+          Status: 3,
+          Code: 'BadRequest',
+          ErrorCode: 'InternalServerError',
+          Message: `Page Number out of range. [${first}-${last}]`,
+          StackTrace: '',
+        },
         header === undefined ? {} : { 'x-wepql-token-error': header },
       );
 
@@ -78,7 +84,13 @@ export function fakeList<T>(records: readonly T[], options: FakeListOptions = {}
       ErrorCode: '',
       Message: 'OK',
       StackTrace: '',
-      Pagination: { PageNo: page, PageSize: limit, TotalRecords: records.length, TotalPages: totalPages, DataToken: `t:${page}:${limit}:${index}` },
+      Pagination: {
+        PageNo: page,
+        PageSize: limit,
+        TotalRecords: records.length,
+        TotalPages: totalPages,
+        DataToken: `t:${page}:${limit}:${index}`,
+      },
     });
   };
   return { fetch, calls };

@@ -39,7 +39,9 @@ describe('withRetries follows the seed: 401 → reauthenticate once; 500 → bac
     const api = scripted([401, 201, 200]);
     let n = 0;
     const wrapped = withRetries(api.fetch, { reauthenticate: async () => `fresh${++n}` });
-    expect((await wrapped('https://x.test/a', { method: 'POST', headers: { Authorization: 'Bearer stale' }, body: '{}' })).status).toBe(201);
+    expect((await wrapped('https://x.test/a', { method: 'POST', headers: { Authorization: 'Bearer stale' }, body: '{}' })).status).toBe(
+      201,
+    );
     expect((await wrapped('https://x.test/b', { headers: [['authorization', 'Bearer stale']] })).status).toBe(200);
     expect(api.seen.map((s) => s.headers['authorization'])).toEqual(['Bearer stale', 'Bearer fresh1', 'Bearer fresh1']);
     expect(n).toBe(1);

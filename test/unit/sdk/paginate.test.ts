@@ -149,10 +149,15 @@ describe('expired data tokens', () => {
   });
 
   it("the reference server's reason header: 'expired' restarts, other reasons throw", async () => {
-    const expired = fakeList(rows(5), { refuseToken: (i) => i === 1, tokenErrorHeader: 'expired: the data token expired at 2024-01-01T00:01:00.000Z' });
+    const expired = fakeList(rows(5), {
+      refuseToken: (i) => i === 1,
+      tokenErrorHeader: 'expired: the data token expired at 2024-01-01T00:01:00.000Z',
+    });
     expect(await paginate(expired.fetch, { url: URL_, limit: 2 }).toArray()).toHaveLength(5);
     const forged = fakeList(rows(5), { refuseToken: (i) => i === 1, tokenErrorHeader: 'bad-signature: the token was altered' });
-    const error = await paginate(forged.fetch, { url: URL_, limit: 2 }).toArray().catch((e) => e);
+    const error = await paginate(forged.fetch, { url: URL_, limit: 2 })
+      .toArray()
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ListRequestError);
     expect(error).not.toBeInstanceOf(DataTokenExpiredError);
     expect(error.status).toBe(400);
@@ -206,14 +211,19 @@ describe('retries', () => {
 
   it('reauthenticate may return headers', async () => {
     const api = fakeList(rows(1), { fail: (i) => (i === 0 ? { status: 401 } : undefined) });
-    await paginate(api.fetch, { url: URL_, reauthenticate: async () => new Headers({ Authorization: 'Basic x', 'X-Session': 's' }) }).toArray();
+    await paginate(api.fetch, {
+      url: URL_,
+      reauthenticate: async () => new Headers({ Authorization: 'Basic x', 'X-Session': 's' }),
+    }).toArray();
     expect(api.calls[1]!.headers).toMatchObject({ authorization: 'Basic x', 'x-session': 's' });
   });
 
   it('401 twice in a row throws ListRequestError 401 after one reauthentication', async () => {
     let reauths = 0;
     const api = fakeList(rows(5), { fail: (i) => (i < 2 ? { status: 401 } : undefined) });
-    const error = await paginate(api.fetch, { url: URL_, reauthenticate: async () => `t${++reauths}` }).toArray().catch((e) => e);
+    const error = await paginate(api.fetch, { url: URL_, reauthenticate: async () => `t${++reauths}` })
+      .toArray()
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ListRequestError);
     expect(error.status).toBe(401);
     expect(reauths).toBe(1);
@@ -227,7 +237,10 @@ describe('retries', () => {
 
   it('500 once then success: one backoff, then the records', async () => {
     const sleeps: number[] = [];
-    const api = fakeList(rows(5), { fail: (i) => (i === 1 ? { status: 500, body: { Status: 0, Code: '500', ErrorCode: null, Message: 'boom', StackTrace: '' } } : undefined) });
+    const api = fakeList(rows(5), {
+      fail: (i) =>
+        i === 1 ? { status: 500, body: { Status: 0, Code: '500', ErrorCode: null, Message: 'boom', StackTrace: '' } } : undefined,
+    });
     const result = await paginate<Row>(api.fetch, {
       url: URL_,
       limit: 2,
@@ -240,7 +253,9 @@ describe('retries', () => {
 
   it('500 three times: ListRequestError after 3 attempts with exponential backoff', async () => {
     const sleeps: number[] = [];
-    const api = fakeList(rows(5), { fail: () => ({ status: 500, body: { Status: 0, Code: '500', ErrorCode: null, Message: 'boom', StackTrace: '' } }) });
+    const api = fakeList(rows(5), {
+      fail: () => ({ status: 500, body: { Status: 0, Code: '500', ErrorCode: null, Message: 'boom', StackTrace: '' } }),
+    });
     const error = await paginate(api.fetch, { url: URL_, retry: { baseDelayMs: 100, sleep: async (ms) => void sleeps.push(ms) } })
       .toArray()
       .catch((e) => e);
@@ -267,7 +282,9 @@ describe('retries', () => {
       ValidationErrors: { filter: [['regularExpressionError', 'unknown field Nope']] },
     };
     const api = fakeList(rows(5), { fail: () => ({ status: 400, body }) });
-    const error = await paginate(api.fetch, { url: URL_, filter: 'Nope.Equal(1)', retry: noSleep }).toArray().catch((e) => e);
+    const error = await paginate(api.fetch, { url: URL_, filter: 'Nope.Equal(1)', retry: noSleep })
+      .toArray()
+      .catch((e) => e);
     expect(error).toMatchObject({ status: 400, code: 'DataValidationError', validationErrors: body.ValidationErrors });
     expect(api.calls).toHaveLength(1);
   });

@@ -6,7 +6,11 @@ describe('encodeListRequest: query style', () => {
   it.each<[string, ListRequestParams, string]>([
     ['{ limit: 25 }', { limit: 25 }, 'limit=25'],
     ['{ limit: 10, skip: 0 }', { limit: 10, skip: 0 }, 'limit=10&skip=0'],
-    ["{ filter: 'LastName.StartsWith(Sm)', sort: 'LastName=Asc', limit: 5 }", { filter: 'LastName.StartsWith(Sm)', sort: 'LastName=Asc', limit: 5 }, 'limit=5&filter=LastName.StartsWith%28Sm%29&sort=LastName%3DAsc'],
+    [
+      "{ filter: 'LastName.StartsWith(Sm)', sort: 'LastName=Asc', limit: 5 }",
+      { filter: 'LastName.StartsWith(Sm)', sort: 'LastName=Asc', limit: 5 },
+      'limit=5&filter=LastName.StartsWith%28Sm%29&sort=LastName%3DAsc',
+    ],
     ["{ filter: '', sort: '' }", { filter: '', sort: '' }, ''],
     ['{ includeDeleted: true }', { includeDeleted: true }, 'include-deleted=true'],
     ['{ includeDeleted: false }', { includeDeleted: false }, 'include-deleted=false'],
@@ -32,13 +36,18 @@ describe('encodeListRequest: query style', () => {
 
 describe('encodeListRequest: header style', () => {
   it.each<[string, ListRequestParams, Record<string, string>, string]>([
-    ["{ limit: 25, filter: 'Gender.Equal(1)' }", { limit: 25, filter: 'Gender.Equal(1)' }, { 'x-api-limit': '25', 'x-api-filter': 'Gender.Equal(1)' }, ''],
+    [
+      "{ limit: 25, filter: 'Gender.Equal(1)' }",
+      { limit: 25, filter: 'Gender.Equal(1)' },
+      { 'x-api-limit': '25', 'x-api-filter': 'Gender.Equal(1)' },
+      '',
+    ],
     ["{ dataToken: 't', page: 'next' }", { dataToken: 't', page: 'next' }, { 'x-api-next-page': 'true', 'x-api-data-token': 't' }, ''],
     ["{ page: 2, dataToken: 't' }", { page: 2, dataToken: 't' }, { 'x-api-page': '2', 'x-api-data-token': 't' }, ''],
     ['{ skip: 20, includeDeleted: true }', { skip: 20, includeDeleted: true }, { 'x-api-skip': '20', 'x-api-include-deleted': 'true' }, ''],
     // Values no header can carry unchanged fall back to the query string.
     ["{ filter: 'Name.Equal(Müller)' }", { filter: 'Name.Equal(Müller)' }, {}, 'filter=Name.Equal%28M%C3%BCller%29'],
-    ["{ filter: \"Name.Equal('a\\nb')\" }", { filter: "Name.Equal('a\nb')" }, {}, 'filter=Name.Equal%28%27a%0Ab%27%29'],
+    ['{ filter: "Name.Equal(\'a\\nb\')" }', { filter: "Name.Equal('a\nb')" }, {}, 'filter=Name.Equal%28%27a%0Ab%27%29'],
     ["{ filter: ' Name.Equal(x)' }", { filter: ' Name.Equal(x)' }, {}, 'filter=+Name.Equal%28x%29'],
   ])('%s', (_title, request, headers, search) => {
     const encoded = encodeListRequest(request, { style: 'headers' });

@@ -100,7 +100,8 @@ describe.each(engines)('on %s', (dialect, start) => {
       const fragment = toSql({ ...(filter === undefined ? {} : { filter }), sort }, { dialect, schema, tieBreaker: ROW_COLUMN });
       return (await selectRows(engine, 'bom', fragment)).map((i) => data[i]!.Id);
     };
-    const memory = (filter: string | undefined, sort: string) => query(data, { ...(filter === undefined ? {} : { filter }), sort, schema }).map((r) => r.Id);
+    const memory = (filter: string | undefined, sort: string) =>
+      query(data, { ...(filter === undefined ? {} : { filter }), sort, schema }).map((r) => r.Id);
     expect(memory(undefined, 'S=Asc')).toEqual([1, 2]);
     expect(await run(undefined, 'S=Asc')).toEqual([1, 2]);
     expect(memory("S.Equal('\uFEFF;(')", 'Id=Asc')).toEqual([2]);

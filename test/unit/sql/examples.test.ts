@@ -31,19 +31,23 @@ describe('examples/sql', () => {
   });
 
   // A real MariaDB from Debian's mariadb-server (test/property/sql-differential.test.ts reports a skip).
-  it.skipIf(findMariadb() === undefined)('employees-mysql.mjs', async () => {
-    const server = await startMariadbServer();
-    try {
-      const out = execFileSync(process.execPath, ['examples/sql/employees-mysql.mjs'], {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 90_000,
-        env: { ...process.env, MYSQL_URL: `mysql://${server.user}@${server.host}:${server.port}/${server.database}` },
-      });
-      expect(out).toContain('MySQL and query() agree');
-      expect(out).toContain("ESCAPE '!'");
-    } finally {
-      await server.stop();
-    }
-  }, 120_000);
+  it.skipIf(findMariadb() === undefined)(
+    'employees-mysql.mjs',
+    async () => {
+      const server = await startMariadbServer();
+      try {
+        const out = execFileSync(process.execPath, ['examples/sql/employees-mysql.mjs'], {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 90_000,
+          env: { ...process.env, MYSQL_URL: `mysql://${server.user}@${server.host}:${server.port}/${server.database}` },
+        });
+        expect(out).toContain('MySQL and query() agree');
+        expect(out).toContain("ESCAPE '!'");
+      } finally {
+        await server.stop();
+      }
+    },
+    120_000,
+  );
 });

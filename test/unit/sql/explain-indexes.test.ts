@@ -82,8 +82,14 @@ async function checkPlans(query: SqlRunner, foldCollation: string | undefined): 
   const expectIndex = (index: string, what: string) => {
     const plan = plans.pop()!;
     const summary = plan.map((n) => `${n['Node Type']}${n['Index Name'] ? ` on ${n['Index Name']}` : ''}`).join(' > ');
-    expect(plan.some((n) => n['Node Type'] === 'Seq Scan'), `${what}: ${summary}`).toBe(false);
-    expect(plan.some((n) => n['Index Name'] === index), `${what} should use ${index}: ${summary}`).toBe(true);
+    expect(
+      plan.some((n) => n['Node Type'] === 'Seq Scan'),
+      `${what}: ${summary}`,
+    ).toBe(false);
+    expect(
+      plan.some((n) => n['Index Name'] === index),
+      `${what} should use ${index}: ${summary}`,
+    ).toBe(true);
   };
 
   const page1 = await source.keyedPage!(q('', SORT), { offset: 0, limit: 50 });
@@ -102,55 +108,60 @@ async function checkPlans(query: SqlRunner, foldCollation: string | undefined): 
   expectIndex(nameFor('BirthOn.GreaterThanOrEqual'), 'datetime range');
 }
 
-describe.skipIf(findPostgresBin() === undefined)('advised indexes on the real PostgreSQL server (wepql db-seed --rows, db-index --apply)', () => {
-  let server: PostgresServer | undefined;
-  let pool: pg.Pool | undefined;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-    pool = new pg.Pool({ connectionString: server.url, max: 2 });
-    dir = mkdtempSync(join(tmpdir(), 'wepql-index-'));
-  }, 60_000);
-  afterAll(async () => {
-    await pool?.end();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+describe.skipIf(findPostgresBin() === undefined)(
+  'advised indexes on the real PostgreSQL server (wepql db-seed --rows, db-index --apply)',
+  () => {
+    let server: PostgresServer | undefined;
+    let pool: pg.Pool | undefined;
+    let dir: string;
+    beforeAll(async () => {
+      server = await startPostgresServer();
+      pool = new pg.Pool({ connectionString: server.url, max: 2 });
+      dir = mkdtempSync(join(tmpdir(), 'wepql-index-'));
+    }, 60_000);
+    afterAll(async () => {
+      await pool?.end();
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('db-seed fills, db-index creates, and EXPLAIN names the advised index', async () => {
-    const seed = runCli(['db-seed', '--database-url', server!.url, '--rows', '20000']);
-    expect(seed.code, seed.stderr).toBe(0);
-    expect(seed.stdout).toMatch(/with 20000 employees/);
-    const saved = join(dir, 'saved.txt');
-    writeFileSync(saved, `# the list's saved filters\n${FILTERS.join('\n')}\n`);
-    const printed = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
-    // StartsWith on the sort's first key is served by the sort index (toSql writes it as a range too).
-    expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(3);
-    expect(printed.stdout).toMatch(/^-- serves sort LastName=Asc, LastName\.StartsWith\n/m);
-    expect(printed.stdout).toMatch(/INCLUDE \("RowStatus", "LastName"\)/);
-    // What no index serves is said, and --trigram serves it.
-    const substrings = join(dir, 'substrings.txt');
-    writeFileSync(substrings, 'LastName.Contains(mit)\nGender.NotEqual(1)\n');
-    const unserved = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings]);
-    expect(unserved.code, unserved.stderr).toBe(0);
-    expect(unserved.stdout).toMatch(/^-- not indexed: LastName\.Contains: a b-tree cannot find a substring; .*--trigram/m);
-    expect(unserved.stdout).toMatch(/^-- not indexed: Gender\.NotEqual: /m);
-    const trigram = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings, '--trigram']);
-    expect(trigram.stdout).toMatch(/^CREATE EXTENSION IF NOT EXISTS pg_trgm;\n-- serves LastName\.Contains\nCREATE INDEX IF NOT EXISTS "employees_wepql_[0-9a-f]{8}" ON "employees" USING gin \(lower\("LastName" COLLATE "wepql_fold"\) gin_trgm_ops\);$/m);
-    expect(trigram.stdout).not.toMatch(/not indexed: LastName/);
-    const applied = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved, '--apply']);
-    expect(applied.code, applied.stderr).toBe(0);
-    const p = pool!;
-    const client = await p.connect();
-    try {
-      await client.query('SET enable_seqscan = off');
-      const query: SqlRunner = (sql, params) => client.query(sql, params);
-      await checkPlans(query, (await chooseFoldCollation(query)).foldCollation);
-    } finally {
-      client.release();
-    }
-  }, 180_000);
-});
+    it('db-seed fills, db-index creates, and EXPLAIN names the advised index', async () => {
+      const seed = runCli(['db-seed', '--database-url', server!.url, '--rows', '20000']);
+      expect(seed.code, seed.stderr).toBe(0);
+      expect(seed.stdout).toMatch(/with 20000 employees/);
+      const saved = join(dir, 'saved.txt');
+      writeFileSync(saved, `# the list's saved filters\n${FILTERS.join('\n')}\n`);
+      const printed = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
+      // StartsWith on the sort's first key is served by the sort index (toSql writes it as a range too).
+      expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(3);
+      expect(printed.stdout).toMatch(/^-- serves sort LastName=Asc, LastName\.StartsWith\n/m);
+      expect(printed.stdout).toMatch(/INCLUDE \("RowStatus", "LastName"\)/);
+      // What no index serves is said, and --trigram serves it.
+      const substrings = join(dir, 'substrings.txt');
+      writeFileSync(substrings, 'LastName.Contains(mit)\nGender.NotEqual(1)\n');
+      const unserved = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings]);
+      expect(unserved.code, unserved.stderr).toBe(0);
+      expect(unserved.stdout).toMatch(/^-- not indexed: LastName\.Contains: a b-tree cannot find a substring; .*--trigram/m);
+      expect(unserved.stdout).toMatch(/^-- not indexed: Gender\.NotEqual: /m);
+      const trigram = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings, '--trigram']);
+      expect(trigram.stdout).toMatch(
+        /^CREATE EXTENSION IF NOT EXISTS pg_trgm;\n-- serves LastName\.Contains\nCREATE INDEX IF NOT EXISTS "employees_wepql_[0-9a-f]{8}" ON "employees" USING gin \(lower\("LastName" COLLATE "wepql_fold"\) gin_trgm_ops\);$/m,
+      );
+      expect(trigram.stdout).not.toMatch(/not indexed: LastName/);
+      const applied = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved, '--apply']);
+      expect(applied.code, applied.stderr).toBe(0);
+      const p = pool!;
+      const client = await p.connect();
+      try {
+        await client.query('SET enable_seqscan = off');
+        const query: SqlRunner = (sql, params) => client.query(sql, params);
+        await checkPlans(query, (await chooseFoldCollation(query)).foldCollation);
+      } finally {
+        client.release();
+      }
+    }, 180_000);
+  },
+);
 
 describe('advised indexes on PGlite', () => {
   it('EXPLAIN names the advised index', async () => {
@@ -159,7 +170,9 @@ describe('advised indexes on PGlite', () => {
       const query: SqlRunner = (sql, params) => db.query(sql, params);
       await seedGeneratedEmployees(query, 3000);
       // The generator inside the database and its JavaScript twin give the same records.
-      const stored = await db.query<{ Record: unknown }>(`SELECT "Record" FROM ${EMPLOYEE_TABLE} WHERE "Id" IN (1, 2, 1500, 3000) ORDER BY "Id"`);
+      const stored = await db.query<{ Record: unknown }>(
+        `SELECT "Record" FROM ${EMPLOYEE_TABLE} WHERE "Id" IN (1, 2, 1500, 3000) ORDER BY "Id"`,
+      );
       expect(stored.rows.map((r) => r.Record)).toEqual([1, 2, 1500, 3000].map(generatedEmployee));
       const { foldCollation } = await chooseFoldCollation(query);
       for (const index of indexesFor(employeeSchema, {

@@ -30,7 +30,7 @@ describe('toSql foldCollation: the SQL text', () => {
     ['my "fold"', '"my ""fold"""'],
     ['x"); DROP TABLE t; --', '"x""); DROP TABLE t; --"'],
   ])('names %j as the one identifier %s in WHERE and ORDER BY', (name, quoted) => {
-    const sql = toSql({ filter: "Name.StartsWith(a);Name.InArray(b,c)", sort: 'Name=Desc' }, options({ foldCollation: name }));
+    const sql = toSql({ filter: 'Name.StartsWith(a);Name.InArray(b,c)', sort: 'Name=Desc' }, options({ foldCollation: name }));
     const folded = `lower("Name" COLLATE ${quoted})`;
     expect(sql.where).toBe(`${folded} LIKE $1 ESCAPE '\\' AND ${folded} >= $2 AND ${folded} < $3 AND ${folded} = ANY($4::text[])`);
     expect(sql.orderBy).toBe(`lower("Name" COLLATE ${quoted}) DESC NULLS LAST, "${ROW_COLUMN}" ASC`);
@@ -39,7 +39,9 @@ describe('toSql foldCollation: the SQL text', () => {
 
   it('is not used by case-sensitive comparisons or by SQLite', () => {
     expect(toSql({ filter: 'Name.Equal(x)' }, options({ foldCollation: 'C', caseSensitive: true })).where).toBe('"Name" COLLATE "C" = $1');
-    expect(toSql({ filter: 'Name.Equal(x)' }, { dialect: 'sqlite', schema, foldCollation: 'C' }).where).toBe('wepql_lower(CAST("Name" AS BLOB)) = ?');
+    expect(toSql({ filter: 'Name.Equal(x)' }, { dialect: 'sqlite', schema, foldCollation: 'C' }).where).toBe(
+      'wepql_lower(CAST("Name" AS BLOB)) = ?',
+    );
   });
 
   it.each<[string, unknown]>([

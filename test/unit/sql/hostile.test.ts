@@ -54,7 +54,16 @@ const HOSTILE = [
 
 const quote = (v: string): string => `'${v.replaceAll("'", "''")}'`;
 
-const STRING_OPERATORS = ['Equal', 'NotEqual', 'Contains', 'StartsWith', 'EndsWith', 'NotContains', 'NotStartsWith', 'NotEndsWith'] as const;
+const STRING_OPERATORS = [
+  'Equal',
+  'NotEqual',
+  'Contains',
+  'StartsWith',
+  'EndsWith',
+  'NotContains',
+  'NotStartsWith',
+  'NotEndsWith',
+] as const;
 const DIALECTS: readonly SqlDialect[] = ['postgres', 'sqlite', 'mysql'];
 
 describe('the SQL text never depends on a value', () => {
@@ -67,7 +76,9 @@ describe('the SQL text never depends on a value', () => {
         fc.boolean(),
         (value, operator, dialect, caseSensitive) => {
           const text = (v: string) =>
-            operator === 'StartsWithInFields' ? `${quote(v)}.StartsWithInFields(LastName,Address.Zip)` : `LastName.${operator}(${quote(v)})`;
+            operator === 'StartsWithInFields'
+              ? `${quote(v)}.StartsWithInFields(LastName,Address.Zip)`
+              : `LastName.${operator}(${quote(v)})`;
           const options = { dialect, schema, caseSensitive };
           const benign = toSql({ filter: text('x') }, options);
           let hostile;
@@ -111,7 +122,11 @@ describe('hostile field names in the filter text fail validation', () => {
 
 describe('trees built by code are checked, not trusted', () => {
   const lastName = schema.fields.find((f) => f.name === 'LastName')!;
-  const filterOf = (clauses: TypedFilterNode[]): TypedFilter => ({ kind: 'typed-filter', clauses, source: { kind: 'filter', clauses: [], span: NO_SPAN } });
+  const filterOf = (clauses: TypedFilterNode[]): TypedFilter => ({
+    kind: 'typed-filter',
+    clauses,
+    source: { kind: 'filter', clauses: [], span: NO_SPAN },
+  });
   const comparison = (field: ResolvedField, value: unknown): TypedFilterNode =>
     ({ kind: 'comparison', operator: 'Equal', field, value, source: undefined }) as unknown as TypedFilterNode;
   const codeOf = (filter: TypedFilter): string => {
@@ -135,7 +150,8 @@ describe('trees built by code are checked, not trusted', () => {
 
   it('stops at maxDepth on a tree nested 100000 deep, without a stack overflow', () => {
     let node: TypedFilterNode = comparison(lastName, 'a');
-    for (let i = 0; i < 100_000; i++) node = { kind: 'group', operator: 'Or', children: [node], source: undefined } as unknown as TypedFilterNode;
+    for (let i = 0; i < 100_000; i++)
+      node = { kind: 'group', operator: 'Or', children: [node], source: undefined } as unknown as TypedFilterNode;
     expect(codeOf(filterOf([node]))).toBe('nesting-too-deep');
   });
 });

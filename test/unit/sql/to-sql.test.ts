@@ -64,7 +64,11 @@ const SQ_FIRST = 'wepql_lower(CAST("FirstName" AS BLOB))';
 const SQLITE_FILTERS: readonly Row[] = [
   ['LastName.Equal(Smith)', `${SQ_LAST} = ?`, ['smith']],
   ["LastName.StartsWith('a%_\\')", `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?`, ['a\\%\\_\\\\%', 'a%_\\', 'a%_]']],
-  ['LastName.StartsWith(z\u{10FFFF}\u{10FFFF})', `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?`, ['z\u{10FFFF}\u{10FFFF}%', 'z\u{10FFFF}\u{10FFFF}', '{']],
+  [
+    'LastName.StartsWith(z\u{10FFFF}\u{10FFFF})',
+    `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ? AND ${SQ_LAST} < ?`,
+    ['z\u{10FFFF}\u{10FFFF}%', 'z\u{10FFFF}\u{10FFFF}', '{'],
+  ],
   ['LastName.StartsWith(\u{10FFFF})', `${SQ_LAST} LIKE ? ${ESC} AND ${SQ_LAST} >= ?`, ['\u{10FFFF}%', '\u{10FFFF}']],
   ['LastName.NotContains(Sm)', `${SQ_LAST} NOT LIKE ? ${ESC}`, ['%sm%']],
   ["LastName.StartsWith('')", '"LastName" IS NOT NULL', []],
@@ -121,8 +125,12 @@ describe('toSql sort → ORDER BY', () => {
   });
 
   it('orders case-sensitively by code point with COLLATE "C" / BINARY', () => {
-    expect(toSql({ sort: 'LastName=Asc' }, { dialect: 'postgres', schema, caseSensitive: true }).orderBy).toBe('"LastName" COLLATE "C" ASC NULLS FIRST');
-    expect(toSql({ sort: 'LastName=Asc' }, { dialect: 'sqlite', schema, caseSensitive: true }).orderBy).toBe('"LastName" COLLATE BINARY ASC NULLS FIRST');
+    expect(toSql({ sort: 'LastName=Asc' }, { dialect: 'postgres', schema, caseSensitive: true }).orderBy).toBe(
+      '"LastName" COLLATE "C" ASC NULLS FIRST',
+    );
+    expect(toSql({ sort: 'LastName=Asc' }, { dialect: 'sqlite', schema, caseSensitive: true }).orderBy).toBe(
+      '"LastName" COLLATE BINARY ASC NULLS FIRST',
+    );
   });
 
   it('returns empty fragments for an absent filter and sort', () => {

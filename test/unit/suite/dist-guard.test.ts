@@ -33,12 +33,16 @@ function* testFiles(dir: string): Generator<string> {
 
 describe('distProblem', () => {
   it('accepts a dist/ built after every source', () => {
-    expect(distProblem(tree({ 'src/index.ts': 100, 'src/a/b.ts': 100, 'src/a/c.d.ts': 500, 'dist/index.js': 200, 'dist/a/b.js': 200 }))).toBeUndefined();
+    expect(
+      distProblem(tree({ 'src/index.ts': 100, 'src/a/b.ts': 100, 'src/a/c.d.ts': 500, 'dist/index.js': 200, 'dist/a/b.js': 200 })),
+    ).toBeUndefined();
   });
 
   it('names a missing dist/, a missing output and a source newer than its output', () => {
     expect(distProblem(tree({ 'src/index.ts': 100 }))).toBe('dist/ is missing');
-    expect(distProblem(tree({ 'src/index.ts': 100, 'src/x.ts': 100, 'dist/index.js': 200 }))).toBe('dist/x.js is missing (src/x.ts was never built)');
+    expect(distProblem(tree({ 'src/index.ts': 100, 'src/x.ts': 100, 'dist/index.js': 200 }))).toBe(
+      'dist/x.js is missing (src/x.ts was never built)',
+    );
     expect(distProblem(tree({ 'src/index.ts': 100, 'src/a/b.ts': 300, 'dist/index.js': 200, 'dist/a/b.js': 200 }))).toBe(
       'src/a/b.ts is newer than dist/a/b.js',
     );
@@ -48,12 +52,17 @@ describe('distProblem', () => {
 describe('no test builds dist/', () => {
   it('no file under test/ runs tsc on tsconfig.build.json or `npm run build`', () => {
     // A type check of a copy with `noEmit` (test/unit/ast/new-operator-compile.test.ts) writes nothing and is allowed.
-    const typeCheckOnly = (text: string) => /noEmit: true/.test(text) && !/tsconfig\.build\.json|['"]run['"],\s*['"]build['"]|npm run build/.test(text);
+    const typeCheckOnly = (text: string) =>
+      /noEmit: true/.test(text) && !/tsconfig\.build\.json|['"]run['"],\s*['"]build['"]|npm run build/.test(text);
     const offenders = [...testFiles(join(ROOT, 'test'))]
       .filter((file) => !file.endsWith('dist-guard.test.ts'))
       .filter((file) => {
         const text = readFileSync(file, 'utf8');
-        return /typescript\/bin\/tsc|['"]tsc['"]|['"]-p['"],\s*['"]tsconfig\.build\.json['"]|['"]run['"],\s*['"]build['"]|(exec|spawn)\w*\(\s*['"`]npm run build/.test(text) && !typeCheckOnly(text);
+        return (
+          /typescript\/bin\/tsc|['"]tsc['"]|['"]-p['"],\s*['"]tsconfig\.build\.json['"]|['"]run['"],\s*['"]build['"]|(exec|spawn)\w*\(\s*['"`]npm run build/.test(
+            text,
+          ) && !typeCheckOnly(text)
+        );
       })
       .map((file) => relative(ROOT, file));
     expect(offenders).toEqual([]);

@@ -68,7 +68,9 @@ describe('limits (SPEC §10)', () => {
     const over = parseFilter(text(257));
     expect(codesOf(over.diagnostics)).toEqual(['too-many-conditions']);
     expect(over.diagnostics[0]!.start).toBe(text(256).length + 1);
-    expect(codesOf(parseFilter('Or(A.IsNull();B.IsNull();C.IsNull())', { limits: { maxConditions: 2 } }).diagnostics)).toEqual(['too-many-conditions']);
+    expect(codesOf(parseFilter('Or(A.IsNull();B.IsNull();C.IsNull())', { limits: { maxConditions: 2 } }).diagnostics)).toEqual([
+      'too-many-conditions',
+    ]);
   });
 
   it('counts list values against maxListValues', () => {
@@ -98,7 +100,11 @@ describe('limits (SPEC §10)', () => {
     const { diagnostics } = parseFilter(text);
     expect(diagnostics).toHaveLength(DEFAULT_LIMITS.maxErrors + 1);
     expect(diagnostics.at(-1)!.code).toBe('too-many-errors');
-    expect(codesOf(parseFilter(';;A.Foo(1);B.Foo(1)', { limits: { maxErrors: 2 } }).diagnostics)).toEqual(['empty-clause', 'empty-clause', 'too-many-errors']);
+    expect(codesOf(parseFilter(';;A.Foo(1);B.Foo(1)', { limits: { maxErrors: 2 } }).diagnostics)).toEqual([
+      'empty-clause',
+      'empty-clause',
+      'too-many-errors',
+    ]);
     expect(codesOf(parseSort('a;1b;2c', { limits: { maxErrors: 1 } }).diagnostics)).toEqual(['implicit-direction', 'too-many-errors']);
   });
 
@@ -110,7 +116,8 @@ describe('limits (SPEC §10)', () => {
     ['a;b;c', 'sort'],
     ['a' + ';'.repeat(150), 'sort'],
   ] as const)('%j: warnings past maxErrors add no error', (text, kind) => {
-    const { diagnostics } = kind === 'filter' ? parseFilter(text, { limits: { maxErrors: 2 } }) : parseSort(text, { limits: { maxErrors: 2 } });
+    const { diagnostics } =
+      kind === 'filter' ? parseFilter(text, { limits: { maxErrors: 2 } }) : parseSort(text, { limits: { maxErrors: 2 } });
     expect(diagnostics).toHaveLength(2);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const defaults = kind === 'filter' ? parseFilter(text) : parseSort(text);

@@ -22,7 +22,13 @@ describe('parseFilter: valid filters (SPEC §2–3)', () => {
       'Number.GreaterThan(0);Or(Number.Equal(1);Number.Equal(3))',
       [
         { op: 'GreaterThan', field: 'Number', value: '0' },
-        { op: 'Or', children: [{ op: 'Equal', field: 'Number', value: '1' }, { op: 'Equal', field: 'Number', value: '3' }] },
+        {
+          op: 'Or',
+          children: [
+            { op: 'Equal', field: 'Number', value: '1' },
+            { op: 'Equal', field: 'Number', value: '3' },
+          ],
+        },
       ],
     ],
     [
@@ -32,17 +38,32 @@ describe('parseFilter: valid filters (SPEC §2–3)', () => {
           op: 'Or',
           children: [
             { op: 'Contains', field: 'Field', value: { quoted: 'x' } },
-            { op: 'And', children: [{ op: 'GreaterThan', field: 'Num', value: '0' }, { op: 'LessThan', field: 'Num', value: '100' }] },
+            {
+              op: 'And',
+              children: [
+                { op: 'GreaterThan', field: 'Num', value: '0' },
+                { op: 'LessThan', field: 'Num', value: '100' },
+              ],
+            },
           ],
         },
       ],
     ],
-    ["'D'.StartsWithInFields(FirstName,LastName)", [{ op: 'StartsWithInFields', value: { quoted: 'D' }, fields: ['FirstName', 'LastName'] }]],
+    [
+      "'D'.StartsWithInFields(FirstName,LastName)",
+      [{ op: 'StartsWithInFields', value: { quoted: 'D' }, fields: ['FirstName', 'LastName'] }],
+    ],
     [
       'LastName.StartsWith(Sm);Or(Gender.Equal(1);Salary.GreaterThan(1000))',
       [
         { op: 'StartsWith', field: 'LastName', value: 'Sm' },
-        { op: 'Or', children: [{ op: 'Equal', field: 'Gender', value: '1' }, { op: 'GreaterThan', field: 'Salary', value: '1000' }] },
+        {
+          op: 'Or',
+          children: [
+            { op: 'Equal', field: 'Gender', value: '1' },
+            { op: 'GreaterThan', field: 'Salary', value: '1000' },
+          ],
+        },
       ],
     ],
     // bare values: trimmed, inner whitespace and dots kept
@@ -63,9 +84,37 @@ describe('parseFilter: valid filters (SPEC §2–3)', () => {
     ["A.Equal(  'x'  )", [{ op: 'Equal', field: 'A', value: { quoted: 'x' } }]],
     ["A.Equal('line\nbreak')", [{ op: 'Equal', field: 'A', value: { quoted: 'line\nbreak' } }]],
     // keywords in any case, stored canonical
-    ['a.equal(1);B.GREATERTHANOREQUAL(2)', [{ op: 'Equal', field: 'a', value: '1' }, { op: 'GreaterThanOrEqual', field: 'B', value: '2' }]],
-    ['or(A.Equal(1);A.Equal(2))', [{ op: 'Or', children: [{ op: 'Equal', field: 'A', value: '1' }, { op: 'Equal', field: 'A', value: '2' }] }]],
-    ['AND(A.Equal(1);A.Equal(2))', [{ op: 'And', children: [{ op: 'Equal', field: 'A', value: '1' }, { op: 'Equal', field: 'A', value: '2' }] }]],
+    [
+      'a.equal(1);B.GREATERTHANOREQUAL(2)',
+      [
+        { op: 'Equal', field: 'a', value: '1' },
+        { op: 'GreaterThanOrEqual', field: 'B', value: '2' },
+      ],
+    ],
+    [
+      'or(A.Equal(1);A.Equal(2))',
+      [
+        {
+          op: 'Or',
+          children: [
+            { op: 'Equal', field: 'A', value: '1' },
+            { op: 'Equal', field: 'A', value: '2' },
+          ],
+        },
+      ],
+    ],
+    [
+      'AND(A.Equal(1);A.Equal(2))',
+      [
+        {
+          op: 'And',
+          children: [
+            { op: 'Equal', field: 'A', value: '1' },
+            { op: 'Equal', field: 'A', value: '2' },
+          ],
+        },
+      ],
+    ],
     // Or/And as field names
     ['Or.Equal(1)', [{ op: 'Equal', field: 'Or', value: '1' }]],
     ['And.IsNull()', [{ op: 'IsNull', field: 'And' }]],
@@ -73,9 +122,21 @@ describe('parseFilter: valid filters (SPEC §2–3)', () => {
     ['Address.Zip.StartsWith(90)', [{ op: 'StartsWith', field: 'Address.Zip', value: '90' }]],
     ['_x1.Equal(1)', [{ op: 'Equal', field: '_x1', value: '1' }]],
     // whitespace between tokens
-    [' A . Equal ( 1 ) ; Or ( B.IsNull ( ) ) ', [{ op: 'Equal', field: 'A', value: '1' }, { op: 'Or', children: [{ op: 'IsNull', field: 'B' }] }]],
+    [
+      ' A . Equal ( 1 ) ; Or ( B.IsNull ( ) ) ',
+      [
+        { op: 'Equal', field: 'A', value: '1' },
+        { op: 'Or', children: [{ op: 'IsNull', field: 'B' }] },
+      ],
+    ],
     // every operator kind
-    ['A.IsNull();B.IsNotNull()', [{ op: 'IsNull', field: 'A' }, { op: 'IsNotNull', field: 'B' }]],
+    [
+      'A.IsNull();B.IsNotNull()',
+      [
+        { op: 'IsNull', field: 'A' },
+        { op: 'IsNotNull', field: 'B' },
+      ],
+    ],
     ["A.InArray(1, 2 ,'3')", [{ op: 'InArray', field: 'A', values: ['1', '2', { quoted: '3' }] }]],
     ['A.NotInArrayOrNull(x)', [{ op: 'NotInArrayOrNull', field: 'A', values: ['x'] }]],
     // InFields heads are values
@@ -85,7 +146,10 @@ describe('parseFilter: valid filters (SPEC §2–3)', () => {
       [{ op: 'LessThanInFields', value: '2024-01-01T00:00:00.000Z', fields: ['CreatedOn', 'ModifiedOn'] }],
     ],
     ['5 . 5.EqualInFields(A)', [{ op: 'EqualInFields', value: '5.5', fields: ['A'] }]],
-    ["'New York'.EqualInFields(City, Address.City)", [{ op: 'EqualInFields', value: { quoted: 'New York' }, fields: ['City', 'Address.City'] }]],
+    [
+      "'New York'.EqualInFields(City, Address.City)",
+      [{ op: 'EqualInFields', value: { quoted: 'New York' }, fields: ['City', 'Address.City'] }],
+    ],
     ["'a.b'.ContainsInFields(A)", [{ op: 'ContainsInFields', value: { quoted: 'a.b' }, fields: ['A'] }]],
     ['Or.EqualInFields(A)', [{ op: 'EqualInFields', value: 'Or', fields: ['A'] }]],
   ])('%j', (input, expected) => {
@@ -122,9 +186,15 @@ describe('parseFilter: node details', () => {
   it('gives InFields head values and list values their spans', () => {
     const [n] = parseFilter('5.5.GreaterThanInFields(A, B.C)').ast.clauses as InFieldsNode[];
     expect(n!.value).toEqual({ kind: 'value', value: '5.5', quoted: false, raw: '5.5', span: { start: 0, end: 3 } });
-    expect(n!.fields.map((f) => f.span)).toEqual([{ start: 24, end: 25 }, { start: 27, end: 30 }]);
+    expect(n!.fields.map((f) => f.span)).toEqual([
+      { start: 24, end: 25 },
+      { start: 27, end: 30 },
+    ]);
     const [l] = parseFilter("A.InArray(x, 'y')").ast.clauses as ListNode[];
-    expect(l!.values.map((v) => v.span)).toEqual([{ start: 10, end: 11 }, { start: 13, end: 16 }]);
+    expect(l!.values.map((v) => v.span)).toEqual([
+      { start: 10, end: 11 },
+      { start: 13, end: 16 },
+    ]);
   });
 });
 
@@ -138,15 +208,34 @@ describe('parseFilter: diagnostics (code, start, end)', () => {
     ["A.Equal('x'y)", [['unexpected-token', 11, 12]]],
     ["O'Brien.EqualInFields(A)", [['unexpected-quote', 1, 2]]],
     // the brief's three independent errors
-    ["A.Equal(1;B.Foo(2);C.Equal('x)", [['missing-close-paren', 7, 8], ['unknown-operator', 12, 15], ['unterminated-string', 27, 28]]],
+    [
+      "A.Equal(1;B.Foo(2);C.Equal('x)",
+      [
+        ['missing-close-paren', 7, 8],
+        ['unknown-operator', 12, 15],
+        ['unterminated-string', 27, 28],
+      ],
+    ],
     // parens
     ['A.Equal(1', [['missing-close-paren', 7, 8]]],
     ['Or(A.Equal(1)', [['missing-close-paren', 2, 3]]],
     ['A.Equal(1))', [['unexpected-close-paren', 10, 11]]],
     ['A.Equal(1));B.IsNull()', [['unexpected-close-paren', 10, 11]]],
     ['A.Equal(1);)B.IsNull()', [['unexpected-close-paren', 11, 12]]],
-    ['A.Equal(1);)', [['empty-clause', 10, 11], ['unexpected-close-paren', 11, 12]]],
-    ['A.Equal(1)))', [['unexpected-close-paren', 10, 11], ['unexpected-close-paren', 11, 12]]],
+    [
+      'A.Equal(1);)',
+      [
+        ['empty-clause', 10, 11],
+        ['unexpected-close-paren', 11, 12],
+      ],
+    ],
+    [
+      'A.Equal(1)))',
+      [
+        ['unexpected-close-paren', 10, 11],
+        ['unexpected-close-paren', 11, 12],
+      ],
+    ],
     [')A.Equal(1)', [['unexpected-close-paren', 0, 1]]],
     ['Or(A.Equal(1;B.Equal(2))', [['missing-close-paren', 10, 11]]],
     // operators and heads
@@ -188,12 +277,30 @@ describe('parseFilter: diagnostics (code, start, end)', () => {
     ['A.Equal(1);;B.Equal(2)', [['empty-clause', 11, 12]]],
     ['A.Equal(1);', [['empty-clause', 10, 11]]],
     [';A.Equal(1)', [['empty-clause', 0, 1]]],
-    ['A.Equal(1);;', [['empty-clause', 10, 11], ['empty-clause', 11, 12]]],
+    [
+      'A.Equal(1);;',
+      [
+        ['empty-clause', 10, 11],
+        ['empty-clause', 11, 12],
+      ],
+    ],
     [';', [['empty-clause', 0, 1]]],
     ['Or()', [['empty-group', 0, 4]]],
-    ['And( ; )', [['empty-group', 0, 8], ['empty-clause', 5, 6]]],
+    [
+      'And( ; )',
+      [
+        ['empty-group', 0, 8],
+        ['empty-clause', 5, 6],
+      ],
+    ],
     ['Or(A.Equal(1))', [['single-child-group', 0, 14]]],
-    ['Or(A.Equal(1);)', [['single-child-group', 0, 15], ['empty-clause', 13, 14]]],
+    [
+      'Or(A.Equal(1);)',
+      [
+        ['single-child-group', 0, 15],
+        ['empty-clause', 13, 14],
+      ],
+    ],
     ['A.Equal(1) B.Equal(2)', [['unexpected-token', 11, 12]]],
     ['Or(A.Equal(1),B.Equal(2))', [['unexpected-token', 13, 14]]],
     ['(A.Equal(1))', [['unexpected-token', 0, 1]]],
@@ -222,7 +329,7 @@ describe('parseFilter: messages, suggestions and fixes', () => {
     expect(d!.fix).toBeUndefined();
   });
 
-  it("shows the quoted form of a value with a stray quote, and a fix that writes it", () => {
+  it('shows the quoted form of a value with a stray quote, and a fix that writes it', () => {
     const text = "A.Equal(O'Brien)";
     const [d] = parseFilter(text).diagnostics;
     expect(d!.message).toContain("'O''Brien'");
@@ -242,7 +349,9 @@ describe('parseFilter: messages, suggestions and fixes', () => {
     ['New York.EqualInFields(City)', "'New York'.EqualInFields(City)"],
     ['New York . NY.EqualInFields(City)', "'New York.NY'.EqualInFields(City)"],
   ])('the fixes of %j give %j', (input, output) => {
-    const edits = parseFilter(input).diagnostics.flatMap((d) => d.fix ?? []).sort((a, b) => b.start - a.start);
+    const edits = parseFilter(input)
+      .diagnostics.flatMap((d) => d.fix ?? [])
+      .sort((a, b) => b.start - a.start);
     let text = input;
     for (const e of edits) text = text.slice(0, e.start) + e.newText + text.slice(e.end);
     expect(text).toBe(output);
@@ -269,7 +378,7 @@ describe('parseFilter: messages, suggestions and fixes', () => {
 
 describe('parseFilter: partial trees', () => {
   it('keeps the clauses that parsed and drops the erroneous ones', () => {
-    const { ast, diagnostics } = parseFilter('A.Equal(1);B.Foo(2);C.IsNull();D.Equal(O\'x)');
+    const { ast, diagnostics } = parseFilter("A.Equal(1);B.Foo(2);C.IsNull();D.Equal(O'x)");
     expect(simplifyFilter(ast)).toEqual([
       { op: 'Equal', field: 'A', value: '1' },
       { op: 'IsNull', field: 'C' },
@@ -279,7 +388,15 @@ describe('parseFilter: partial trees', () => {
 
   it('keeps a group whose own syntax is fine, with the children that parsed', () => {
     const { ast } = parseFilter('Or(A.Equal(1);B.Foo(2);C.Equal(3))');
-    expect(simplifyFilter(ast)).toEqual([{ op: 'Or', children: [{ op: 'Equal', field: 'A', value: '1' }, { op: 'Equal', field: 'C', value: '3' }] }]);
+    expect(simplifyFilter(ast)).toEqual([
+      {
+        op: 'Or',
+        children: [
+          { op: 'Equal', field: 'A', value: '1' },
+          { op: 'Equal', field: 'C', value: '3' },
+        ],
+      },
+    ]);
   });
 
   it('drops a group whose children all failed without calling it empty', () => {

@@ -10,9 +10,27 @@ describe('parseSort: valid sorts (SPEC §4)', () => {
   it.each<[string, SimpleSortItem[]]>([
     ['', []],
     ['  ', []],
-    ['Gender=Asc;CreatedOn=Desc', [{ field: 'Gender', direction: 'Asc', explicit: true }, { field: 'CreatedOn', direction: 'Desc', explicit: true }]],
-    ['LastName=asc;CreatedOn=DESC', [{ field: 'LastName', direction: 'Asc', explicit: true }, { field: 'CreatedOn', direction: 'Desc', explicit: true }]],
-    [' A = Desc ; B.C = aSc ', [{ field: 'A', direction: 'Desc', explicit: true }, { field: 'B.C', direction: 'Asc', explicit: true }]],
+    [
+      'Gender=Asc;CreatedOn=Desc',
+      [
+        { field: 'Gender', direction: 'Asc', explicit: true },
+        { field: 'CreatedOn', direction: 'Desc', explicit: true },
+      ],
+    ],
+    [
+      'LastName=asc;CreatedOn=DESC',
+      [
+        { field: 'LastName', direction: 'Asc', explicit: true },
+        { field: 'CreatedOn', direction: 'Desc', explicit: true },
+      ],
+    ],
+    [
+      ' A = Desc ; B.C = aSc ',
+      [
+        { field: 'A', direction: 'Desc', explicit: true },
+        { field: 'B.C', direction: 'Asc', explicit: true },
+      ],
+    ],
     ['Address.Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
     // SPEC §2: whitespace may stand between any two tokens, '.' included, as in a filter.
     ['Address . Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
@@ -42,7 +60,13 @@ describe('parseSort: valid sorts (SPEC §4)', () => {
       { field: 'Age', direction: 'Desc', explicit: true },
     ]);
     expect(diagnostics).toEqual([
-      expect.objectContaining({ code: 'implicit-direction', severity: 'warning', start: 0, end: 8, fix: [{ start: 8, end: 8, newText: '=Asc' }] }),
+      expect.objectContaining({
+        code: 'implicit-direction',
+        severity: 'warning',
+        start: 0,
+        end: 8,
+        fix: [{ start: 8, end: 8, newText: '=Asc' }],
+      }),
     ]);
   });
 
@@ -61,7 +85,13 @@ describe('parseSort: diagnostics (code, start, end)', () => {
     ['A . . B=Asc', [['invalid-field-path', 0, 7]]],
     ['A . =Asc', [['invalid-field-path', 0, 3]]],
     ['A=Asc;a=Desc', [['duplicate-sort-field', 6, 7]]],
-    ['A=Asc;B=Desc;a', [['implicit-direction', 13, 14], ['duplicate-sort-field', 13, 14]]],
+    [
+      'A=Asc;B=Desc;a',
+      [
+        ['implicit-direction', 13, 14],
+        ['duplicate-sort-field', 13, 14],
+      ],
+    ],
     ['A=Asc,B=Desc', [['sort-comma-separator', 5, 6]]],
     ['A=Up', [['invalid-direction', 2, 4]]],
     ['A=Ascending', [['invalid-direction', 2, 11]]],
@@ -78,7 +108,13 @@ describe('parseSort: diagnostics (code, start, end)', () => {
     ['A=Asc;;B=Desc', [['empty-clause', 6, 7]]],
     ['A=Asc;', [['empty-clause', 5, 6]]],
     [';A=Asc', [['empty-clause', 0, 1]]],
-    [',', [['sort-comma-separator', 0, 1], ['empty-clause', 0, 1]]],
+    [
+      ',',
+      [
+        ['sort-comma-separator', 0, 1],
+        ['empty-clause', 0, 1],
+      ],
+    ],
   ])('%j', (input, expected) => {
     expect(codes(input)).toEqual(expected);
   });

@@ -9,12 +9,32 @@ const ALL: ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean']
 const ORDERED: ScalarType[] = ['number', 'integer', 'datetime'];
 const TEXT: ScalarType[] = ['string'];
 const TABLE: Record<FilterOperator, ScalarType[]> = {
-  Equal: ALL, NotEqual: ALL, InArray: ALL, InArrayOrNull: ALL, NotInArray: ALL, NotInArrayOrNull: ALL, EqualInFields: ALL,
-  IsNull: ALL, IsNotNull: ALL,
-  LessThan: ORDERED, LessThanOrEqual: ORDERED, GreaterThan: ORDERED, GreaterThanOrEqual: ORDERED,
-  LessThanInFields: ORDERED, LessThanOrEqualInFields: ORDERED, GreaterThanInFields: ORDERED, GreaterThanOrEqualInFields: ORDERED,
-  Contains: TEXT, StartsWith: TEXT, EndsWith: TEXT, NotContains: TEXT, NotStartsWith: TEXT, NotEndsWith: TEXT,
-  ContainsInFields: TEXT, StartsWithInFields: TEXT, EndsWithInFields: TEXT,
+  Equal: ALL,
+  NotEqual: ALL,
+  InArray: ALL,
+  InArrayOrNull: ALL,
+  NotInArray: ALL,
+  NotInArrayOrNull: ALL,
+  EqualInFields: ALL,
+  IsNull: ALL,
+  IsNotNull: ALL,
+  LessThan: ORDERED,
+  LessThanOrEqual: ORDERED,
+  GreaterThan: ORDERED,
+  GreaterThanOrEqual: ORDERED,
+  LessThanInFields: ORDERED,
+  LessThanOrEqualInFields: ORDERED,
+  GreaterThanInFields: ORDERED,
+  GreaterThanOrEqualInFields: ORDERED,
+  Contains: TEXT,
+  StartsWith: TEXT,
+  EndsWith: TEXT,
+  NotContains: TEXT,
+  NotStartsWith: TEXT,
+  NotEndsWith: TEXT,
+  ContainsInFields: TEXT,
+  StartsWithInFields: TEXT,
+  EndsWithInFields: TEXT,
 };
 
 describe('operator applicability', () => {
@@ -25,7 +45,15 @@ describe('operator applicability', () => {
 
   it('lists the operators of a type in SPEC order', () => {
     expect(operatorsForType('boolean')).toEqual([
-      'Equal', 'NotEqual', 'IsNull', 'IsNotNull', 'InArray', 'InArrayOrNull', 'NotInArray', 'NotInArrayOrNull', 'EqualInFields',
+      'Equal',
+      'NotEqual',
+      'IsNull',
+      'IsNotNull',
+      'InArray',
+      'InArrayOrNull',
+      'NotInArray',
+      'NotInArrayOrNull',
+      'EqualInFields',
     ]);
     expect(operatorsForType('string')).toHaveLength(9 + 6 + 3);
   });

@@ -46,11 +46,18 @@ function refusals(filter: TypedFilter, limits = {}): string[] {
   return codes;
 }
 
-const comparison = (operator: unknown, field: unknown = LAST_NAME, value: unknown = 'x') => ({ kind: 'comparison', operator, field, value });
+const comparison = (operator: unknown, field: unknown = LAST_NAME, value: unknown = 'x') => ({
+  kind: 'comparison',
+  operator,
+  field,
+  value,
+});
 
 describe('checkTypedFilter, as evaluator and SQL run it', () => {
   it('accepts what the validator builds', () => {
-    const typed = analyzeFilterOrThrow('LastName.StartsWith(Sm);Or(Gender.InArray(1,2);1.EqualInFields(Gender))', { schema: employeeSchema });
+    const typed = analyzeFilterOrThrow('LastName.StartsWith(Sm);Or(Gender.InArray(1,2);1.EqualInFields(Gender))', {
+      schema: employeeSchema,
+    });
     expect(checkTypedFilter(typed, { limits: DEFAULT_LIMITS, schema: employeeSchema })).toBe(typed);
     expect(refusals(typed)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
   });
@@ -69,13 +76,21 @@ describe('checkTypedFilter, as evaluator and SQL run it', () => {
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'equal', 'IsNull', 'InArray', 42])(
     'refuses operator %j on a comparison: own, exact, single-value operators only',
     (operator) => {
-      expect(refusals(tree(comparison(operator)))).toEqual(['invalid-typed-tree', 'invalid-typed-tree', 'invalid-typed-tree', 'invalid-typed-tree']);
+      expect(refusals(tree(comparison(operator)))).toEqual([
+        'invalid-typed-tree',
+        'invalid-typed-tree',
+        'invalid-typed-tree',
+        'invalid-typed-tree',
+      ]);
     },
   );
 
-  it.each([null, 'x', { kind: 'filter', clauses: [] }, Object.create({ kind: 'typed-filter', clauses: [] })])('checkTypedFilter refuses %j: not a typed filter', (value) => {
-    expect(() => checkTypedFilter(value, { limits: DEFAULT_LIMITS })).toThrow(/invalid-typed-tree/);
-  });
+  it.each([null, 'x', { kind: 'filter', clauses: [] }, Object.create({ kind: 'typed-filter', clauses: [] })])(
+    'checkTypedFilter refuses %j: not a typed filter',
+    (value) => {
+      expect(() => checkTypedFilter(value, { limits: DEFAULT_LIMITS })).toThrow(/invalid-typed-tree/);
+    },
+  );
 
   it('refuses LessThan on a string field in SQL as in memory', () => {
     expect(refusals(tree(comparison('LessThan', LAST_NAME, 'x')))).toEqual([
@@ -91,7 +106,12 @@ describe('checkTypedFilter, as evaluator and SQL run it', () => {
     const createdOn = employeeSchema.lookup('CreatedOn');
     if (createdOn.found !== 'field') throw new Error('employee schema changed');
     for (const value of [Object.create(Date.prototype), new Date(NaN), new Date('0000-06-01T00:00:00Z'), new Date(Date.UTC(10000, 0, 1))]) {
-      expect(refusals(tree(comparison('GreaterThan', createdOn.field, value)))).toEqual(['invalid-value', 'invalid-value', 'invalid-value', 'invalid-value']);
+      expect(refusals(tree(comparison('GreaterThan', createdOn.field, value)))).toEqual([
+        'invalid-value',
+        'invalid-value',
+        'invalid-value',
+        'invalid-value',
+      ]);
     }
   });
 
@@ -137,7 +157,12 @@ describe('checkTypedFilter, as evaluator and SQL run it', () => {
     let node: unknown = comparison('Equal', GENDER, 1);
     for (let i = 0; i < 40; i++) node = { kind: 'group', operator: 'And', children: [node] };
     expect(refusals(tree(node))).toEqual(['nesting-too-deep', 'nesting-too-deep', 'nesting-too-deep', 'nesting-too-deep']);
-    expect(refusals(tree({ kind: 'group', operator: 'Or', children: [] }))).toEqual(['empty-group', 'empty-group', 'empty-group', 'empty-group']);
+    expect(refusals(tree({ kind: 'group', operator: 'Or', children: [] }))).toEqual([
+      'empty-group',
+      'empty-group',
+      'empty-group',
+      'empty-group',
+    ]);
   });
 });
 

@@ -28,24 +28,34 @@ const schema = defineSchema({
 describe('docs/diagnostics.md, validation codes', () => {
   it('has one section per code the validator reports', () => {
     const codes = [
-      'unknown-field', 'field-case-mismatch', 'not-a-leaf-field', 'operator-not-applicable', 'invalid-value',
-      'integer-out-of-range', 'incompatible-in-fields', 'not-filterable', 'not-sortable',
+      'unknown-field',
+      'field-case-mismatch',
+      'not-a-leaf-field',
+      'operator-not-applicable',
+      'invalid-value',
+      'integer-out-of-range',
+      'incompatible-in-fields',
+      'not-filterable',
+      'not-sortable',
     ];
     expect(sections.map((s) => s.code)).toEqual(expect.arrayContaining(codes));
     for (const code of codes) expect(DIAGNOSTIC_CODES[code as keyof typeof DIAGNOSTIC_CODES].stage).toBe('validate');
   });
 
   // Only the validator's own codes: others documented here (toSql options, hand-built trees) need more than a schema.
-  it.each(sections.filter((s) => s.code !== 'invalid-sql-option' && s.code !== 'invalid-typed-tree').map((s) => [s.code, s.body]))('the example of %s reports the frame shown', (code, body) => {
-    const example = /^```wepql-(filter|sort)\n([\s\S]*?)\n```/m.exec(body)!;
-    const reported = /Reported:\n\n```text\n([\s\S]*?)\n```/.exec(body)![1]!;
-    const text = example[2]!;
-    const result = example[1] === 'filter' ? analyzeFilter(text, { schema }) : analyzeSort(text, { schema });
-    const d = result.diagnostics.find((x) => x.code === code);
-    expect(d).toBeDefined();
-    expect(renderCodeFrame(text, d!)).toBe(reported);
-    expect(body).toMatch(/\*\*Severity:\*\* (error|warning|info) · \*\*Stage:\*\* validate · /);
-    expect(body).toContain(`**Severity:** ${DIAGNOSTIC_CODES[code as keyof typeof DIAGNOSTIC_CODES].severity}`);
-    expect(body).toMatch(/\*\*Fix:\*\*/);
-  });
+  it.each(sections.filter((s) => s.code !== 'invalid-sql-option' && s.code !== 'invalid-typed-tree').map((s) => [s.code, s.body]))(
+    'the example of %s reports the frame shown',
+    (code, body) => {
+      const example = /^```wepql-(filter|sort)\n([\s\S]*?)\n```/m.exec(body)!;
+      const reported = /Reported:\n\n```text\n([\s\S]*?)\n```/.exec(body)![1]!;
+      const text = example[2]!;
+      const result = example[1] === 'filter' ? analyzeFilter(text, { schema }) : analyzeSort(text, { schema });
+      const d = result.diagnostics.find((x) => x.code === code);
+      expect(d).toBeDefined();
+      expect(renderCodeFrame(text, d!)).toBe(reported);
+      expect(body).toMatch(/\*\*Severity:\*\* (error|warning|info) · \*\*Stage:\*\* validate · /);
+      expect(body).toContain(`**Severity:** ${DIAGNOSTIC_CODES[code as keyof typeof DIAGNOSTIC_CODES].severity}`);
+      expect(body).toMatch(/\*\*Fix:\*\*/);
+    },
+  );
 });

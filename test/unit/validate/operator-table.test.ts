@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FILTER_OPERATORS,
-  OPERATORS,
-  operatorInfo,
-  type FilterOperator,
-  type OperatorInfo,
-} from '../../../src/ast/operators.js';
+import { FILTER_OPERATORS, OPERATORS, operatorInfo, type FilterOperator, type OperatorInfo } from '../../../src/ast/operators.js';
 
 const entries = FILTER_OPERATORS.map((op): [FilterOperator, OperatorInfo] => [op, OPERATORS[op]]);
 

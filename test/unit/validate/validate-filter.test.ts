@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, FilterAst, FilterNode, TypedComparison, TypedFilterNode } from '../../../src/index.js';
-import {
-  NO_SPAN,
-  WepqlError,
-  analyzeFilter,
-  analyzeFilterOrThrow,
-  defineSchema,
-  parseFilter,
-  validateFilter,
-} from '../../../src/index.js';
+import { NO_SPAN, WepqlError, analyzeFilter, analyzeFilterOrThrow, defineSchema, parseFilter, validateFilter } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
 const schema = defineSchema({
@@ -102,7 +94,10 @@ describe('validateFilter: one diagnostic per fault, at the faulty node', () => {
     ['LastName.GreaterThan(x)', 'GreaterThan does not apply to "LastName", a string field; it takes number, integer and datetime fields'],
     ['Salary.Contains(1)', 'Contains does not apply to "Salary", a number field; it takes string fields'],
     ['Salary.Equal(abc)', '"abc" is not a valid value for "Salary" (a number field): expected a number like 42, -3.5 or 1e3'],
-    ['Gender.Equal(1.5)', '"1.5" is not a valid value for "Gender" (an integer field): it has a fraction; expected a whole number like 42 or -7'],
+    [
+      'Gender.Equal(1.5)',
+      '"1.5" is not a valid value for "Gender" (an integer field): it has a fraction; expected a whole number like 42 or -7',
+    ],
     ['Gender.Equal(x)', '"x" is not a valid value for "Gender" (an integer field): expected a whole number like 42 or -7'],
     [
       'Gender.Equal(9007199254740992)',
@@ -198,13 +193,19 @@ describe('validateFilter: the typed tree', () => {
     const { value, diagnostics } = analyze(
       "LastName.StartsWith(' Sm');Or(gender.Equal(1e3);Salary.GreaterThan(-2.5));CreatedOn.LessThan(2024-01-01T02:00+02:00);" +
         "Active.Equal(TRUE);Gender.InArrayOrNull(1,'2');ModifiedOn.IsNull();'2024-01-31'.GreaterThanInFields(CreatedOn,Address.Since);" +
-        "7.EqualInFields(Salary,Gender)",
+        '7.EqualInFields(Salary,Gender)',
     );
     expect(brief(diagnostics)).toEqual([['field-case-mismatch', 30, 36]]);
     expect(value!.kind).toBe('typed-filter');
     expect(value!.clauses.map(strip)).toEqual([
       ['LastName', 'StartsWith', ' Sm'],
-      ['Or', [['Gender', 'Equal', 1000], ['Salary', 'GreaterThan', -2.5]]],
+      [
+        'Or',
+        [
+          ['Gender', 'Equal', 1000],
+          ['Salary', 'GreaterThan', -2.5],
+        ],
+      ],
       ['CreatedOn', 'LessThan', new Date('2024-01-01T00:00:00.000Z')],
       ['Active', 'Equal', true],
       ['Gender', 'InArrayOrNull', [1, 2]],
@@ -237,7 +238,13 @@ describe('validateFilter: the typed tree', () => {
     });
     expect(typed.clauses.map(strip)).toEqual([
       ['LastName', 'StartsWith', 'Sm'],
-      ['Or', [['Gender', 'Equal', 1], ['BirthOn', 'GreaterThan', new Date('1990-01-01T00:00:00Z')]]],
+      [
+        'Or',
+        [
+          ['Gender', 'Equal', 1],
+          ['BirthOn', 'GreaterThan', new Date('1990-01-01T00:00:00Z')],
+        ],
+      ],
     ]);
   });
 });
@@ -277,7 +284,8 @@ describe('validateFilter on trees built by code', () => {
   const filter = (...clauses: FilterNode[]): FilterAst => ({ kind: 'filter', clauses, span: NO_SPAN });
   const nest = (depth: number): FilterNode => {
     let node = cmp('Gender', '1');
-    for (let i = 0; i < depth; i++) node = { kind: 'group', operator: i % 2 ? 'And' : 'Or', operatorSpan: NO_SPAN, children: [node], span: NO_SPAN };
+    for (let i = 0; i < depth; i++)
+      node = { kind: 'group', operator: i % 2 ? 'And' : 'Or', operatorSpan: NO_SPAN, children: [node], span: NO_SPAN };
     return node;
   };
   const codes = (ast: FilterAst, limits = {}) => validateFilter(ast, schema, { limits }).diagnostics.map((d) => d.code);
@@ -296,7 +304,9 @@ describe('validateFilter on trees built by code', () => {
   });
 
   it('enforces maxConditions, maxListValues and maxInFields', () => {
-    expect(codes(filter(cmp('Gender', '1'), cmp('Gender', '2'), cmp('Gender', '3')), { maxConditions: 2 })).toEqual(['too-many-conditions']);
+    expect(codes(filter(cmp('Gender', '1'), cmp('Gender', '2'), cmp('Gender', '3')), { maxConditions: 2 })).toEqual([
+      'too-many-conditions',
+    ]);
     const list: FilterNode = {
       kind: 'list',
       field: field('Gender'),
