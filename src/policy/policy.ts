@@ -6,7 +6,7 @@
  * (`wepql lint --policy policy.json`).
  */
 import type { FilterOperator } from '../ast/operators.js';
-import { FILTER_OPERATORS } from '../ast/operators.js';
+import { operatorInfo } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -90,7 +90,6 @@ export class PolicyDefinitionError extends Error {
 }
 
 const CAP_KEYS = ['maxConditions', 'maxListValues', 'maxDepth', 'maxInFields', 'maxSortKeys', 'maxLength'] as const;
-const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 const ALLOW: ResolvedFieldRule = Object.freeze({ filter: true, sort: true });
 const DENY: ResolvedFieldRule = Object.freeze({ filter: false, sort: false });
 
@@ -146,7 +145,7 @@ function fieldRule(rule: unknown, at: string): ResolvedFieldRule {
   if (!Array.isArray(filter)) throw new PolicyDefinitionError(`${at}.filter`, 'must be true, false or a list of operators');
   const allowed = new Set<FilterOperator>();
   filter.forEach((op: unknown, i) => {
-    if (typeof op !== 'string' || !OPERATORS.has(op))
+    if (operatorInfo(op) === undefined)
       throw new PolicyDefinitionError(
         `${at}.filter[${i}]`,
         `${JSON.stringify(op)} is not an operator (write it as in the language, such as "Equal")`,
