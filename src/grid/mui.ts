@@ -111,6 +111,7 @@ const MUI_WORDS: Readonly<Record<FilterOperator, Readonly<Partial<Record<MuiColu
   EndsWithInFields: null,
 };
 
+// The MUI operator that means `op` on the column of a field of this type.
 function muiWord(op: FilterOperator, type: ScalarType): string | undefined {
   return MUI_WORDS[op]?.[COLUMN_OF_TYPE[type]];
 }
