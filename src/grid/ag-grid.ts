@@ -12,6 +12,7 @@ import type {
   DateFilterModel,
   FilterModel,
   ICombinedSimpleModel,
+  ISimpleFilterModelType,
   NumberFilterModel,
   SetFilterModel,
   SortModelItem,
@@ -21,12 +22,29 @@ import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic
 import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
-import { dateOnlyDay } from '../schema/date-only.js';
 import type { ResolvedField } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode } from '../ast/typed-tree.js';
+import { matchFilterNode } from '../ast/fold.js';
+import { operatorFacts } from '../ast/operator-facts.js';
+import type { FilterOperator, OperatorFamily } from '../ast/operators.js';
+import { FILTER_OPERATORS, OPERATORS } from '../ast/operators.js';
+import type { TypedComparison, TypedFilterNode, TypedList, TypedNullCheck } from '../ast/typed-tree.js';
 import type { DayRelation, GridOptions, GridSortResult, ToGridResult } from './common.js';
-import { columnField, cond, dayOf, dayPeriod, orNull, periodClause, sortKeys, sortText } from './common.js';
+import {
+  columnField,
+  compareOperator,
+  cond,
+  dayBoundary,
+  dayOf,
+  dayPeriod,
+  emptyTextClause,
+  memberClause,
+  nullCheck,
+  orNull,
+  periodClause,
+  sortKeys,
+  sortText,
+} from './common.js';
 
 type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
 
@@ -58,11 +76,62 @@ function valueOf(r: Reader, model: unknown, key: string, path: ModelPath): strin
   return text === undefined ? refuse(r, path, 'invalid-value', `the condition's ${key} is missing or not a value`) : text;
 }
 
+/**
+ * AG Grid's filter option (`type`) for each operator, or null where no
+ * option of a text, number or date filter means it (the set filter has no
+ * option: it lists values). A text filter takes the options of equality and
+ * text operators, a number filter those of equality and order operators, a
+ * date filter only day boundaries (`dayBoundary`); `blank` and `notBlank`
+ * test presence. A new operator is a compile error here until it is given
+ * its option or null.
+ */
+const AG_GRID_WORDS: Readonly<Record<FilterOperator, ISimpleFilterModelType | null>> = {
+  Equal: 'equals',
+  NotEqual: 'notEqual',
+  LessThan: 'lessThan',
+  LessThanOrEqual: 'lessThanOrEqual',
+  GreaterThan: 'greaterThan',
+  GreaterThanOrEqual: 'greaterThanOrEqual',
+  Contains: 'contains',
+  StartsWith: 'startsWith',
+  EndsWith: 'endsWith',
+  NotContains: 'notContains',
+  NotStartsWith: null,
+  NotEndsWith: null,
+  IsNull: 'blank',
+  IsNotNull: 'notBlank',
+  InArray: null,
+  InArrayOrNull: null,
+  NotInArray: null,
+  NotInArrayOrNull: null,
+  EqualInFields: null,
+  LessThanInFields: null,
+  LessThanOrEqualInFields: null,
+  GreaterThanInFields: null,
+  GreaterThanOrEqualInFields: null,
+  ContainsInFields: null,
+  StartsWithInFields: null,
+  EndsWithInFields: null,
+};
+
+const OPERATOR_OF_WORD: ReadonlyMap<unknown, FilterOperator> = new Map(
+  FILTER_OPERATORS.filter((op) => AG_GRID_WORDS[op] !== null).map((op) => [AG_GRID_WORDS[op], op] as const),
+);
+
+const TEXT_FILTER_FAMILIES: readonly OperatorFamily[] = ['equality', 'text'];
+const NUMBER_FILTER_FAMILIES: readonly OperatorFamily[] = ['equality', 'order'];
+
+// The operator an option of a filter whose options are those of `families` stands for.
+function operatorOfWord(type: unknown, families: readonly OperatorFamily[]): FilterOperator | undefined {
+  const op = OPERATOR_OF_WORD.get(type);
+  return op !== undefined && families.includes(OPERATORS[op].family) ? op : undefined;
+}
+
 // Text filter: AG Grid keeps empty cells for notEqual and notContains, and counts text of spaces as blank.
 function textClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
   const { field } = r;
   const type = prop(model, 'type');
-  if (field.type === 'boolean' && (type === 'true' || type === 'false')) return cond(field.name, 'Equal', [type], path);
+  if (field.type === 'boolean' && (type === 'true' || type === 'false')) return cond(field.name, compareOperator('='), [type], path);
   if (type === 'blank' || type === 'notBlank') {
     r.out.push({
       code: 'not-expressible',
@@ -70,35 +139,17 @@ function textClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
       message: 'AG Grid counts text of spaces as blank; wepql tests null and the empty string',
       path,
     });
-    if (type === 'notBlank') return cond(field.name, 'NotEqual', [''], path);
-    return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
+    return emptyTextClause(field.name, type === 'blank', path);
   }
   if (field.type !== 'string') return refuse(r, path, 'not-expressible', `AG Grid's text filter compares the text of a ${field.type} cell`);
-  const ops = {
-    equals: 'Equal',
-    notEqual: 'NotEqual',
-    contains: 'Contains',
-    notContains: 'NotContains',
-    startsWith: 'StartsWith',
-    endsWith: 'EndsWith',
-  } as const;
-  const op = typeof type === 'string' && Object.hasOwn(ops, type) ? ops[type as keyof typeof ops] : undefined;
+  const op = operatorOfWord(type, TEXT_FILTER_FAMILIES);
   if (op === undefined)
     return refuse(r, path, 'unknown-model-operator', `text filter type ${JSON.stringify(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
   if (value === undefined) return undefined;
   const inner = cond(field.name, op, [value], path);
-  return op === 'NotEqual' || op === 'NotContains' ? orNull(field, inner, path) : inner;
+  return operatorFacts(op).negated ? orNull(field, inner, path) : inner;
 }
-
-const SCALAR_OPS = {
-  equals: 'Equal',
-  notEqual: 'NotEqual',
-  lessThan: 'LessThan',
-  lessThanOrEqual: 'LessThanOrEqual',
-  greaterThan: 'GreaterThan',
-  greaterThanOrEqual: 'GreaterThanOrEqual',
-} as const;
 
 // Number filter: empty cells fail every condition but blank; inRange excludes its ends (AG Grid's default).
 function numberClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
@@ -106,18 +157,18 @@ function numberClause(r: Reader, model: unknown, path: ModelPath): ModelClause |
   if (field.type !== 'number' && field.type !== 'integer')
     return refuse(r, path, 'not-expressible', `AG Grid's number filter on a ${field.type} field`);
   const type = prop(model, 'type');
-  if (type === 'blank' || type === 'notBlank') return cond(field.name, type === 'blank' ? 'IsNull' : 'IsNotNull', [], path);
+  if (type === 'blank' || type === 'notBlank') return nullCheck(field.name, type === 'blank', path);
   if (type === 'inRange') {
     const [from, to] = [valueOf(r, model, 'filter', path), valueOf(r, model, 'filterTo', path)];
     if (from === undefined || to === undefined) return undefined;
     return {
       kind: 'group',
       operator: 'And',
-      children: [cond(field.name, 'GreaterThan', [from], path), cond(field.name, 'LessThan', [to], path)],
+      children: [cond(field.name, compareOperator('>'), [from], path), cond(field.name, compareOperator('<'), [to], path)],
       path,
     };
   }
-  const op = typeof type === 'string' && Object.hasOwn(SCALAR_OPS, type) ? SCALAR_OPS[type as keyof typeof SCALAR_OPS] : undefined;
+  const op = operatorOfWord(type, NUMBER_FILTER_FAMILIES);
   if (op === undefined)
     return refuse(r, path, 'unknown-model-operator', `number filter type ${JSON.stringify(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
@@ -149,7 +200,7 @@ function dateClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
   const { field } = r;
   if (field.type !== 'datetime') return refuse(r, path, 'not-expressible', `AG Grid's date filter on a ${field.type} field`);
   const type = prop(model, 'type');
-  if (type === 'blank' || type === 'notBlank') return cond(field.name, type === 'blank' ? 'IsNull' : 'IsNotNull', [], path);
+  if (type === 'blank' || type === 'notBlank') return nullCheck(field.name, type === 'blank', path);
   if (type === 'inRange') {
     const [from, to] = [dayOfModel(r, model, 'dateFrom', path), dayOfModel(r, model, 'dateTo', path)];
     if (from === undefined || to === undefined) return undefined;
@@ -181,8 +232,8 @@ function setClause(r: Reader, model: unknown, path: ModelPath): ModelClause | un
   const texts = values.filter((v) => v !== null).map(modelValueText);
   if (texts.some((t) => t === undefined)) return refuse(r, path, 'invalid-value', 'set filter values are text or null');
   const withNull = texts.length < values.length;
-  if (texts.length === 0) return cond(r.field.name, 'IsNull', [], path);
-  return cond(r.field.name, withNull ? 'InArrayOrNull' : 'InArray', texts as string[], path);
+  if (texts.length === 0) return nullCheck(r.field.name, true, path);
+  return memberClause(r.field.name, texts as string[], withNull, path);
 }
 
 function simpleClause(r: Reader, model: unknown, path: ModelPath): ModelClause | undefined {
@@ -273,63 +324,57 @@ export function toAgGridSortModel(sort: string, options: GridOptions): ToGridRes
   return { model: keys?.map((k) => ({ colId: k.field, sort: k.direction })), diagnostics };
 }
 
-function sourceText(node: TypedFilterNode): string {
-  return node.kind === 'comparison' ? node.source.value.value : '';
+type Part = { column: string; model: AgGridColumnFilter };
+
+// Blank and not blank, on the columns whose blank is exactly null.
+function blankModel(node: TypedNullCheck): Part | string {
+  const f = node.field;
+  const type = AG_GRID_WORDS[node.operator];
+  if (type === null) return `${node.operator} has no AG Grid filter`;
+  if (f.type === 'number' || f.type === 'integer') return { column: f.name, model: { filterType: 'number', type } };
+  if (f.type === 'datetime') return { column: f.name, model: { filterType: 'date', type, dateFrom: null, dateTo: null } };
+  return `AG Grid's blank on a ${f.type} column also matches text of spaces`;
 }
 
-// One condition as one AG Grid condition when the grid's filter means exactly the same; otherwise why not.
-function conditionModel(node: TypedFilterNode): { column: string; model: AgGridColumnFilter } | string {
-  if (node.kind === 'group' || node.kind === 'in-fields') return 'AG Grid filters columns one by one; this clause spans several';
+// The set filter lists values; a null entry keeps empty cells too. It cannot negate.
+function setModel(node: TypedList): Part | string {
+  const facts = operatorFacts(node.operator);
+  if (facts.negated) return `${node.operator} has no AG Grid filter`;
+  const values: (string | null)[] = node.source.values.map((v) => v.value);
+  return { column: node.field.name, model: { filterType: 'set', values: facts.nullMatches ? [...values, null] : values } };
+}
+
+function comparisonModel(node: TypedComparison): Part | string {
   const f = node.field;
-  if (node.kind === 'null-check') {
-    if (f.type === 'number' || f.type === 'integer')
-      return { column: f.name, model: { filterType: 'number', type: node.operator === 'IsNull' ? 'blank' : 'notBlank' } };
-    if (f.type === 'datetime')
-      return {
-        column: f.name,
-        model: { filterType: 'date', type: node.operator === 'IsNull' ? 'blank' : 'notBlank', dateFrom: null, dateTo: null },
-      };
-    return `AG Grid's blank on a ${f.type} column also matches text of spaces`;
-  }
-  if (node.kind === 'list') {
-    if (node.operator !== 'InArray' && node.operator !== 'InArrayOrNull') return `${node.operator} has no AG Grid filter`;
-    const values: (string | null)[] = node.source.values.map((v) => v.value);
-    return { column: f.name, model: { filterType: 'set', values: node.operator === 'InArrayOrNull' ? [...values, null] : values } };
-  }
   const op = node.operator;
-  const text = sourceText(node);
+  const text = node.source.value.value;
+  const type = AG_GRID_WORDS[op];
+  const family = OPERATORS[op].family;
   if (f.type === 'string') {
-    const types = {
-      Equal: 'equals',
-      Contains: 'contains',
-      StartsWith: 'startsWith',
-      EndsWith: 'endsWith',
-      NotEqual: 'notEqual',
-      NotContains: 'notContains',
-    } as const;
-    if (!Object.hasOwn(types, op)) return `${op} has no AG Grid text filter`;
-    if ((op === 'NotEqual' || op === 'NotContains') && f.nullable) return `AG Grid's ${types[op as 'NotEqual']} also keeps empty cells`;
-    return { column: f.name, model: { filterType: 'text', type: types[op as keyof typeof types], filter: text } };
+    if (type === null || !TEXT_FILTER_FAMILIES.includes(family)) return `${op} has no AG Grid text filter`;
+    if (operatorFacts(op).negated && f.nullable) return `AG Grid's ${type} also keeps empty cells`;
+    return { column: f.name, model: { filterType: 'text', type, filter: text } };
   }
-  const scalar = Object.entries(SCALAR_OPS).find(([, w]) => w === op)?.[0] as keyof typeof SCALAR_OPS | undefined;
-  if ((f.type === 'number' || f.type === 'integer') && scalar !== undefined)
-    return { column: f.name, model: { filterType: 'number', type: scalar, filter: node.value as number } };
+  if ((f.type === 'number' || f.type === 'integer') && type !== null && NUMBER_FILTER_FAMILIES.includes(family))
+    return { column: f.name, model: { filterType: 'number', type, filter: node.value as number } };
   // A day boundary is all the date filter can hold: x >= D is "on or after D", x < D is "before D".
-  if (f.type === 'datetime' && (op === 'GreaterThanOrEqual' || op === 'LessThan') && dateOnlyDay(text) !== undefined) {
-    return {
-      column: f.name,
-      model: {
-        filterType: 'date',
-        type: op === 'LessThan' ? 'lessThan' : 'greaterThanOrEqual',
-        dateFrom: `${text.trim()} 00:00:00`,
-        dateTo: null,
-      },
-    };
-  }
+  const day = f.type === 'datetime' ? dayBoundary(op, text) : undefined;
+  if (day !== undefined && type !== null)
+    return { column: f.name, model: { filterType: 'date', type, dateFrom: `${day} 00:00:00`, dateTo: null } };
   return `${f.name}.${op}(${text}) has no AG Grid ${f.type} filter (date filters hold whole days)`;
 }
 
-type Part = { column: string; model: AgGridColumnFilter };
+// One condition as one AG Grid condition when the grid's filter means exactly the same; otherwise why not.
+function conditionModel(node: TypedFilterNode): Part | string {
+  const spans = 'AG Grid filters columns one by one; this clause spans several';
+  return matchFilterNode<TypedFilterNode, Part | string>(node, {
+    group: () => spans,
+    'in-fields': () => spans,
+    'null-check': blankModel,
+    list: setModel,
+    comparison: comparisonModel,
+  });
+}
 
 // A top-level clause: one condition, or an And/Or group of conditions on one column (a combined filter).
 function clauseModel(node: TypedFilterNode): Part | string {

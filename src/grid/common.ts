@@ -4,7 +4,8 @@
  * without a time is midnight UTC, so "on that day" is a range), and sort
  * models in both directions.
  */
-import type { FilterOperator } from '../ast/operators.js';
+import { operatorFacts, operatorFor } from '../ast/operator-facts.js';
+import type { FilterOperator, OperatorRelation } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
 import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
@@ -66,20 +67,88 @@ export function columnField(schema: Schema, column: unknown): ResolvedField | un
  * `field.operator(value)` as a model clause.
  *
  * @example
- * cond('Gender', 'Equal', ['1'], ['Gender']);
+ * cond('Gender', compareOperator('='), ['1'], ['Gender']);
  */
 export function cond(field: string, operator: FilterOperator, values: readonly string[], path: ModelPath): ModelClause {
   return { kind: 'condition', field, operator, values, path };
 }
 
 /**
+ * The comparison operator of a relation, named by its facts (`<>` is `=`
+ * negated): what a grid's "equals", "greater than" or range end means.
+ *
+ * @example
+ * compareOperator('>='); // 'GreaterThanOrEqual'
+ * compareOperator('<>'); // 'NotEqual'
+ */
+export function compareOperator(relation: OperatorRelation): FilterOperator {
+  return relation === '<>'
+    ? operatorFor({ test: { kind: 'compare', relation: '=' }, negated: true })
+    : operatorFor({ test: { kind: 'compare', relation } });
+}
+
+/**
+ * `field.IsNull()` as a model clause, or `field.IsNotNull()` when `isNull`
+ * is false: a grid's blank and not-blank on a column whose cells hold no
+ * text of spaces.
+ *
+ * @example
+ * nullCheck('Gender', true, ['Gender']); // Gender.IsNull() as a model clause
+ */
+export function nullCheck(field: string, isNull: boolean, path: ModelPath): ModelClause {
+  return cond(field, operatorFor({ test: { kind: 'present' }, negated: isNull }), [], path);
+}
+
+/**
+ * `field.InArray(values)` as a model clause, or `field.InArrayOrNull(values)`
+ * when `orNullToo`: a grid's "any of these values" filter.
+ *
+ * @example
+ * memberClause('Gender', ['1', '2'], false, ['Gender']); // Gender.InArray(1,2) as a model clause
+ */
+export function memberClause(field: string, values: readonly string[], orNullToo: boolean, path: ModelPath): ModelClause {
+  return cond(field, operatorFor({ test: { kind: 'member' }, nullMatches: orNullToo }), values, path);
+}
+
+/**
+ * A text column's "empty" (null or the empty string) as a model clause, or
+ * "not empty" (not the empty string, which is false on null) when `empty`
+ * is false: what AG Grid's blank, MUI's isEmpty and TanStack's empty come
+ * closest to (each also counts text of spaces as empty).
+ *
+ * @example
+ * emptyTextClause('LastName', true, []); // Or(LastName.IsNull();LastName.Equal('')) as a model clause
+ */
+export function emptyTextClause(field: string, empty: boolean, path: ModelPath): ModelClause {
+  if (!empty) return cond(field, compareOperator('<>'), [''], path);
+  return { kind: 'group', operator: 'Or', children: [nullCheck(field, true, path), cond(field, compareOperator('='), [''], path)], path };
+}
+
+/**
  * A model clause that holds on a null field or on `inner`: grids whose negations match empty cells.
  *
  * @example
- * orNull(genderField, cond('Gender', 'NotEqual', ['1'], []), []); // Or(Gender.IsNull();Gender.NotEqual(1))
+ * orNull(genderField, cond('Gender', compareOperator('<>'), ['1'], []), []); // Or(Gender.IsNull();Gender.NotEqual(1))
  */
 export function orNull(field: ResolvedField, inner: ModelClause, path: ModelPath): ModelClause {
-  return field.nullable ? { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), inner], path } : inner;
+  return field.nullable ? { kind: 'group', operator: 'Or', children: [nullCheck(field.name, true, path), inner], path } : inner;
+}
+
+/**
+ * The day of a condition a grid's date filter holds as a day boundary, or
+ * undefined: `x >= D` is "on or after D" and `x < D` is "before D" when D
+ * is a date without a time (docs/semantics.md: midnight UTC); any other
+ * condition on a datetime is not a whole day.
+ *
+ * @example
+ * dayBoundary(compareOperator('<'), '2024-03-21'); // '2024-03-21'
+ * dayBoundary(compareOperator('>'), '2024-03-21'); // undefined
+ */
+export function dayBoundary(operator: FilterOperator, valueText: string): string | undefined {
+  const facts = operatorFacts(operator);
+  const test = facts.test;
+  const boundary = test.kind === 'compare' && !facts.negated && (test.relation === '>=' || test.relation === '<');
+  return boundary ? dayPeriod(valueText)?.start : undefined;
 }
 
 /**
@@ -107,21 +176,23 @@ export function periodClause(
   relation: DayRelation,
   path: ModelPath,
 ): ModelClause {
-  const belowNext = cond(field, period.nextInclusive ? 'LessThanOrEqual' : 'LessThan', [period.next], path);
-  const aboveNext = cond(field, period.nextInclusive ? 'GreaterThan' : 'GreaterThanOrEqual', [period.next], path);
+  const belowNext = cond(field, compareOperator(period.nextInclusive ? '<=' : '<'), [period.next], path);
+  const aboveNext = cond(field, compareOperator(period.nextInclusive ? '>' : '>='), [period.next], path);
+  const fromStart = cond(field, compareOperator('>='), [period.start], path);
+  const beforeStart = cond(field, compareOperator('<'), [period.start], path);
   switch (relation) {
     case 'on':
-      return { kind: 'group', operator: 'And', children: [cond(field, 'GreaterThanOrEqual', [period.start], path), belowNext], path };
+      return { kind: 'group', operator: 'And', children: [fromStart, belowNext], path };
     case 'not-on':
-      return { kind: 'group', operator: 'Or', children: [cond(field, 'LessThan', [period.start], path), aboveNext], path };
+      return { kind: 'group', operator: 'Or', children: [beforeStart, aboveNext], path };
     case 'before':
-      return cond(field, 'LessThan', [period.start], path);
+      return beforeStart;
     case 'on-or-before':
       return belowNext;
     case 'after':
       return aboveNext;
     case 'on-or-after':
-      return cond(field, 'GreaterThanOrEqual', [period.start], path);
+      return fromStart;
   }
 }
 
@@ -145,6 +216,7 @@ export function dayPeriod(dayText: string): { start: string; next: string; nextI
 export function dayOf(value: unknown): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
   if (typeof value !== 'string') return undefined;
+  // A grid's model value, not filter text, so JavaScript's trim: only the day found reaches the filter.
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T].*)?$/.exec(value.trim());
   return m?.[1];
 }

@@ -16,9 +16,26 @@ import { modelFilterText, modelValueText } from '../print/model-text.js';
 import { parseDatetimeText } from '../schema/values.js';
 import type { ResolvedField } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode } from '../ast/typed-tree.js';
+import { matchFilterNode } from '../ast/fold.js';
+import { operatorFacts } from '../ast/operator-facts.js';
+import type { FilterOperator, ScalarType } from '../ast/operators.js';
+import { FILTER_OPERATORS } from '../ast/operators.js';
+import type { TypedComparison, TypedFilterNode, TypedList, TypedNullCheck } from '../ast/typed-tree.js';
 import type { DayRelation, GridOptions, GridSortResult, ToGridResult } from './common.js';
-import { columnField, cond, dayPeriod, orNull, periodClause, sortKeys, sortText } from './common.js';
+import {
+  columnField,
+  compareOperator,
+  cond,
+  dayBoundary,
+  dayPeriod,
+  emptyTextClause,
+  memberClause,
+  nullCheck,
+  orNull,
+  periodClause,
+  sortKeys,
+  sortText,
+} from './common.js';
 
 // Own properties only: a hostile model must not reach the prototype chain.
 function prop(o: unknown, key: string): unknown {
@@ -42,62 +59,104 @@ function skip(r: Reader): undefined {
   return undefined;
 }
 
-const TEXT_OPS = {
-  contains: 'Contains',
-  doesNotContain: 'NotContains',
-  equals: 'Equal',
-  doesNotEqual: 'NotEqual',
-  startsWith: 'StartsWith',
-  endsWith: 'EndsWith',
-} as const;
+/**
+ * The four kinds of MUI column a field maps to: its `type` is `string`,
+ * `number`, `date` (or `dateTime`) or `boolean`, and each has operators of
+ * its own.
+ */
+type MuiColumn = 'string' | 'number' | 'date' | 'boolean';
+
+const COLUMN_OF_TYPE: Readonly<Record<ScalarType, MuiColumn>> = {
+  string: 'string',
+  number: 'number',
+  integer: 'number',
+  datetime: 'date',
+  boolean: 'boolean',
+};
+
+/**
+ * MUI's operator for each wepql operator, per kind of column, or null where
+ * no column has one. A string column's `isEmpty` also matches the empty
+ * string and so is no null check; a date column's value is a day, so only
+ * the day boundaries (`dayBoundary`) have words here, and the day relations
+ * of `DATE_RELATIONS` read the rest. A new operator is a compile error here
+ * until it is given its words or null.
+ */
+const MUI_WORDS: Readonly<Record<FilterOperator, Readonly<Partial<Record<MuiColumn, string>>> | null>> = {
+  Equal: { string: 'equals', number: '=', boolean: 'is' },
+  NotEqual: { string: 'doesNotEqual', number: '!=' },
+  LessThan: { number: '<', date: 'before' },
+  LessThanOrEqual: { number: '<=' },
+  GreaterThan: { number: '>' },
+  GreaterThanOrEqual: { number: '>=', date: 'onOrAfter' },
+  Contains: { string: 'contains' },
+  StartsWith: { string: 'startsWith' },
+  EndsWith: { string: 'endsWith' },
+  NotContains: { string: 'doesNotContain' },
+  NotStartsWith: null,
+  NotEndsWith: null,
+  IsNull: { number: 'isEmpty', date: 'isEmpty' },
+  IsNotNull: { number: 'isNotEmpty', date: 'isNotEmpty' },
+  InArray: { string: 'isAnyOf', number: 'isAnyOf' },
+  InArrayOrNull: null,
+  NotInArray: null,
+  NotInArrayOrNull: null,
+  EqualInFields: null,
+  LessThanInFields: null,
+  LessThanOrEqualInFields: null,
+  GreaterThanInFields: null,
+  GreaterThanOrEqualInFields: null,
+  ContainsInFields: null,
+  StartsWithInFields: null,
+  EndsWithInFields: null,
+};
+
+// The MUI operator that means `op` on the column of a field of this type.
+function muiWord(op: FilterOperator, type: ScalarType): string | undefined {
+  return MUI_WORDS[op]?.[COLUMN_OF_TYPE[type]];
+}
+
+// The operator a one-value MUI operator of a column kind stands for.
+function operatorOfWord(column: MuiColumn, word: string): FilterOperator | undefined {
+  return FILTER_OPERATORS.find((op) => operatorFacts(op).values === 'single-value' && MUI_WORDS[op]?.[column] === word);
+}
 
 function stringClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty')
-    return { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path };
-  if (operator === 'isNotEmpty') return cond(field.name, 'NotEqual', [''], path);
+  if (operator === 'isEmpty' || operator === 'isNotEmpty') return emptyTextClause(field.name, operator === 'isEmpty', path);
+  // MUI trims string filter values itself (JavaScript's trim), so the filter tests the text the grid tests.
   if (operator === 'isAnyOf') {
     const values = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim() : modelValueText(v))) : [];
     if (values.length === 0) return skip(r);
     if (values.some((v) => v === undefined)) return refuse(r, 'invalid-value', 'isAnyOf values are text');
-    return cond(field.name, 'InArray', values as string[], path);
+    return memberClause(field.name, values as string[], false, path);
   }
-  const op = Object.hasOwn(TEXT_OPS, operator) ? TEXT_OPS[operator as keyof typeof TEXT_OPS] : undefined;
+  const op = operatorOfWord('string', operator);
   if (op === undefined) return refuse(r, 'unknown-model-operator', `string operator ${JSON.stringify(operator)} has no wepql counterpart`);
   const text = typeof value === 'string' ? value.trim() : undefined;
   if (!text) return skip(r);
   const inner = cond(field.name, op, [text], path);
-  return op === 'NotContains' || op === 'NotEqual' ? orNull(field, inner, path) : inner;
+  return operatorFacts(op).negated ? orNull(field, inner, path) : inner;
 }
-
-const NUMBER_OPS = {
-  '=': 'Equal',
-  '!=': 'NotEqual',
-  '>': 'GreaterThan',
-  '>=': 'GreaterThanOrEqual',
-  '<': 'LessThan',
-  '<=': 'LessThanOrEqual',
-} as const;
 
 function numberClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty' || operator === 'isNotEmpty')
-    return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
+  if (operator === 'isEmpty' || operator === 'isNotEmpty') return nullCheck(field.name, operator === 'isEmpty', path);
   const number = (v: unknown): string | undefined =>
     v === null || v === undefined || v === '' ? undefined : modelValueText(typeof v === 'string' ? Number(v) : v);
   if (operator === 'isAnyOf') {
     const values = Array.isArray(value) ? value.map(number) : [];
     if (values.length === 0) return skip(r);
     if (values.some((v) => v === undefined)) return refuse(r, 'invalid-value', 'isAnyOf values are numbers');
-    return cond(field.name, 'InArray', values as string[], path);
+    return memberClause(field.name, values as string[], false, path);
   }
-  const op = Object.hasOwn(NUMBER_OPS, operator) ? NUMBER_OPS[operator as keyof typeof NUMBER_OPS] : undefined;
+  const op = operatorOfWord('number', operator);
   if (op === undefined) return refuse(r, 'unknown-model-operator', `number operator ${JSON.stringify(operator)} has no wepql counterpart`);
   if (value === null || value === undefined || value === '') return skip(r);
   const text = number(value);
   if (text === undefined) return refuse(r, 'invalid-value', 'the value is not a number');
   const inner = cond(field.name, op, [text], path);
-  return op === 'NotEqual' ? orNull(field, inner, path) : inner;
+  return operatorFacts(op).negated ? orNull(field, inner, path) : inner;
 }
 
 const DATE_RELATIONS: Readonly<Record<string, DayRelation>> = {
@@ -117,7 +176,7 @@ function periodOf(value: unknown): { start: string; next: string; nextInclusive:
         ? undefined
         : value.toISOString()
       : typeof value === 'string'
-        ? value.trim()
+        ? value.trim() // a grid model value that MUI parses as a date, not filter text: JavaScript's trim
         : undefined;
   if (text === undefined) return undefined;
   const ms = parseDatetimeText(text);
@@ -129,8 +188,7 @@ function periodOf(value: unknown): { start: string; next: string; nextInclusive:
 
 function dateClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
-  if (operator === 'isEmpty' || operator === 'isNotEmpty')
-    return cond(field.name, operator === 'isEmpty' ? 'IsNull' : 'IsNotNull', [], path);
+  if (operator === 'isEmpty' || operator === 'isNotEmpty') return nullCheck(field.name, operator === 'isEmpty', path);
   const relation = Object.hasOwn(DATE_RELATIONS, operator) ? DATE_RELATIONS[operator] : undefined;
   if (relation === undefined)
     return refuse(r, 'unknown-model-operator', `date operator ${JSON.stringify(operator)} has no wepql counterpart`);
@@ -146,7 +204,7 @@ function booleanClause(r: Reader, operator: string, value: unknown): ModelClause
     return refuse(r, 'unknown-model-operator', `boolean operator ${JSON.stringify(operator)} has no wepql counterpart`);
   const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
   if (b === undefined) return skip(r);
-  const inner = cond(field.name, 'Equal', [String(b)], path);
+  const inner = cond(field.name, compareOperator('='), [String(b)], path);
   return b ? inner : orNull(field, inner, path);
 }
 
@@ -241,50 +299,60 @@ export function toMuiSortModel(sort: string, options: GridOptions): ToGridResult
   return { model: keys?.map((k) => ({ field: k.field, sort: k.direction })), diagnostics };
 }
 
-function textOf(node: TypedFilterNode): string {
-  return node.kind === 'comparison' ? node.source.value.value : '';
+// isEmpty on number and date columns; a text column's also matches the empty string.
+function emptyItem(node: TypedNullCheck): GridFilterItem | string {
+  const f = node.field;
+  if (f.type === 'string') return "MUI's isEmpty on text also matches the empty string";
+  if (f.type === 'boolean') return 'a boolean column has no isEmpty operator';
+  const word = muiWord(node.operator, f.type);
+  return word === undefined ? `${node.operator} has no MUI ${f.type} operator` : { field: f.name, operator: word };
+}
+
+function anyOfItem(node: TypedList): GridFilterItem | string {
+  const f = node.field;
+  const word = muiWord(node.operator, f.type);
+  return word === undefined ? `${node.operator} has no MUI ${f.type} operator` : { field: f.name, operator: word, value: node.values };
+}
+
+function comparisonItem(node: TypedComparison): GridFilterItem | string {
+  const f = node.field;
+  const op = node.operator;
+  const text = node.source.value.value;
+  const word = muiWord(op, f.type);
+  const keepsEmpty = operatorFacts(op).negated && f.nullable;
+  if (f.type === 'string') {
+    if (word === undefined) return `${op} has no MUI string operator`;
+    if (keepsEmpty) return `MUI's ${word} also keeps empty cells`;
+    // MUI trims the value with JavaScript's trim: a value it would change cannot round-trip.
+    if (text !== text.trim() || text === '') return 'MUI trims filter values and ignores empty ones';
+    return { field: f.name, operator: word, value: text };
+  }
+  if (f.type === 'number' || f.type === 'integer') {
+    if (word === undefined) return `${op} has no MUI number operator`;
+    if (keepsEmpty) return "MUI's != also keeps empty cells";
+    return { field: f.name, operator: word, value: node.value };
+  }
+  if (f.type === 'boolean') {
+    if (word === undefined || (node.value === false && f.nullable))
+      return 'MUI\'s boolean filter is only "is", and "is false" keeps empty cells';
+    return { field: f.name, operator: word, value: String(node.value) };
+  }
+  // A day boundary of a date column: x >= D is "on or after D", x < D is "before D".
+  const day = dayBoundary(op, text);
+  if (day !== undefined && word !== undefined) return { field: f.name, operator: word, value: day };
+  return `${f.name}.${op}(${text}) has no MUI date operator (date columns hold whole days)`;
 }
 
 // One condition as one MUI filter item, when the grid's operator means exactly the same; otherwise why not.
 function itemOf(node: TypedFilterNode): GridFilterItem | string {
-  if (node.kind === 'group' || node.kind === 'in-fields')
-    return 'MUI X Data Grid joins items with one logic operator; nested groups and InFields have no item';
-  const f = node.field;
-  if (node.kind === 'null-check') {
-    if (f.type === 'string') return "MUI's isEmpty on text also matches the empty string";
-    if (f.type === 'boolean') return 'a boolean column has no isEmpty operator';
-    return { field: f.name, operator: node.operator === 'IsNull' ? 'isEmpty' : 'isNotEmpty' };
-  }
-  if (node.kind === 'list') {
-    if (node.operator !== 'InArray' || f.type === 'datetime' || f.type === 'boolean')
-      return `${node.operator} has no MUI ${f.type} operator`;
-    return { field: f.name, operator: 'isAnyOf', value: node.values };
-  }
-  const op = node.operator;
-  const text = textOf(node);
-  if (f.type === 'string') {
-    const entry = Object.entries(TEXT_OPS).find(([, w]) => w === op);
-    if (entry === undefined) return `${op} has no MUI string operator`;
-    if ((op === 'NotContains' || op === 'NotEqual') && f.nullable) return `MUI's ${entry[0]} also keeps empty cells`;
-    if (text !== text.trim() || text === '') return 'MUI trims filter values and ignores empty ones';
-    return { field: f.name, operator: entry[0], value: text };
-  }
-  if (f.type === 'number' || f.type === 'integer') {
-    const entry = Object.entries(NUMBER_OPS).find(([, w]) => w === op);
-    if (entry === undefined) return `${op} has no MUI number operator`;
-    if (op === 'NotEqual' && f.nullable) return "MUI's != also keeps empty cells";
-    return { field: f.name, operator: entry[0], value: node.value };
-  }
-  if (f.type === 'boolean') {
-    if (op !== 'Equal' || (node.value === false && f.nullable))
-      return 'MUI\'s boolean filter is only "is", and "is false" keeps empty cells';
-    return { field: f.name, operator: 'is', value: String(node.value) };
-  }
-  // A day boundary of a date column: x >= D is "on or after D", x < D is "before D".
-  if ((op === 'GreaterThanOrEqual' || op === 'LessThan') && dayPeriod(text) !== undefined) {
-    return { field: f.name, operator: op === 'LessThan' ? 'before' : 'onOrAfter', value: text.trim() };
-  }
-  return `${f.name}.${op}(${text}) has no MUI date operator (date columns hold whole days)`;
+  const nested = 'MUI X Data Grid joins items with one logic operator; nested groups and InFields have no item';
+  return matchFilterNode<TypedFilterNode, GridFilterItem | string>(node, {
+    group: () => nested,
+    'in-fields': () => nested,
+    'null-check': emptyItem,
+    list: anyOfItem,
+    comparison: comparisonItem,
+  });
 }
 
 /**

@@ -13,9 +13,12 @@ import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
 import type { ResolvedField } from '../schema/schema.js';
 import { analyzeFilter } from '../validate/analyze.js';
-import type { TypedFilterNode } from '../ast/typed-tree.js';
+import { matchFilterNode } from '../ast/fold.js';
+import type { FilterOperator } from '../ast/operators.js';
+import { FILTER_OPERATORS, OPERATORS } from '../ast/operators.js';
+import type { TypedComparison, TypedFilterNode } from '../ast/typed-tree.js';
 import type { GridOptions, GridSortResult, ToGridResult } from './common.js';
-import { columnField, cond, orNull, sortKeys, sortText } from './common.js';
+import { columnField, compareOperator, cond, emptyTextClause, memberClause, nullCheck, orNull, sortKeys, sortText } from './common.js';
 import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
 
 /**
@@ -43,6 +46,58 @@ export type TanStackFilterFn =
   | 'inNumberRange'
   | 'inDateRange'
   | 'arrHas';
+
+/**
+ * The built-in filter function that means each operator, or null where none
+ * does. On a string column `equals` is written `equalsString` (which
+ * compares case-insensitively, as wepql does); the case-sensitive functions
+ * and `weakEquals` read as their kin in `SAME_MEANING`. A new operator is a
+ * compile error here until it is given its function or null.
+ */
+const TANSTACK_FILTER_FNS: Readonly<Record<FilterOperator, TanStackFilterFn | null>> = {
+  Equal: 'equals',
+  NotEqual: null,
+  LessThan: 'lessThan',
+  LessThanOrEqual: 'lessThanOrEqualTo',
+  GreaterThan: 'greaterThan',
+  GreaterThanOrEqual: 'greaterThanOrEqualTo',
+  Contains: 'includesString',
+  StartsWith: 'startsWith',
+  EndsWith: 'endsWith',
+  NotContains: null,
+  NotStartsWith: null,
+  NotEndsWith: null,
+  IsNull: 'empty',
+  IsNotNull: 'notEmpty',
+  InArray: 'arrHas',
+  InArrayOrNull: null,
+  NotInArray: null,
+  NotInArrayOrNull: null,
+  EqualInFields: null,
+  LessThanInFields: null,
+  LessThanOrEqualInFields: null,
+  GreaterThanInFields: null,
+  GreaterThanOrEqualInFields: null,
+  ContainsInFields: null,
+  StartsWithInFields: null,
+  EndsWithInFields: null,
+};
+
+// Functions read as another of the table: the case-sensitive ones as their kin (with a warning: wepql compares text case-insensitively), equalsString and weakEquals as equals.
+const SAME_MEANING: Readonly<Partial<Record<TanStackFilterFn, TanStackFilterFn>>> = {
+  includesStringSensitive: 'includesString',
+  equalsString: 'equals',
+  equalsStringSensitive: 'equals',
+  weakEquals: 'equals',
+};
+
+// The operator a filter function of the table (or of SAME_MEANING) stands for.
+function operatorOfFn(fn: TanStackFilterFn): FilterOperator {
+  const same = SAME_MEANING[fn] ?? fn;
+  const op = FILTER_OPERATORS.find((o) => TANSTACK_FILTER_FNS[o] === same);
+  if (op === undefined) throw new Error(`operatorOfFn: ${fn} is not in TANSTACK_FILTER_FNS`);
+  return op;
+}
 
 /**
  * Options of the TanStack converters: the schema, and each column's filter function.
@@ -87,10 +142,10 @@ function rangeClause(
     return undefined;
   }
   const children: ModelClause[] = [];
-  if (low !== undefined) children.push(cond(field.name, inclusive ? 'GreaterThanOrEqual' : 'GreaterThan', [low], path));
-  if (high !== undefined) children.push(cond(field.name, inclusive ? 'LessThanOrEqual' : 'LessThan', [high], path));
+  if (low !== undefined) children.push(cond(field.name, compareOperator(inclusive ? '>=' : '>'), [low], path));
+  if (high !== undefined) children.push(cond(field.name, compareOperator(inclusive ? '<=' : '<'), [high], path));
   // With both ends open TanStack still keeps only rows holding a value of the type.
-  if (children.length === 0) return cond(field.name, 'IsNotNull', [], path);
+  if (children.length === 0) return nullCheck(field.name, false, path);
   return children.length === 1 ? children[0] : { kind: 'group', operator: 'And', children, path };
 }
 
@@ -111,9 +166,7 @@ function filterClause(
   out: ModelDiagnostic[],
 ): ModelClause | undefined {
   const text = modelValueText(value);
-  const single = (
-    op: 'Equal' | 'Contains' | 'StartsWith' | 'EndsWith' | 'GreaterThan' | 'GreaterThanOrEqual' | 'LessThan' | 'LessThanOrEqual',
-  ): ModelClause | undefined => {
+  const single = (op: FilterOperator): ModelClause | undefined => {
     if (text !== undefined) return cond(field.name, op, [text], path);
     out.push({ code: 'invalid-value', severity: 'error', message: `${fn} needs one value`, path });
     return undefined;
@@ -122,21 +175,16 @@ function filterClause(
     case 'auto':
       return filterClause(field, autoFn(field), value, path, out);
     case 'includesStringSensitive':
-      caseWarning(fn, path, out);
-      return single('Contains');
-    case 'includesString':
-      return single('Contains');
     case 'equalsStringSensitive':
       caseWarning(fn, path, out);
-      return single('Equal');
+      return single(operatorOfFn(fn));
+    case 'includesString':
     case 'equalsString':
     case 'equals':
     case 'weakEquals':
-      return single('Equal');
     case 'startsWith':
-      return single('StartsWith');
     case 'endsWith':
-      return single('EndsWith');
+      return single(operatorOfFn(fn));
     case 'greaterThan':
     case 'greaterThanOrEqualTo':
     case 'lessThan':
@@ -150,25 +198,19 @@ function filterClause(
       return rangeClause(field, value, true, true, path, out);
     case 'arrHas': {
       const values = (Array.isArray(value) ? value : [value]).map(modelValueText);
-      if (values.length > 0 && values.every((v) => v !== undefined))
-        return { kind: 'condition', field: field.name, operator: 'InArray', values: values as string[], path };
+      if (values.length > 0 && values.every((v) => v !== undefined)) return memberClause(field.name, values as string[], false, path);
       out.push({ code: 'invalid-value', severity: 'error', message: 'arrHas needs one or more values', path });
       return undefined;
     }
   }
 }
 
-const ORDER_OPERATOR = {
-  greaterThan: 'GreaterThan',
-  greaterThanOrEqualTo: 'GreaterThanOrEqual',
-  lessThan: 'LessThan',
-  lessThanOrEqualTo: 'LessThanOrEqual',
-} as const;
+type OrderFn = 'greaterThan' | 'greaterThanOrEqualTo' | 'lessThan' | 'lessThanOrEqualTo';
 
 // TanStack compares an empty cell as 0 (and lessThan is "not greaterThanOrEqualTo"), so whether empty cells pass depends on the value's sign.
 function orderClause(
   field: ResolvedField,
-  fn: keyof typeof ORDER_OPERATOR,
+  fn: OrderFn,
   text: string | undefined,
   path: ModelPath,
   out: ModelDiagnostic[],
@@ -187,23 +229,21 @@ function orderClause(
     out.push({ code: 'invalid-value', severity: 'error', message: `${fn} needs a number`, path });
     return undefined;
   }
-  const inner = cond(field.name, ORDER_OPERATOR[fn], [text], path);
+  const inner = cond(field.name, operatorOfFn(fn), [text], path);
   const emptyPasses = fn === 'greaterThan' || fn === 'greaterThanOrEqualTo' ? 0 > v : v >= 0;
   return emptyPasses ? orNull(field, inner, path) : inner;
 }
 
 // TanStack's empty is "nullish or whitespace only"; wepql can say nullish or '' but not "only whitespace".
 function emptyClause(field: ResolvedField, empty: boolean, path: ModelPath, out: ModelDiagnostic[]): ModelClause {
-  if (field.type !== 'string') return cond(field.name, empty ? 'IsNull' : 'IsNotNull', [], path);
+  if (field.type !== 'string') return nullCheck(field.name, empty, path);
   out.push({
     code: 'not-expressible',
     severity: 'warning',
     message: 'text of spaces only counts as empty in TanStack Table; wepql tests null and the empty string',
     path,
   });
-  return empty
-    ? { kind: 'group', operator: 'Or', children: [cond(field.name, 'IsNull', [], path), cond(field.name, 'Equal', [''], path)], path }
-    : cond(field.name, 'NotEqual', [''], path);
+  return emptyTextClause(field.name, empty, path);
 }
 
 const KNOWN_FNS: ReadonlySet<string> = new Set<TanStackFilterFn>([
@@ -294,49 +334,43 @@ export function toTanStackSorting(sort: string, options: GridOptions): ToGridRes
   return { model: keys?.map((k) => ({ id: k.field, desc: k.direction === 'desc' })), diagnostics };
 }
 
-// One condition as one column filter, when a built-in filter function means exactly the same.
-function columnFilterOf(node: TypedFilterNode): { id: string; value: unknown; filterFn: TanStackFilterFn } | string {
-  if (node.kind === 'group' || node.kind === 'in-fields')
-    return 'TanStack Table ANDs one filter per column; groups and InFields have no column filter';
+type ColumnFilter = { id: string; value: unknown; filterFn: TanStackFilterFn };
+
+function comparisonFilter(node: TypedComparison): ColumnFilter | string {
   const f = node.field;
-  const v = (x: unknown): unknown => (x instanceof Date ? (node.source.kind === 'comparison' ? node.source.value.value : x) : x);
-  switch (node.kind) {
-    case 'null-check':
-      return f.type === 'string'
+  const fn = TANSTACK_FILTER_FNS[node.operator];
+  if (fn === null) return `${node.operator} has no TanStack filter function`;
+  // A datetime travels as written: TanStack compares what it is given.
+  const value = node.value instanceof Date ? node.source.value.value : node.value;
+  const family = OPERATORS[node.operator].family;
+  if (family === 'order') {
+    if (f.type !== 'number' && f.type !== 'integer') return `TanStack's ${fn} compares ${f.type} values as text`;
+    return f.nullable ? `TanStack's ${fn} reads an empty cell as 0` : { id: f.name, value, filterFn: fn };
+  }
+  if (family === 'equality') {
+    if (f.type === 'datetime') return 'equals compares Date objects by identity';
+    return { id: f.name, value, filterFn: f.type === 'string' ? 'equalsString' : fn };
+  }
+  return { id: f.name, value, filterFn: fn };
+}
+
+// One condition as one column filter, when a built-in filter function means exactly the same.
+function columnFilterOf(node: TypedFilterNode): ColumnFilter | string {
+  const spans = 'TanStack Table ANDs one filter per column; groups and InFields have no column filter';
+  const withFn = (operator: FilterOperator, filter: (fn: TanStackFilterFn) => ColumnFilter): ColumnFilter | string => {
+    const fn = TANSTACK_FILTER_FNS[operator];
+    return fn === null ? `${operator} has no TanStack filter function` : filter(fn);
+  };
+  return matchFilterNode<TypedFilterNode, ColumnFilter | string>(node, {
+    group: () => spans,
+    'in-fields': () => spans,
+    'null-check': (n) =>
+      n.field.type === 'string'
         ? "TanStack Table's empty also matches text of spaces"
-        : { id: f.name, value: true, filterFn: node.operator === 'IsNull' ? 'empty' : 'notEmpty' };
-    case 'list':
-      return node.operator === 'InArray'
-        ? { id: f.name, value: node.values.map(v), filterFn: 'arrHas' }
-        : `${node.operator} has no TanStack filter function`;
-    case 'comparison':
-      break;
-  }
-  const value = v(node.value);
-  switch (node.operator) {
-    case 'Contains':
-      return { id: f.name, value, filterFn: 'includesString' };
-    case 'StartsWith':
-      return { id: f.name, value, filterFn: 'startsWith' };
-    case 'EndsWith':
-      return { id: f.name, value, filterFn: 'endsWith' };
-    case 'Equal':
-      return f.type === 'string'
-        ? { id: f.name, value, filterFn: 'equalsString' }
-        : f.type === 'datetime'
-          ? 'equals compares Date objects by identity'
-          : { id: f.name, value, filterFn: 'equals' };
-    case 'LessThan':
-    case 'LessThanOrEqual':
-    case 'GreaterThan':
-    case 'GreaterThanOrEqual': {
-      const fn = (Object.keys(ORDER_OPERATOR) as (keyof typeof ORDER_OPERATOR)[]).find((k) => ORDER_OPERATOR[k] === node.operator)!;
-      if (f.type !== 'number' && f.type !== 'integer') return `TanStack's ${fn} compares ${f.type} values as text`;
-      return f.nullable ? `TanStack's ${fn} reads an empty cell as 0` : { id: f.name, value, filterFn: fn };
-    }
-    default:
-      return `${node.operator} has no TanStack filter function`;
-  }
+        : withFn(n.operator, (filterFn) => ({ id: n.field.name, value: true, filterFn })),
+    list: (n) => withFn(n.operator, (filterFn) => ({ id: n.field.name, value: [...n.values], filterFn })),
+    comparison: comparisonFilter,
+  });
 }
 
 /**

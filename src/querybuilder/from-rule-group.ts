@@ -9,7 +9,9 @@
  * at the rule it comes from.
  */
 import type { RuleGroupType, RuleGroupTypeIC } from '@react-querybuilder/core';
-import type { GroupOperator, InFieldsOperator } from '../ast/operators.js';
+import type { PositiveRelation } from '../ast/operator-facts.js';
+import { operatorFor } from '../ast/operator-facts.js';
+import type { FilterOperator, GroupOperator, InFieldsOperator } from '../ast/operators.js';
 import { OPERATORS, operatorInfo } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
@@ -55,7 +57,8 @@ function error(walk: Walk, path: Path, code: ModelDiagnostic['code'], message: s
   return undefined;
 }
 
-// Splits `a, b\,c` the way react-querybuilder's text editors write lists: commas, `\,` for a comma, items trimmed.
+// Splits `a, b\,c` the way react-querybuilder's text editors write lists: commas, `\,` for a comma, items trimmed
+// with JavaScript's trim, as react-querybuilder's own list reading (`toArray`) trims them.
 function splitList(text: string): string[] {
   if (text.trim().length === 0) return [];
   return text.split(/(?<!\\),/).map((s) => s.replaceAll('\\,', ',').trim());
@@ -78,6 +81,10 @@ function ruleValues(walk: Walk, rule: unknown, path: Path, count: 'one' | 'two' 
   return texts as string[];
 }
 
+function ordered(relation: PositiveRelation): FilterOperator {
+  return operatorFor({ test: { kind: 'compare', relation } });
+}
+
 // react-querybuilder's `between`/`notBetween` are two order conditions in wepql.
 function betweenClause(walk: Walk, field: string, negated: boolean, rule: unknown, path: Path): ModelClause | undefined {
   const v = ruleValues(walk, rule, path, 'two');
@@ -85,12 +92,12 @@ function betweenClause(walk: Walk, field: string, negated: boolean, rule: unknow
   const [low, high] = v as [string, string];
   const children: ModelClause[] = negated
     ? [
-        { kind: 'condition', field, operator: 'LessThan', values: [low], path },
-        { kind: 'condition', field, operator: 'GreaterThan', values: [high], path },
+        { kind: 'condition', field, operator: ordered('<'), values: [low], path },
+        { kind: 'condition', field, operator: ordered('>'), values: [high], path },
       ]
     : [
-        { kind: 'condition', field, operator: 'GreaterThanOrEqual', values: [low], path },
-        { kind: 'condition', field, operator: 'LessThanOrEqual', values: [high], path },
+        { kind: 'condition', field, operator: ordered('>='), values: [low], path },
+        { kind: 'condition', field, operator: ordered('<='), values: [high], path },
       ];
   return { kind: 'group', operator: negated ? 'Or' : 'And', children, path };
 }

@@ -9,6 +9,8 @@
  * still of that shape.
  */
 import type { RuleGroupType, RuleGroupTypeIC, RuleType } from '@react-querybuilder/core';
+import type { FoldHandlers } from '../ast/fold.js';
+import { foldFilter } from '../ast/fold.js';
 import type { FilterAst } from '../ast/nodes.js';
 import type { InFieldsOperator } from '../ast/operators.js';
 import { OPERATORS } from '../ast/operators.js';
@@ -68,26 +70,26 @@ function rule(field: ResolvedField, operator: keyof typeof QUERY_BUILDER_OPERATO
   return meta === undefined ? r : { ...r, meta };
 }
 
+// Conditions are rules, groups rule groups, and an InFields condition an `or` group of one rule per field.
+const TO_RULES: FoldHandlers<TypedFilterNode, RuleType | RuleGroupType> = {
+  comparison: (node) => rule(node.field, node.operator, ruleValue(node.field, node.value, node.source.value)),
+  'null-check': (node) => rule(node.field, node.operator, null),
+  list: (node) =>
+    rule(
+      node.field,
+      node.operator,
+      node.values.map((v, i) => ruleValue(node.field, v, node.source.values[i]!)),
+    ),
+  'in-fields': (node) => {
+    const base = OPERATORS[node.operator].base;
+    const meta: WepqlRuleMeta = { wepqlInFields: node.operator };
+    return { combinator: 'or', rules: node.fields.map((f, i) => rule(f, base, ruleValue(f, node.values[i]!, node.source.value), meta)) };
+  },
+  group: (node, rules) => ({ combinator: node.operator === 'And' ? 'and' : 'or', rules: [...rules] }),
+};
+
 function nodeToRules(node: TypedFilterNode): RuleType | RuleGroupType {
-  switch (node.kind) {
-    case 'comparison':
-      return rule(node.field, node.operator, ruleValue(node.field, node.value, node.source.value));
-    case 'null-check':
-      return rule(node.field, node.operator, null);
-    case 'list':
-      return rule(
-        node.field,
-        node.operator,
-        node.values.map((v, i) => ruleValue(node.field, v, node.source.values[i]!)),
-      );
-    case 'in-fields': {
-      const base = OPERATORS[node.operator].base;
-      const meta: WepqlRuleMeta = { wepqlInFields: node.operator };
-      return { combinator: 'or', rules: node.fields.map((f, i) => rule(f, base, ruleValue(f, node.values[i]!, node.source.value), meta)) };
-    }
-    case 'group':
-      return { combinator: node.operator === 'And' ? 'and' : 'or', rules: node.children.map(nodeToRules) };
-  }
+  return foldFilter(node, TO_RULES);
 }
 
 /**

@@ -58,6 +58,10 @@ describe('a new operator', () => {
     expect(compileErrors()).toEqual([
       // The builder's method for it (`field('X').fakeBefore(v)`).
       'src/builder/filter-builder.ts',
+      // Each grid's word for it (or null when the grid has none).
+      'src/grid/ag-grid.ts',
+      'src/grid/mui.ts',
+      'src/grid/tanstack.ts',
       // How explain reads it aloud.
       'src/language-service/explain.ts',
       // Lint's logic needs the operator that holds where it fails.
