@@ -115,9 +115,12 @@ writeSection(
 const uiDist = (path) => JSON.stringify(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)));
 const UI_ENTRIES = [
   ['core: parse, validate, format, evaluate (reference)', ENTRIES.find(([name]) => name.startsWith('core'))[1]],
-  ['`wepql/querybuilder` (every export)', `export * from ${uiDist('querybuilder/index.js')};`],
+  ['`wepql/querybuilder` (every export)', `export * from ${uiDist('react-querybuilder/index.js')};`],
   ['`wepql/grid` (every export)', `export * from ${uiDist('grid/index.js')};`],
-  ['`wepql/querybuilder` + `wepql/grid`', `export * from ${uiDist('querybuilder/index.js')}; export * from ${uiDist('grid/index.js')};`],
+  [
+    '`wepql/querybuilder` + `wepql/grid`',
+    `export * from ${uiDist('react-querybuilder/index.js')}; export * from ${uiDist('grid/index.js')};`,
+  ],
 ];
 const PEERS = ['@react-querybuilder', 'react-querybuilder', 'ag-grid', '@mui/', '@tanstack/', 'react/', 'react-dom'];
 const uiRows = [];

@@ -25,7 +25,7 @@ const LAYERS = [
   'evolution',
   'query-builders',
   'frameworks',
-  'querybuilder',
+  'react-querybuilder',
   'grid',
   'codemirror',
   'sample',

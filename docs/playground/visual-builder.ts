@@ -13,8 +13,8 @@ import { createRoot } from 'react-dom/client';
 import { QueryBuilder } from 'react-querybuilder';
 import type { RuleGroupType, ValidationMap } from 'react-querybuilder';
 import type { Schema } from '../../src/index.js';
-import type { ModelDiagnostic } from '../../src/querybuilder/index.js';
-import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/querybuilder/index.js';
+import type { ModelDiagnostic } from '../../src/react-querybuilder/index.js';
+import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
 
 /**
  * What the page calls on the builder: show a filter text typed in the box.

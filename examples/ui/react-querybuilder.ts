@@ -6,7 +6,7 @@
  * 'wepql/schemas/employee' instead of the relative paths.
  */
 import type { RuleGroupType } from '@react-querybuilder/core';
-import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/querybuilder/index.js';
+import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
 import { employeeSchema } from '../../src/sample/employee-schema.js';
 
 // <QueryBuilder {...config} query={query} onQueryChange={setQuery} listsAsArrays />

@@ -17,7 +17,7 @@ import {
   queryBuilderOperatorsFor,
   toIndependentCombinators,
   toRuleGroup,
-} from '../../src/querybuilder/index.js';
+} from '../../src/react-querybuilder/index.js';
 import { INSTANT_POOL, STRING_POOL, TEST_FIELDS, testSchema, typedFilterArb } from '../support/typed-arbitraries.js';
 
 const schema = testSchema;

@@ -9,7 +9,7 @@ import type { RuleGroupType, RuleGroupTypeIC, FullField, FullOperator } from '@r
 import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
 import type { FilterModel, SortModelItem } from 'ag-grid-community';
 import type { GridFilterModel, GridSortModel } from '@mui/x-data-grid';
-import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/querybuilder/index.js';
+import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
 import {
   fromAgGridFilterModel,
   fromAgGridSortModel,

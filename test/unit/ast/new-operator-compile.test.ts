@@ -67,7 +67,7 @@ describe('a new operator', () => {
       // Lint's logic needs the operator that holds where it fails.
       'src/lint/atoms.ts',
       // react-querybuilder's name for it (or null when the builder has none).
-      'src/querybuilder/operators.ts',
+      'src/react-querybuilder/operators.ts',
     ]);
   });
 });
