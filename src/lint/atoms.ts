@@ -5,26 +5,38 @@
  * Each condition on one field becomes an `Atom`: whether a null field
  * satisfies it, and a test on non-null values. Satisfiability of a
  * conjunction of atoms on one field is decided exactly for the cases the
- * language can express on one field: finite value sets (Equal, InArray),
+ * language can express on one field: finite value sets (equality, membership),
  * intervals with excluded points (ordered types; integers and datetimes are
  * discrete), boolean domains, and prefix/suffix/substring tests on strings.
  * Where the logic cannot decide, it answers "satisfiable", so the rules
  * never report a contradiction that is not one.
  */
-import type { SingleValueOperator } from '../ast/operators.js';
-import { OPERATORS } from '../ast/operators.js';
-import { operatorFacts, passesTest } from '../ast/operator-facts.js';
+import { matchFilterNode } from '../ast/fold.js';
+import type { TextPosition } from '../ast/operators.js';
+import { operatorFacts, passesTest, type PositiveRelation, type ValueTest } from '../ast/operator-facts.js';
 import { comparableValue, type ScalarType } from '../schema/values.js';
 import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../ast/typed-tree.js';
 
 /** A normalized non-null value: folded strings, epoch-ms datetimes. */
 export type AtomValue = string | number | boolean;
 
-/** What an atom tests on non-null values. */
-export type AtomTest =
-  | { readonly op: SingleValueOperator; readonly value: AtomValue }
-  | { readonly op: 'InArray' | 'NotInArray'; readonly values: readonly AtomValue[] }
-  | { readonly op: 'Any' | 'None' };
+/**
+ * What an atom tests on non-null values, in the lowered form of
+ * `operatorFacts` (src/ast/operator-facts.ts): a positive test, maybe
+ * negated, with its value (`compare`, `text`) or values (`member`). Reading
+ * facts rather than operator names keeps lint right for any operator the
+ * table gains, and makes negation a flag to flip rather than a table.
+ */
+export interface AtomTest {
+  /** The positive test on a non-null value. */
+  readonly test: ValueTest;
+  /** Whether the atom holds where the positive test fails. */
+  readonly negated: boolean;
+  /** The value of a `compare` or `text` test. */
+  readonly value?: AtomValue;
+  /** The values of a `member` test (empty for the others). */
+  readonly values: readonly AtomValue[];
+}
 
 /** One condition on one field, as the lint logic sees it. */
 export interface Atom {
@@ -53,71 +65,52 @@ export function normalizeValue(value: TypedScalar, type: ScalarType, caseSensiti
 }
 
 /**
- * The atom of a single-field condition.
+ * The atom of a single-field condition: the operator's facts with the
+ * condition's normalized value or values.
  *
  * @example
- * toAtom(typedEqualNode, false); // { field: 'Gender', nullOk: false, test: { op: 'Equal', value: 1 }, … }
+ * toAtom(typedEqualNode, false); // { field: 'Gender', nullOk: false, test: { test: { kind: 'compare', relation: '=' }, negated: false, value: 1, values: [] }, … }
  */
 export function toAtom(node: SingleFieldCondition, caseSensitive: boolean): Atom {
-  const base = { field: node.field.name, type: node.field.type };
-  switch (node.kind) {
-    case 'null-check':
-      return OPERATORS[node.operator].nullMatches
-        ? { ...base, nullOk: true, test: { op: 'None' } }
-        : { ...base, nullOk: false, test: { op: 'Any' } };
-    case 'comparison':
-      return { ...base, nullOk: false, test: { op: node.operator, value: normalizeValue(node.value, node.field.type, caseSensitive) } };
-    case 'list': {
-      const values = node.values.map((v) => normalizeValue(v, node.field.type, caseSensitive));
-      const info = OPERATORS[node.operator];
-      return { ...base, nullOk: info.nullMatches, test: { op: info.negative ? 'NotInArray' : 'InArray', values } };
-    }
-  }
+  const facts = operatorFacts(node.operator);
+  const normalize = (v: TypedScalar): AtomValue => normalizeValue(v, node.field.type, caseSensitive);
+  const operands = matchFilterNode<SingleFieldCondition, Pick<AtomTest, 'value' | 'values'>>(node, {
+    comparison: (c) => ({ value: normalize(c.value), values: [] }),
+    list: (l) => ({ values: l.values.map(normalize) }),
+    'null-check': () => ({ values: [] }),
+  });
+  return {
+    field: node.field.name,
+    type: node.field.type,
+    nullOk: facts.nullMatches,
+    test: { test: facts.test, negated: facts.negated, ...operands },
+  };
 }
 
 /** The test that holds on exactly the non-null values where `test` fails. */
 function negateTest(test: AtomTest): AtomTest {
-  switch (test.op) {
-    case 'Any':
-      return { op: 'None' };
-    case 'None':
-      return { op: 'Any' };
-    case 'InArray':
-      return { op: 'NotInArray', values: test.values };
-    case 'NotInArray':
-      return { op: 'InArray', values: test.values };
-    default:
-      return { op: OPERATORS[test.op].negation, value: test.value };
-  }
+  return { ...test, negated: !test.negated };
 }
 
 /**
  * Whether a non-null normalized value passes a test.
  *
  * @example
- * passes({ op: 'StartsWith', value: 'sm' }, 'smith'); // true
+ * passes({ test: { kind: 'text', position: 'starts' }, negated: false, value: 'sm', values: [] }, 'smith'); // true
  */
 export function passes(test: AtomTest, v: AtomValue): boolean {
-  switch (test.op) {
-    case 'Any':
-      return true;
-    case 'None':
-      return false;
-    case 'InArray':
-      return test.values.some((x) => x === v);
-    case 'NotInArray':
-      return !test.values.some((x) => x === v);
-    default:
-      break;
-  }
   // The same rule every interpreter follows (ast/operator-facts.ts).
-  const facts = operatorFacts(test.op);
-  return passesTest(facts.test, v, test.value, []) !== facts.negated;
+  return passesTest(test.test, v, test.value, test.values) !== test.negated;
+}
+
+/** Whether the test fails on every non-null value (`IsNull`). */
+function passesNone(t: AtomTest): boolean {
+  return t.test.kind === 'present' && t.negated;
 }
 
 /** Whether some non-null value of the type passes every test. */
 function nonNullSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boolean {
-  if (tests.some((t) => t.op === 'None')) return false;
+  if (tests.some(passesNone)) return false;
   const finite = finiteCandidates(type, tests);
   if (finite !== undefined) return finite.some((v) => tests.every((t) => passes(t, v)));
   if (type === 'string') return stringsSatisfiable(tests);
@@ -127,89 +120,116 @@ function nonNullSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boole
 /** The values a conjunction can take when some test pins them to a finite set. */
 function finiteCandidates(type: ScalarType, tests: readonly AtomTest[]): readonly AtomValue[] | undefined {
   for (const t of tests) {
-    if (t.op === 'Equal') return [t.value];
-    if (t.op === 'InArray') return t.values;
+    if (t.negated) continue;
+    if (t.test.kind === 'compare' && t.test.relation === '=') return [t.value!];
+    if (t.test.kind === 'member') return t.values;
   }
   return type === 'boolean' ? [false, true] : undefined;
 }
 
 /**
+ * One end of an interval: a compare test of an order relation, negated or
+ * not, bounds the values from below (`>`, `>=`, or a negated `<`, `<=`) or
+ * from above; the bound is open for a strict relation (or, negated, for a
+ * non-strict one: not `<=` is `>`).
+ */
+function boundOf(relation: Exclude<PositiveRelation, '='>, negated: boolean): { readonly lower: boolean; readonly open: boolean } {
+  const below = relation === '<' || relation === '<=';
+  const strict = relation === '<' || relation === '>';
+  return { lower: below === negated, open: strict !== negated };
+}
+
+/** The values an order test leaves: between `lo` and `hi`, minus the excluded points. */
+interface Interval {
+  lo: number;
+  loOpen: boolean;
+  hi: number;
+  hiOpen: boolean;
+  readonly excluded: Set<number>;
+}
+
+/**
+ * Narrows the interval by one test. Returns false for a test the interval
+ * cannot express (a text test: the validator keeps those off ordered types).
+ */
+function narrow(interval: Interval, t: AtomTest): boolean {
+  const test = t.test;
+  if (test.kind === 'present') return true;
+  if (test.kind === 'member') {
+    // A positive member test is a finite set (finiteCandidates); here it is negated.
+    for (const v of t.values) interval.excluded.add(v as number);
+    return true;
+  }
+  if (test.kind !== 'compare') return false;
+  const v = t.value as number;
+  if (test.relation === '=') {
+    // A positive equality is a finite set (finiteCandidates); here it is negated.
+    interval.excluded.add(v);
+    return true;
+  }
+  const { lower, open } = boundOf(test.relation, t.negated);
+  if (lower && (v > interval.lo || (v === interval.lo && open))) {
+    interval.lo = v;
+    interval.loOpen = open;
+  } else if (!lower && (v < interval.hi || (v === interval.hi && open))) {
+    interval.hi = v;
+    interval.hiOpen = open;
+  }
+  return true;
+}
+
+/**
  * Ordered types without a finite set: intersect the bounds, then check that
- * the excluded points (NotEqual, NotInArray) do not use up what is left.
- * Integers and datetimes (whole milliseconds) are discrete.
+ * the excluded points (negated equality and membership) do not use up what
+ * is left. Integers and datetimes (whole milliseconds) are discrete.
  */
 function orderedSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boolean {
-  let lo = -Infinity;
-  let loOpen = true;
-  let hi = Infinity;
-  let hiOpen = true;
-  const excluded = new Set<number>();
-  for (const t of tests) {
-    if (t.op === 'NotInArray') {
-      for (const v of t.values) excluded.add(v as number);
-      continue;
-    }
-    if (!('value' in t)) continue;
-    const v = t.value as number;
-    switch (t.op) {
-      case 'NotEqual':
-        excluded.add(v);
-        break;
-      case 'GreaterThan':
-      case 'GreaterThanOrEqual': {
-        const open = t.op === 'GreaterThan';
-        if (v > lo || (v === lo && open)) {
-          lo = v;
-          loOpen = open;
-        }
-        break;
-      }
-      case 'LessThan':
-      case 'LessThanOrEqual': {
-        const open = t.op === 'LessThan';
-        if (v < hi || (v === hi && open)) {
-          hi = v;
-          hiOpen = open;
-        }
-        break;
-      }
-      default:
-        // Substring operators do not apply to ordered types; the validator rejects them.
-        return true;
-    }
-  }
-  const discrete = type === 'integer' || type === 'datetime';
-  if (discrete) {
-    const first = lo === -Infinity ? -Infinity : loOpen ? Math.floor(lo) + 1 : Math.ceil(lo);
-    const last = hi === Infinity ? Infinity : hiOpen ? Math.ceil(hi) - 1 : Math.floor(hi);
-    if (first > last) return false;
-    if (first === -Infinity || last === Infinity) return true;
-    let inside = 0;
-    for (const x of excluded) if (Number.isInteger(x) && x >= first && x <= last) inside++;
-    return last - first + 1 > inside;
-  }
+  const interval: Interval = { lo: -Infinity, loOpen: true, hi: Infinity, hiOpen: true, excluded: new Set<number>() };
+  for (const t of tests) if (!narrow(interval, t)) return true;
+  return type === 'integer' || type === 'datetime' ? discreteNonEmpty(interval) : continuousNonEmpty(interval);
+}
+
+/** Whether whole numbers are left in the interval once the excluded points are taken out. */
+function discreteNonEmpty({ lo, loOpen, hi, hiOpen, excluded }: Interval): boolean {
+  const first = lo === -Infinity ? -Infinity : loOpen ? Math.floor(lo) + 1 : Math.ceil(lo);
+  const last = hi === Infinity ? Infinity : hiOpen ? Math.ceil(hi) - 1 : Math.floor(hi);
+  if (first > last) return false;
+  if (first === -Infinity || last === Infinity) return true;
+  let inside = 0;
+  for (const x of excluded) if (Number.isInteger(x) && x >= first && x <= last) inside++;
+  return last - first + 1 > inside;
+}
+
+/** Whether real numbers are left in the interval once the excluded points are taken out. */
+function continuousNonEmpty({ lo, loOpen, hi, hiOpen, excluded }: Interval): boolean {
   if (lo < hi) return true;
   if (lo > hi) return false;
   return !loOpen && !hiOpen && !excluded.has(lo);
 }
 
+/** The values of the text tests at one position, required (`negated` false) or forbidden. */
+function textValues(tests: readonly AtomTest[], position: TextPosition, negated: boolean): string[] {
+  return tests.filter((t) => t.test.kind === 'text' && t.test.position === position && t.negated === negated).map((t) => String(t.value));
+}
+
+/** Whether every two of the parts can be the start (or, `prefix` false, the end) of one string. */
+function pairwiseCompatible(parts: readonly string[], prefix: boolean): boolean {
+  const compatible = (a: string, b: string): boolean => (prefix ? a.startsWith(b) || b.startsWith(a) : a.endsWith(b) || b.endsWith(a));
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) if (!compatible(parts[i]!, parts[j]!)) return false;
+  return true;
+}
+
 /** Strings without a finite set: prefix, suffix and substring reasoning. */
 function stringsSatisfiable(tests: readonly AtomTest[]): boolean {
-  const valued = tests.filter((t): t is { op: SingleValueOperator; value: AtomValue } => 'value' in t);
-  const of = (op: SingleValueOperator): string[] => valued.filter((t) => t.op === op).map((t) => String(t.value));
-  const starts = of('StartsWith');
-  const ends = of('EndsWith');
-  const contains = of('Contains');
-  const notContains = of('NotContains');
-  const notStarts = of('NotStartsWith');
-  const notEnds = of('NotEndsWith');
+  const starts = textValues(tests, 'starts', false);
+  const ends = textValues(tests, 'ends', false);
+  const contains = textValues(tests, 'contains', false);
+  const notContains = textValues(tests, 'contains', true);
+  const notStarts = textValues(tests, 'starts', true);
+  const notEnds = textValues(tests, 'ends', true);
   // Every string contains, starts and ends with the empty string.
   if ([...notContains, ...notStarts, ...notEnds].includes('')) return false;
-  const compatible = (a: string, b: string, prefix: boolean): boolean =>
-    prefix ? a.startsWith(b) || b.startsWith(a) : a.endsWith(b) || b.endsWith(a);
-  for (let i = 0; i < starts.length; i++)
-    for (let j = i + 1; j < starts.length; j++) if (!compatible(starts[i]!, starts[j]!, true)) return false;
-  for (let i = 0; i < ends.length; i++) for (let j = i + 1; j < ends.length; j++) if (!compatible(ends[i]!, ends[j]!, false)) return false;
+  if (!pairwiseCompatible(starts, true) || !pairwiseCompatible(ends, false)) return false;
   // A required part that contains a forbidden substring.
   for (const req of [...starts, ...ends, ...contains]) if (notContains.some((n) => req.includes(n))) return false;
   for (const s of starts) if (notStarts.some((n) => s.startsWith(n))) return false;

@@ -7,7 +7,8 @@
  * `diffSchemas`; this module only places them on the conditions that use
  * each field.
  */
-import type { FieldNode, FilterAst, FilterNode, SortAst, Span } from '../ast/nodes.js';
+import { conditionsOf } from '../ast/fold.js';
+import type { FieldNode, FilterAst, SortAst, Span } from '../ast/nodes.js';
 import type { ConditionFacts } from '../ast/operator-facts.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { FilterOperator } from '../ast/operators.js';
@@ -72,28 +73,8 @@ interface FieldUse {
 }
 
 function filterUses(ast: FilterAst): FieldUse[] {
-  const out: FieldUse[] = [];
-  const walk = (node: FilterNode): void => {
-    switch (node.kind) {
-      case 'group':
-        for (const c of node.children) walk(c);
-        return;
-      case 'in-fields':
-        for (const f of node.fields) out.push({ node: f, operator: node.operator, span: node.span });
-        return;
-      case 'comparison':
-      case 'null-check':
-      case 'list':
-        out.push({ node: node.field, operator: node.operator, span: node.span });
-        return;
-      default: {
-        const never: never = node;
-        return never;
-      }
-    }
-  };
-  for (const c of ast.clauses) walk(c);
-  return out;
+  // An InFields condition uses each of its fields; the operator stays as written.
+  return conditionsOf(ast.clauses).map((c) => ({ node: c.field, operator: c.operator, span: c.node.span }));
 }
 
 function sortUses(ast: SortAst): FieldUse[] {
@@ -127,6 +108,120 @@ function quote(name: string): string {
   return `"${name}"`;
 }
 
+/** The schemas a use is read under, with their diff when there is a previous schema. */
+interface Schemas {
+  readonly schema: Schema;
+  readonly previousSchema: Schema | undefined;
+  readonly diff: SchemaDiff | undefined;
+}
+
+/** The field a use names in the next schema and, when it is the same field, in the previous one. */
+interface UseFields {
+  readonly next: ResolvedField | undefined;
+  readonly previous: ResolvedField | undefined;
+}
+
+/**
+ * Resolves a use's field under both schemas, reporting a field that was
+ * removed or renamed. `next` is undefined when the use has no field to
+ * check further; `previous` is undefined when the name now means another
+ * field (or there is no previous schema), since nothing then changed for it.
+ */
+function resolveUse(use: FieldUse, schemas: Schemas, what: 'filter' | 'sort', out: Diagnostic[]): UseFields {
+  const { node } = use;
+  const hit = schemas.schema.lookup(node.name);
+  const next = hit.found === 'field' ? hit.field : undefined;
+  if (schemas.previousSchema === undefined || schemas.diff === undefined) return { next, previous: undefined };
+  const old = schemas.previousSchema.lookup(node.name);
+  if (old.found !== 'field') return { next, previous: undefined };
+  const became = schemas.diff.matches.get(old.field.name.toLowerCase());
+  if (next !== undefined) return { next, previous: became === next ? old.field : undefined };
+  if (became === undefined) {
+    out.push({
+      code: 'field-removed',
+      severity: 'error',
+      message: `field ${quote(node.name)} was removed from the schema; this ${what} can no longer run`,
+      start: node.span.start,
+      end: node.span.end,
+    });
+    return { next: undefined, previous: undefined };
+  }
+  out.push({
+    code: 'field-renamed',
+    severity: 'warning',
+    message: `field ${quote(node.name)} was renamed to ${quote(became.name)}`,
+    start: node.span.start,
+    end: node.span.end,
+    suggestion: became.name,
+    fix: [{ start: node.span.start, end: node.span.end, newText: became.name }],
+  });
+  return { next: became, previous: old.field };
+}
+
+/**
+ * A field whose type changed: an error when the analyzer found an error in
+ * the condition under the new type, a warning when values now read or
+ * compare differently; nothing for integer → number, which reads every
+ * value alike.
+ */
+function retypeFinding(use: FieldUse, previous: ResolvedField, next: ResolvedField, analyzerError: boolean): Diagnostic | undefined {
+  const { node } = use;
+  if (analyzerError) {
+    return {
+      code: 'field-retyped-incompatible',
+      severity: 'error',
+      message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}; this condition no longer applies to it (see the error here)`,
+      start: node.span.start,
+      end: node.span.end,
+    };
+  }
+  if (previous.type === 'integer' && next.type === 'number') return undefined;
+  const how =
+    next.type === 'string'
+      ? ordering(use)
+        ? 'values now compare as text ("10" comes before "9")'
+        : 'values now compare as text, not as ' + previous.type + 's'
+      : `values are now read as ${next.type}s`;
+  return {
+    code: 'field-retyped',
+    severity: 'warning',
+    message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}: ${how}`,
+    start: node.span.start,
+    end: node.span.end,
+  };
+}
+
+/** A field whose nullability changed, used by an operator whose answer on null matters. */
+function nullabilityFinding(use: FieldUse, next: ResolvedField): Diagnostic {
+  return {
+    code: 'field-nullability-changed',
+    severity: 'warning',
+    message: next.nullable
+      ? `field ${quote(next.name)} may now be null: ${use.operator} now matches records it never saw before`
+      : `field ${quote(next.name)} is no longer nullable: ${noLongerNullable(use)}`,
+    start: use.node.span.start,
+    end: use.node.span.end,
+  };
+}
+
+/** A deprecated field in use, with its replacement as a suggestion. */
+function deprecationFinding(node: FieldNode, next: ResolvedField): Diagnostic | undefined {
+  if (next.deprecated === undefined) return undefined;
+  const { replacement, reason } = next.deprecated;
+  return {
+    code: 'deprecated-field',
+    severity: 'warning',
+    message:
+      `field ${quote(next.name)} is deprecated` +
+      (reason === undefined ? '' : ` (${reason})`) +
+      (replacement === undefined ? '' : `; use ${quote(replacement)} instead`),
+    start: node.span.start,
+    end: node.span.end,
+    // A suggestion, not a fix: the replacement may hold its values differently.
+    ...(replacement === undefined ? {} : { suggestion: replacement }),
+  };
+}
+
 /**
  * Findings for the fields a parsed filter or sort uses, given the schema it
  * was written for and the one it will run under. `analyzed` holds the
@@ -144,100 +239,26 @@ export function evolutionDiagnostics(
   options: { readonly schema: Schema; readonly previousSchema?: Schema; readonly analyzed?: readonly Diagnostic[] },
 ): Diagnostic[] {
   const { schema, previousSchema } = options;
-  const diff = previousSchema === undefined ? undefined : cachedDiff(previousSchema, schema);
+  const schemas: Schemas = {
+    schema,
+    previousSchema,
+    diff: previousSchema === undefined ? undefined : cachedDiff(previousSchema, schema),
+  };
   const uses = ast.kind === 'filter' ? filterUses(ast) : sortUses(ast);
   const out: Diagnostic[] = [];
   const analyzerErrorIn = (span: Span): boolean =>
     (options.analyzed ?? []).some(
       (d) => d.severity === 'error' && d.start >= span.start && d.end <= span.end && d.code !== 'unknown-field',
     );
+  const push = (d: Diagnostic | undefined): void => {
+    if (d !== undefined) out.push(d);
+  };
   for (const use of uses) {
-    const { node } = use;
-    const hit = schema.lookup(node.name);
-    let next: ResolvedField | undefined = hit.found === 'field' ? hit.field : undefined;
-    let previous: ResolvedField | undefined;
-    if (previousSchema !== undefined && diff !== undefined) {
-      const old = previousSchema.lookup(node.name);
-      if (old.found === 'field') {
-        previous = old.field;
-        const became = diff.matches.get(old.field.name.toLowerCase());
-        if (next === undefined) {
-          if (became === undefined) {
-            out.push({
-              code: 'field-removed',
-              severity: 'error',
-              message: `field ${quote(node.name)} was removed from the schema; this ${ast.kind} can no longer run`,
-              start: node.span.start,
-              end: node.span.end,
-            });
-            continue;
-          }
-          next = became;
-          out.push({
-            code: 'field-renamed',
-            severity: 'warning',
-            message: `field ${quote(node.name)} was renamed to ${quote(became.name)}`,
-            start: node.span.start,
-            end: node.span.end,
-            suggestion: became.name,
-            fix: [{ start: node.span.start, end: node.span.end, newText: became.name }],
-          });
-        } else if (became !== next) previous = undefined;
-      }
-    }
+    const { next, previous } = resolveUse(use, schemas, ast.kind, out);
     if (next === undefined) continue;
-    if (previous !== undefined && previous.type !== next.type) {
-      const numericOnly = previous.type === 'integer' && next.type === 'number';
-      if (analyzerErrorIn(use.span)) {
-        out.push({
-          code: 'field-retyped-incompatible',
-          severity: 'error',
-          message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}; this condition no longer applies to it (see the error here)`,
-          start: node.span.start,
-          end: node.span.end,
-        });
-      } else if (!numericOnly) {
-        const how =
-          next.type === 'string'
-            ? ordering(use)
-              ? 'values now compare as text ("10" comes before "9")'
-              : 'values now compare as text, not as ' + previous.type + 's'
-            : `values are now read as ${next.type}s`;
-        out.push({
-          code: 'field-retyped',
-          severity: 'warning',
-          message: `field ${quote(next.name)} changed from ${previous.type} to ${next.type}: ${how}`,
-          start: node.span.start,
-          end: node.span.end,
-        });
-      }
-    }
-    if (previous !== undefined && previous.nullable !== next.nullable && nullSensitive(use)) {
-      out.push({
-        code: 'field-nullability-changed',
-        severity: 'warning',
-        message: next.nullable
-          ? `field ${quote(next.name)} may now be null: ${use.operator} now matches records it never saw before`
-          : `field ${quote(next.name)} is no longer nullable: ${noLongerNullable(use)}`,
-        start: node.span.start,
-        end: node.span.end,
-      });
-    }
-    if (next.deprecated !== undefined) {
-      const { replacement, reason } = next.deprecated;
-      out.push({
-        code: 'deprecated-field',
-        severity: 'warning',
-        message:
-          `field ${quote(next.name)} is deprecated` +
-          (reason === undefined ? '' : ` (${reason})`) +
-          (replacement === undefined ? '' : `; use ${quote(replacement)} instead`),
-        start: node.span.start,
-        end: node.span.end,
-        // A suggestion, not a fix: the replacement may hold its values differently.
-        ...(replacement === undefined ? {} : { suggestion: replacement }),
-      });
-    }
+    if (previous !== undefined && previous.type !== next.type) push(retypeFinding(use, previous, next, analyzerErrorIn(use.span)));
+    if (previous !== undefined && previous.nullable !== next.nullable && nullSensitive(use)) push(nullabilityFinding(use, next));
+    push(deprecationFinding(use.node, next));
   }
   return out;
 }

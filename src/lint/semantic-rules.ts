@@ -4,12 +4,13 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
+import { foldFilter } from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import type { TypedFilter, TypedFilterNode, TypedGroup } from '../ast/typed-tree.js';
-import { dayRangeFilter } from '../schema/date-only.js';
+import { instantEquality } from '../schema/date-only.js';
 import { implies, normalizeValue, satisfiable, toAtom, type Atom, type SingleFieldCondition } from './atoms.js';
 
 /**
@@ -55,18 +56,13 @@ function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
 function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
   const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string =>
     JSON.stringify(normalizeValue(v, type, caseSensitive));
-  switch (node.kind) {
-    case 'comparison':
-      return `c|${node.field.name}|${node.operator}|${norm(node.value, node.field.type)}`;
-    case 'null-check':
-      return `n|${node.field.name}|${node.operator}`;
-    case 'list':
-      return `l|${node.field.name}|${node.operator}|${[...new Set(node.values.map((v) => norm(v, node.field.type)))].sort().join(',')}`;
-    case 'in-fields':
-      return `f|${node.operator}|${node.fields.map((f, i) => `${f.name}=${norm(node.values[i]!, f.type)}`).join(',')}`;
-    case 'group':
-      return `g|${node.operator}(${node.children.map((c) => conditionKey(c, caseSensitive)).join(';')})`;
-  }
+  return foldFilter<TypedFilterNode, string>(node, {
+    comparison: (c) => `c|${c.field.name}|${c.operator}|${norm(c.value, c.field.type)}`,
+    'null-check': (n) => `n|${n.field.name}|${n.operator}`,
+    list: (l) => `l|${l.field.name}|${l.operator}|${[...new Set(l.values.map((v) => norm(v, l.field.type)))].sort().join(',')}`,
+    'in-fields': (f) => `f|${f.operator}|${f.fields.map((field, i) => `${field.name}=${norm(f.values[i]!, field.type)}`).join(',')}`,
+    group: (g, children) => `g|${g.operator}(${children.join(';')})`,
+  });
 }
 
 /**
@@ -157,21 +153,21 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
     values = node.source.values;
   } else return;
   if (node.field.type !== 'datetime') return;
-  const range = dayRangeFilter(
+  const said = instantEquality(
     node.field.name,
     values.map((v) => v.value),
     negate,
     ctx.orBranches.has(node),
   );
-  if (range === undefined) return;
-  const instants = values.map((v) => `${v.value.trim()}T00:00:00Z`).join(', ');
+  if (said === undefined) return;
+  const s = values.length > 1 ? 's' : '';
   ctx.out.push({
     code: 'date-only-equality',
     severity: 'warning',
-    message: `${quote(ctx, node)} compares ${node.field.name} with the exact instant${values.length > 1 ? 's' : ''} ${instants} (midnight UTC), not with the whole day${values.length > 1 ? 's' : ''}; ${negate ? 'to leave out the whole day' : `for the whole day${values.length > 1 ? 's' : ''}`} write ${range}.`,
+    message: `${quote(ctx, node)} compares ${node.field.name} with the exact instant${s} ${said.instants.join(', ')} (midnight UTC), not with ${said.wholeDay}; ${said.remedy} write ${said.range}.`,
     start: spanOf(node).start,
     end: spanOf(node).end,
-    suggestion: range,
+    suggestion: said.range,
   });
 }
 

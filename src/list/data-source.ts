@@ -5,6 +5,8 @@
  */
 import type { ListNode, ComparisonNode, FilterAst, SortAst, SortItemNode } from '../ast/nodes.js';
 import { NO_SPAN } from '../ast/nodes.js';
+import { operatorFor } from '../ast/operator-facts.js';
+import type { ListOperator, SingleValueOperator } from '../ast/operators.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { convertValueText } from '../validate/convert-value.js';
@@ -134,7 +136,7 @@ export function scopeClauses(
     const field = scalarField(schema, options.clientField, 'clientField');
     const converted = convertValueText(String(q.clientId), field.type);
     if (!converted.ok) return { clauses: [], none: true };
-    clauses.push(comparison(field, 'Equal', converted.value));
+    clauses.push(equalTo(field, converted.value));
   }
   if (!q.includeDeleted && options.deleted !== undefined) {
     const field = scalarField(schema, options.deleted.field, 'deleted.field');
@@ -203,27 +205,32 @@ function valueNode(value: TypedScalar) {
   return { kind: 'value', value: text, quoted: false, raw: text, span: NO_SPAN } as const;
 }
 
-function comparison(field: ResolvedField, operator: 'Equal', value: TypedScalar): TypedFilterNode {
+// The scope's operators, named by their facts; `values` pins the argument
+// shape, so each is an operator of that shape.
+const EQUAL = operatorFor({ test: { kind: 'compare', relation: '=' }, values: 'single-value' }) as SingleValueOperator;
+// Not in the list, and true on null: a row whose marker is null is not deleted.
+const NOT_IN_OR_NULL = operatorFor({ test: { kind: 'member' }, negated: true, nullMatches: true, values: 'list' }) as ListOperator;
+
+function equalTo(field: ResolvedField, value: TypedScalar): TypedFilterNode {
   const source: ComparisonNode = {
     kind: 'comparison',
     field: fieldNode(field),
-    operator,
+    operator: EQUAL,
     operatorSpan: NO_SPAN,
     value: valueNode(value),
     span: NO_SPAN,
   };
-  return { kind: 'comparison', operator, field, value, source };
+  return { kind: 'comparison', operator: EQUAL, field, value, source };
 }
 
 function notDeleted(field: ResolvedField, value: TypedScalar): TypedFilterNode {
-  // NotInArrayOrNull: a row whose marker is null is not deleted.
   const source: ListNode = {
     kind: 'list',
     field: fieldNode(field),
-    operator: 'NotInArrayOrNull',
+    operator: NOT_IN_OR_NULL,
     operatorSpan: NO_SPAN,
     values: [valueNode(value)],
     span: NO_SPAN,
   };
-  return { kind: 'list', operator: 'NotInArrayOrNull', field, values: [value], source };
+  return { kind: 'list', operator: NOT_IN_OR_NULL, field, values: [value], source };
 }
