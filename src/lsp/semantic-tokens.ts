@@ -5,6 +5,7 @@
  * so the editor colours exactly what the parser reads; sorts from the
  * parsed sort's items.
  */
+import { trimWhitespace } from '../ast/lexical.js';
 import { parseSort } from '../syntax/parse-sort.js';
 import { scanFilter } from '../syntax/filter-scanner.js';
 import { Comma, Dot, GroupKeyword, LParen, Quoted, RParen, Semicolon, StrayQuote, Unterminated } from '../syntax/filter-lexer.js';
@@ -88,8 +89,9 @@ export function filterSpans(text: string): SemanticSpan[] {
 
 const IN_FIELDS = /InFields$/i;
 
+/** A value token that reads as a number; the token holds no whitespace of the language, and U+00A0 or U+200B make it text, as they do for the parser. */
 function valueType(image: string): SemanticTokenType {
-  return NUMBER.test(image.trim()) ? 'number' : 'string';
+  return NUMBER.test(trimWhitespace(image)) ? 'number' : 'string';
 }
 
 /**
