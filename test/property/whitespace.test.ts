@@ -7,8 +7,9 @@
  * hold (U+0000, unpaired surrogates) are ordinary characters: part of a
  * name or a value, never skipped.
  *
- * Each character is put between tokens, inside a bare value and around a
- * date-only value, and the parser (`parseFilter`, and `analyzeFilter` with a
+ * Each character is put between tokens, inside a bare value, around a
+ * date-only value and at the start of a line of a `.txt` saved-filter file,
+ * and the parser (`parseFilter`, and `analyzeFilter` with a
  * schema) is the reference: where it reads the character as whitespace,
  * completion, explain, semantic tokens (`filterSpans`, `highlightTokens`),
  * date-only detection and lint read the text as it reads it; where it
@@ -32,6 +33,7 @@ import { complete, explain, highlightTokens } from '../../src/language-service/i
 import { filterSpans } from '../../src/lsp/semantic-tokens.js';
 import { dateOnlyDay } from '../../src/schema/date-only.js';
 import { parseDatetimeText, parseNumberText } from '../../src/schema/values.js';
+import { readSavedFilters } from '../../src/workspace/saved-filters.js';
 
 const schema = defineSchema({
   fields: {
@@ -277,6 +279,15 @@ describe('the table of characters', () => {
     for (const c of [0x00ad, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0xfeff, 0xe0001])
       expect(FORMAT_CHARACTERS, name(String.fromCodePoint(c))).toContain(c);
     expect(CHARACTERS.filter(isSpace).map(name)).toEqual(['U+0009', 'U+000A', 'U+000D', 'U+0020']);
+  });
+
+  it('a line of a .txt saved-filter file is blank or a comment exactly when the parser reads its start as whitespace', () => {
+    for (const ch of CHARACTERS) {
+      const entries = readSavedFilters('saved.txt', `${ch}\n${ch}# note\nLastName.IsNull()\n`).entries.map((e) => e.text);
+      const blank = parseFilter(ch);
+      expect(blank.ast.clauses.length === 0 && blank.diagnostics.length === 0, name(ch)).toBe(isSpace(ch));
+      expect(entries, name(ch)).toEqual(isSpace(ch) ? ['LastName.IsNull()'] : [ch, `${ch}# note`, 'LastName.IsNull()']);
+    }
   });
 
   describe.each(PLACES.map((p) => [p.name, p] as const))('%s', (_name, place) => {
