@@ -18,7 +18,19 @@
  * invisible and direction-changing characters escaped (`\u202e`), so the
  * sentence shows what the filter really tests.
  */
-import type { FieldNode, FilterAst, FilterNode, SortAst, ValueNode } from '../ast/nodes.js';
+import { matchFilterNode } from '../ast/fold.js';
+import { trimWhitespace } from '../ast/lexical.js';
+import type {
+  ComparisonNode,
+  FieldNode,
+  FilterAst,
+  FilterNode,
+  GroupNode,
+  InFieldsNode,
+  ListNode,
+  SortAst,
+  ValueNode,
+} from '../ast/nodes.js';
 import type { FilterOperator, GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import { operatorFacts } from '../ast/operator-facts.js';
@@ -158,9 +170,11 @@ function surprisesOnNull(op: FilterOperator): boolean {
   return info.negative && !info.nullMatches;
 }
 
-// Every single-value operator has its wording here: a new operator does
-// not compile until it has one. [for numbers and text, for datetimes]
-const PHRASES: Readonly<Record<SingleValueOperator, readonly [number: string, time: string]>> = {
+// Every operator has its wording here: a new operator does not compile
+// until it has one. [for numbers and text, for datetimes] An InFields
+// operator reads like its base operator; a list operator's values, and the
+// "or is not set" of an `…OrNull` list, are added by `listPhrase`.
+const PHRASES: Readonly<Record<FilterOperator, readonly [number: string, time: string]>> = {
   Equal: ['is', 'is'],
   NotEqual: ['is not', 'is not'],
   LessThan: ['is less than', 'is before'],
@@ -173,6 +187,20 @@ const PHRASES: Readonly<Record<SingleValueOperator, readonly [number: string, ti
   NotContains: ['does not contain', 'does not contain'],
   NotStartsWith: ['does not start with', 'does not start with'],
   NotEndsWith: ['does not end with', 'does not end with'],
+  IsNull: ['is not set', 'is not set'],
+  IsNotNull: ['is set', 'is set'],
+  InArray: ['is', 'is'],
+  InArrayOrNull: ['is', 'is'],
+  NotInArray: ['is not', 'is not'],
+  NotInArrayOrNull: ['is not', 'is not'],
+  EqualInFields: ['is', 'is'],
+  LessThanInFields: ['is less than', 'is before'],
+  LessThanOrEqualInFields: ['is less than or equal to', 'is on or before'],
+  GreaterThanInFields: ['is greater than', 'is after'],
+  GreaterThanOrEqualInFields: ['is greater than or equal to', 'is on or after'],
+  ContainsInFields: ['contains', 'contains'],
+  StartsWithInFields: ['starts with', 'starts with'],
+  EndsWithInFields: ['ends with', 'ends with'],
 };
 
 /** The wording of one filter, with the schema it may consult. */
@@ -187,44 +215,51 @@ class Words {
 
   /** One clause whose siblings are joined by `parent` (undefined: it stands alone). */
   node(node: FilterNode, parent: GroupOperator | undefined): string {
-    switch (node.kind) {
-      case 'group': {
-        // A one-child group means its child, read in the group's place.
-        if (node.children.length === 1) return this.node(node.children[0]!, parent);
-        const text = node.children.map((c) => this.node(c, node.operator)).join(node.operator === 'And' ? ' and ' : ' or ');
-        // `And` inside `And` (or `Or` inside `Or`) reads the same without brackets.
-        return parent === undefined || parent === node.operator ? text : `(${text})`;
-      }
-      case 'comparison': {
-        const type = this.typeOf(node.field, node.operator, node.value.value);
-        const facts = operatorFacts(node.operator);
-        const equality = facts.test.kind === 'compare' && facts.test.relation === '=';
-        const instant = equality ? this.dateOnly(node.field, [node.value], facts.negated) : undefined;
-        const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${instant?.values ?? this.value(node.value, type)}`;
-        const withNull = surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
-        return instant === undefined ? withNull : `${withNull}${instant.note}`;
-      }
-      case 'null-check':
-        return `${this.name(node.field)} ${operatorFacts(node.operator).negated ? 'is not set' : 'is set'}`;
-      case 'list': {
-        const type = this.listType(node.field, node.values);
-        const facts = operatorFacts(node.operator);
-        const plainList = !facts.negated && !facts.nullMatches;
-        const instant = plainList ? this.dateOnly(node.field, node.values, false) : undefined;
-        const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
-        const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
-        if (instant !== undefined) return `${text}${instant.note}`;
-        return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
-      }
-      case 'in-fields': {
-        const base = baseOperatorOfInFields(node.operator);
-        // One wording for all the fields: the first field with a known type decides.
-        const types = node.fields.map((f) => this.typeOf(f, base, node.value.value));
-        const type = types.find((t) => t !== undefined);
-        const subject = joinOr(node.fields.map((f) => this.name(f)));
-        return `${subject} ${phrase(base, type)} ${this.value(node.value, type)}`;
-      }
-    }
+    return matchFilterNode<FilterNode, string>(node, {
+      group: (group) => this.group(group, parent),
+      comparison: (comparison) => this.comparison(comparison),
+      'null-check': (check) => `${this.name(check.field)} ${phrase(check.operator, undefined)}`,
+      list: (list) => this.list(list),
+      'in-fields': (inFields) => this.inFields(inFields),
+    });
+  }
+
+  private group(node: GroupNode, parent: GroupOperator | undefined): string {
+    // A one-child group means its child, read in the group's place.
+    if (node.children.length === 1) return this.node(node.children[0]!, parent);
+    const text = node.children.map((c) => this.node(c, node.operator)).join(node.operator === 'And' ? ' and ' : ' or ');
+    // `And` inside `And` (or `Or` inside `Or`) reads the same without brackets.
+    return parent === undefined || parent === node.operator ? text : `(${text})`;
+  }
+
+  private comparison(node: ComparisonNode): string {
+    const type = this.typeOf(node.field, node.operator, node.value.value);
+    const facts = operatorFacts(node.operator);
+    const equality = facts.test.kind === 'compare' && facts.test.relation === '=';
+    const instant = equality ? this.dateOnly(node.field, [node.value], facts.negated) : undefined;
+    const text = `${this.name(node.field)} ${phrase(node.operator, type)} ${instant?.values ?? this.value(node.value, type)}`;
+    const withNull = surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
+    return instant === undefined ? withNull : `${withNull}${instant.note}`;
+  }
+
+  private list(node: ListNode): string {
+    const type = this.listType(node.field, node.values);
+    const facts = operatorFacts(node.operator);
+    const plainList = !facts.negated && !facts.nullMatches;
+    const instant = plainList ? this.dateOnly(node.field, node.values, false) : undefined;
+    const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
+    const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
+    if (instant !== undefined) return `${text}${instant.note}`;
+    return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
+  }
+
+  private inFields(node: InFieldsNode): string {
+    const base = baseOperatorOfInFields(node.operator);
+    // One wording for all the fields: the first field with a known type decides.
+    const types = node.fields.map((f) => this.typeOf(f, base, node.value.value));
+    const type = types.find((t) => t !== undefined);
+    const subject = joinOr(node.fields.map((f) => this.name(f)));
+    return `${subject} ${phrase(node.operator, type)} ${this.value(node.value, type)}`;
   }
 
   /**
@@ -313,7 +348,7 @@ function quoteText(text: string): string {
 
 /** A date-only value as the instant it compares: `2024-03-21T00:00:00Z`. */
 function instantOf(date: string): string {
-  return `${date.trim()}T00:00:00Z`;
+  return `${trimWhitespace(date)}T00:00:00Z`;
 }
 
 /** Without a schema: a value that reads as a number, boolean or datetime is taken as one. */
@@ -324,15 +359,15 @@ function guessType(value: string): ScalarType | undefined {
   return 'string';
 }
 
-function phrase(op: SingleValueOperator, type: ScalarType | undefined): string {
+function phrase(op: FilterOperator, type: ScalarType | undefined): string {
   const [number, time] = PHRASES[op];
   return type === 'datetime' ? time : number;
 }
 
 function listPhrase(op: ListOperator, values: readonly string[]): string {
-  const { negated, nullMatches } = operatorFacts(op);
+  const { nullMatches } = operatorFacts(op);
   const list = values.length === 1 ? joinOr(values) : `one of ${joinOr(values)}`;
-  const text = `${negated ? 'is not' : 'is'} ${list}`;
+  const text = `${phrase(op, undefined)} ${list}`;
   if (!nullMatches) return text;
   return values.length === 1 ? `${text} or is not set` : `${text}, or is not set`;
 }

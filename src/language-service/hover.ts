@@ -2,6 +2,7 @@
  * What an editor shows when the pointer rests on a filter or sort: the
  * field under it with its type, and the clause around it in plain English.
  */
+import { conditionsOf } from '../ast/fold.js';
 import type { FieldNode, FilterNode, Span } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
@@ -74,7 +75,7 @@ export function hoverAt(text: string, offset: number, schema: Schema, options: H
       level = hit.children;
     }
     if (node === undefined) return undefined;
-    const fields = node.kind === 'group' ? [] : node.kind === 'in-fields' ? node.fields : [node.field];
+    const fields = node.kind === 'group' ? [] : conditionsOf([node]).map((c) => c.field);
     fieldNode = fields.find((f) => within(f.span, offset));
     // The clause's own text, validated against the schema, so a clause with
     // a typing error gets no sentence (a tree passed to explain is not validated).

@@ -11,6 +11,8 @@
  */
 import type { FieldNode, FilterNode, ValueNode } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
+import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
+import { isWhitespace } from '../ast/lexical.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
 
@@ -62,54 +64,63 @@ export interface HighlightOptions {
 export function highlightTokens(text: string, options: HighlightOptions = {}): HighlightToken[] {
   const out: HighlightToken[] = [];
   const parseOptions = options.limits === undefined ? {} : { limits: options.limits };
-  if (options.kind === 'sort') {
-    for (const item of parseSort(text, parseOptions).ast.items) {
-      pushField(out, item.field);
-      if (!item.explicitDirection) continue;
-      // The direction is the word after `=` at the end of the item.
-      const itemText = text.slice(item.span.start, item.span.end);
-      const eq = itemText.lastIndexOf('=');
-      if (eq < 0) continue;
-      let start = item.span.start + eq + 1;
-      while (start < item.span.end && /\s/.test(text[start]!)) start++;
-      if (start < item.span.end) out.push({ kind: 'direction', start, end: item.span.end });
-    }
-  } else {
-    const stack: FilterNode[] = [...parseFilter(text, parseOptions).ast.clauses].reverse();
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      switch (node.kind) {
-        case 'group':
-          push(out, 'keyword', node.operatorSpan);
-          for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-          break;
-        case 'comparison':
-          pushField(out, node.field);
-          push(out, 'operator', node.operatorSpan);
-          pushValue(out, node.value);
-          break;
-        case 'null-check':
-          pushField(out, node.field);
-          push(out, 'operator', node.operatorSpan);
-          break;
-        case 'list':
-          pushField(out, node.field);
-          push(out, 'operator', node.operatorSpan);
-          for (const v of node.values) pushValue(out, v);
-          break;
-        case 'in-fields':
-          pushValue(out, node.value);
-          push(out, 'operator', node.operatorSpan);
-          for (const f of node.fields) pushField(out, f);
-          break;
-      }
-    }
-  }
+  if (options.kind === 'sort') pushSortTokens(out, text, parseOptions);
+  else pushFilterTokens(out, parseFilter(text, parseOptions).ast.clauses);
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   // Recovered nodes may share ranges; keep the ranges disjoint for editors.
   const disjoint: HighlightToken[] = [];
   for (const t of out) if (disjoint.length === 0 || t.start >= disjoint[disjoint.length - 1]!.end) disjoint.push(t);
   return disjoint;
+}
+
+/** Each sort item's field and, when written, its direction: the word after `=` at the end of the item. */
+function pushSortTokens(out: HighlightToken[], text: string, parseOptions: { readonly limits?: Partial<Limits> }): void {
+  for (const item of parseSort(text, parseOptions).ast.items) {
+    pushField(out, item.field);
+    if (!item.explicitDirection) continue;
+    const itemText = text.slice(item.span.start, item.span.end);
+    const eq = itemText.lastIndexOf('=');
+    if (eq < 0) continue;
+    let start = item.span.start + eq + 1;
+    // The language's whitespace only (docs/reference.md §"Lexical rules"): U+00A0 belongs to the word, as the parser reads it.
+    while (start < item.span.end && isWhitespace(text.charCodeAt(start))) start++;
+    if (start < item.span.end) out.push({ kind: 'direction', start, end: item.span.end });
+  }
+}
+
+/**
+ * The ranges of every node, each node before its children (a recovered
+ * group may share a range with a child, and the first range pushed wins).
+ * An explicit stack, so no nesting the limits allow exhausts the call stack.
+ */
+function pushFilterTokens(out: HighlightToken[], clauses: readonly FilterNode[]): void {
+  const stack: FilterNode[] = [...clauses].reverse();
+  const handlers: MatchHandlers<FilterNode, void> = {
+    group: (node) => {
+      push(out, 'keyword', node.operatorSpan);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    },
+    comparison: (node) => {
+      pushField(out, node.field);
+      push(out, 'operator', node.operatorSpan);
+      pushValue(out, node.value);
+    },
+    'null-check': (node) => {
+      pushField(out, node.field);
+      push(out, 'operator', node.operatorSpan);
+    },
+    list: (node) => {
+      pushField(out, node.field);
+      push(out, 'operator', node.operatorSpan);
+      for (const v of node.values) pushValue(out, v);
+    },
+    'in-fields': (node) => {
+      pushValue(out, node.value);
+      push(out, 'operator', node.operatorSpan);
+      for (const f of node.fields) pushField(out, f);
+    },
+  };
+  while (stack.length > 0) matchFilterNode(stack.pop()!, handlers);
 }
 
 function push(out: HighlightToken[], kind: TokenKind, span: { readonly start: number; readonly end: number }): void {

@@ -5,6 +5,8 @@
  * so the editor colours exactly what the parser reads; sorts from the
  * parsed sort's items.
  */
+import { trimWhitespace } from '../ast/lexical.js';
+import type { IToken } from 'chevrotain';
 import { parseSort } from '../syntax/parse-sort.js';
 import { scanFilter } from '../syntax/filter-scanner.js';
 import { Comma, Dot, GroupKeyword, LParen, Quoted, RParen, Semicolon, StrayQuote, Unterminated } from '../syntax/filter-lexer.js';
@@ -58,6 +60,8 @@ export function filterSpans(text: string): SemanticSpan[] {
   // For each open parenthesis, what its words are: clauses (a group), values or fields (an operator's arguments).
   const opened: ('clauses' | 'values' | 'fields')[] = [];
   let clauseStart = 0;
+  // The type of the bare value the current word belongs to, valid up to token `value.last`.
+  let value = { last: -1, type: 'string' as SemanticTokenType };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const start = t.startOffset;
@@ -70,8 +74,10 @@ export function filterSpans(text: string): SemanticSpan[] {
     if (PUNCTUATION.has(t.tokenType)) spans.push({ start, end, type: 'operator' });
     else if (t.tokenType === Quoted || t.tokenType === Unterminated || t.tokenType === StrayQuote)
       spans.push({ start, end, type: 'string' });
-    else if (inside === 'values') spans.push({ start, end, type: valueType(t.image) });
-    else if (inside === 'fields') spans.push({ start, end, type: 'property' });
+    else if (inside === 'values') {
+      if (i > value.last) value = bareValueAt(text, tokens, i);
+      spans.push({ start, end, type: value.type });
+    } else if (inside === 'fields') spans.push({ start, end, type: 'property' });
     else if (t.tokenType === GroupKeyword && next === LParen) spans.push({ start, end, type: 'keyword' });
     else if (next !== LParen) spans.push({ start, end, type: 'property' });
     else {
@@ -88,8 +94,28 @@ export function filterSpans(text: string): SemanticSpan[] {
 
 const IN_FIELDS = /InFields$/i;
 
+/** A word of an InFields head: its words are typed one by one. */
 function valueType(image: string): SemanticTokenType {
-  return NUMBER.test(image.trim()) ? 'number' : 'string';
+  return NUMBER.test(image) ? 'number' : 'string';
+}
+
+/** Tokens that end a bare value inside an operator's parentheses (a `(` is an error the parser reports). */
+const ENDS_VALUE = new Set([Comma, RParen, Semicolon, LParen]);
+
+/**
+ * The bare value around the word at token `i`, as the parser reads it: the
+ * source from its first to its last token, so whitespace inside is kept and
+ * none is around it (docs/reference.md §"Lexical rules"). Each word of
+ * `Age.Equal(1 2)` is text, as the value `1 2` is; U+00A0 or U+200B next
+ * to a digit is part of the value, never whitespace.
+ */
+function bareValueAt(text: string, tokens: readonly IToken[], i: number): { last: number; type: SemanticTokenType } {
+  let first = i;
+  while (first > 0 && !ENDS_VALUE.has(tokens[first - 1]!.tokenType)) first--;
+  let last = i;
+  while (last + 1 < tokens.length && !ENDS_VALUE.has(tokens[last + 1]!.tokenType)) last++;
+  const value = text.slice(tokens[first]!.startOffset, tokens[last]!.startOffset + tokens[last]!.image.length);
+  return { last, type: NUMBER.test(trimWhitespace(value)) ? 'number' : 'string' };
 }
 
 /**

@@ -17,6 +17,7 @@
  * instead; an entry's `name` is a string `name` member next to it.
  */
 import type { Node as YamlNode } from 'yaml';
+import { trimWhitespace } from '../ast/lexical.js';
 import { select, type SelectorStep, type TreeAdapter } from './selector.js';
 
 type YamlModule = typeof import('yaml');
@@ -273,7 +274,9 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
       let end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
       if (end > start && content.charCodeAt(end - 1) === 13) end--;
       const text = content.slice(start, end);
-      const trimmed = text.trim();
+      // A line is filter text: blank means the language's whitespace only (docs/reference.md
+      // §"Lexical rules"), so a line of U+00A0 is an entry the parser reports, not a skipped line.
+      const trimmed = trimWhitespace(text);
       if (trimmed === '' || trimmed.startsWith('#')) continue;
       entries.push({ kind: 'filter', text, line: n + 1, column: 1, range: { start, end }, encoding: 'raw' });
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FilterAst, FilterNode } from '../../../src/index.js';
 import { NO_SPAN, defineSchema, parseFilter } from '../../../src/index.js';
+import { IN_FIELDS_OPERATORS, baseOperatorOfInFields } from '../../../src/ast/operators.js';
 import { explain } from '../../../src/language-service/index.js';
 import { fieldWords } from '../../../src/language-service/words.js';
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
@@ -259,5 +260,22 @@ describe('explain: never throws', () => {
         expect(result.value === undefined || typeof result.value === 'string').toBe(true);
       }),
     );
+  });
+});
+
+describe('explain: one phrase per operator', () => {
+  it.each(IN_FIELDS_OPERATORS.map((op) => [op, baseOperatorOfInFields(op)] as const))('%s reads like %s, field by field', (op, base) => {
+    expect(explain(`5.${op}(Salary)`).value).toBe(explain(`Salary.${base}(5)`).value);
+  });
+
+  it('words an InFields operator on datetimes as its base operator', () => {
+    expect(explain('2024-03-21.LessThanInFields(CreatedOn)', { schema: payroll }).value).toBe('created on is before 2024-03-21');
+  });
+
+  it('reads null checks and lists from the same table', () => {
+    expect(explain('Gender.IsNull()').value).toBe('gender is not set');
+    expect(explain('Gender.IsNotNull()').value).toBe('gender is set');
+    expect(explain('Gender.InArrayOrNull(1,2)').value).toBe('gender is one of 1 or 2, or is not set');
+    expect(explain('Gender.NotInArray(1)').value).toBe('gender is not 1 (and is set)');
   });
 });
