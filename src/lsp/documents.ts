@@ -82,65 +82,95 @@ export function encodeEntryText(entry: SavedEntry, text: string, content: string
  * values; a file that is not JSON yields what was read before the problem.
  */
 export function schemaFieldLocations(json: string): Map<string, number> {
-  const out = new Map<string, number>();
-  let i = 0;
-  const space = (): void => {
-    while (i < json.length && /\s/.test(json[i]!)) i++;
-  };
-  const string = (): string | undefined => {
-    const start = i;
-    i++;
-    while (i < json.length && json[i] !== '"') i += json[i] === '\\' ? 2 : 1;
-    i++;
+  const reader = new FieldKeyReader(json);
+  reader.value([], undefined, 0);
+  return reader.locations;
+}
+
+/**
+ * A cursor over a schema JSON file that records where each field's key is
+ * written. JSON's own whitespace is skipped with `\s` (a superset), which
+ * is harmless here: the file is JSON, not filter text.
+ */
+class FieldKeyReader {
+  /** Field path (`Address.Zip`) to the offset of its key's opening quote. */
+  readonly locations = new Map<string, number>();
+  readonly #json: string;
+  #i = 0;
+
+  constructor(json: string) {
+    this.#json = json;
+  }
+
+  /**
+   * Reads one value. `path` is the field the value belongs to; `fieldsOf` is
+   * that path when the value is a `fields` map, whose keys are field names.
+   */
+  value(path: readonly string[], fieldsOf: readonly string[] | undefined, depth: number): void {
+    this.#space();
+    if (depth > 64 || this.#i >= this.#json.length) return;
+    const c = this.#json[this.#i];
+    if (c === '"') this.#string();
+    else if (c === '[') this.#array(path, depth);
+    else if (c === '{') this.#object(path, fieldsOf, depth);
+    else this.#scalar();
+  }
+
+  #array(path: readonly string[], depth: number): void {
+    const json = this.#json;
+    this.#i++;
+    for (this.#space(); this.#i < json.length && json[this.#i] !== ']'; this.#space()) {
+      this.value(path, undefined, depth + 1);
+      this.#space();
+      if (json[this.#i] === ',') this.#i++;
+      else break;
+    }
+    this.#i++;
+  }
+
+  /** An object; a member that is not `"key": value` ends it where it stands. */
+  #object(path: readonly string[], fieldsOf: readonly string[] | undefined, depth: number): void {
+    const json = this.#json;
+    this.#i++;
+    for (this.#space(); this.#i < json.length && json[this.#i] === '"'; this.#space()) {
+      const keyAt = this.#i;
+      const key = this.#string();
+      this.#space();
+      if (key === undefined || json[this.#i] !== ':') return;
+      this.#i++;
+      if (fieldsOf !== undefined) {
+        const fieldPath = [...fieldsOf, key];
+        this.locations.set(fieldPath.join('.'), keyAt);
+        this.value(fieldPath, undefined, depth + 1);
+      } else {
+        this.value(path, key === 'fields' ? path : undefined, depth + 1);
+      }
+      this.#space();
+      if (json[this.#i] === ',') this.#i++;
+    }
+    this.#i++;
+  }
+
+  /** A string literal, decoded; undefined when it is not valid JSON. */
+  #string(): string | undefined {
+    const json = this.#json;
+    const start = this.#i;
+    this.#i++;
+    while (this.#i < json.length && json[this.#i] !== '"') this.#i += json[this.#i] === '\\' ? 2 : 1;
+    this.#i++;
     try {
-      return JSON.parse(json.slice(start, i)) as string;
+      return JSON.parse(json.slice(start, this.#i)) as string;
     } catch {
       return undefined;
     }
-  };
-  // `fieldsOf` is the field path when the object being read is a `fields` map.
-  const value = (path: readonly string[], fieldsOf: readonly string[] | undefined, depth: number): void => {
-    space();
-    if (depth > 64 || i >= json.length) return;
-    const c = json[i];
-    if (c === '"') {
-      string();
-      return;
-    }
-    if (c === '[') {
-      i++;
-      for (space(); i < json.length && json[i] !== ']'; space()) {
-        value(path, undefined, depth + 1);
-        space();
-        if (json[i] === ',') i++;
-        else break;
-      }
-      i++;
-      return;
-    }
-    if (c !== '{') {
-      while (i < json.length && !/[,\]}\s]/.test(json[i]!)) i++;
-      return;
-    }
-    i++;
-    for (space(); i < json.length && json[i] === '"'; space()) {
-      const keyAt = i;
-      const key = string();
-      space();
-      if (key === undefined || json[i] !== ':') return;
-      i++;
-      if (fieldsOf !== undefined) {
-        const fieldPath = [...fieldsOf, key];
-        out.set(fieldPath.join('.'), keyAt);
-        value(fieldPath, undefined, depth + 1);
-      } else {
-        value(path, key === 'fields' ? path : undefined, depth + 1);
-      }
-      space();
-      if (json[i] === ',') i++;
-    }
-    i++;
-  };
-  value([], undefined, 0);
-  return out;
+  }
+
+  /** A number, `true`, `false` or `null`: up to the next delimiter. */
+  #scalar(): void {
+    while (this.#i < this.#json.length && !/[,\]}\s]/.test(this.#json[this.#i]!)) this.#i++;
+  }
+
+  #space(): void {
+    while (this.#i < this.#json.length && /\s/.test(this.#json[this.#i]!)) this.#i++;
+  }
 }

@@ -4,9 +4,16 @@
  * problem with its JSON path instead of stopping at the first.
  */
 import { nearestName } from '../diagnostics/suggest.js';
-import type { DeprecationDefinition, FieldDefinition, Schema, SchemaDefinition } from './schema.js';
+import type {
+  DeprecationDefinition,
+  FieldDefinition,
+  ObjectFieldDefinition,
+  ScalarFieldDefinition,
+  Schema,
+  SchemaDefinition,
+} from './schema.js';
 import { SchemaDefinitionError, defineSchema } from './schema.js';
-import { IDENTIFIER_RULE, isIdentifier } from '../ast/lexical.js';
+import { IDENTIFIER_RULE, isFieldPath, isIdentifier } from '../ast/lexical.js';
 
 /**
  * The result of `loadSchemaJson`: a schema, or undefined with at least one error.
@@ -26,7 +33,6 @@ const TOP_KEYS = ['$schema', 'title', 'description', 'version', 'fields'] as con
 const SCALAR_KEYS = ['type', 'nullable', 'filterable', 'sortable', 'description', 'renamedFrom', 'deprecated'] as const;
 const OBJECT_KEYS = ['type', 'fields', 'nullable', 'description', 'renamedFrom'] as const;
 const DEPRECATION_KEYS = ['replacement', 'reason'] as const;
-const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const MAX_DEPTH = 32;
 const MAX_ERRORS = 50;
 
@@ -125,106 +131,161 @@ function checkFields(value: unknown, path: string, depth: number, report: Report
   return ok ? out : undefined;
 }
 
+/**
+ * Checks one field definition. Problems are reported in a fixed order — the
+ * type, then `description`, `nullable` and `renamedFrom`, then the members
+ * of its kind — so a file's messages read the same on every run.
+ */
 function checkField(value: unknown, path: string, depth: number, report: Report): FieldDefinition | undefined {
   if (!isObject(value)) {
     report(path, `must be an object with a "type", not ${describe(value)}`);
     return undefined;
   }
+  const type = checkType(value, path, report);
+  if (type === undefined) return undefined;
+  const members = new MemberReader(value, path, report);
+  const common: CommonMembers = {
+    description: members.text('description'),
+    nullable: members.flag('nullable'),
+    renamedFrom: members.renamedFrom(),
+  };
+  return type === 'object' ? checkObjectField(members, common, depth) : checkScalarField(members, type, common);
+}
+
+type ScalarTypeName = Exclude<(typeof TYPES)[number], 'object'>;
+
+/** The members both kinds of field may have; undefined when absent or wrong. */
+interface CommonMembers {
+  readonly description: string | undefined;
+  readonly nullable: boolean | undefined;
+  readonly renamedFrom: string | readonly string[] | undefined;
+}
+
+/** The field's `type`, one of `TYPES`; undefined (reported) when missing or unknown. */
+function checkType(value: object, path: string, report: Report): (typeof TYPES)[number] | undefined {
   if (!Object.hasOwn(value, 'type')) {
     report(path, `missing "type"; expected one of ${TYPES.join(', ')}`);
     return undefined;
   }
   const type = own(value, 'type');
-  if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) {
-    const near = typeof type === 'string' ? nearestName(type, TYPES) : undefined;
-    report(
-      `${path}.type`,
-      `unknown type ${short(type)}; expected one of ${TYPES.join(', ')}` + (near === undefined ? '' : ` (did you mean "${near}"?)`),
-    );
+  if (typeof type === 'string' && (TYPES as readonly string[]).includes(type)) return type as (typeof TYPES)[number];
+  const near = typeof type === 'string' ? nearestName(type, TYPES) : undefined;
+  report(
+    `${path}.type`,
+    `unknown type ${short(type)}; expected one of ${TYPES.join(', ')}` + (near === undefined ? '' : ` (did you mean "${near}"?)`),
+  );
+  return undefined;
+}
+
+/** An object field: its keys, then its nested `fields` one level deeper. */
+function checkObjectField(members: MemberReader, common: CommonMembers, depth: number): ObjectFieldDefinition | undefined {
+  const { value, path, report } = members;
+  members.keys(OBJECT_KEYS);
+  if (!Object.hasOwn(value, 'fields')) {
+    report(path, 'an object field needs "fields", the object mapping its field names to definitions');
     return undefined;
   }
-  let ok = true;
-  const flag = (key: string): boolean | undefined => {
-    if (!Object.hasOwn(value, key)) return undefined;
-    const v = own(value, key);
+  const fields = checkFields(own(value, 'fields'), `${path}.fields`, depth + 1, report);
+  if (!members.ok || fields === undefined) return undefined;
+  const { nullable, description, renamedFrom } = common;
+  return withoutUnset<ObjectFieldDefinition>({ type: 'object', nullable, description, renamedFrom, fields });
+}
+
+/** A scalar field: its keys, the `filterable` and `sortable` flags and `deprecated`. */
+function checkScalarField(members: MemberReader, type: ScalarTypeName, common: CommonMembers): ScalarFieldDefinition | undefined {
+  members.keys(SCALAR_KEYS);
+  const filterable = members.flag('filterable');
+  const sortable = members.flag('sortable');
+  const deprecated = members.deprecated();
+  if (!members.ok) return undefined;
+  const { nullable, description, renamedFrom } = common;
+  return withoutUnset<ScalarFieldDefinition>({ type, nullable, filterable, sortable, description, renamedFrom, deprecated });
+}
+
+/**
+ * Reads the members of one object of a schema file (a field definition, a
+ * `deprecated` object), reporting each wrong one under its path and
+ * remembering that one was wrong.
+ */
+class MemberReader {
+  /** False once a member was reported. */
+  ok = true;
+
+  constructor(
+    readonly value: object,
+    readonly path: string,
+    readonly report: Report,
+  ) {}
+
+  /** Reports keys outside `known`. */
+  keys(known: readonly string[]): void {
+    if (!checkKeys(this.value, this.path, known, this.report)) this.ok = false;
+  }
+
+  /** A boolean member. */
+  flag(key: string): boolean | undefined {
+    if (!Object.hasOwn(this.value, key)) return undefined;
+    const v = own(this.value, key);
     if (typeof v === 'boolean') return v;
-    report(`${path}.${key}`, `must be true or false, not ${describe(v)}`);
-    ok = false;
-    return undefined;
-  };
-  let description: string | undefined;
-  if (Object.hasOwn(value, 'description')) {
-    const d = own(value, 'description');
-    if (typeof d === 'string') description = d;
-    else {
-      report(`${path}.description`, `must be a string, not ${describe(d)}`);
-      ok = false;
-    }
+    return this.fail(key, `must be true or false, not ${describe(v)}`);
   }
-  const nullable = flag('nullable');
-  let renamedFrom: string | readonly string[] | undefined;
-  if (Object.hasOwn(value, 'renamedFrom')) {
-    const r = own(value, 'renamedFrom');
+
+  /** A string member. */
+  text(key: string): string | undefined {
+    if (!Object.hasOwn(this.value, key)) return undefined;
+    const v = own(this.value, key);
+    if (typeof v === 'string') return v;
+    return this.fail(key, `must be a string, not ${describe(v)}`);
+  }
+
+  /** `renamedFrom`: a field path or a non-empty array of them. */
+  renamedFrom(): string | readonly string[] | undefined {
+    if (!Object.hasOwn(this.value, 'renamedFrom')) return undefined;
+    const r = own(this.value, 'renamedFrom');
     const names = typeof r === 'string' ? [r] : Array.isArray(r) ? (r as unknown[]) : undefined;
-    if (names === undefined || names.length === 0 || !names.every((n) => typeof n === 'string' && PATH.test(n))) {
-      report(`${path}.renamedFrom`, `must be a field name (or dotted path), or an array of them, not ${describe(r)}`);
-      ok = false;
-    } else renamedFrom = typeof r === 'string' ? r : (names as string[]);
-  }
-  if (type === 'object') {
-    if (!checkKeys(value, path, OBJECT_KEYS, report)) ok = false;
-    if (!Object.hasOwn(value, 'fields')) {
-      report(path, 'an object field needs "fields", the object mapping its field names to definitions');
-      return undefined;
+    if (names !== undefined && names.length > 0 && names.every((n) => typeof n === 'string' && isFieldPath(n))) {
+      return typeof r === 'string' ? r : (names as string[]);
     }
-    const fields = checkFields(own(value, 'fields'), `${path}.fields`, depth + 1, report);
-    if (!ok || fields === undefined) return undefined;
-    return {
-      type: 'object',
-      ...(nullable === undefined ? {} : { nullable }),
-      ...(description === undefined ? {} : { description }),
-      ...(renamedFrom === undefined ? {} : { renamedFrom }),
-      fields,
-    };
+    return this.fail('renamedFrom', `must be a field name (or dotted path), or an array of them, not ${describe(r)}`);
   }
-  if (!checkKeys(value, path, SCALAR_KEYS, report)) ok = false;
-  const filterable = flag('filterable');
-  const sortable = flag('sortable');
-  let deprecated: boolean | DeprecationDefinition | undefined;
-  if (Object.hasOwn(value, 'deprecated')) {
-    const d = own(value, 'deprecated');
-    if (typeof d === 'boolean') deprecated = d;
-    else if (isObject(d)) {
-      if (!checkKeys(d, `${path}.deprecated`, DEPRECATION_KEYS, report)) ok = false;
-      const replacement = own(d, 'replacement');
-      const reason = own(d, 'reason');
-      if (replacement !== undefined && (typeof replacement !== 'string' || !PATH.test(replacement))) {
-        report(`${path}.deprecated.replacement`, `must be a field name (or dotted path), not ${describe(replacement)}`);
-        ok = false;
-      }
-      if (reason !== undefined && typeof reason !== 'string') {
-        report(`${path}.deprecated.reason`, `must be a string, not ${describe(reason)}`);
-        ok = false;
-      }
-      deprecated = {
-        ...(typeof replacement === 'string' ? { replacement } : {}),
-        ...(typeof reason === 'string' ? { reason } : {}),
-      };
-    } else {
-      report(`${path}.deprecated`, `must be true, false or an object with "replacement" and/or "reason", not ${describe(d)}`);
-      ok = false;
+
+  /** `deprecated`: a boolean, or an object with a `replacement` path and/or a `reason`. */
+  deprecated(): boolean | DeprecationDefinition | undefined {
+    if (!Object.hasOwn(this.value, 'deprecated')) return undefined;
+    const d = own(this.value, 'deprecated');
+    if (typeof d === 'boolean') return d;
+    if (!isObject(d)) {
+      return this.fail('deprecated', `must be true, false or an object with "replacement" and/or "reason", not ${describe(d)}`);
     }
+    const inner = new MemberReader(d, `${this.path}.deprecated`, this.report);
+    inner.keys(DEPRECATION_KEYS);
+    const replacement = inner.fieldPath('replacement');
+    const reason = inner.text('reason');
+    if (!inner.ok) this.ok = false;
+    return withoutUnset<DeprecationDefinition>({ replacement, reason });
   }
-  if (!ok) return undefined;
-  return {
-    type: type as Exclude<(typeof TYPES)[number], 'object'>,
-    ...(nullable === undefined ? {} : { nullable }),
-    ...(filterable === undefined ? {} : { filterable }),
-    ...(sortable === undefined ? {} : { sortable }),
-    ...(description === undefined ? {} : { description }),
-    ...(renamedFrom === undefined ? {} : { renamedFrom }),
-    ...(deprecated === undefined ? {} : { deprecated }),
-  };
+
+  /** A member naming one field by its path. */
+  private fieldPath(key: string): string | undefined {
+    if (!Object.hasOwn(this.value, key)) return undefined;
+    const v = own(this.value, key);
+    if (typeof v === 'string' && isFieldPath(v)) return v;
+    return this.fail(key, `must be a field name (or dotted path), not ${describe(v)}`);
+  }
+
+  private fail(key: string, message: string): undefined {
+    this.report(`${this.path}.${key}`, message);
+    this.ok = false;
+    return undefined;
+  }
+}
+
+/**
+ * `members` without the ones left undefined, keeping the order given: the
+ * definition keeps a schema file's members in one order whatever the file's.
+ */
+function withoutUnset<T extends object>(members: { [K in keyof T]: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Reports keys outside `known`, suggesting the nearest; true when there were none. */

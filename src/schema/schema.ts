@@ -152,93 +152,18 @@ export class SchemaDefinitionError extends Error {
  * schema.lookup('lastname'); // { found: 'field', field: { name: 'LastName', … }, exactCase: false }
  */
 export function defineSchema<const D extends SchemaDefinition>(definition: D): Schema {
-  const fields: ResolvedField[] = [];
-  const exact = new Map<string, FieldLookup>();
-  const folded = new Map<string, FieldLookup>();
-
-  const add = (name: string, entry: FieldLookup, where: string): void => {
-    const key = name.toLowerCase();
-    if (folded.has(key)) {
-      throw new SchemaDefinitionError(where, `field "${name}" differs only in case from another field`);
-    }
-    exact.set(name, entry);
-    folded.set(key, entry);
-  };
-
-  const earlierOwner = new Map<string, string>();
-  const claim = (earlier: readonly string[], name: string, where: string): void => {
-    for (const old of earlier) {
-      const owner = earlierOwner.get(old.toLowerCase());
-      if (owner !== undefined && owner !== name) {
-        throw new SchemaDefinitionError(`${where}.renamedFrom`, `"${old}" is already the earlier name of "${owner}"`);
-      }
-      earlierOwner.set(old.toLowerCase(), name);
-    }
-  };
-  // `parentNullable`: a field inside a nullable object is null whenever the object is missing.
-  // `parentEarlier`: the earlier paths of the enclosing object, when it was renamed.
-  const walk = (
-    defs: unknown,
-    prefix: readonly string[],
-    where: string,
-    depth: number,
-    parentNullable: boolean,
-    parentEarlier: readonly string[],
-  ): void => {
-    if (depth > 32) throw new SchemaDefinitionError(where, 'objects nest deeper than 32 levels');
-    if (typeof defs !== 'object' || defs === null || Array.isArray(defs)) {
-      throw new SchemaDefinitionError(where, 'must be an object mapping field names to definitions');
-    }
-    for (const key of Object.keys(defs)) {
-      const at = `${where}.${key}`;
-      if (!isIdentifier(key)) {
-        throw new SchemaDefinitionError(at, `a field name must match ${IDENTIFIER_RULE}`);
-      }
-      const def = (defs as Record<string, unknown>)[key] as FieldDefinition | undefined;
-      if (typeof def !== 'object' || def === null) {
-        throw new SchemaDefinitionError(at, 'must be an object with a "type"');
-      }
-      const path = [...prefix, key];
-      const name = path.join('.');
-      // Earlier paths: its own earlier names under the current parent, and its
-      // current and earlier names under each earlier path of the parent.
-      const own = earlierPaths(def.renamedFrom, prefix, at);
-      const bare = own.filter((p) => p.split('.').length === path.length).map((p) => p.split('.').pop()!);
-      const earlier = [...new Set([...own, ...parentEarlier.flatMap((p) => [key, ...bare].map((k) => `${p}.${k}`))])];
-      if (def.type === 'object') {
-        add(name, { found: 'object', name, exactCase: true }, at);
-        walk((def as ObjectFieldDefinition).fields, path, `${at}.fields`, depth + 1, parentNullable || def.nullable === true, earlier);
-        continue;
-      }
-      if (!SCALARS.has(def.type as string)) {
-        throw new SchemaDefinitionError(
-          `${at}.type`,
-          `unknown type ${JSON.stringify(def.type)}; expected one of string, number, integer, datetime, boolean, object`,
-        );
-      }
-      const deprecated =
-        def.deprecated === true ? {} : typeof def.deprecated === 'object' && def.deprecated !== null ? def.deprecated : undefined;
-      const field: ResolvedField = Object.freeze({
-        name,
-        path: Object.freeze(path),
-        type: def.type,
-        nullable: parentNullable || def.nullable === true,
-        filterable: def.filterable !== false,
-        sortable: def.sortable !== false,
-        ...(def.description === undefined ? {} : { description: def.description }),
-        ...(earlier.length === 0 ? {} : { renamedFrom: Object.freeze(earlier) }),
-        ...(deprecated === undefined ? {} : { deprecated: Object.freeze({ ...deprecated }) }),
-      });
-      claim(earlier, name, at);
-      fields.push(field);
-      add(name, { found: 'field', field, exactCase: true }, at);
-    }
-  };
-  walk((definition as SchemaDefinition | null)?.fields, [], 'fields', 0, false, []);
-
+  const tables = new SchemaTables();
+  tables.addFields((definition as SchemaDefinition | null)?.fields, {
+    prefix: [],
+    where: 'fields',
+    depth: 0,
+    nullable: false,
+    earlier: [],
+  });
+  const { exact, folded } = tables;
   return Object.freeze({
     definition,
-    fields: Object.freeze(fields),
+    fields: Object.freeze(tables.fields),
     lookup(name: string): FieldLookup {
       const hit = exact.get(name);
       if (hit !== undefined) return hit;
@@ -246,5 +171,125 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
       if (ci === undefined || ci.found === 'none') return { found: 'none' };
       return { ...ci, exactCase: false };
     },
+  });
+}
+
+/** The `fields` map being read: where it is and what its fields inherit from the objects around it. */
+interface FieldsMap {
+  readonly prefix: readonly string[];
+  /** Its path in the definition, for messages (`fields.Address.fields`). */
+  readonly where: string;
+  readonly depth: number;
+  /** A field inside a nullable object is null whenever the object is missing. */
+  readonly nullable: boolean;
+  /** The earlier paths of the enclosing object, when it was renamed. */
+  readonly earlier: readonly string[];
+}
+
+/** The lookup tables `defineSchema` fills while it checks a definition, depth-first. */
+class SchemaTables {
+  readonly fields: ResolvedField[] = [];
+  readonly exact = new Map<string, FieldLookup>();
+  readonly folded = new Map<string, FieldLookup>();
+  /** Earlier name (lower case) to the field that now has it. */
+  readonly #earlierOwner = new Map<string, string>();
+
+  /** Checks and adds every field of one `fields` map. */
+  addFields(defs: unknown, map: FieldsMap): void {
+    if (map.depth > 32) throw new SchemaDefinitionError(map.where, 'objects nest deeper than 32 levels');
+    if (typeof defs !== 'object' || defs === null || Array.isArray(defs)) {
+      throw new SchemaDefinitionError(map.where, 'must be an object mapping field names to definitions');
+    }
+    for (const key of Object.keys(defs)) this.#addField(key, (defs as Record<string, unknown>)[key], map);
+  }
+
+  #addField(key: string, value: unknown, map: FieldsMap): void {
+    const at = `${map.where}.${key}`;
+    if (!isIdentifier(key)) {
+      throw new SchemaDefinitionError(at, `a field name must match ${IDENTIFIER_RULE}`);
+    }
+    const def = value as FieldDefinition | undefined;
+    if (typeof def !== 'object' || def === null) {
+      throw new SchemaDefinitionError(at, 'must be an object with a "type"');
+    }
+    const path = [...map.prefix, key];
+    const name = path.join('.');
+    const earlier = allEarlierPaths(def.renamedFrom, key, map, at);
+    if (def.type === 'object') {
+      this.#add(name, { found: 'object', name, exactCase: true }, at);
+      const nullable = map.nullable || def.nullable === true;
+      this.addFields((def as ObjectFieldDefinition).fields, {
+        prefix: path,
+        where: `${at}.fields`,
+        depth: map.depth + 1,
+        nullable,
+        earlier,
+      });
+      return;
+    }
+    const field = resolveScalar(def, path, map.nullable, earlier, at);
+    this.#claim(earlier, name, at);
+    this.fields.push(field);
+    this.#add(name, { found: 'field', field, exactCase: true }, at);
+  }
+
+  #add(name: string, entry: FieldLookup, where: string): void {
+    const key = name.toLowerCase();
+    if (this.folded.has(key)) {
+      throw new SchemaDefinitionError(where, `field "${name}" differs only in case from another field`);
+    }
+    this.exact.set(name, entry);
+    this.folded.set(key, entry);
+  }
+
+  /** Records `name` as the owner of its earlier paths; two fields may not claim one. */
+  #claim(earlier: readonly string[], name: string, where: string): void {
+    for (const old of earlier) {
+      const owner = this.#earlierOwner.get(old.toLowerCase());
+      if (owner !== undefined && owner !== name) {
+        throw new SchemaDefinitionError(`${where}.renamedFrom`, `"${old}" is already the earlier name of "${owner}"`);
+      }
+      this.#earlierOwner.set(old.toLowerCase(), name);
+    }
+  }
+}
+
+/**
+ * A field's earlier paths: its own earlier names under the current parent,
+ * and its current and earlier names under each earlier path of the parent.
+ */
+function allEarlierPaths(renamedFrom: string | readonly string[] | undefined, key: string, map: FieldsMap, at: string): string[] {
+  const own = earlierPaths(renamedFrom, map.prefix, at);
+  const depth = map.prefix.length + 1;
+  const bare = own.filter((p) => p.split('.').length === depth).map((p) => p.split('.').pop()!);
+  return [...new Set([...own, ...map.earlier.flatMap((p) => [key, ...bare].map((k) => `${p}.${k}`))])];
+}
+
+/** A scalar field as filters see it, with its defaults filled in and the nullability of the objects around it. */
+function resolveScalar(
+  def: ScalarFieldDefinition,
+  path: readonly string[],
+  parentNullable: boolean,
+  earlier: readonly string[],
+  at: string,
+): ResolvedField {
+  if (!SCALARS.has(def.type as string)) {
+    throw new SchemaDefinitionError(
+      `${at}.type`,
+      `unknown type ${JSON.stringify(def.type)}; expected one of string, number, integer, datetime, boolean, object`,
+    );
+  }
+  const deprecated =
+    def.deprecated === true ? {} : typeof def.deprecated === 'object' && def.deprecated !== null ? def.deprecated : undefined;
+  return Object.freeze({
+    name: path.join('.'),
+    path: Object.freeze(path),
+    type: def.type,
+    nullable: parentNullable || def.nullable === true,
+    filterable: def.filterable !== false,
+    sortable: def.sortable !== false,
+    ...(def.description === undefined ? {} : { description: def.description }),
+    ...(earlier.length === 0 ? {} : { renamedFrom: Object.freeze(earlier) }),
+    ...(deprecated === undefined ? {} : { deprecated: Object.freeze({ ...deprecated }) }),
   });
 }

@@ -170,6 +170,45 @@ function positiveInteger(name: string, value: number, min: number): number {
  * for await (const employee of employees) console.log(employee.LastName);
  */
 export function paginate<T = unknown>(source: FetchLike | PageSource, options: PaginateOptions = {}): Paginated<T> {
+  const settings = pagingSettings(options);
+  const fetchPage = pageFetcher(source, options.url, settings.style);
+  const headers = staticHeaders(options);
+  const endpoint = options.url === undefined ? 'the list endpoint' : String(options.url);
+  const query: ListRequestParams = {
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
+    ...(options.sort === undefined ? {} : { sort: options.sort }),
+    ...(options.includeDeleted === undefined ? {} : { includeDeleted: options.includeDeleted }),
+    limit: settings.limit,
+  };
+  // Encode once up front so a bad filter or sort fails at the call, not mid-iteration.
+  encodeListRequest(query, { style: settings.style });
+  const { limit, maxPages, timeoutMs, onExpired, maxRestarts } = settings;
+  const limits: SessionLimits = {
+    urlFor: requestUrl(options, endpoint, settings.style),
+    query,
+    limit,
+    maxPages,
+    timeoutMs,
+    onExpired,
+    maxRestarts,
+    endpoint,
+  };
+  return pagedResult<T>(settings.mode, () => newSession(limits, fetchPage, headers, options));
+}
+
+/** The options that shape paging, checked and with their defaults filled in. */
+interface PagingSettings {
+  readonly limit: number;
+  readonly maxRestarts: number;
+  readonly mode: 'token' | 'skip';
+  readonly onExpired: 'restart' | 'throw';
+  readonly style: 'query' | 'headers';
+  readonly timeoutMs: number;
+  readonly maxPages: number;
+}
+
+/** Checks the numbers and the mode of `options` (in this order: the first wrong one is the one reported). */
+function pagingSettings(options: PaginateOptions): PagingSettings {
   const limit = positiveInteger('limit', options.limit ?? 100, 1);
   const maxRestarts = positiveInteger('maxRestarts', options.maxRestarts ?? 3, 0);
   const mode = options.mode ?? 'token';
@@ -181,74 +220,82 @@ export function paginate<T = unknown>(source: FetchLike | PageSource, options: P
     throw new WepqlError(`paginate: timeoutMs must be a number of milliseconds above 0 (or Infinity), got ${String(timeoutMs)}`, []);
   }
   const maxPages = options.maxPages === undefined ? Infinity : positiveInteger('maxPages', options.maxPages, 1);
-  let fetchPage: PageSource['fetchPage'];
+  return { limit, maxRestarts, mode, onExpired, style, timeoutMs, maxPages };
+}
+
+/**
+ * How one page is asked for: a fetch function sends a GET to `url` with the
+ * request encoded in `style`; a `PageSource` is called as it is.
+ */
+function pageFetcher(
+  source: FetchLike | PageSource,
+  url: string | URL | undefined,
+  style: PagingSettings['style'],
+): PageSource['fetchPage'] {
   if (typeof source === 'function') {
-    if (options.url === undefined) throw new WepqlError('paginate: url is required when a fetch function is given', []);
-    const base = absoluteUrl(options.url);
-    fetchPage = (request, context) => {
+    if (url === undefined) throw new WepqlError('paginate: url is required when a fetch function is given', []);
+    const base = absoluteUrl(url);
+    return (request, context) => {
       const encoded = encodeListRequest(request, { style });
-      const url = new URL(base);
-      for (const [name, value] of encoded.search) url.searchParams.set(name, value);
-      return source(url.toString(), {
+      const address = new URL(base);
+      for (const [name, value] of encoded.search) address.searchParams.set(name, value);
+      return source(address.toString(), {
         method: 'GET',
         headers: { ...context.headers, ...encoded.headers },
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
     };
-  } else if (typeof source === 'object' && source !== null && typeof source.fetchPage === 'function') {
-    fetchPage = (request, context) => source.fetchPage(request, context);
-  } else {
-    throw new WepqlError('paginate: the source must be a fetch-compatible function or an object with fetchPage', []);
   }
+  if (typeof source === 'object' && source !== null && typeof source.fetchPage === 'function') {
+    return (request, context) => source.fetchPage(request, context);
+  }
+  throw new WepqlError('paginate: the source must be a fetch-compatible function or an object with fetchPage', []);
+}
 
-  const staticHeaders: Record<string, string> = { accept: 'application/json' };
+/** The headers of every request: `accept`, the version headers, the bearer token, then the caller's own (which win). */
+function staticHeaders(options: PaginateOptions): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
   const version = options.apiVersion === undefined ? DEFAULT_API_VERSION : options.apiVersion;
-  if (version !== null) for (const name of VERSION_HEADERS) staticHeaders[name] = version;
-  if (options.accessToken !== undefined) staticHeaders['authorization'] = `Bearer ${options.accessToken}`;
-  Object.assign(staticHeaders, headersToRecord(options.headers));
-  const endpoint = options.url === undefined ? 'the list endpoint' : String(options.url);
-  const query: ListRequestParams = {
-    ...(options.filter === undefined ? {} : { filter: options.filter }),
-    ...(options.sort === undefined ? {} : { sort: options.sort }),
-    ...(options.includeDeleted === undefined ? {} : { includeDeleted: options.includeDeleted }),
-    limit,
-  };
-  // Encode once up front so a bad filter or sort fails at the call, not mid-iteration.
-  encodeListRequest(query, { style });
+  if (version !== null) for (const name of VERSION_HEADERS) headers[name] = version;
+  if (options.accessToken !== undefined) headers['authorization'] = `Bearer ${options.accessToken}`;
+  return Object.assign(headers, headersToRecord(options.headers));
+}
 
-  const urlFor = (request: ListRequestParams): string => {
+/** The address of a request, for messages; without a `url` (a `PageSource`), the endpoint's name. */
+function requestUrl(options: PaginateOptions, endpoint: string, style: PagingSettings['style']): (request: ListRequestParams) => string {
+  return (request) => {
     if (options.url === undefined) return endpoint;
-    const url = absoluteUrl(options.url);
-    for (const [name, value] of encodeListRequest(request, { style }).search) url.searchParams.set(name, value);
-    return url.toString();
+    const address = absoluteUrl(options.url);
+    for (const [name, value] of encodeListRequest(request, { style }).search) address.searchParams.set(name, value);
+    return address.toString();
   };
+}
 
-  // Each iteration gets its own sender (credentials from re-authentication) and session.
-  const session = (): PageSession => {
-    const sender = new RetryingSender({
-      ...(options.reauthenticate === undefined ? {} : { reauthenticate: options.reauthenticate }),
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-    });
-    const config: SessionConfig = {
-      send: async (request, signal) => {
-        const response = await sender.send('GET', (auth) => fetchPage(request, { headers: { ...staticHeaders, ...auth }, signal }));
-        return readAnswer(response, urlFor(request));
-      },
-      urlFor,
-      query,
-      limit,
-      maxPages,
-      timeoutMs,
-      onExpired,
-      maxRestarts,
-      endpoint,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    };
-    return new PageSession(config);
+/** A session's configuration but for its transport and signal: the same for every iteration. */
+type SessionLimits = Omit<SessionConfig, 'send' | 'signal'>;
+
+/** One iteration's session, with a sender of its own (credentials from re-authentication last one iteration). */
+function newSession(
+  limits: SessionLimits,
+  fetchPage: PageSource['fetchPage'],
+  headers: Readonly<Record<string, string>>,
+  options: PaginateOptions,
+): PageSession {
+  const sender = new RetryingSender({
+    ...(options.reauthenticate === undefined ? {} : { reauthenticate: options.reauthenticate }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  });
+  const send: SessionConfig['send'] = async (request, signal) => {
+    const response = await sender.send('GET', (auth) => fetchPage(request, { headers: { ...headers, ...auth }, signal }));
+    return readAnswer(response, limits.urlFor(request));
   };
+  return new PageSession({ send, ...limits, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+}
+
+/** What `paginate` hands back: each iteration (of records, of pages, or `toArray`) starts a fresh session. */
+function pagedResult<T>(mode: PagingSettings['mode'], session: () => PageSession): Paginated<T> {
   const pages = <R>(): AsyncGenerator<ListPage<R>, void, undefined> =>
     mode === 'skip' ? skipPages<R>(session()) : tokenPages<R>(session());
-
   return {
     pages: () => ({ [Symbol.asyncIterator]: () => pages<T>() }),
     async *[Symbol.asyncIterator]() {
