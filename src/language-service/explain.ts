@@ -19,7 +19,6 @@
  * sentence shows what the filter really tests.
  */
 import { matchFilterNode } from '../ast/fold.js';
-import { trimWhitespace } from '../ast/lexical.js';
 import type {
   ComparisonNode,
   FieldNode,
@@ -38,7 +37,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
-import { dayRangeFilter } from '../schema/date-only.js';
+import { dayRangeFilter, midnightInstant } from '../schema/date-only.js';
 import type { FieldDefinition, Schema } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { parseBooleanText, parseDatetimeText, parseNumberText } from '../schema/values.js';
@@ -247,7 +246,7 @@ class Words {
     const facts = operatorFacts(node.operator);
     const plainList = !facts.negated && !facts.nullMatches;
     const instant = plainList ? this.dateOnly(node.field, node.values, false) : undefined;
-    const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${instantOf(v.value)}`));
+    const shown = node.values.map((v) => (instant === undefined ? this.value(v, type) : `exactly ${midnightInstant(v.value)}`));
     const text = `${this.name(node.field)} ${listPhrase(node.operator, shown)}`;
     if (instant !== undefined) return `${text}${instant.note}`;
     return surprisesOnNull(node.operator) ? this.unlessNull(text, node.field) : text;
@@ -302,7 +301,7 @@ class Words {
     if (range === undefined) return undefined;
     const many = values.length > 1;
     return {
-      values: values.map((v) => `exactly ${instantOf(v.value)}`).join(', '),
+      values: values.map((v) => `exactly ${midnightInstant(v.value)}`).join(', '),
       note: ` (${many ? 'those instants' : 'that instant'} only, not the whole day${many ? 's' : ''}; ${negate ? 'to leave out the whole day' : `for the whole day${many ? 's' : ''}`}: ${range})`,
     };
   }
@@ -344,11 +343,6 @@ const HIDDEN_CHARACTERS = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\
 /** A text value in double quotes, JSON-escaped, with hidden characters written as `\uXXXX`. */
 function quoteText(text: string): string {
   return JSON.stringify(text).replace(HIDDEN_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** A date-only value as the instant it compares: `2024-03-21T00:00:00Z`. */
-function instantOf(date: string): string {
-  return `${trimWhitespace(date)}T00:00:00Z`;
 }
 
 /** Without a schema: a value that reads as a number, boolean or datetime is taken as one. */

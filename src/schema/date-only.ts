@@ -5,7 +5,6 @@
  * `date-only-equality` both say so, and both offer the same range that does
  * mean "that day"; this module is the one place that range is built.
  */
-import { trimWhitespace } from '../ast/lexical.js';
 import { operatorFor, type PositiveRelation } from '../ast/operator-facts.js';
 import { parseDatetimeText } from './values.js';
 
@@ -20,17 +19,19 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  * @example
  * dateOnlyDay('2024-03-21');       // { day: '2024-03-21', next: '2024-03-22', nextInclusive: false }
  * dateOnlyDay('2024-03-21T10:00'); // undefined
+ * dateOnlyDay(' 2024-03-21');      // undefined: read as the validator reads it, untrimmed
  */
 export function dateOnlyDay(text: string): { day: string; next: string; nextInclusive: boolean } | undefined {
-  const trimmed = trimWhitespace(text);
-  if (!DATE_ONLY.test(trimmed)) return undefined;
-  const start = parseDatetimeText(trimmed);
+  // No trimming: the validator reads a value exactly as written, so a value
+  // with a space (or any other character) around the date is no datetime.
+  if (!DATE_ONLY.test(text)) return undefined;
+  const start = parseDatetimeText(text);
   if (start === undefined) return undefined;
   const d = new Date(start + 86_400_000);
   const year = d.getUTCFullYear();
-  if (year > 9999) return { day: trimmed, next: `${trimmed}T23:59:59.999Z`, nextInclusive: true };
+  if (year > 9999) return { day: text, next: `${text}T23:59:59.999Z`, nextInclusive: true };
   const next = `${String(year).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
-  return { day: trimmed, next, nextInclusive: false };
+  return { day: text, next, nextInclusive: false };
 }
 
 /**
@@ -74,7 +75,7 @@ function bound(field: string, relation: Exclude<PositiveRelation, '='>, value: s
  * midnightInstant('2024-03-21'); // '2024-03-21T00:00:00Z'
  */
 export function midnightInstant(date: string): string {
-  return `${trimWhitespace(date)}T00:00:00Z`;
+  return `${date}T00:00:00Z`;
 }
 
 /**
