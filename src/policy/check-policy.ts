@@ -7,7 +7,8 @@ import type { Span } from '../ast/nodes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { TypedFilter, TypedFilterNode, TypedSort } from '../ast/typed-tree.js';
+import { conditionsOf } from '../ast/fold.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -19,20 +20,11 @@ import type { Policy } from './policy.js';
  */
 export function checkFilterPolicy(filter: TypedFilter, policy: Policy): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const visit = (node: TypedFilterNode): void => {
-    if (node.kind === 'group') {
-      for (const child of node.children) visit(child);
-      return;
-    }
-    if (node.kind === 'in-fields') {
-      node.fields.forEach((field, i) =>
-        checkCondition(field.name, node.operator, node.source.fields[i]!.span, node.source.operatorSpan, out, policy),
-      );
-      return;
-    }
-    checkCondition(node.field.name, node.operator, node.source.field.span, node.source.operatorSpan, out, policy);
-  };
-  for (const clause of filter.clauses) visit(clause);
+  for (const { node, field, fieldIndex, operator } of conditionsOf(filter.clauses)) {
+    // An InFields condition is refused per field, at that field's name in its list.
+    const fieldSpan = node.kind === 'in-fields' ? node.source.fields[fieldIndex]!.span : node.source.field.span;
+    checkCondition(field.name, operator, fieldSpan, node.source.operatorSpan, out, policy);
+  }
   return out.sort((a, b) => a.start - b.start);
 }
 

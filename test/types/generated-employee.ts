@@ -1,28 +1,7 @@
 import type { FIELD_TYPES } from '../../src/sdk/index.js';
 
 export interface GeneratedEmployee {
-  readonly [FIELD_TYPES]?: {
-    readonly Id: 'integer';
-    readonly W2Id: 'integer';
-    readonly ClientId: 'integer';
-    readonly EmployeeNumber: 'integer';
-    readonly Gender: 'integer';
-    readonly BirthOn: 'datetime';
-    readonly ResidentialAddressId: 'integer';
-    readonly PeoHireDate: 'datetime';
-    readonly OrigHireDate: 'datetime';
-    readonly LastPaidOn: 'datetime';
-    readonly LastEarnedWagesOn: 'datetime';
-    readonly BenefitWaitPeriodStart: 'datetime';
-    readonly IdentificationType: 'integer';
-    readonly VeteranStatus: 'integer';
-    readonly Citizenship: 'integer';
-    readonly Checklist: 'integer';
-    readonly Source: 'integer';
-    readonly RowStatus: 'integer';
-    readonly CreatedOn: 'datetime';
-    readonly ModifiedOn: 'datetime';
-  };
+  readonly [FIELD_TYPES]?: { readonly Id: 'integer'; readonly W2Id: 'integer'; readonly ClientId: 'integer'; readonly EmployeeNumber: 'integer'; readonly Gender: 'integer'; readonly BirthOn: 'datetime'; readonly ResidentialAddressId: 'integer'; readonly PeoHireDate: 'datetime'; readonly OrigHireDate: 'datetime'; readonly LastPaidOn: 'datetime'; readonly LastEarnedWagesOn: 'datetime'; readonly BenefitWaitPeriodStart: 'datetime'; readonly IdentificationType: 'integer'; readonly VeteranStatus: 'integer'; readonly Citizenship: 'integer'; readonly Checklist: 'integer'; readonly Source: 'integer'; readonly RowStatus: 'integer'; readonly CreatedOn: 'datetime'; readonly ModifiedOn: 'datetime' };
   /** Employee identifier. */
   Id: number;
   /** W-2 identifier. */
