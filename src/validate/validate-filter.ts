@@ -16,7 +16,6 @@ import { describeApplicableTypes, isOperatorApplicable } from './applicability.j
 import { convertValueText } from './convert-value.js';
 import { Reporter, quoteText } from './report.js';
 import { resolveField } from './resolve-field.js';
-import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
 import type {
   TypedComparison,
   TypedFilter,
@@ -73,7 +72,7 @@ export interface ValidateFilterResult {
 export function validateFilter(ast: FilterAst, schema: Schema, options: ValidateOptions = {}): ValidateFilterResult {
   const limits = resolveLimits(options.limits);
   const run = new FilterValidation(schema, limits);
-  const clauses = run.clauses(ast.clauses);
+  const clauses = run.clauses(ast.clauses, 0);
   const diagnostics = run.reporter.diagnostics;
   if (run.reporter.hasErrors || clauses === undefined) return { value: undefined, diagnostics };
   return { value: { kind: 'typed-filter', clauses, source: ast }, diagnostics };
@@ -82,20 +81,6 @@ export function validateFilter(ast: FilterAst, schema: Schema, options: Validate
 class FilterValidation {
   readonly reporter: Reporter;
   private conditions = 0;
-  /** The number of groups enclosing the clauses being validated. */
-  private depth = 0;
-
-  /**
-   * How each kind of node is validated: a Record keyed by kind, so a new
-   * node kind does not compile until it is validated. Built once per run.
-   */
-  private readonly validate: MatchHandlers<FilterNode, TypedFilterNode | undefined> = {
-    group: (node) => this.group(node),
-    comparison: (node) => this.comparison(node),
-    'null-check': (node) => this.nullCheck(node),
-    list: (node) => this.list(node),
-    'in-fields': (node) => this.inFields(node),
-  };
 
   constructor(
     private readonly schema: Schema,
@@ -104,21 +89,35 @@ class FilterValidation {
     this.reporter = new Reporter(limits.maxErrors);
   }
 
-  /** Validates the clauses of the filter or of the group being validated, in text order. */
-  clauses(nodes: readonly FilterNode[]): TypedFilterNode[] | undefined {
+  /** `depth` is the number of groups enclosing these clauses. */
+  clauses(nodes: readonly FilterNode[], depth: number): TypedFilterNode[] | undefined {
     const out: TypedFilterNode[] = [];
     let ok = true;
     for (const node of nodes) {
-      // A kind outside the types (a tree built by code) fails the clause as before: validateFilter never throws.
-      const typed = Object.hasOwn(this.validate, node.kind) ? matchFilterNode(node, this.validate) : undefined;
+      const typed = this.node(node, depth);
       if (typed === undefined) ok = false;
       else out.push(typed);
     }
     return ok ? out : undefined;
   }
 
-  private group(node: GroupNode): TypedGroup | undefined {
-    if (this.depth + 1 > this.limits.maxDepth) {
+  private node(node: FilterNode, depth: number): TypedFilterNode | undefined {
+    switch (node.kind) {
+      case 'group':
+        return this.group(node, depth + 1);
+      case 'comparison':
+        return this.comparison(node);
+      case 'null-check':
+        return this.nullCheck(node);
+      case 'list':
+        return this.list(node);
+      case 'in-fields':
+        return this.inFields(node);
+    }
+  }
+
+  private group(node: GroupNode, depth: number): TypedGroup | undefined {
+    if (depth > this.limits.maxDepth) {
       // Do not descend: the bound on recursion is the point of this check.
       this.reporter.report(
         'nesting-too-deep',
@@ -131,9 +130,7 @@ class FilterValidation {
       this.reporter.report('empty-group', node.span, `${node.operator}() must contain at least one clause`);
       return undefined;
     }
-    this.depth++;
-    const children = this.clauses(node.children);
-    this.depth--;
+    const children = this.clauses(node.children, depth);
     if (children === undefined) return undefined;
     return { kind: 'group', operator: node.operator, children, source: node };
   }
