@@ -66,8 +66,7 @@ function planValue(value: TypedScalar | undefined, field: ResolvedField, fold: b
 
 /**
  * How each kind of node lowers, folded bottom-up (a group gets its lowered
- * children). Built once per plan, so the fold runs at plan time and no
- * record ever pays for it.
+ * children). The fold runs at plan time, so no record ever pays for it.
  */
 function lowering(fold: boolean): FoldHandlers<TypedFilterNode, PlanNode> {
   return {
@@ -86,6 +85,10 @@ function lowering(fold: boolean): FoldHandlers<TypedFilterNode, PlanNode> {
     },
   };
 }
+
+/** The two lowerings, built once: case-insensitive (values folded) and case-sensitive. */
+const FOLDED = lowering(true);
+const EXACT = lowering(false);
 
 function test(
   field: ResolvedField,
@@ -119,5 +122,5 @@ function test(
 export function planFilter(filter: TypedFilter, options: { readonly caseSensitive: boolean; readonly limits: Limits }): PlanNode {
   const fold = !options.caseSensitive;
   const checked = checkTypedFilter(filter, { limits: options.limits });
-  return { kind: 'all', children: foldClauses(checked.clauses, lowering(fold)) };
+  return { kind: 'all', children: foldClauses(checked.clauses, fold ? FOLDED : EXACT) };
 }
