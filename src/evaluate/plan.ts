@@ -15,6 +15,7 @@ import type { ResolvedField } from '../schema/schema.js';
 import type { ScalarType } from '../schema/values.js';
 import { comparableValue } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
+import { foldClauses, type FoldHandlers } from '../ast/fold.js';
 import type { TypedFilter, TypedFilterNode, TypedScalar } from '../ast/typed-tree.js';
 
 /**
@@ -63,26 +64,31 @@ function planValue(value: TypedScalar | undefined, field: ResolvedField, fold: b
   return comparableValue(value, field.type, fold)!;
 }
 
-function lowerNode(node: TypedFilterNode, fold: boolean): PlanNode {
-  switch (node.kind) {
-    case 'group':
-      return { kind: node.operator === 'And' ? 'all' : 'any', children: node.children.map((child) => lowerNode(child, fold)) };
-    case 'comparison':
-      return test(node.field, node.operator, planValue(node.value, node.field, fold), [], fold);
-    case 'null-check':
-      return test(node.field, node.operator, undefined, [], fold);
-    case 'list': {
+/**
+ * How each kind of node lowers, folded bottom-up (a group gets its lowered
+ * children). The fold runs at plan time, so no record ever pays for it.
+ */
+function lowering(fold: boolean): FoldHandlers<TypedFilterNode, PlanNode> {
+  return {
+    group: (node, children) => ({ kind: node.operator === 'And' ? 'all' : 'any', children }),
+    comparison: (node) => test(node.field, node.operator, planValue(node.value, node.field, fold), [], fold),
+    'null-check': (node) => test(node.field, node.operator, undefined, [], fold),
+    list: (node) => {
       const values = node.values.map((v) => planValue(v, node.field, fold));
       return test(node.field, node.operator, undefined, [...new Set(values)], fold);
-    }
-    case 'in-fields': {
+    },
+    'in-fields': (node) => {
       const base = baseOperatorOfInFields(node.operator);
       // v.OpInFields(F1,F2) is F1.Op(v) or F2.Op(v): the field on the left.
       const children = node.fields.map((field, i) => test(field, base, planValue(node.values[i], field, fold), [], fold));
       return { kind: 'any', children };
-    }
-  }
+    },
+  };
 }
+
+/** The two lowerings, built once: case-insensitive (values folded) and case-sensitive. */
+const FOLDED = lowering(true);
+const EXACT = lowering(false);
 
 function test(
   field: ResolvedField,
@@ -116,5 +122,5 @@ function test(
 export function planFilter(filter: TypedFilter, options: { readonly caseSensitive: boolean; readonly limits: Limits }): PlanNode {
   const fold = !options.caseSensitive;
   const checked = checkTypedFilter(filter, { limits: options.limits });
-  return { kind: 'all', children: checked.clauses.map((clause) => lowerNode(clause, fold)) };
+  return { kind: 'all', children: foldClauses(checked.clauses, fold ? FOLDED : EXACT) };
 }

@@ -142,25 +142,8 @@ export function listResponse<T>(input: { data: readonly T[]; pagination?: Pagina
 export function errorResponse(error: ListError): ListResponse {
   const headers: Record<string, string> = { ...JSON_HEADERS };
   switch (error.kind) {
-    case 'validation': {
-      const grouped: Record<string, [string, string][]> = {};
-      for (const e of error.errors) {
-        const list = Object.hasOwn(grouped, e.param) ? grouped[e.param]! : (grouped[e.param] = []);
-        list.push([e.code, e.message]);
-      }
-      return {
-        status: 400,
-        headers,
-        body: {
-          Status: 3,
-          Code: 'DataValidationError',
-          ErrorCode: '',
-          Message: error.errors.map((e) => `${e.param}: [${e.message}]`).join('\n'),
-          StackTrace: '',
-          ValidationErrors: grouped,
-        } satisfies ErrorEnvelope,
-      };
-    }
+    case 'validation':
+      return validationResponse(error.errors, headers);
     case 'page-out-of-range':
       if (error.token !== undefined) headers[TOKEN_ERROR_HEADER] = `${error.token.reason}: ${headerSafe(error.token.message)}`;
       return {
@@ -199,6 +182,27 @@ export function errorResponse(error: ListError): ListResponse {
         body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope,
       };
   }
+}
+
+/** The 400 for invalid parameters: every message, and the errors grouped by parameter (docs/reference.md §"Envelopes"). */
+function validationResponse(errors: readonly ParameterError[], headers: Record<string, string>): ListResponse {
+  const grouped: Record<string, [string, string][]> = {};
+  for (const e of errors) {
+    const list = Object.hasOwn(grouped, e.param) ? grouped[e.param]! : (grouped[e.param] = []);
+    list.push([e.code, e.message]);
+  }
+  return {
+    status: 400,
+    headers,
+    body: {
+      Status: 3,
+      Code: 'DataValidationError',
+      ErrorCode: '',
+      Message: errors.map((e) => `${e.param}: [${e.message}]`).join('\n'),
+      StackTrace: '',
+      ValidationErrors: grouped,
+    } satisfies ErrorEnvelope,
+  };
 }
 
 // Header values may not hold control characters or non-Latin-1 text.

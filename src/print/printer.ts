@@ -25,6 +25,7 @@ import type { Schema } from '../schema/schema.js';
 import { invalidCharacter, isFieldPath, quoteValue } from '../ast/lexical.js';
 import type { ValuePosition } from './quote.js';
 import { needsQuoting } from './quote.js';
+import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
 
 /**
  * How to print a filter or sort. Every field is optional.
@@ -135,25 +136,30 @@ function valueText(value: ValueNode, position: ValuePosition, forceQuotes: boole
   return forceQuotes || needsQuoting(value.value, position) ? quoteValue(value.value) : value.value;
 }
 
-/** The canonical one-line text of a condition (anything but a group). */
-function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): string {
-  checkOperator(node);
-  switch (node.kind) {
-    case 'comparison': {
-      const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
+/** A condition: any node but a group. */
+type ConditionNode = Exclude<FilterNode, GroupNode>;
+
+/**
+ * The canonical one-line text of each kind of condition. Built once per
+ * print, so a tree of many conditions does not rebuild it per node.
+ */
+function conditionPrinters(s: Settings): MatchHandlers<ConditionNode, string> {
+  const quoteFor = (field: FieldNode): boolean => s.quoteAll && (s.schema === undefined || isStringField(field, s.schema));
+  return {
+    comparison: (node) => {
+      const quote = quoteFor(node.field);
       return `${fieldText(node.field, s.schema)}.${node.operator}(${valueText(node.value, 'argument', quote)})`;
-    }
-    case 'null-check':
-      return `${fieldText(node.field, s.schema)}.${node.operator}()`;
-    case 'list': {
+    },
+    'null-check': (node) => `${fieldText(node.field, s.schema)}.${node.operator}()`,
+    list: (node) => {
       if (node.values.length === 0) {
         fail('filter', 'missing-value', `${node.operator} needs at least one value`, node.span);
       }
-      const quote = s.quoteAll && (s.schema === undefined || isStringField(node.field, s.schema));
+      const quote = quoteFor(node.field);
       const values = node.values.map((v) => valueText(v, 'argument', quote)).join(',');
       return `${fieldText(node.field, s.schema)}.${node.operator}(${values})`;
-    }
-    case 'in-fields': {
+    },
+    'in-fields': (node) => {
       if (node.fields.length === 0) {
         fail('filter', 'missing-value', `${node.operator} needs at least one field`, node.span);
       }
@@ -161,8 +167,8 @@ function conditionText(node: Exclude<FilterNode, GroupNode>, s: Settings): strin
       const quote = s.quoteAll && (schema === undefined || node.fields.some((f) => isStringField(f, schema)));
       const fields = node.fields.map((f) => fieldText(f, schema)).join(',');
       return `${valueText(node.value, 'in-fields-head', quote)}.${node.operator}(${fields})`;
-    }
-  }
+    },
+  };
 }
 
 type CompactWork =
@@ -175,6 +181,7 @@ type CompactWork =
  */
 function printCompact(clauses: readonly FilterNode[], s: Settings, offsets?: Map<FilterNode, readonly [number, number]>): string {
   let out = '';
+  const printers = conditionPrinters(s);
   const stack: CompactWork[] = [];
   const pushClauses = (nodes: readonly FilterNode[], depth: number): void => {
     for (let i = nodes.length - 1; i >= 0; i--) {
@@ -204,7 +211,9 @@ function printCompact(clauses: readonly FilterNode[], s: Settings, offsets?: Map
       pushClauses(group.children, work.depth + 1);
     } else {
       const start = out.length;
-      out += conditionText(work.node, s);
+      // The operator is checked first: a kind no printer knows is reported as such, not as a crash.
+      checkOperator(work.node);
+      out += matchFilterNode(work.node, printers);
       offsets?.set(work.node, [start, out.length]);
     }
   }

@@ -15,7 +15,8 @@ import { LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { comparableValue, hasInvalidCharacter } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
-import type { TypedFilter, TypedFilterNode, TypedScalar, TypedSort } from '../ast/typed-tree.js';
+import type { TypedFilter, TypedFilterNode, TypedInFields, TypedScalar, TypedSort } from '../ast/typed-tree.js';
+import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
 import { fieldExpression, type ResolvedColumn } from './columns.js';
 import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
@@ -85,6 +86,20 @@ export function compileFilterParts(filter: TypedFilter, context: CompileContext)
 class FilterCompiler {
   readonly out = new PartWriter();
 
+  /**
+   * What each kind of node writes. A Record keyed by kind, so a new node
+   * kind does not compile until the SQL for it is written.
+   */
+  private readonly write: MatchHandlers<TypedFilterNode, void> = {
+    group: (node) => this.clauses(node.children, node.operator === 'And' ? ' AND ' : ' OR ', true),
+    comparison: (node) => this.single(node.field, node.operator, node.value),
+    'null-check': (node) => {
+      this.out.sql(`${this.raw(node.field)} ${OPERATORS[node.operator].nullMatches ? 'IS NULL' : 'IS NOT NULL'}`);
+    },
+    list: (node) => this.list(node.operator, node.field, node.values),
+    'in-fields': (node) => this.inFields(node),
+  };
+
   constructor(private readonly cx: CompileContext) {}
 
   /** Writes `nodes` joined by `glue`. */
@@ -93,37 +108,21 @@ class FilterCompiler {
     if (parenthesize) this.out.sql('(');
     nodes.forEach((node, i) => {
       if (i > 0) this.out.sql(glue);
-      this.node(node);
+      matchFilterNode(node, this.write);
     });
     if (parenthesize) this.out.sql(')');
   }
 
-  private node(node: TypedFilterNode): void {
-    switch (node.kind) {
-      case 'group':
-        this.clauses(node.children, node.operator === 'And' ? ' AND ' : ' OR ', true);
-        return;
-      case 'comparison':
-        this.single(node.field, node.operator, node.value);
-        return;
-      case 'null-check':
-        this.out.sql(`${this.raw(node.field)} ${OPERATORS[node.operator].nullMatches ? 'IS NULL' : 'IS NOT NULL'}`);
-        return;
-      case 'list':
-        this.list(node.operator, node.field, node.values);
-        return;
-      case 'in-fields': {
-        const base = baseOperatorOfInFields(node.operator);
-        const wrap = node.fields.length > 1;
-        if (wrap) this.out.sql('(');
-        node.fields.forEach((f, i) => {
-          if (i > 0) this.out.sql(' OR ');
-          this.single(f, base, node.values[i]!);
-        });
-        if (wrap) this.out.sql(')');
-        return;
-      }
-    }
+  /** `v.OpInFields(F1,F2)` is `F1.Op(v) OR F2.Op(v)` (docs/reference.md §"Filter semantics"). */
+  private inFields(node: TypedInFields): void {
+    const base = baseOperatorOfInFields(node.operator);
+    const wrap = node.fields.length > 1;
+    if (wrap) this.out.sql('(');
+    node.fields.forEach((f, i) => {
+      if (i > 0) this.out.sql(' OR ');
+      this.single(f, base, node.values[i]!);
+    });
+    if (wrap) this.out.sql(')');
   }
 
   private raw(field: ResolvedField): string {

@@ -5,9 +5,10 @@
  * `comparedExpression`), so an advised index always matches the query.
  */
 import type { FilterAst, SortAst } from '../ast/nodes.js';
-import { baseOperatorOfInFields, OPERATORS, type FilterOperator } from '../ast/operators.js';
+import { OPERATORS, type FilterOperator } from '../ast/operators.js';
+import { conditionsOf } from '../ast/fold.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import type { TypedFilter, TypedFilterNode, TypedSort } from '../ast/typed-tree.js';
+import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
 import { sqlDialect, type SqlDialectRules } from './dialect.js';
@@ -146,17 +147,53 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
   const lead: IndexColumn[] = [];
   if (options.clientField !== undefined)
     lead.push({ expr: comparedExpression(field(schema, options.clientField, 'clientField'), context), suffix: '' });
-  const advised = new Map<string, Planned>();
-  const add = (columns: IndexColumn[], serves: string, method: Planned['method'] = 'btree', sort = false) => {
-    const all = method === 'btree' ? [...lead, ...columns] : columns;
-    const key = `${method}:${all.map((c) => c.expr + c.suffix).join(', ')}`;
-    const entry = advised.get(key);
-    if (entry === undefined) advised.set(key, { columns: all, serves: [serves], method, sort });
-    else if (!entry.serves.includes(serves)) entry.serves.push(serves);
+  const plan = new IndexPlan(lead);
+  const sorts = planSortIndexes(plan, schema, options, context);
+  const skipped: SkippedCondition[] = [];
+  planFilterIndexes(plan, sorts.leads, schema, options, context, skipped);
+  const included = {
+    scope: includedColumns(schema, options.include, options, context, skipped),
+    sort: includedColumns(schema, [...(options.include ?? []), ...sorts.folded], options, context, skipped),
   };
+  const tableName = tableParts[tableParts.length - 1]!;
+  const indexes = [...plan.advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
+  return { indexes, skipped };
+}
 
-  // The first key of each sort, for the conditions its index already serves.
-  const sortLeads = new Map<string, string>();
+/** The indexes advised so far, keyed by method and columns so that duplicates merge. */
+class IndexPlan {
+  readonly advised = new Map<string, Planned>();
+
+  /** `lead`: the columns every b-tree starts with (the client field). */
+  constructor(readonly lead: readonly IndexColumn[]) {}
+
+  /** The key of a b-tree on `columns` after the lead. */
+  btreeKey(columns: readonly IndexColumn[]): string {
+    return `btree:${[...this.lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`;
+  }
+
+  add(columns: readonly IndexColumn[], serves: string, method: Planned['method'] = 'btree', sort = false): void {
+    const all = method === 'btree' ? [...this.lead, ...columns] : [...columns];
+    const key = `${method}:${all.map((c) => c.expr + c.suffix).join(', ')}`;
+    const entry = this.advised.get(key);
+    if (entry === undefined) this.advised.set(key, { columns: all, serves: [serves], method, sort });
+    else if (!entry.serves.includes(serves)) entry.serves.push(serves);
+  }
+}
+
+/**
+ * One index per sort. Returns the first key of each sort, keyed by its
+ * expression (the conditions its index already serves), and the string
+ * fields the sorts fold (a sort index INCLUDEs their columns).
+ */
+function planSortIndexes(
+  plan: IndexPlan,
+  schema: Schema,
+  options: IndexAdvisorOptions,
+  context: CompileContext,
+): { readonly leads: ReadonlyMap<string, string>; readonly folded: ReadonlySet<string> } {
+  const dialect = sqlDialect(context.dialect);
+  const leads = new Map<string, string>();
   const folded = new Set<string>();
   for (const input of options.sorts ?? []) {
     const sort = typedSortOf(input, schema, context.limits);
@@ -164,19 +201,33 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
     if (keys.length === 0) continue;
     const serves = `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`;
     const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${dialect.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
-    add(columns, serves, 'btree', true);
-    if (keys[0]!.field !== undefined)
-      sortLeads.set(keys[0]!.expr, `btree:${[...lead, ...columns].map((c) => c.expr + c.suffix).join(', ')}`);
+    plan.add(columns, serves, 'btree', true);
+    if (keys[0]!.field !== undefined) leads.set(keys[0]!.expr, plan.btreeKey(columns));
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
-  if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && lead.length > 0) {
+  if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && plan.lead.length > 0) {
     // Unsorted lists order by the tie-breaker alone.
-    add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'no sort');
+    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'no sort');
   }
-  const skipped: SkippedCondition[] = [];
+  return { leads, folded };
+}
+
+/**
+ * An index per field condition of the filters (groups and InFields
+ * flattened), or the sort index whose first key serves it already; the
+ * conditions no index serves go to `skipped`, once each.
+ */
+function planFilterIndexes(
+  plan: IndexPlan,
+  sortLeads: ReadonlyMap<string, string>,
+  schema: Schema,
+  options: IndexAdvisorOptions,
+  context: CompileContext,
+  skipped: SkippedCondition[],
+): void {
   for (const input of options.filters ?? []) {
     const filter = typedFilterOf(input, schema, context.limits);
-    for (const { field: f, operator } of conditions(filter?.clauses ?? [])) {
+    for (const { field: f, base: operator } of conditionsOf(filter?.clauses ?? [])) {
       const condition = `${f.name}.${operator}`;
       if (options.clientField !== undefined && f.name === options.clientField) continue;
       const served = conditionIndex(f, operator, context, options.trigram === true);
@@ -185,17 +236,10 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
         continue;
       }
       const sortIndex = served.method === 'btree' ? sortLeads.get(served.column.expr) : undefined;
-      if (sortIndex !== undefined) advised.get(sortIndex)!.serves.push(condition);
-      else add([served.column], condition, served.method);
+      if (sortIndex !== undefined) plan.advised.get(sortIndex)!.serves.push(condition);
+      else plan.add([served.column], condition, served.method);
     }
   }
-  const included = {
-    scope: includedColumns(schema, options.include, options, context, skipped),
-    sort: includedColumns(schema, [...(options.include ?? []), ...folded], options, context, skipped),
-  };
-  const tableName = tableParts[tableParts.length - 1]!;
-  const indexes = [...advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
-  return { indexes, skipped };
 }
 
 function field(schema: Schema, name: string, option: string): ResolvedField {
@@ -256,22 +300,6 @@ function indexStatement(planned: Planned, { table, tableName, included, dialect,
     serves: planned.serves.join(', '),
     ...(trigram ? { prerequisite: 'CREATE EXTENSION IF NOT EXISTS pg_trgm' } : {}),
   };
-}
-
-/** Every field condition of a filter, groups and InFields flattened. */
-function* conditions(nodes: readonly TypedFilterNode[]): Generator<{ field: ResolvedField; operator: FilterOperator }> {
-  for (const node of nodes) {
-    switch (node.kind) {
-      case 'group':
-        yield* conditions(node.children);
-        break;
-      case 'in-fields':
-        for (const f of node.fields) yield { field: f, operator: baseOperatorOfInFields(node.operator) };
-        break;
-      default:
-        yield { field: node.field, operator: node.operator };
-    }
-  }
 }
 
 type ConditionIndex = { readonly column: IndexColumn; readonly method: Planned['method'] } | { readonly reason: string };

@@ -83,25 +83,8 @@ export function compileSeekParts(
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
   const out = new Writer();
-  const upward = (k: OrderKey) => (k.direction === 'Asc') === forward;
-  const rowValue =
-    keys.length > 1 && values.every((v) => v !== null)
-      ? keys.every(upward)
-        ? '>'
-        : // Towards smaller values, NULLs lie ahead; with only the first key (its NULLs excluded here) and the never-NULL tie-breaker, none can.
-          seek.firstKey === 'not-null' && keys.every((k) => !upward(k)) && keys.slice(1).every((k) => k.field === undefined)
-          ? '<'
-          : undefined
-      : undefined;
-  const first = keys[0]!;
-  if (seek.firstKey === 'null') out.sql(`${first.expr} IS NULL AND `);
-  // A row comparison already keeps NULL first keys out, and a second bound would give the index two starts to choose from.
-  else if (seek.firstKey === 'not-null' && rowValue === undefined) {
-    // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
-    if (values[0] !== null && (first.direction === 'Asc') !== forward)
-      out.sql(`${first.expr} <= `).keyValue(first, values[0]!, context).sql(' AND ');
-    else out.sql(`${first.expr} IS NOT NULL AND `);
-  }
+  const rowValue = rowValueRelation(keys, values, forward, seek);
+  writeFirstKeyScope(out, { keys, values, forward, context }, seek, rowValue);
   if (rowValue !== undefined) {
     // One row-value comparison, which a b-tree on the ORDER BY seeks to directly. Walking upward,
     // NULLs (the smallest) are all behind the cursor, and a row comparison meeting a NULL is not
@@ -113,11 +96,58 @@ export function compileSeekParts(
     });
     return out.sql(')').parts;
   }
+  writeLexicographic(out, { keys, values, forward, context });
+  return out.parts;
+}
+
+/** What the parts of a seek predicate are written from. */
+interface SeekWalk {
+  readonly keys: readonly OrderKey[];
+  readonly values: SeekKey;
+  /** Whether the rows after the key are wanted (else those before it). */
+  readonly forward: boolean;
+  readonly context: CompileContext;
+}
+
+/**
+ * The relation of a single row-value comparison equivalent to the seek, or
+ * undefined when NULLs could lie ahead and it would drop them: `>` when
+ * every key walks towards larger values from non-NULL values; `<` when
+ * every key walks towards smaller ones and only the first key (its NULLs
+ * excluded by `firstKey: 'not-null'`) and the never-NULL tie-breaker are keyed.
+ */
+function rowValueRelation(keys: readonly OrderKey[], values: SeekKey, forward: boolean, seek: Seek): '>' | '<' | undefined {
+  if (keys.length <= 1 || values.some((v) => v === null)) return undefined;
+  const upward = (k: OrderKey) => (k.direction === 'Asc') === forward;
+  if (keys.every(upward)) return '>';
+  const downwardFirstOnly =
+    seek.firstKey === 'not-null' && keys.every((k) => !upward(k)) && keys.slice(1).every((k) => k.field === undefined);
+  return downwardFirstOnly ? '<' : undefined;
+}
+
+/** The `firstKey` scope (`IS NULL`, `IS NOT NULL` or a `<=` start), followed by `AND`. */
+function writeFirstKeyScope(out: Writer, { keys, values, forward, context }: SeekWalk, seek: Seek, rowValue: string | undefined): void {
+  const first = keys[0]!;
+  if (seek.firstKey === 'null') out.sql(`${first.expr} IS NULL AND `);
+  // A row comparison already keeps NULL first keys out, and a second bound would give the index two starts to choose from.
+  else if (seek.firstKey === 'not-null' && rowValue === undefined) {
+    // Towards smaller values past a non-NULL: `<=` is the index's start and keeps NULLs out; otherwise IS NOT NULL.
+    if (values[0] !== null && (first.direction === 'Asc') !== forward)
+      out.sql(`${first.expr} <= `).keyValue(first, values[0]!, context).sql(' AND ');
+    else out.sql(`${first.expr} IS NOT NULL AND `);
+  }
+}
+
+/**
+ * The exact lexicographic test, after a leading range on the first key an
+ * index can start from: OR over i of (k1 = v1 AND … AND k(i-1) = v(i-1) AND
+ * ki beyond vi); a term beyond a NULL that nothing follows is dropped.
+ */
+function writeLexicographic(out: Writer, { keys, values, forward, context }: SeekWalk): void {
   // With one key the exact test is itself a plain range.
   const bound = keys.length > 1 ? leadingBound(keys[0]!, values[0]!, forward) : undefined;
   if (bound === 'nulls') out.sql(`${keys[0]!.expr} IS NULL AND `);
   else if (bound !== undefined) out.sql(`${keys[0]!.expr} ${bound} `).keyValue(keys[0]!, values[0]!, context).sql(' AND ');
-  // OR over i of (k1 = v1 AND … AND k(i-1) = v(i-1) AND ki beyond vi); a term beyond a NULL that nothing follows is dropped.
   const terms: Array<(w: Writer) => void> = [];
   for (let i = 0; i < keys.length; i++) {
     const beyond = beyondTest(keys[i]!, values[i]!, forward);
@@ -132,14 +162,16 @@ export function compileSeekParts(
       if (tests.length > 1) w.sql(')');
     });
   }
-  if (terms.length === 0) return out.sql('FALSE').parts;
+  if (terms.length === 0) {
+    out.sql('FALSE');
+    return;
+  }
   if (terms.length > 1) out.sql('(');
   terms.forEach((term, i) => {
     if (i > 0) out.sql(' OR ');
     term(out);
   });
   if (terms.length > 1) out.sql(')');
-  return out.parts;
 }
 
 type Test = (w: Writer, cx: CompileContext) => void;
