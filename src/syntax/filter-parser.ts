@@ -31,6 +31,7 @@ import {
   skipGroupBody,
   type TokenCursor,
 } from './filter-recovery.js';
+import type { FilterVisitor } from './filter-events.js';
 import { endOf } from './token-facts.js';
 
 /**
@@ -61,6 +62,8 @@ export class FilterParser extends EmbeddedActionsParser {
   private limits: Limits = DEFAULT_LIMITS;
   private maxDepth = DEFAULT_LIMITS.maxDepth;
   private depth = 0;
+  /** Told what the parser reads as it reads it, when set (filter-events.ts); unset, it costs one test per event. */
+  visitor: FilterVisitor | undefined = undefined;
   private readonly builder = new ConditionBuilder();
   /** Recovery's view of the position in the tokens. */
   private readonly cursor: TokenCursor = { la: (n) => this.LA(n), skip: () => this.SKIP_TOKEN() };
@@ -105,6 +108,7 @@ export class FilterParser extends EmbeddedActionsParser {
           stray.startOffset,
           stray.startOffset + 1,
         );
+        if (this.visitor !== undefined) this.visitor.skipped?.(stray.startOffset, stray.startOffset + 1);
       }
       const more = this.SUBRULE2(this.clauses, { ARGS: [true] });
       if (!this.RECORDING_PHASE) for (const c of more) clauses.push(c);
@@ -131,12 +135,13 @@ export class FilterParser extends EmbeddedActionsParser {
         slotNonEmpty = true;
         if (first !== null) nodes.push(first);
       }
-      if (skipClauseJunk(this.cursor, this.sink, first !== undefined)) slotNonEmpty = true;
+      if (this.skipJunk(first !== undefined)) slotNonEmpty = true;
       if (slotNonEmpty) pendingSeparator = undefined;
     }
     this.MANY(() => {
       const separator = this.CONSUME(Semicolon);
       if (!this.RECORDING_PHASE) {
+        if (this.visitor !== undefined) this.visitor.separator?.(separator.startOffset);
         if (slotNonEmpty) pendingSeparator ??= separator;
         else reportEmptyClause(this.sink, separator);
         slotNonEmpty = false;
@@ -147,7 +152,7 @@ export class FilterParser extends EmbeddedActionsParser {
           slotNonEmpty = true;
           if (next !== null) nodes.push(next);
         }
-        if (skipClauseJunk(this.cursor, this.sink, next !== undefined)) slotNonEmpty = true;
+        if (this.skipJunk(next !== undefined)) slotNonEmpty = true;
         if (slotNonEmpty) pendingSeparator = undefined;
       }
     });
@@ -200,25 +205,14 @@ export class FilterParser extends EmbeddedActionsParser {
     let tooDeep = false;
     if (!this.RECORDING_PHASE) {
       errorsBefore = this.sink.errorCount;
-      if (this.depth >= this.maxDepth) {
-        tooDeep = true;
-        const ceiling = !(this.limits.maxDepth <= PARSER_DEPTH_CEILING);
-        this.sink.add(
-          'nesting-too-deep',
-          ceiling
-            ? `groups nest deeper than the parser's ceiling of ${PARSER_DEPTH_CEILING} levels`
-            : `${limitMessage('maxDepth', this.maxDepth)}; flatten the filter`,
-          keyword.startOffset,
-          endOf(open),
-        );
-        skipGroupBody(this.cursor);
-      }
-      this.depth++;
+      tooDeep = this.enterGroup(keyword, open);
     }
     const children = this.SUBRULE(this.clauses);
     const close = this.OPTION(() => this.CONSUME(RParen));
     if (this.RECORDING_PHASE) return null;
     this.depth--;
+    if (this.visitor !== undefined)
+      this.visitor.leaveGroup?.(close === undefined ? this.lastConsumedEnd(open) : endOf(close), close !== undefined);
     if (tooDeep) return null;
     const operator = keyword.endOffset! - keyword.startOffset === 1 ? 'Or' : 'And';
     if (close === undefined) {
@@ -250,6 +244,35 @@ export class FilterParser extends EmbeddedActionsParser {
     return { kind: 'group', operator, operatorSpan: { start: keyword.startOffset, end: endOf(keyword) }, children, span };
   });
 
+  /** Goes one group deeper; past the depth limit, reports it, skips the body and answers true. */
+  private enterGroup(keyword: IToken, open: IToken): boolean {
+    const tooDeep = this.depth >= this.maxDepth;
+    if (this.visitor !== undefined) this.visitor.enterGroup?.(keyword.startOffset, endOf(open), tooDeep);
+    this.depth++;
+    if (!tooDeep) return false;
+    const ceiling = !(this.limits.maxDepth <= PARSER_DEPTH_CEILING);
+    this.sink.add(
+      'nesting-too-deep',
+      ceiling
+        ? `groups nest deeper than the parser's ceiling of ${PARSER_DEPTH_CEILING} levels`
+        : `${limitMessage('maxDepth', this.maxDepth)}; flatten the filter`,
+      keyword.startOffset,
+      endOf(open),
+    );
+    skipGroupBody(this.cursor);
+    return true;
+  }
+
+  /** Skips what the grammar cannot place after a clause (filter-recovery.ts); true when anything was skipped. */
+  private skipJunk(afterClause: boolean): boolean {
+    const visitor = this.visitor;
+    if (visitor === undefined) return skipClauseJunk(this.cursor, this.sink, afterClause);
+    const start = this.LA(1).startOffset;
+    const skipped = skipClauseJunk(this.cursor, this.sink, afterClause);
+    if (skipped) visitor.skipped?.(start, this.nextStart());
+    return skipped;
+  }
+
   // condition = head "(" arguments ")" ;   head = segment { "." segment }
   readonly condition = this.RULE('condition', (): ConditionNode | null => {
     // Conditions never nest, so the pieces of the one being parsed live in
@@ -257,8 +280,10 @@ export class FilterParser extends EmbeddedActionsParser {
     // head is the start of the scratch run, which is reused across
     // conditions and parses (a fresh array per head reserved sixteen slots).
     this.runLength = 0;
+    if (this.visitor !== undefined) this.visitor.enterCondition?.(this.LA(1).startOffset);
     this.AT_LEAST_ONE(this.pushHeadPart);
     const headLength = this.runLength;
+    if (this.visitor !== undefined) this.visitor.head?.(this.run.slice(0, headLength));
     this.callOpen = undefined;
     this.callClose = undefined;
     this.args = NO_ARGUMENTS;
@@ -272,12 +297,16 @@ export class FilterParser extends EmbeddedActionsParser {
     const open = this.callOpen;
     const close = this.callClose;
     const spanEnd = close !== undefined ? endOf(close) : open !== undefined ? this.lastConsumedEnd(open) : 0;
+    if (this.visitor !== undefined)
+      this.visitor.leaveCondition?.(open === undefined ? endOf(this.run[headLength - 1]!) : spanEnd, close !== undefined);
     return this.builder.build(this.run, headLength, open, this.args, close, spanEnd);
   }
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): void => {
     this.args = [];
+    // Nothing consumed yet, so LA(0) is the '('.
+    if (this.visitor !== undefined) this.visitor.enterArgument?.(endOf(this.LA(0)));
     const from = this.runLength;
     this.MANY(this.pushArgumentPart);
     if (!this.RECORDING_PHASE) {
@@ -313,6 +342,7 @@ export class FilterParser extends EmbeddedActionsParser {
   };
   private readonly parseNextArgument = (): void => {
     const comma = this.CONSUME(Comma);
+    if (this.visitor !== undefined) this.visitor.enterArgument?.(endOf(comma));
     const from = this.runLength;
     this.MANY3(this.pushNextArgumentPart);
     if (!this.RECORDING_PHASE) this.addArg(from, this.runLength, endOf(comma), comma);
@@ -321,6 +351,13 @@ export class FilterParser extends EmbeddedActionsParser {
   private addArg(from: number, to: number, start: number, comma: IToken | undefined): void {
     const junk = skipArgumentJunk(this.cursor, this.sink);
     this.args.push({ from, to, junk, start, comma });
+    if (this.visitor !== undefined) this.visitor.leaveArgument?.(this.nextStart());
+  }
+
+  /** Where the next token starts: the end of the text when none is left. */
+  private nextStart(): number {
+    const t = this.LA(1);
+    return t.tokenType === EOF ? this.text.length : t.startOffset;
   }
 
   /** End offset of the last token consumed so far (at least past `open`). */
