@@ -3,13 +3,12 @@
  * (its head, its argument slots, its parentheses) to a condition node, with
  * a precise diagnostic for everything the grammar accepts but the language
  * forbids (docs/reference.md §"Filter grammar", §"Diagnostics", §"Limits").
- * The operator's argument shape (`OPERATORS[op].arity`) picks the builder.
+ * The operator's argument shape (`OPERATORS[op].arity`, as the operator lookup read it) picks the builder.
  */
 import type { IToken } from 'chevrotain';
 import type { ComparisonNode, ConditionNode, FieldNode, InFieldsNode, ListNode, NullCheckNode, Span, ValueNode } from '../ast/nodes.js';
 import {
   FILTER_OPERATORS,
-  OPERATORS,
   type FilterOperator,
   type InFieldsOperator,
   type ListOperator,
@@ -119,24 +118,24 @@ export class ConditionBuilder implements ReadContext {
     const opToken = lastDot === headLength - 1 ? undefined : run[lastDot + 1];
     // The operator's name is compared in the text; its image is sliced only for messages.
     const opIsName = opToken !== undefined && isNameToken(opToken.tokenType) && lastDot + 2 === headLength;
-    const op = opIsName ? operatorNamed(this.text, opToken) : undefined;
-    if (open === undefined) return this.reportNoArgumentList(run, headLength, lastDot, op);
+    const named = opIsName ? operatorNamed(this.text, opToken) : undefined;
+    if (open === undefined) return this.reportNoArgumentList(run, headLength, lastDot, named?.op);
     const counted = this.countCondition(run[0]!, spanEnd);
     const closed = this.checkClosed(run, open, args, close);
-    if (op === undefined) return this.reportBadOperator(run, lastDot, opToken, opIsName, open, args);
+    if (named === undefined) return this.reportBadOperator(run, lastDot, opToken, opIsName, open, args);
     const view: ConditionView = {
       run,
       lastDot,
       open,
       close,
       args,
-      op,
+      op: named.op,
       opSpan: { start: opToken!.startOffset, end: endOf(opToken!) },
       span: { start: run[0]!.startOffset, end: spanEnd },
       spanEnd,
       ok: counted && closed,
     };
-    const kind = OPERATORS[op].arity;
+    const kind = named.arity;
     if (!this.checkHeadShape(view, kind)) return null;
     return this.builders[kind](view);
   }

@@ -304,7 +304,6 @@ export class FilterParser extends EmbeddedActionsParser {
 
   // arguments = [ argument ] { "," [ argument ] } ;   argument = value | field
   readonly arguments = this.RULE('arguments', (): void => {
-    this.args = [];
     // Nothing consumed yet, so LA(0) is the '('.
     if (this.visitor !== undefined) this.visitor.enterArgument?.(endOf(this.LA(0)));
     const from = this.runLength;
@@ -313,7 +312,8 @@ export class FilterParser extends EmbeddedActionsParser {
       const to = this.runLength;
       // Nothing consumed yet besides the run, so LA(0) is the '(' when the run is empty.
       const start = to > from ? this.run[from]!.startOffset : endOf(this.LA(0));
-      this.addArg(from, to, start, undefined);
+      // An exact-sized literal: most lists have one slot.
+      this.args = [this.readSlot(from, to, start, undefined)];
     }
     this.MANY2(this.parseNextArgument);
   });
@@ -345,13 +345,13 @@ export class FilterParser extends EmbeddedActionsParser {
     if (this.visitor !== undefined) this.visitor.enterArgument?.(endOf(comma));
     const from = this.runLength;
     this.MANY3(this.pushNextArgumentPart);
-    if (!this.RECORDING_PHASE) this.addArg(from, this.runLength, endOf(comma), comma);
+    if (!this.RECORDING_PHASE) this.args.push(this.readSlot(from, this.runLength, endOf(comma), comma));
   };
-  /** Records the next slot (its run ends the scratch run) and skips what follows it up to `,`, `)` or `;`. */
-  private addArg(from: number, to: number, start: number, comma: IToken | undefined): void {
+  /** The slot just read (its run ends the scratch run), after skipping what follows it up to `,`, `)` or `;`. */
+  private readSlot(from: number, to: number, start: number, comma: IToken | undefined): Argument {
     const junk = skipArgumentJunk(this.cursor, this.sink);
-    this.args.push({ from, to, junk, start, comma });
     if (this.visitor !== undefined) this.visitor.leaveArgument?.(this.nextStart());
+    return { from, to, junk, start, comma };
   }
 
   /** Where the next token starts: the end of the text when none is left. */

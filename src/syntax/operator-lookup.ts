@@ -9,13 +9,24 @@
  * itself. What the operator means is read from `OPERATORS`, never here.
  */
 import type { IToken } from 'chevrotain';
-import { canonicalOperator, FILTER_OPERATORS, type FilterOperator } from '../ast/operators.js';
+import { canonicalOperator, FILTER_OPERATORS, OPERATORS, type FilterOperator, type OperatorKind } from '../ast/operators.js';
 import { endOf } from './token-facts.js';
 
-interface NamedOperator {
+/**
+ * An operator as the lookup answers it: its name and its argument shape, read once from `OPERATORS`.
+ *
+ * @example
+ * const named: NamedOperator = { op: 'InArray', arity: 'list', lower: 'inarray' };
+ */
+export interface NamedOperator {
   readonly op: FilterOperator;
+  readonly arity: OperatorKind;
   /** The name in lower case, compared code by code with the text. */
   readonly lower: string;
+}
+
+function named(op: FilterOperator): NamedOperator {
+  return { op, arity: OPERATORS[op].arity, lower: op.toLowerCase() };
 }
 
 function bucketKey(length: number, firstCode: number): number {
@@ -29,17 +40,17 @@ const OPERATOR_BUCKETS: (NamedOperator[] | undefined)[] = Array.from(
   () => undefined,
 );
 for (const op of FILTER_OPERATORS) {
-  (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push({ op, lower: op.toLowerCase() });
+  (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push(named(op));
 }
 
 /**
- * The operator that the token `token` of `text` names, in any case; undefined when it names none.
+ * The operator (with its shape) that the token `token` of `text` names, in any case; undefined when it names none.
  *
  * @example
  * const text = 'A.startswith(x)';
- * operatorNamed(text, scanFilter(text)[2]!); // 'StartsWith'
+ * operatorNamed(text, scanFilter(text)[2]!)?.op; // 'StartsWith'
  */
-export function operatorNamed(text: string, token: IToken): FilterOperator | undefined {
+export function operatorNamed(text: string, token: IToken): NamedOperator | undefined {
   const start = token.startOffset;
   const length = endOf(token) - start;
   const key = bucketKey(length, text.charCodeAt(start));
@@ -48,8 +59,9 @@ export function operatorNamed(text: string, token: IToken): FilterOperator | und
     next: for (const entry of bucket) {
       const lower = entry.lower;
       for (let i = 0; i < length; i++) if ((text.charCodeAt(start + i) | 0x20) !== lower.charCodeAt(i)) continue next;
-      return entry.op;
+      return entry;
     }
   }
-  return canonicalOperator(token.image);
+  const op = canonicalOperator(token.image);
+  return op === undefined ? undefined : named(op);
 }
