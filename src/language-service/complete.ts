@@ -8,11 +8,12 @@
  * may follow") that still have to be mapped back to "a field", "an operator
  * of this field's type" or "a field that accepts this InFields operator".
  * Those answers need the schema and the head of the clause. So completion
- * reads the tokens the parser itself reads (the filter scanner, the sort
- * lexer) up to the cursor, in one linear pass that tolerates every
- * incomplete or broken input (it recovers at `;` and `)` like the parser),
- * and asks the validator's applicability table, so completions never offer
- * what validation refuses.
+ * follows the filter parser's own events over the text before the cursor
+ * (`visitFilter`, src/syntax/filter-events.ts: groups, conditions, heads,
+ * arguments, separators, skipped tokens), so that the parser's grammar and
+ * recovery decide where the cursor stands, reads the sort lexer's tokens for
+ * a sort, and asks the validator's applicability table, so completions
+ * never offer what validation refuses.
  */
 import type { FilterOperator, InFieldsOperator } from '../ast/operators.js';
 import {
@@ -27,8 +28,10 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import { isOperatorApplicable, operatorsForType } from '../validate/applicability.js';
 import { convertValueText } from '../validate/convert-value.js';
 import { isIdentifierCode, isWhitespace, trimWhitespace, unquoteValue } from '../ast/lexical.js';
-import { Comma, Dot, GroupKeyword, LParen, Quoted, RParen, Semicolon, Unterminated } from '../syntax/filter-lexer.js';
-import { scanFilter } from '../syntax/filter-scanner.js';
+import type { IToken } from 'chevrotain';
+import type { FilterVisitor } from '../syntax/filter-events.js';
+import { Dot, Quoted } from '../syntax/filter-lexer.js';
+import { visitFilter } from '../syntax/parse-filter.js';
 import { SortComma, SortEquals, SortSemicolon, sortLexer } from '../syntax/sort-parser.js';
 
 /**
@@ -85,15 +88,14 @@ interface Segment {
   readonly quoted: boolean;
 }
 
+/** The condition whose argument list holds the cursor. */
 interface ArgsFrame {
-  readonly type: 'args';
   readonly op: FilterOperator | undefined;
+  /** The head's segments before the operator. */
   readonly head: readonly Segment[];
-  argStart: number;
-  readonly args: string[];
+  /** The arguments before the cursor's, trimmed. */
+  readonly args: readonly string[];
 }
-
-type Frame = { readonly type: 'group' } | ArgsFrame;
 
 /** Where the cursor stands, as found by `scan`. */
 type Context =
@@ -135,95 +137,117 @@ export function complete(text: string, offset: number, schema: Schema, options: 
   return { items, replace };
 }
 
-/** Reads the real scanner's tokens of `text[0, at)` and reports where the cursor stands. */
+/** Reads `text[0, at)` as the parser (a filter) or the sort lexer (a sort) does and reports where the cursor stands. */
 function scan(text: string, at: number, sort: boolean): Context {
   return sort ? scanSort(text, at) : scanFilterContext(text, at);
 }
 
+/**
+ * Where the cursor stands in a filter, from the parser's own events over
+ * the text before it (src/syntax/filter-events.ts): the parser's grammar
+ * and recovery decide what is a group, a condition, an argument or skipped.
+ * A group too deep for the parser is skipped unread, so when the cursor is
+ * in one, its body is read again on its own (a body is a clause list too).
+ */
 function scanFilterContext(text: string, at: number): Context {
-  const frames: Frame[] = [];
-  let segments: Segment[] = [];
-  let segStart = 0;
-  let quotedSegment: Segment | undefined;
-  let afterArgs = false;
-  // The tokens of the current head segment and the kind of its last one: `Or(` opens a group
-  // only when the segment is the scanner's single GroupKeyword token.
-  let segTokens = 0;
-  let groupKeyword = false;
+  let base = 0;
+  for (;;) {
+    const reader = new CursorReader();
+    const before = text.slice(base, at);
+    visitFilter(before, reader);
+    if (reader.where === 'deep') base += reader.clauseStart;
+    else return reader.context(before, base);
+  }
+}
 
-  const resetClause = (next: number): void => {
-    segments = [];
-    segStart = next;
-    quotedSegment = undefined;
-    afterArgs = false;
-    segTokens = 0;
-  };
-  const nextSegment = (next: number): void => {
-    segStart = next;
-    quotedSegment = undefined;
-    segTokens = 0;
-  };
+/**
+ * Follows the parser's events up to the cursor (the end of the text it is
+ * given) and keeps only what the innermost clause there needs.
+ */
+class CursorReader implements FilterVisitor {
+  /** What the cursor is in: a fresh clause, a head, an argument list, a too-deep group's body, or nothing to complete. */
+  where: 'clause' | 'head' | 'args' | 'deep' | 'none' = 'clause';
+  /** Where the current clause may begin: the text's start, past `;` or past a group's `(`. */
+  clauseStart = 0;
+  private headTokens: readonly IToken[] = [];
+  /** The argument slots of the current condition: `[start, end)`, end -1 while open. */
+  private slots: [number, number][] = [];
+  private unterminated = false;
 
-  for (const token of scanFilter(text.slice(0, at))) {
-    const type = token.tokenType;
-    const i = token.startOffset;
-    const top = frames[frames.length - 1];
-    if (type === Unterminated) return NONE;
-    if (top?.type === 'args' && !afterArgs) {
-      if (type === Comma) {
-        top.args.push(trimWhitespace(text.slice(top.argStart, i)));
-        top.argStart = i + 1;
-      } else if (type === RParen) {
-        frames.pop();
-        afterArgs = true;
-      } else if (type === Semicolon) {
-        // A `;` inside an operator's parentheses means its `)` is missing; recover like the parser.
-        frames.pop();
-        resetClause(i + 1);
-      }
-      continue;
-    }
-    if (type === Semicolon || (type === Comma && !afterArgs)) {
-      // `,` between clauses is an error; treating it as a separator keeps completing.
-      resetClause(i + 1);
-    } else if (type === RParen) {
-      if (top?.type === 'group') frames.pop();
-      resetClause(i + 1);
-      afterArgs = true;
-    } else if (afterArgs) {
-      continue;
-    } else if (type === Quoted) {
-      quotedSegment = { text: unquoteValue(token.image), quoted: true };
-      segTokens++;
-      groupKeyword = type === GroupKeyword;
-    } else if (type === Dot) {
-      segments.push(currentSegment(text, segStart, i, quotedSegment));
-      nextSegment(i + 1);
-    } else if (type === LParen) {
-      const last = currentSegment(text, segStart, i, quotedSegment);
-      if (segments.length === 0 && segTokens === 1 && groupKeyword) {
-        frames.push({ type: 'group' });
-      } else {
-        frames.push({
-          type: 'args',
-          op: last.quoted ? undefined : canonicalOperator(last.text),
-          head: segments,
-          argStart: i + 1,
-          args: [],
-        });
-      }
-      resetClause(i + 1);
-    } else {
-      segTokens++;
-      groupKeyword = type === GroupKeyword;
-    }
+  separator(offset: number): void {
+    this.where = 'clause';
+    this.clauseStart = offset + 1;
+  }
+  enterGroup(_start: number, bodyStart: number, skipped: boolean): void {
+    this.where = skipped ? 'deep' : 'clause';
+    this.clauseStart = bodyStart;
+  }
+  leaveGroup(_end: number, closed: boolean): void {
+    if (closed) this.where = 'none';
+  }
+  enterCondition(): void {
+    this.where = 'head';
+    this.headTokens = [];
+    this.slots = [];
+  }
+  head(tokens: readonly IToken[]): void {
+    this.headTokens = tokens;
+  }
+  enterArgument(start: number): void {
+    this.where = 'args';
+    this.slots.push([start, -1]);
+  }
+  leaveArgument(end: number): void {
+    this.slots[this.slots.length - 1]![1] = end;
+  }
+  leaveCondition(_end: number, closed: boolean): void {
+    if (closed) this.where = 'none';
+  }
+  skipped(): void {
+    this.where = 'none';
+  }
+  unterminatedQuote(): void {
+    this.unterminated = true;
   }
 
-  const top = frames[frames.length - 1];
-  if (afterArgs) return NONE;
-  if (top?.type === 'args') return { where: 'arg', frame: top, partialStart: skipSpace(text, top.argStart, at) };
-  if (quotedSegment !== undefined) return NONE;
-  return { where: 'head', segments, partialStart: skipSpace(text, segStart, at) };
+  /** The context at the end of `text`, whose offsets start at `base` in the whole text. */
+  context(text: string, base: number): Context {
+    if (this.unterminated || this.where === 'none' || this.where === 'deep') return NONE;
+    const at = text.length;
+    if (this.where === 'clause') return { where: 'head', segments: [], partialStart: base + skipSpace(text, this.clauseStart, at) };
+    const { segments, last, lastStart } = splitHead(text, this.headTokens, this.clauseStart);
+    if (this.where === 'head') {
+      if (last.quoted) return NONE;
+      return { where: 'head', segments, partialStart: base + skipSpace(text, lastStart, at) };
+    }
+    const slots = this.slots;
+    const frame: ArgsFrame = {
+      op: last.quoted ? undefined : canonicalOperator(last.text),
+      head: segments,
+      args: slots.slice(0, -1).map(([start, end]) => trimWhitespace(text.slice(start, end))),
+    };
+    return { where: 'arg', frame, partialStart: base + skipSpace(text, slots[slots.length - 1]![0], at) };
+  }
+}
+
+/** A head's tokens as path segments: those before its last `.`, the last one, and where the last one starts. */
+function splitHead(
+  text: string,
+  tokens: readonly IToken[],
+  clauseStart: number,
+): { segments: Segment[]; last: Segment; lastStart: number } {
+  const segments: Segment[] = [];
+  let start = clauseStart;
+  let quoted: Segment | undefined;
+  for (const token of tokens) {
+    if (token.tokenType === Dot) {
+      segments.push(currentSegment(text, start, token.startOffset, quoted));
+      start = token.startOffset + 1;
+      quoted = undefined;
+    } else if (token.tokenType === Quoted) quoted = { text: unquoteValue(token.image), quoted: true };
+  }
+  const end = tokens.length === 0 ? start : tokens[tokens.length - 1]!.startOffset + tokens[tokens.length - 1]!.image.length;
+  return { segments, last: currentSegment(text, start, Math.max(start, end), quoted), lastStart: start };
 }
 
 /** The sort lexer's tokens before the cursor: the current item, its path segments and its direction. */

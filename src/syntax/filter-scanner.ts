@@ -156,6 +156,7 @@ function scan(text: string, tokens: ScannedToken[]): ScannedToken[] {
   return tokens;
 }
 
+/** Scans all of `text` into `tokens`: whitespace and punctuation here, quotes and words by their helpers. */
 function scanInto(text: string, tokens: ScannedToken[]): void {
   const n = text.length;
   let i = 0;
@@ -188,41 +189,52 @@ function scanInto(text: string, tokens: ScannedToken[]): void {
         emit(tokens, text, i, i + 1, Dot);
         i++;
         continue;
-      case 39: {
-        if (i > 0 && isWordCode(text.charCodeAt(i - 1))) {
-          emit(tokens, text, i, i + 1, StrayQuote);
-          i++;
-          continue;
-        }
-        let j = i + 1;
-        for (;;) {
-          const close = text.indexOf("'", j);
-          if (close < 0) {
-            emit(tokens, text, i, n, Unterminated);
-            return;
-          }
-          if (text.charCodeAt(close + 1) === 39) {
-            j = close + 2;
-            continue;
-          }
-          emit(tokens, text, i, close + 1, Quoted);
-          i = close + 1;
-          break;
-        }
+      case 39:
+        i = scanQuote(text, tokens, i);
         continue;
-      }
-      default: {
-        let j = i + 1;
-        // Every character that ends a word is at most ';' (59): letters and
-        // digits past it cost one comparison instead of isWordCode's seven.
-        for (; j < n; j++) {
-          const d = text.charCodeAt(j);
-          if (d <= 59 && !isWordCode(d)) break;
-        }
-        const length = j - i;
-        emit(tokens, text, i, j, length <= 3 && isGroupWord(text, i, length) ? GroupKeyword : Word);
-        i = j;
-      }
+      default:
+        i = scanWord(text, tokens, i);
     }
   }
+}
+
+/**
+ * The `'` at `i`: a stray quote when it follows a word character, else a
+ * quoted value up to its closing `'` (`''` inside it is a quote), or an
+ * unterminated one that runs to the end. Returns where scanning goes on.
+ */
+function scanQuote(text: string, tokens: ScannedToken[], i: number): number {
+  if (i > 0 && isWordCode(text.charCodeAt(i - 1))) {
+    emit(tokens, text, i, i + 1, StrayQuote);
+    return i + 1;
+  }
+  let j = i + 1;
+  for (;;) {
+    const close = text.indexOf("'", j);
+    if (close < 0) {
+      emit(tokens, text, i, text.length, Unterminated);
+      return text.length;
+    }
+    if (text.charCodeAt(close + 1) === 39) {
+      j = close + 2;
+      continue;
+    }
+    emit(tokens, text, i, close + 1, Quoted);
+    return close + 1;
+  }
+}
+
+/** The word that starts at `i` (a group keyword when it is `and` or `or`). Returns where it ends. */
+function scanWord(text: string, tokens: ScannedToken[], i: number): number {
+  const n = text.length;
+  let j = i + 1;
+  // Every character that ends a word is at most ';' (59): letters and
+  // digits past it cost one comparison instead of isWordCode's seven.
+  for (; j < n; j++) {
+    const d = text.charCodeAt(j);
+    if (d <= 59 && !isWordCode(d)) break;
+  }
+  const length = j - i;
+  emit(tokens, text, i, j, length <= 3 && isGroupWord(text, i, length) ? GroupKeyword : Word);
+  return j;
 }

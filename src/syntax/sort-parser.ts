@@ -184,19 +184,11 @@ export class SortParser extends EmbeddedActionsParser {
     );
   }
 
+  /** The node of one item `field [= direction]` from its tokens, or null when it has a problem (reported). */
   private buildItem(parts: IToken[]): SortItemNode | null {
-    const sink = this.sink;
     const first = parts[0]!;
-    const last = parts[parts.length - 1]!;
-    const span = { start: first.startOffset, end: endOf(last) };
-    this.count++;
-    let ok = true;
-    if (this.count > this.limits.maxSortKeys) {
-      if (this.count === this.limits.maxSortKeys + 1) {
-        sink.add(LIMIT_CODES.maxSortKeys, limitMessage('maxSortKeys', this.limits.maxSortKeys), span.start, this.text.length);
-      }
-      ok = false;
-    }
+    const span = { start: first.startOffset, end: endOf(parts[parts.length - 1]!) };
+    const counted = this.countItem(span.start);
     let eq = -1;
     for (let i = 0; i < parts.length; i++) {
       if (parts[i]!.tokenType === SortEquals) {
@@ -204,101 +196,119 @@ export class SortParser extends EmbeddedActionsParser {
         break;
       }
     }
-    const fieldEnd = eq < 0 ? parts.length : eq;
-    // field = segment { "." segment }
-    let field: SortItemNode['field'] | null = null;
-    if (fieldEnd === 0) {
-      sink.add('invalid-field-path', "missing field before '='; write Field=Asc", first.startOffset, endOf(first));
-      ok = false;
-    } else {
-      // Whitespace may stand around a '.' as between any two tokens (docs/reference.md §"Lexical rules"),
-      // as in a filter's `Address . Zip`; anywhere else it splits the name.
-      const from = first.startOffset;
-      const to = endOf(parts[fieldEnd - 1]!);
-      let image = first.image;
-      let spaced = false;
-      for (let i = 1; i < fieldEnd && !spaced; i++) {
-        const piece = parts[i]!.image;
-        if (image.endsWith('.') || piece.startsWith('.')) image += piece;
-        else spaced = true;
-      }
-      const path = image.split('.');
-      if (spaced) {
-        sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
-        ok = false;
-      } else if (path.some((segment) => !isIdentifier(segment))) {
-        sink.add(
-          'invalid-field-path',
-          `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,
-          from,
-          to,
-        );
-        ok = false;
-      } else {
-        field = { kind: 'field', path, name: image, span: { start: from, end: to } };
-      }
-    }
-    let direction: SortDirection = 'Asc';
+    const field = this.readField(parts, eq < 0 ? parts.length : eq);
     const explicitDirection = eq >= 0;
-    if (eq < 0) {
-      if (field !== null) {
-        sink.add(
-          'implicit-direction',
-          `"${excerpt(field.name)}" has no direction and sorts ascending; write ${excerpt(field.name)}=Asc`,
-          span.start,
-          span.end,
-          {
-            fix: [{ start: span.end, end: span.end, newText: '=Asc' }],
-          },
-        );
-      }
-    } else {
-      const directionParts = parts.length - eq - 1;
-      const equals = parts[eq]!;
-      const word = parts[eq + 1];
-      if (directionParts === 0 || word === undefined) {
-        sink.add('invalid-direction', "missing direction after '='; write Asc or Desc", equals.startOffset, endOf(equals), {
-          suggestion: 'Asc',
-        });
-        ok = false;
-      } else if (word.tokenType === SortEquals || directionParts > 1) {
-        const extra = word.tokenType === SortEquals ? word : parts[eq + 2]!;
-        sink.add(
-          'unexpected-token',
-          `unexpected "${excerpt(extra.image)}" in the sort item; write Field=Asc or Field=Desc`,
-          extra.startOffset,
-          span.end,
-        );
-        ok = false;
-      } else {
-        const found = DIRECTION_BY_LOWER.get(word.image.toLowerCase());
-        if (found === undefined) {
-          const suggestion = nearestName(word.image, SORT_DIRECTIONS);
-          sink.add(
-            'invalid-direction',
-            suggestion === undefined
-              ? `"${excerpt(word.image)}" is not a sort direction; write Asc or Desc`
-              : `"${excerpt(word.image)}" is not a sort direction; did you mean "${suggestion}"?`,
-            word.startOffset,
-            endOf(word),
-            suggestion === undefined ? undefined : { suggestion },
-          );
-          ok = false;
-        } else direction = found;
-      }
-    }
-    if (field !== null) {
-      const key = field.name.toLowerCase();
-      if (this.seen.has(key)) {
-        sink.add(
-          'duplicate-sort-field',
-          `"${excerpt(field.name)}" is already in the sort; this later key has no effect`,
-          field.span.start,
-          field.span.end,
-        );
-      } else this.seen.set(key, true);
-    }
-    if (!ok || field === null) return null;
+    let direction: SortDirection | null = 'Asc';
+    if (explicitDirection) direction = this.readDirection(parts, eq, span.end);
+    else if (field !== null) this.reportImplicitDirection(field.name, span);
+    if (field !== null) this.checkDuplicate(field);
+    if (!counted || direction === null || field === null) return null;
     return { kind: 'sort-item', field, direction, explicitDirection, span };
+  }
+
+  /** Counts the item against maxSortKeys; false past the limit (reported once). */
+  private countItem(start: number): boolean {
+    this.count++;
+    if (this.count <= this.limits.maxSortKeys) return true;
+    if (this.count === this.limits.maxSortKeys + 1) {
+      this.sink.add(LIMIT_CODES.maxSortKeys, limitMessage('maxSortKeys', this.limits.maxSortKeys), start, this.text.length);
+    }
+    return false;
+  }
+
+  /** field = segment { "." segment }, from `parts[0, fieldEnd)`; null when it is missing or not a path (reported). */
+  private readField(parts: IToken[], fieldEnd: number): SortItemNode['field'] | null {
+    const first = parts[0]!;
+    if (fieldEnd === 0) {
+      this.sink.add('invalid-field-path', "missing field before '='; write Field=Asc", first.startOffset, endOf(first));
+      return null;
+    }
+    // Whitespace may stand around a '.' as between any two tokens (docs/reference.md §"Lexical rules"),
+    // as in a filter's `Address . Zip`; anywhere else it splits the name.
+    const from = first.startOffset;
+    const to = endOf(parts[fieldEnd - 1]!);
+    let image = first.image;
+    let spaced = false;
+    for (let i = 1; i < fieldEnd && !spaced; i++) {
+      const piece = parts[i]!.image;
+      if (image.endsWith('.') || piece.startsWith('.')) image += piece;
+      else spaced = true;
+    }
+    const path = image.split('.');
+    if (spaced) {
+      this.sink.add('invalid-field-path', `a field name cannot contain spaces: "${excerpt(this.text.slice(from, to))}"`, from, to);
+      return null;
+    }
+    if (path.some((segment) => !isIdentifier(segment))) {
+      this.sink.add(
+        'invalid-field-path',
+        `"${excerpt(image)}" is not a valid field path; a field is letters, digits and _ (not starting with a digit), with '.' between nested names`,
+        from,
+        to,
+      );
+      return null;
+    }
+    return { kind: 'field', path, name: image, span: { start: from, end: to } };
+  }
+
+  /** The direction after the `=` at `parts[eq]`; null when it is missing, not alone or not a direction (reported). */
+  private readDirection(parts: IToken[], eq: number, itemEnd: number): SortDirection | null {
+    const equals = parts[eq]!;
+    const word = parts[eq + 1];
+    if (parts.length - eq - 1 === 0 || word === undefined) {
+      this.sink.add('invalid-direction', "missing direction after '='; write Asc or Desc", equals.startOffset, endOf(equals), {
+        suggestion: 'Asc',
+      });
+      return null;
+    }
+    if (word.tokenType === SortEquals || parts.length - eq - 1 > 1) {
+      const extra = word.tokenType === SortEquals ? word : parts[eq + 2]!;
+      this.sink.add(
+        'unexpected-token',
+        `unexpected "${excerpt(extra.image)}" in the sort item; write Field=Asc or Field=Desc`,
+        extra.startOffset,
+        itemEnd,
+      );
+      return null;
+    }
+    const found = DIRECTION_BY_LOWER.get(word.image.toLowerCase());
+    if (found !== undefined) return found;
+    const suggestion = nearestName(word.image, SORT_DIRECTIONS);
+    this.sink.add(
+      'invalid-direction',
+      suggestion === undefined
+        ? `"${excerpt(word.image)}" is not a sort direction; write Asc or Desc`
+        : `"${excerpt(word.image)}" is not a sort direction; did you mean "${suggestion}"?`,
+      word.startOffset,
+      endOf(word),
+      suggestion === undefined ? undefined : { suggestion },
+    );
+    return null;
+  }
+
+  /** A field without `=Direction` sorts ascending; said as a warning whose fix writes `=Asc`. */
+  private reportImplicitDirection(name: string, span: { start: number; end: number }): void {
+    this.sink.add(
+      'implicit-direction',
+      `"${excerpt(name)}" has no direction and sorts ascending; write ${excerpt(name)}=Asc`,
+      span.start,
+      span.end,
+      {
+        fix: [{ start: span.end, end: span.end, newText: '=Asc' }],
+      },
+    );
+  }
+
+  /** A field already sorted on: the later key has no effect (a warning). */
+  private checkDuplicate(field: SortItemNode['field']): void {
+    const key = field.name.toLowerCase();
+    if (this.seen.has(key)) {
+      this.sink.add(
+        'duplicate-sort-field',
+        `"${excerpt(field.name)}" is already in the sort; this later key has no effect`,
+        field.span.start,
+        field.span.end,
+      );
+    } else this.seen.set(key, true);
   }
 }
