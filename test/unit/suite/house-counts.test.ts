@@ -1,0 +1,33 @@
+/**
+ * The figures of `npm run counts` only go down (docs/architecture.md): a
+ * change that quotes an operator name outside the table, adds a
+ * `switch (node.kind)` outside the fold, writes a function of 60 lines or
+ * more or imports up a layer fails here. When a figure falls, lower its
+ * ceiling with it.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * The one `switch (node.kind)` left is validation's (src/validate/validate-filter.ts):
+ * every fold-based version measured 10–20 % slower per node.
+ */
+const CEILINGS = {
+  operatorNamesOutsideTable: 0,
+  kindSwitchesOutsideFold: 1,
+  functionsOver60Lines: 0,
+  layerViolations: 0,
+};
+
+describe('npm run counts', () => {
+  it('stays at or under its ceilings', { timeout: 120_000 }, () => {
+    const out = execFileSync(process.execPath, ['scripts/house-counts.mjs', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const counts = JSON.parse(out) as Record<keyof typeof CEILINGS, number>;
+    for (const [figure, ceiling] of Object.entries(CEILINGS)) {
+      expect(counts[figure as keyof typeof CEILINGS], `${figure} (npm run counts -- --list says where)`).toBeLessThanOrEqual(ceiling);
+    }
+  });
+});
