@@ -1,4 +1,4 @@
-// The in-memory evaluator (SPEC §6–7) on 100,000 generated employees:
+// The in-memory evaluator (docs/reference.md §"Filter semantics" and §"Sort semantics") on 100,000 generated employees:
 // compiled predicate and sort against hand-written JavaScript for the same
 // query (the practical limit), against mingo and sift for the nearest
 // equivalent query (whose results are compared with ours), and the cost of
@@ -236,7 +236,7 @@ const lines = [
   `| wepql compileSort comparator with Array.prototype.sort | ${fmt(sortMs.comparator, 1)} | ${ratio(sortMs.hand, sortMs.comparator)} | ${pct(sortAgree.comparator.same)} |`,
   `| mingo find().sort() with collation {locale: 'en', strength: 2} | ${fmt(sortMs.mingo, 1)} | ${ratio(sortMs.hand, sortMs.mingo)} | ${pct(sortAgree.mingo.same)} |`,
   '',
-  `mingo's collation orders by locale rules, not by code point of lower-cased text (SPEC §7), so its order differs where names use accents, other scripts or punctuation.${mingoExample}`,
+  `mingo's collation orders by locale rules, not by code point of lower-cased text (docs/reference.md §"Sort semantics"), so its order differs where names use accents, other scripts or punctuation.${mingoExample}`,
   'mingo and sift compare `CreatedOn` as text (exact only because every generated value has the `.sssZ` form) and use case-insensitive regular expressions for StartsWith/Contains.',
 ];
 writeSection('evaluate', lines.join('\n'));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Writes examples/employees.json: sample employee records with every field of
- * the seed's "Employee record" table, for the CLI, the server, the tests and
+ * the API's employee record, for the CLI, the server, the tests and
  * the benchmarks.
  *
  * Deterministic: a seeded PRNG (mulberry32) and no clock, locale or
@@ -9,7 +9,7 @@
  * byte for byte. `generateEmployees(count, seed)` is exported so benchmarks
  * can build larger sets (100,000 records) with the same shape.
  *
- * Conventions of this sample (the seed does not give meanings):
+ * Conventions of this sample (the API does not give their meanings):
  * - `RowStatus`: 1 = active, 2 = inactive, 3 = deleted (soft-deleted; about 3%).
  * - `Gender`: 1 = male, 2 = female, 3 = not specified; omitted when unknown.
  * - Optional fields (`Gender`, `ResidentialAddressId`, `PeoHireDate`,

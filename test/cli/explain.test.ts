@@ -37,7 +37,7 @@ describe('wepql explain TEXT', () => {
 
   it.each([
     ['CreatedOn.GreaterThanOrEqual(2024-01-01);Gender.IsNull()', 'created on is on or after 2024-01-01 and gender is not set'],
-    // SPEC §6: NotEqual is false on a null field; Gender may be null, FirstName may not.
+    // docs/reference.md §"Filter semantics": NotEqual is false on a null field; Gender may be null, FirstName may not.
     ['Gender.NotEqual(1);FirstName.NotEqual(Bob)', 'gender is not 1 (and is set) and first name is not "Bob"'],
     ['LastName.Equal(123)', 'last name is "123"'],
     ['HCE.Equal(TRUE)', 'HCE is true'],

@@ -172,7 +172,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
         expect(second.body.Pagination.TotalRecords).toBe(expected.length);
       });
 
-      it("answers a page out of range with the seed's body", async () => {
+      it("answers a page out of range with the API's body", async () => {
         const first = await get(withQuery(list, { limit: '500' }), AUTH);
         const r = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, page: '3' }), AUTH);
         expect(r.status).toBe(400);

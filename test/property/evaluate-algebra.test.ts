@@ -1,5 +1,5 @@
 /**
- * And/Or/; algebra (SPEC §3, §6): `And(a;b)` ≡ `a;b`, `Or(a)` ≡ `a`,
+ * And/Or/; algebra (docs/reference.md §"Filter grammar" and §"Filter semantics"): `And(a;b)` ≡ `a;b`, `Or(a)` ≡ `a`,
  * `And(a)` ≡ `a`, and order of clauses does not change which records match.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * SPEC §8's round trip: for every tree T, parse(print(T)) is T (ignoring
+ * The round trip of docs/reference.md §"Canonical form": for every tree T, parse(print(T)) is T (ignoring
  * positions) and printing is a fixed point — in canonical, pretty and
  * quote-all form, for filters and sorts, and from noisy hand-written-style
  * texts to the canonical one.

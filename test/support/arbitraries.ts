@@ -14,7 +14,7 @@
  * - Values cover every character that matters to the lexer: `, ( ) ; '`,
  *   `.`, leading/trailing/inner space, tab, CR, LF, Unicode spaces that are
  *   NOT whitespace in wepql (U+00A0, U+2028, U+FEFF), astral characters and
- *   the empty string; never U+0000 or a lone surrogate (invalid by SPEC §10).
+ *   the empty string; never U+0000 or a lone surrogate (invalid by docs/reference.md §"Limits").
  */
 import fc from 'fast-check';
 import type {
@@ -297,7 +297,7 @@ function noisyArgument(g: Gen, value: string): string {
 }
 
 // A head value may be written bare as dot-separated segments when each
-// segment is a non-empty run of head characters (SPEC §3: `5.5.Op(...)`).
+// segment is a non-empty run of head characters (docs/reference.md §"Filter grammar": `5.5.Op(...)`).
 const HEAD_SEGMENT = /^[^.;(),'\s]+$/;
 
 function noisyHead(g: Gen, value: string): string {

@@ -1,5 +1,5 @@
 /**
- * A deliberately simple interpreter of SPEC §6–7, written apart from
+ * A deliberately simple interpreter of docs/reference.md §"Filter semantics" and §"Sort semantics", written apart from
  * src/evaluate (it shares only `recordValueAs` from src/schema/values.ts), so
  * that properties can compare the fast evaluator, and the SQL compiler's
  * results, with an obviously correct one.
@@ -116,7 +116,7 @@ function matchesNode(node: TypedFilterNode, record: unknown, options: ReferenceO
 }
 
 /**
- * Whether a record matches a typed filter (SPEC §6).
+ * Whether a record matches a typed filter (docs/reference.md §"Filter semantics").
  *
  * @example
  * referenceMatches(filter, { Name: 'Smith' }); // true for Name.StartsWith('sm')
@@ -146,7 +146,7 @@ function compareValues(a: Plain | null, b: Plain | null): number {
 }
 
 /**
- * Compares two records by a typed sort (SPEC §7): -1, 0 or 1.
+ * Compares two records by a typed sort (docs/reference.md §"Sort semantics"): -1, 0 or 1.
  *
  * @example
  * referenceCompare(sort, { Name: 'a' }, { Name: 'B' }); // -1 under Name=Asc

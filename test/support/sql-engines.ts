@@ -85,7 +85,7 @@ export async function startSqlJs(): Promise<SqlEngine> {
   };
 }
 
-/** Reads a path through own properties of plain objects only, as SPEC §6 does. */
+/** Reads a path through own properties of plain objects only, as docs/reference.md §"Filter semantics" does. */
 function ownPath(record: unknown, path: readonly string[]): unknown {
   let here = record;
   for (const key of path) {

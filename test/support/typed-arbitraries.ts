@@ -1,6 +1,6 @@
 /**
  * fast-check arbitraries for evaluating filters: a fixed test schema,
- * records that stress SPEC §6–7 (nulls, omitted fields, wrong types, mixed
+ * records that stress docs/reference.md §"Filter semantics" and §"Sort semantics" (nulls, omitted fields, wrong types, mixed
  * case, LIKE wildcards, quotes, astral text, equal keys, datetimes in every
  * accepted form and as `Date` objects), and type-correct validated trees
  * (`TypedFilter`, `TypedSort`) over that schema, with a text form of each.
@@ -156,7 +156,7 @@ export function datetimeForms(ms: number): string[] {
   return forms;
 }
 
-/** Values that do not convert to `type` and therefore count as null (SPEC §6). */
+/** Values that do not convert to `type` and therefore count as null (docs/reference.md §"Filter semantics"). */
 const WRONG_TYPE: Readonly<Record<ScalarType, readonly unknown[]>> = {
   string: [1, true, {}, [], ['a']],
   number: ['1', true, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, {}],
@@ -253,7 +253,7 @@ function recordArbWith(jsonOnly: boolean): fc.Arbitrary<Record<string, unknown>>
 
 /**
  * One record for `testSchema`. Fields may be omitted, `undefined`, `null`
- * or of the wrong type (all null by SPEC §6); datetimes are ISO strings in
+ * or of the wrong type (all null by docs/reference.md §"Filter semantics"); datetimes are ISO strings in
  * any accepted form or `Date` objects.
  *
  * @example
@@ -334,7 +334,7 @@ function fieldNode(field: ResolvedField): FieldNode {
   return { kind: 'field', path: field.path, name: field.name, span: NO_SPAN };
 }
 
-/** Does SPEC §5's table let `operator` test a field of `type`? (Kept local: tests restate the rule.) */
+/** Does the table of docs/reference.md §"Operator applicability" let `operator` test a field of `type`? (Kept local: tests restate the rule.) */
 function applies(operator: FilterOperator, type: ScalarType): boolean {
   const base = (IN_FIELDS_OPERATORS as readonly string[]).includes(operator)
     ? baseOperatorOfInFields(operator as (typeof IN_FIELDS_OPERATORS)[number])

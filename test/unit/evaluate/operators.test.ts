@@ -4,7 +4,7 @@ import { STRATEGIES, schema } from './fixtures.js';
 
 type Row = readonly [filter: string, record: Record<string, unknown>, expected: boolean];
 
-// SPEC §6: every operator is false on a null field (missing, undefined, null, or a
+// docs/reference.md §"Filter semantics": every operator is false on a null field (missing, undefined, null, or a
 // value that does not convert), except IsNull, InArrayOrNull and NotInArrayOrNull.
 const NULLS: readonly Record<string, unknown>[] = [
   {},

@@ -110,7 +110,7 @@ describe('explain: filters with a schema', () => {
     expect(explain(filter, { schema: payroll }).value).toBe(expected);
   });
 
-  // SPEC §6: the negative operators are false on a null field; the sentence
+  // docs/reference.md §"Filter semantics": the negative operators are false on a null field; the sentence
   // says so exactly when the schema lets the field be null.
   const nullable = defineSchema({
     fields: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorResponse, listResponse, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
 
 describe('listResponse', () => {
-  it("builds the success envelope with Pagination, keys in the seed's order", () => {
+  it("builds the success envelope with Pagination, keys in the API's order", () => {
     const r = listResponse({
       data: [{ Id: 1 }],
       pagination: { pageNo: 2, pageSize: 25, totalRecords: 30, totalPages: 2, dataToken: 'tok' },
@@ -22,7 +22,7 @@ describe('listResponse', () => {
 });
 
 describe('errorResponse', () => {
-  it('renders validation errors exactly as SPEC §11', () => {
+  it('renders validation errors exactly as docs/reference.md §"The list contract"', () => {
     const r = errorResponse({
       kind: 'validation',
       errors: [
@@ -39,7 +39,7 @@ describe('errorResponse', () => {
     );
   });
 
-  it("renders the seed's page-out-of-range body and says why in a header", () => {
+  it("renders the API's page-out-of-range body and says why in a header", () => {
     const r = errorResponse({ kind: 'page-out-of-range', first: 1, last: 4, token: { reason: 'expired', message: 'expired at … ✓' } });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toBe(

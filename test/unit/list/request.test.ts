@@ -175,7 +175,7 @@ describe('parseListRequest: errors', () => {
     expect(errors[0]![2]).not.toContain('xxxxxxxxxx'.repeat(5));
   });
 
-  it('renders a bad filter as the exact envelope of SPEC §11', () => {
+  it('renders a bad filter as the exact envelope of docs/reference.md §"The list contract"', () => {
     const r = parse({ query: { limit: '5', filter: 'Gender.Equals(1)' } });
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -193,7 +193,7 @@ describe('parseListRequest: errors', () => {
   });
 
   it.each([[{ 'next-page': 'true' }], [{ 'prev-page': '' }], [{ page: '2' }], [{ page: '2', limit: '5' }]])(
-    "answers a move without data-token (%j) with the seed's page-out-of-range error, range [0-0]",
+    "answers a move without data-token (%j) with the API's page-out-of-range error, range [0-0]",
     (query) => {
       const r = parse({ query });
       expect(r).toMatchObject({ ok: false, error: { kind: 'page-out-of-range', first: 0, last: 0 } });

@@ -7,8 +7,8 @@ const root = new URL('../../../', import.meta.url);
 const employeeJson = JSON.parse(readFileSync(new URL('schemas/employee.json', root), 'utf8')) as Record<string, unknown>;
 const metaSchema = JSON.parse(readFileSync(new URL('schemas/wepql-schema.schema.json', root), 'utf8')) as Record<string, unknown>;
 
-// Every field of the seed's "Employee record" table except `Files` (an array).
-const SEED_FIELDS: ReadonlyArray<readonly [string, string, boolean]> = [
+// Every field of the API's employee record except `Files` (an array).
+const API_FIELDS: ReadonlyArray<readonly [string, string, boolean]> = [
   ...['Id', 'W2Id', 'ClientId', 'EmployeeNumber'].map((n) => [n, 'integer', false] as const),
   ...['FirstName', 'LastName', 'MiddleName', 'OtherNames', 'NickName', 'Suffix', 'Ssn'].map((n) => [n, 'string', false] as const),
   ['Gender', 'integer', true],
@@ -37,12 +37,12 @@ const SEED_FIELDS: ReadonlyArray<readonly [string, string, boolean]> = [
 ];
 
 describe('employeeSchema', () => {
-  it('has every seed field, in the seed order, with its type and optionality', () => {
-    expect(employeeSchema.fields.map((f) => [f.name, f.type, f.nullable])).toEqual(SEED_FIELDS);
+  it("has every field of the API's employee record, in the API's order, with its type and optionality", () => {
+    expect(employeeSchema.fields.map((f) => [f.name, f.type, f.nullable])).toEqual(API_FIELDS);
     expect(employeeSchema.fields.every((f) => f.filterable && f.sortable)).toBe(true);
   });
 
-  it.each(SEED_FIELDS.map(([name, type]) => [name, type]))('resolves %s (%s) in any case', (name, type) => {
+  it.each(API_FIELDS.map(([name, type]) => [name, type]))('resolves %s (%s) in any case', (name, type) => {
     expect(employeeSchema.lookup(name.toUpperCase())).toMatchObject({ found: 'field', field: { name, type } });
   });
 

@@ -1,5 +1,5 @@
 /**
- * How value text reads as a field type (SPEC §5). The validator, the
+ * How value text reads as a field type (docs/reference.md §"Types and values"). The validator, the
  * evaluator and the SQL compiler all read through these functions.
  */
 import { describe, expect, it } from 'vitest';

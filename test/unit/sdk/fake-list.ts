@@ -1,6 +1,6 @@
 /**
  * A fake list endpoint for the paging client's unit tests: token and skip
- * paging over an array, answering as the seed describes, with hooks to
+ * paging over an array, answering as the API does, with hooks to
  * refuse tokens and to inject failures. Every call is recorded.
  */
 export interface FakeCall {
@@ -13,7 +13,7 @@ export interface FakeCall {
 export interface FakeListOptions {
   /** Answer this status (and body) instead of serving, by call index (0-based). */
   readonly fail?: (call: number, c: FakeCall) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
-  /** Refuse the data token of this call (0-based), as the seed's out-of-range 400. */
+  /** Refuse the data token of this call (0-based), as the API's out-of-range 400. */
   readonly refuseToken?: (call: number, c: FakeCall) => boolean;
   /** Also say why in the reference server's header. */
   readonly tokenErrorHeader?: string;

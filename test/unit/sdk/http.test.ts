@@ -14,7 +14,7 @@ function scripted(statuses: number[]) {
   return { fetch, seen };
 }
 
-describe('withRetries follows the seed: 401 → reauthenticate once; 500 → backoff, idempotent methods only', () => {
+describe("withRetries follows the API's rules: 401 → reauthenticate once; 500 → backoff, idempotent methods only", () => {
   it.each<[string, string, number[], number, number]>([
     ['GET 500,500,200', 'GET', [500, 500, 200], 3, 200],
     ['GET 500,500,500', 'GET', [500, 500, 500], 3, 500],

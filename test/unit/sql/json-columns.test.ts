@@ -1,6 +1,6 @@
 /**
  * Fields inside a JSON column read exactly as the evaluator reads record
- * values: a JSON value of the wrong type is NULL, datetimes follow SPEC §5
+ * values: a JSON value of the wrong type is NULL, datetimes follow docs/reference.md §"Types and values"
  * (fraction cut to milliseconds, no zone = UTC, offsets up to ±23:59).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ const VALUES: Record<string, readonly unknown[]> = {
     '2024-02-30',
     '2024-01-01T24:00',
     '2024-1-1',
-    // Other scripts' digits are not datetime digits (SPEC §5), in the date or in the offset.
+    // Other scripts' digits are not datetime digits (docs/reference.md §"Types and values"), in the date or in the offset.
     '\u0662\u0660\u0662\u0664-01-01',
     '2024-01-01T00:00+\u0660\u0662:\u0660\u0660',
     // Years 0001–9999 only, offsets included: out of range is null in every engine.

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, parseFilter, parseSort } from '../../../src/index.js';
 
 const codesOf = (ds: readonly { code: string }[]) => ds.map((d) => d.code);
 
-describe('limits (SPEC §10)', () => {
+describe('limits (docs/reference.md §"Limits")', () => {
   it('refuses a text longer than maxLength before lexing', () => {
     const text = 'A.Equal(' + 'x'.repeat(9000) + ')';
     const { ast, diagnostics } = parseFilter(text);
@@ -108,7 +108,7 @@ describe('limits (SPEC §10)', () => {
     expect(codesOf(parseSort('a;1b;2c', { limits: { maxErrors: 1 } }).diagnostics)).toEqual(['implicit-direction', 'too-many-errors']);
   });
 
-  // SPEC §3/§4: empty clauses and implicit directions are warnings. Past the
+  // docs/reference.md §"Filter grammar" and §"Sort grammar": empty clauses and implicit directions are warnings. Past the
   // cap they are dropped, but must not add an error that makes a valid text invalid.
   it.each([
     ['A.Equal(1)' + ';'.repeat(150), 'filter'],

@@ -12,12 +12,12 @@ function codes(text: string): [string, number, number][] {
   return parseFilter(text).diagnostics.map((d) => [d.code, d.start, d.end]);
 }
 
-describe('parseFilter: valid filters (SPEC §2–3)', () => {
+describe('parseFilter: valid filters (docs/reference.md §"Lexical rules" and §"Filter grammar")', () => {
   it.each<[string, SimpleClause[]]>([
     ['', []],
     ['   \t\r\n ', []],
     ['A.Equal(1)', [{ op: 'Equal', field: 'A', value: '1' }]],
-    // seed examples
+    // the API's own examples
     [
       'Number.GreaterThan(0);Or(Number.Equal(1);Number.Equal(3))',
       [

@@ -6,7 +6,7 @@ function codes(text: string): [string, number, number][] {
   return parseSort(text).diagnostics.map((d) => [d.code, d.start, d.end]);
 }
 
-describe('parseSort: valid sorts (SPEC §4)', () => {
+describe('parseSort: valid sorts (docs/reference.md §"Sort grammar")', () => {
   it.each<[string, SimpleSortItem[]]>([
     ['', []],
     ['  ', []],
@@ -32,7 +32,7 @@ describe('parseSort: valid sorts (SPEC §4)', () => {
       ],
     ],
     ['Address.Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
-    // SPEC §2: whitespace may stand between any two tokens, '.' included, as in a filter.
+    // docs/reference.md §"Lexical rules": whitespace may stand between any two tokens, '.' included, as in a filter.
     ['Address . Zip=Desc', [{ field: 'Address.Zip', direction: 'Desc', explicit: true }]],
     ['A .B\t. C = Asc', [{ field: 'A.B.C', direction: 'Asc', explicit: true }]],
   ])('%j', (input, expected) => {

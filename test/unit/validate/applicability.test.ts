@@ -4,7 +4,7 @@ import { FILTER_OPERATORS, SCALAR_TYPES, isOperatorApplicable, operatorsForType 
 import { applicableTypes, describeApplicableTypes } from '../../../src/validate/applicability.js';
 import { convertValueText } from '../../../src/validate/convert-value.js';
 
-// SPEC §5's table, written out independently of the implementation.
+// The table of docs/reference.md §"Operator applicability", written out independently of the implementation.
 const ALL: ScalarType[] = ['string', 'number', 'integer', 'datetime', 'boolean'];
 const ORDERED: ScalarType[] = ['number', 'integer', 'datetime'];
 const TEXT: ScalarType[] = ['string'];
@@ -38,7 +38,7 @@ const TABLE: Record<FilterOperator, ScalarType[]> = {
 };
 
 describe('operator applicability', () => {
-  it.each(FILTER_OPERATORS.map((op) => [op]))('%s takes the types of SPEC §5', (op) => {
+  it.each(FILTER_OPERATORS.map((op) => [op]))('%s takes the types of docs/reference.md §"Operator applicability"', (op) => {
     expect([...applicableTypes(op)].sort()).toEqual([...TABLE[op]].sort());
     for (const type of SCALAR_TYPES) expect(isOperatorApplicable(op, type)).toBe(TABLE[op].includes(type));
   });

@@ -166,7 +166,7 @@ describe('checkTypedFilter, as evaluator and SQL run it', () => {
   });
 });
 
-describe('a fake Date in a record counts as null (SPEC §6)', () => {
+describe('a fake Date in a record counts as null (docs/reference.md §"Filter semantics")', () => {
   const fake = Object.create(Date.prototype) as Date;
   it.each(['closures', 'codegen'] as const)('in the %s strategy', (strategy) => {
     const schema = { schema: employeeSchema, strategy };
