@@ -30,7 +30,8 @@ import { convertValueText } from '../validate/convert-value.js';
 import { isIdentifierCode, isWhitespace, trimWhitespace, unquoteValue } from '../ast/lexical.js';
 import type { IToken } from 'chevrotain';
 import type { FilterVisitor } from '../syntax/filter-events.js';
-import { Dot, Quoted } from '../syntax/filter-lexer.js';
+import { Dot, LParen, Quoted, RParen } from '../syntax/filter-lexer.js';
+import { scanFilterShared } from '../syntax/filter-scanner.js';
 import { visitFilter } from '../syntax/parse-filter.js';
 import { SortComma, SortEquals, SortSemicolon, sortLexer } from '../syntax/sort-parser.js';
 
@@ -151,12 +152,67 @@ function scan(text: string, at: number, sort: boolean): Context {
  */
 function scanFilterContext(text: string, at: number): Context {
   let base = 0;
+  let closed: Uint8Array | undefined;
   for (;;) {
+    // Past a few thousand characters, look for the skipped group in a
+    // prefix first (deepGroupBody): reading to the cursor from each skipped
+    // body in turn would cost O(n²) for a group nested n deep.
+    if (at - base > PROBE_LENGTH) {
+      closed ??= closedParens(text, at);
+      const body = deepGroupBody(text, base, at, closed);
+      if (body >= 0) {
+        base = body;
+        continue;
+      }
+    }
     const reader = new CursorReader();
     const before = text.slice(base, at);
     visitFilter(before, reader);
     if (reader.where === 'deep') base += reader.clauseStart;
     else return reader.context(before, base);
+  }
+}
+
+// The first prefix deepGroupBody reads; each miss doubles it.
+const PROBE_LENGTH = 1024;
+
+/**
+ * Which `(` of `text[0, at)` the text closes again before `at`, by offset,
+ * the way the parser skips a too-deep group's body (filter-recovery.ts
+ * `skipGroupBody`): counting parens, quoted text aside.
+ */
+function closedParens(text: string, at: number): Uint8Array {
+  const closed = new Uint8Array(at);
+  const open: number[] = [];
+  // Pooled tokens, overwritten by the next scan: this loop is done with them first.
+  for (const token of scanFilterShared(text.slice(0, at))) {
+    if (token.tokenType === LParen) open.push(token.startOffset);
+    else if (token.tokenType === RParen && open.length > 0) closed[open.pop()!] = 1;
+  }
+  return closed;
+}
+
+/**
+ * Where the parser, reading `text[base, at)`, would skip a group for depth
+ * and run to `at` inside it (so that the cursor is in that body): its
+ * body's start, or -1 when it would not. Found by reading growing prefixes
+ * of the text: what the parser reads up to a group's `(` depends only on the
+ * tokens up to it (it looks one token ahead, two at a group keyword), and a
+ * prefix lexes as the whole text does except for its last token. `closed`
+ * (closedParens) says whether the body ends before `at`, which the prefix
+ * cannot show. Each read costs at most twice the distance to the group, so
+ * the whole search is linear in the text.
+ */
+function deepGroupBody(text: string, base: number, at: number, closed: Uint8Array): number {
+  for (let length = PROBE_LENGTH; ; length *= 2) {
+    const end = Math.min(at, base + length);
+    let body = -1;
+    visitFilter(text.slice(base, end), {
+      enterGroup(_start, bodyStart, skipped) {
+        if (skipped && body < 0 && closed[base + bodyStart - 1] === 0) body = base + bodyStart;
+      },
+    });
+    if (body >= 0 || end === at) return body;
   }
 }
 
