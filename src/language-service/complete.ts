@@ -223,7 +223,7 @@ function deepGroupBody(text: string, base: number, at: number, closed: Uint8Arra
 class CursorReader implements FilterVisitor {
   /** What the cursor is in: a fresh clause, a head, an argument list, a too-deep group's body, or nothing to complete. */
   where: 'clause' | 'head' | 'args' | 'deep' | 'none' = 'clause';
-  /** Where the current clause may begin: the text's start, past `;` or past a group's `(`. */
+  /** Where the current clause begins: the text's start, past `;` or a group's `(`, or where a condition starts. */
   clauseStart = 0;
   private headTokens: readonly IToken[] = [];
   /** The argument slots of the current condition: `[start, end)`, end -1 while open. */
@@ -241,7 +241,9 @@ class CursorReader implements FilterVisitor {
   leaveGroup(_end: number, closed: boolean): void {
     if (closed) this.where = 'none';
   }
-  enterCondition(): void {
+  enterCondition(start: number): void {
+    // Usually the clause's start; after tokens the parser skipped (a stray `)`), where it reads on.
+    this.clauseStart = start;
     this.where = 'head';
     this.headTokens = [];
     this.slots = [];

@@ -175,6 +175,29 @@ describe('complete: sorts', () => {
   });
 });
 
+describe('complete: reads broken text as the parser does', () => {
+  const labels = (text: string): string[] => complete(text, text.length, schema).items.map((i) => i.label);
+
+  // The parser reports a `,` outside an argument list and skips to the next `;`: no clause starts there.
+  it.each([',La', 'A,B.', 'LastName.Equal(x),Ge', 'Gender.IsNull(), La'])('offers nothing after the , in %j', (text) => {
+    expect(labels(text)).toEqual([]);
+  });
+
+  // The parser reports a `)` that closes nothing and reads on: a clause may start right after it.
+  it.each<[string, string[]]>([
+    [')La', ['LastName']],
+    ['A.IsNull())Ge', ['Gender']],
+    [').', IN_FIELDS_OPS],
+    ["x').", IN_FIELDS_OPS],
+  ])('offers a clause after the stray ) in %j', (text, expected) => {
+    expect(labels(text)).toEqual(expected);
+  });
+
+  it('replaces only the word after the stray ), not the text before it', () => {
+    expect(complete('Gender.IsNull())LastN', 21, schema).replace).toEqual({ start: 16, end: 21 });
+  });
+});
+
 describe('complete: never throws', () => {
   it('on any text and offset', () => {
     fc.assert(
