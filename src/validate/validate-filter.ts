@@ -16,6 +16,7 @@ import { describeApplicableTypes, isOperatorApplicable } from './applicability.j
 import { convertValueText } from './convert-value.js';
 import { Reporter, quoteText } from './report.js';
 import { resolveField } from './resolve-field.js';
+import { matchFilterNodeWith, type MatchWithHandlers } from '../ast/fold.js';
 import type {
   TypedComparison,
   TypedFilter,
@@ -78,9 +79,29 @@ export function validateFilter(ast: FilterAst, schema: Schema, options: Validate
   return { value: { kind: 'typed-filter', clauses, source: ast }, diagnostics };
 }
 
+/**
+ * Each node kind's check, made once: the walk passes the run as context
+ * (fold.ts `matchFilterNodeWith`), with the depth of the clauses being read
+ * on it, so no closure is made per validation.
+ */
+const VALIDATE_NODE: MatchWithHandlers<FilterNode, FilterValidation, TypedFilterNode | undefined> = {
+  group: (node, run) => run.group(node, run.depth + 1),
+  comparison: (node, run) => run.comparison(node),
+  'null-check': (node, run) => run.nullCheck(node),
+  list: (node, run) => run.list(node),
+  'in-fields': (node, run) => run.inFields(node),
+};
+
+/** A node of a kind outside the tree (built by code from untrusted data) fails its clause; the caller still gets every other problem. */
+function outsideTheTree(): undefined {
+  return undefined;
+}
+
 class FilterValidation {
   readonly reporter: Reporter;
   private conditions = 0;
+  /** The number of groups enclosing the node being checked. */
+  depth = 0;
 
   constructor(
     private readonly schema: Schema,
@@ -102,21 +123,11 @@ class FilterValidation {
   }
 
   private node(node: FilterNode, depth: number): TypedFilterNode | undefined {
-    switch (node.kind) {
-      case 'group':
-        return this.group(node, depth + 1);
-      case 'comparison':
-        return this.comparison(node);
-      case 'null-check':
-        return this.nullCheck(node);
-      case 'list':
-        return this.list(node);
-      case 'in-fields':
-        return this.inFields(node);
-    }
+    this.depth = depth;
+    return matchFilterNodeWith(node, VALIDATE_NODE, this, outsideTheTree);
   }
 
-  private group(node: GroupNode, depth: number): TypedGroup | undefined {
+  group(node: GroupNode, depth: number): TypedGroup | undefined {
     if (depth > this.limits.maxDepth) {
       // Do not descend: the bound on recursion is the point of this check.
       this.reporter.report(
@@ -147,7 +158,7 @@ class FilterValidation {
     return this.conditions <= this.limits.maxConditions;
   }
 
-  private comparison(node: ComparisonNode): TypedComparison | undefined {
+  comparison(node: ComparisonNode): TypedComparison | undefined {
     const counted = this.countCondition(node);
     const field = resolveField(node.field, this.schema, 'filter', this.reporter);
     if (field === undefined || !this.applies(node, field)) return undefined;
@@ -156,14 +167,14 @@ class FilterValidation {
     return { kind: 'comparison', operator: node.operator, field, value, source: node };
   }
 
-  private nullCheck(node: NullCheckNode): TypedNullCheck | undefined {
+  nullCheck(node: NullCheckNode): TypedNullCheck | undefined {
     const counted = this.countCondition(node);
     const field = resolveField(node.field, this.schema, 'filter', this.reporter);
     if (field === undefined || !this.applies(node, field) || !counted) return undefined;
     return { kind: 'null-check', operator: node.operator, field, source: node };
   }
 
-  private list(node: ListNode): TypedList | undefined {
+  list(node: ListNode): TypedList | undefined {
     const counted = this.countCondition(node);
     let ok = counted;
     const max = this.limits.maxListValues;
@@ -194,7 +205,7 @@ class FilterValidation {
     return { kind: 'list', operator: node.operator, field, values, source: node };
   }
 
-  private inFields(node: InFieldsNode): TypedInFields | undefined {
+  inFields(node: InFieldsNode): TypedInFields | undefined {
     let ok = this.countCondition(node);
     const max = this.limits.maxInFields;
     if (node.fields.length > max) {

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FilterNode } from '../../../src/ast/nodes.js';
-import { assertNever, conditionsOf, foldFilter, matchFilterNode } from '../../../src/ast/fold.js';
-import type { FoldHandlers } from '../../../src/ast/fold.js';
+import { assertNever, conditionsOf, foldFilter, matchFilterNode, matchFilterNodeWith } from '../../../src/ast/fold.js';
+import type { FoldHandlers, MatchWithHandlers } from '../../../src/ast/fold.js';
 import { analyzeFilterOrThrow, parseFilter } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/sample/employee-schema.js';
 
@@ -63,6 +63,31 @@ describe('foldFilter', () => {
     expect(() => matchFilterNode(alien, print as never)).toThrow(/matchFilterNode/);
     expect(() => assertNever({ kind: 'x' } as never, 'here')).toThrow('here: unknown node kind "x"');
   });
+});
+
+describe('matchFilterNodeWith', () => {
+  // Module-level, as the validator keeps its table: the context is an argument, not a capture.
+  const tagged: MatchWithHandlers<FilterNode, string, string> = {
+    group: (g, tag) => `${tag}:group:${g.children.length}`,
+    comparison: (c, tag) => `${tag}:${c.field.name}`,
+    'null-check': (n, tag) => `${tag}:${n.operator}`,
+    list: (l, tag) => `${tag}:${l.values.length}`,
+    'in-fields': (f, tag) => `${tag}:${f.fields.length}`,
+  };
+  const outside = (node: FilterNode, tag: string): string => `${tag}:outside:${String((node as { kind: unknown }).kind)}`;
+
+  it('calls the handler of each kind with the context', () => {
+    const nodes = clauses('Or(A.Equal(1);B.IsNull());C.Equal(2);D.IsNull();E.InArray(1,2,3);5.LessThanInFields(F,G)');
+    expect(nodes.map((n) => matchFilterNodeWith(n, tagged, 'x', outside))).toEqual(['x:group:2', 'x:C', 'x:IsNull', 'x:3', 'x:2']);
+  });
+
+  it.each(['raw-sql', '__proto__', 'constructor', 'toString'])(
+    'answers outside for a node of kind %j, without reading the prototype chain',
+    (kind) => {
+      const node = { kind } as unknown as FilterNode;
+      expect(matchFilterNodeWith(node, tagged, 'y', outside)).toBe(`y:outside:${kind}`);
+    },
+  );
 });
 
 describe('conditionsOf', () => {

@@ -336,6 +336,19 @@ describe('validateFilter on trees built by code', () => {
     expect(codes(filter(cmp('LastName', '\ud800')))).toEqual(['invalid-character']);
   });
 
+  it.each(['raw-sql', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'fails a clause of kind %j without throwing, and still reports the others',
+    (kind) => {
+      const outside = { kind, sql: '1=1', span: NO_SPAN } as unknown as FilterNode;
+      const group: FilterNode = { kind: 'group', operator: 'Or', operatorSpan: NO_SPAN, children: [outside], span: NO_SPAN };
+      for (const ast of [filter(outside), filter(cmp('Salry', '1'), group)]) {
+        const result = validateFilter(ast, schema);
+        expect(result.value).toBeUndefined();
+        expect(result.diagnostics.map((d) => d.code)).toEqual(ast.clauses.length === 1 ? [] : ['unknown-field']);
+      }
+    },
+  );
+
   it('stops at maxErrors with one too-many-errors', () => {
     const many = filter(...Array.from({ length: 50 }, () => cmp('Nope', '1')));
     const ds = codes(many, { maxErrors: 10 });
