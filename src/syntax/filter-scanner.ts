@@ -49,6 +49,15 @@ class PooledToken implements ScannedToken {
     this.source = source;
     this.cached = undefined;
   }
+  /** Makes this token `source[startOffset, endOffset]` of `tokenType`, keeping its index. */
+  refill(source: string, startOffset: number, endOffset: number, tokenType: TokenType): void {
+    this.startOffset = startOffset;
+    this.endOffset = endOffset;
+    this.tokenTypeIdx = tokenType.tokenTypeIdx!;
+    this.tokenType = tokenType;
+    this.source = source;
+    this.cached = undefined;
+  }
 }
 Object.defineProperty(PooledToken.prototype, 'image', {
   get(this: PooledToken): string {
@@ -75,13 +84,7 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
     // The shared array holds only pooled tokens, each at its own index: one
     // left there by an earlier scan is overwritten in place.
     if (index < tokens.length) {
-      const t = tokens[index] as PooledToken;
-      t.startOffset = startOffset;
-      t.endOffset = end - 1;
-      t.tokenTypeIdx = tokenType.tokenTypeIdx!;
-      t.tokenType = tokenType;
-      t.source = text;
-      t.cached = undefined;
+      (tokens[index] as PooledToken).refill(text, startOffset, end - 1, tokenType);
       return;
     }
     let t: PooledToken;
@@ -92,12 +95,7 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
       if (index < POOL_LIMIT) pool[index] = t;
     } else {
       t = pool[index]!;
-      t.startOffset = startOffset;
-      t.endOffset = end - 1;
-      t.tokenTypeIdx = tokenType.tokenTypeIdx!;
-      t.tokenType = tokenType;
-      t.source = text;
-      t.cached = undefined;
+      t.refill(text, startOffset, end - 1, tokenType);
     }
     // Truncating the shared array only at the end of a scan keeps its
     // backing store: emptying it and pushing again reallocated it several times per parse.
