@@ -26,13 +26,14 @@ import { Comma, FILTER_TOKENS, GroupKeyword, LParen, RParen, RunPart, Semicolon 
 import {
   reportEmptyClause,
   reportMissingClose,
+  reportSingleChildGroup,
   skipArgumentJunk,
   skipClauseJunk,
   skipGroupBody,
   type TokenCursor,
 } from './filter-recovery.js';
 import type { FilterVisitor } from './filter-events.js';
-import { endOf } from './token-facts.js';
+import { endOf, groupOperatorOf } from './token-facts.js';
 
 /**
  * The deepest group nesting the parser will recurse into, whatever
@@ -43,6 +44,18 @@ import { endOf } from './token-facts.js';
  * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
  */
 export const PARSER_DEPTH_CEILING = DEPTH_CEILING;
+
+/**
+ * The deepest group nesting a parse under `limits` enters: `limits.maxDepth`, at most `PARSER_DEPTH_CEILING`.
+ *
+ * @example
+ * parserDepthBound({ ...DEFAULT_LIMITS, maxDepth: 1e9 }); // 200
+ */
+export function parserDepthBound(limits: Limits): number {
+  // `!(x <= ceiling)` also catches NaN and undefined (a caller's spread of
+  // an unset option), which Math.min would turn into "no bound at all".
+  return limits.maxDepth <= PARSER_DEPTH_CEILING ? limits.maxDepth : PARSER_DEPTH_CEILING;
+}
 
 /** The slots of a condition without an argument list. */
 const NO_ARGUMENTS: Argument[] = [];
@@ -80,9 +93,7 @@ export class FilterParser extends EmbeddedActionsParser {
     this.text = text;
     this.limits = limits;
     this.sink = sink;
-    // `!(x <= ceiling)` also catches NaN and undefined (a caller's spread of
-    // an unset option), which Math.min would turn into "no bound at all".
-    this.maxDepth = limits.maxDepth <= PARSER_DEPTH_CEILING ? limits.maxDepth : PARSER_DEPTH_CEILING;
+    this.maxDepth = parserDepthBound(limits);
     this.depth = 0;
     this.builder.prepare(text, limits, sink);
   }
@@ -143,7 +154,7 @@ export class FilterParser extends EmbeddedActionsParser {
       if (!this.RECORDING_PHASE) {
         if (this.visitor !== undefined) this.visitor.separator?.(separator.startOffset);
         if (slotNonEmpty) pendingSeparator ??= separator;
-        else reportEmptyClause(this.sink, separator);
+        else reportEmptyClause(this.sink, separator.startOffset);
         slotNonEmpty = false;
       }
       const next = this.OPTION2(this.parseNextClause);
@@ -160,7 +171,7 @@ export class FilterParser extends EmbeddedActionsParser {
       if (this.depth === 0 && this.LA(1).tokenType === RParen) {
         this.carriedSeparator = pendingSeparator;
         this.carriedSlotNonEmpty = slotNonEmpty;
-      } else if (pendingSeparator !== undefined) reportEmptyClause(this.sink, pendingSeparator);
+      } else if (pendingSeparator !== undefined) reportEmptyClause(this.sink, pendingSeparator.startOffset);
     }
     return nodes;
   });
@@ -214,7 +225,7 @@ export class FilterParser extends EmbeddedActionsParser {
     if (this.visitor !== undefined)
       this.visitor.leaveGroup?.(close === undefined ? this.lastConsumedEnd(open) : endOf(close), close !== undefined);
     if (tooDeep) return null;
-    const operator = keyword.endOffset! - keyword.startOffset === 1 ? 'Or' : 'And';
+    const operator = groupOperatorOf(endOf(keyword) - keyword.startOffset);
     if (close === undefined) {
       reportMissingClose(this.sink, open);
       return null;
@@ -231,16 +242,8 @@ export class FilterParser extends EmbeddedActionsParser {
       }
       return null;
     }
-    if (children.length === 1 && this.sink.errorCount === errorsBefore) {
-      const child = children[0]!;
-      this.sink.add(
-        'single-child-group',
-        `${operator}(…) has a single clause, which means the same as the clause alone`,
-        span.start,
-        span.end,
-        { fix: [{ start: span.start, end: span.end, newText: this.text.slice(child.span.start, child.span.end) }] },
-      );
-    }
+    if (children.length === 1 && this.sink.errorCount === errorsBefore)
+      reportSingleChildGroup(this.sink, this.text, operator, span, children[0]!);
     return { kind: 'group', operator, operatorSpan: { start: keyword.startOffset, end: endOf(keyword) }, children, span };
   });
 

@@ -115,8 +115,14 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
   else tokens.push(t);
 }
 
-/** True when `word` is `and` or `or` in any case. */
-function isGroupWord(text: string, start: number, length: number): boolean {
+/**
+ * True when the word `text[start, start + length)` is `and` or `or` in any case: the `GroupKeyword` token
+ * (filter-lexer.ts); a longer word such as `Orders` is not.
+ *
+ * @example
+ * isGroupWord('oR(x)', 0, 2); // true
+ */
+export function isGroupWord(text: string, start: number, length: number): boolean {
   const a = text.charCodeAt(start) | 0x20;
   const b = text.charCodeAt(start + 1) | 0x20;
   if (length === 2) return a === 0x6f && b === 0x72; // or
@@ -215,18 +221,29 @@ function scanQuote(text: string, tokens: ScannedToken[], i: number): number {
     emit(tokens, text, i, i + 1, StrayQuote);
     return i + 1;
   }
+  const end = quotedEnd(text, i);
+  if (end < 0) {
+    emit(tokens, text, i, text.length, Unterminated);
+    return text.length;
+  }
+  emit(tokens, text, i, end, Quoted);
+  return end;
+}
+
+/**
+ * Where the quoted value opened by the `'` at `i` ends (just past its closing
+ * `'`, with `''` inside it standing for a quote); -1 when it has no closing quote.
+ *
+ * @example
+ * quotedEnd("'It''s' x", 0); // 7
+ * quotedEnd("'open", 0);     // -1
+ */
+export function quotedEnd(text: string, i: number): number {
   let j = i + 1;
   for (;;) {
     const close = text.indexOf("'", j);
-    if (close < 0) {
-      emit(tokens, text, i, text.length, Unterminated);
-      return text.length;
-    }
-    if (text.charCodeAt(close + 1) === 39) {
-      j = close + 2;
-      continue;
-    }
-    emit(tokens, text, i, close + 1, Quoted);
-    return close + 1;
+    if (close < 0) return -1;
+    if (text.charCodeAt(close + 1) !== 39) return close + 1;
+    j = close + 2;
   }
 }

@@ -51,8 +51,17 @@ for (const op of FILTER_OPERATORS) {
  * operatorNamed(text, scanFilter(text)[2]!)?.op; // 'StartsWith'
  */
 export function operatorNamed(text: string, token: IToken): NamedOperator | undefined {
-  const start = token.startOffset;
-  const length = endOf(token) - start;
+  return operatorAt(text, token.startOffset, endOf(token));
+}
+
+/**
+ * The operator (with its shape) that `text[start, end)` names, in any case; undefined when it names none.
+ *
+ * @example
+ * operatorAt('A.isnull()', 2, 8)?.op; // 'IsNull'
+ */
+export function operatorAt(text: string, start: number, end: number): NamedOperator | undefined {
+  const length = end - start;
   const key = bucketKey(length, text.charCodeAt(start));
   const bucket = key < OPERATOR_BUCKETS.length ? OPERATOR_BUCKETS[key] : undefined;
   if (bucket !== undefined) {
@@ -62,6 +71,6 @@ export function operatorNamed(text: string, token: IToken): NamedOperator | unde
       return entry;
     }
   }
-  const op = canonicalOperator(token.image);
+  const op = canonicalOperator(text.slice(start, end));
   return op === undefined ? undefined : named(op);
 }

@@ -5,8 +5,9 @@
  */
 import type { FilterAst } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { DEFAULT_LIMITS, type Limits } from '../diagnostics/limits.js';
+import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../diagnostics/limits.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
+import { readWellFormedFilter } from './filter-fast-path.js';
 import type { FilterVisitor } from './filter-events.js';
 import { Unterminated } from './filter-lexer.js';
 import { scanFilterShared } from './filter-scanner.js';
@@ -44,6 +45,26 @@ const filterParser = (): FilterParser => (parser ??= shielded(() => new FilterPa
  * diagnostics;        // []
  */
 export function parseFilter(text: string, options?: ParseOptions): ParseFilterResult {
+  // Well-formed text takes the fast path (filter-fast-path.ts), which answers
+  // exactly what the Chevrotain parser would; anything else, the parser.
+  if (typeof text === 'string') {
+    const limits = resolveLimits(options?.limits);
+    if (text.length <= limits.maxLength) {
+      const fast = readWellFormedFilter(text, limits);
+      if (fast !== undefined) return fast;
+    }
+  }
+  return parseFilterWithChevrotain(text, options);
+}
+
+/**
+ * `parseFilter` by the Chevrotain parser alone, the definition of the
+ * language: what the fast path must equal on the texts it takes.
+ *
+ * @example
+ * parseFilterWithChevrotain('A.Equal(1);;B.IsNull()').diagnostics[0]?.code; // 'empty-clause'
+ */
+export function parseFilterWithChevrotain(text: string, options?: ParseOptions): ParseFilterResult {
   // The scanner's tokens are pooled and overwritten by the next call; the parse is done with them before it returns.
   const { nodes, span, diagnostics } = runParser(text, options, 'filter', scanFilterShared, filterParser, (p) => p.filter());
   return { ast: { kind: 'filter', clauses: nodes, span }, diagnostics };

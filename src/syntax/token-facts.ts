@@ -4,6 +4,7 @@
  * recovery and the condition builders so that each says it the same way.
  */
 import type { IToken, TokenType } from 'chevrotain';
+import type { GroupOperator } from '../ast/operators.js';
 import { Comma, Dot, GroupKeyword, LParen, RParen, Semicolon, StrayQuote, Word } from './filter-lexer.js';
 import { excerpt } from './text-checks.js';
 
@@ -15,6 +16,16 @@ import { excerpt } from './text-checks.js';
  */
 export function endOf(t: IToken): number {
   return t.endOffset! + 1;
+}
+
+/**
+ * The group a `GroupKeyword` of `length` characters opens: `or` (two) or `and` (three), in any case.
+ *
+ * @example
+ * groupOperatorOf(2); // 'Or'
+ */
+export function groupOperatorOf(length: number): GroupOperator {
+  return length === 2 ? 'Or' : 'And';
 }
 
 /**
