@@ -38,6 +38,8 @@ const COMMA = 0x2c; // ,
 const DOT = 0x2e; // .
 const SEMICOLON = 0x3b; // ;
 const QUOTE = 0x27; // '
+/** Head words whose offsets the reader keeps between reads. */
+const SCRATCH_LIMIT = 4096;
 
 /**
  * Reads `text` as a well-formed filter under `limits` (already resolved):
@@ -88,6 +90,8 @@ class WellFormedReader {
     this.sink = undefined;
     this.pos = 0;
     const clauses = this.readClauses();
+    // A head of a million words (a raised maxLength) must not pin its scratch offsets.
+    if (this.wordStarts.length > SCRATCH_LIMIT) this.wordStarts.length = this.wordEnds.length = 0;
     // Anything after the last clause (a stray ')') is reported by the parser.
     if (clauses === undefined || this.pos !== n) return undefined;
     return { ast: { kind: 'filter', clauses, span: { start: 0, end: n } }, diagnostics: this.finishReports() };
@@ -97,7 +101,11 @@ class WellFormedReader {
   private skipSpace(i: number): number {
     const text = this.text;
     const n = this.n;
-    while (i < n && isWhitespace(text.charCodeAt(i))) i++;
+    for (; i < n; i++) {
+      // Every whitespace character is at most ' ' (32).
+      const c = text.charCodeAt(i);
+      if (c > 32 || !isWhitespace(c)) break;
+    }
     return i;
   }
 
@@ -342,7 +350,11 @@ class WellFormedReader {
       return checkedValue(unquoteValue(raw), true, raw, start, end);
     }
     let stop = start;
-    while (stop < this.n && !endsBareValue(text.charCodeAt(stop))) stop++;
+    for (; stop < this.n; stop++) {
+      // Every character that ends a bare value is at most ';' (59).
+      const d = text.charCodeAt(stop);
+      if (d <= SEMICOLON && endsBareValue(d)) break;
+    }
     const c = text.charCodeAt(stop);
     if (c !== COMMA && c !== CLOSE) return undefined;
     let end = stop;

@@ -45,8 +45,8 @@ const filterParser = (): FilterParser => (parser ??= shielded(() => new FilterPa
  * diagnostics;        // []
  */
 export function parseFilter(text: string, options?: ParseOptions): ParseFilterResult {
-  // Well-formed text takes the fast path (filter-fast-path.ts), which answers
-  // exactly what the Chevrotain parser would; anything else, the parser.
+  // Text without errors takes the fast path (filter-fast-path.ts), which
+  // answers exactly what the Chevrotain parser would; anything else, the parser.
   if (typeof text === 'string') {
     const limits = resolveLimits(options?.limits);
     if (text.length <= limits.maxLength) {

@@ -215,6 +215,7 @@ describe('the fast path of parseFilter equals the Chevrotain parser', () => {
     ['a lone separator', ' ; ', undefined, true],
     ['single-child groups (infos)', 'Or(And(A.Equal(1)));Or(B.IsNull();)', undefined, true],
     ['warnings past maxErrors', ';'.repeat(300), undefined, true],
+    ['a field path of 100,000 segments', `${'a.'.repeat(100_000)}Equal(1)`, { maxLength: 1e6 }, true],
     ['an empty group', 'Or()', undefined, false],
     ['a stray )', 'A.Equal(1));B.IsNull()', undefined, false],
   ] as const)('%s', (_name, text, limits, takesFastPath) => {
