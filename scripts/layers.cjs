@@ -31,6 +31,7 @@ const LAYERS = [
   'sample',
   'workspace',
   'reference-server',
+  'conformance',
   'lsp',
   'cli',
 ];

@@ -43,6 +43,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'create and fill the employees table of DATABASE_URL from the sample data or N generated rows',
     load: () => import('./commands/db-seed.js'),
   },
+  conformance: {
+    summary: 'run the conformance corpora (--self) or check a list server (--url)',
+    load: () => import('./commands/conformance.js'),
+  },
   'db-index': {
     summary: 'print (or create) the indexes that serve given sorts and filters on the employees table',
     load: () => import('./commands/db-index.js'),

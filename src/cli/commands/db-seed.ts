@@ -10,6 +10,7 @@ import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE, loadSampleEmployees, seedEmployeeTable } from '../../sample/employees.js';
 import { seedGeneratedEmployees } from '../../sample/generate-employees.js';
+import { conformanceEmployees } from '../../conformance/corpus.js';
 
 /** `wepql db-seed`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
@@ -21,6 +22,11 @@ export const definition: CommandDefinition = {
       flag: '--rows',
       value: 'N',
       description: 'N deterministic generated employees (Ids 1…N) instead of the 1,200 samples; made inside the server',
+    },
+    {
+      flag: '--conformance',
+      description:
+        'the 30 employees of the conformance dataset (grammar/corpus/dataset/employees.json) instead, for `wepql conformance --url`',
     },
     {
       flag: '--partitions',
@@ -53,6 +59,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     throw new UsageError(`--partitions must be a whole number from 1 to 1024, got ${JSON.stringify(partitionsText)}`);
   }
   const how = partitions === undefined ? {} : { partitions };
+  const conformance = args.switches.has('--conformance');
+  if (conformance && rows !== undefined) throw new UsageError('give --rows N or --conformance, not both');
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');
   let pg: typeof import('pg');
@@ -72,7 +80,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     const count =
       rows === undefined
-        ? await seedEmployeeTable(query, loadSampleEmployees(), how)
+        ? await seedEmployeeTable(query, conformance ? conformanceEmployees() : loadSampleEmployees(), how)
         : await seedGeneratedEmployees(
             query,
             rows,

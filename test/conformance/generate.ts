@@ -1,0 +1,174 @@
+/**
+ * Generates the conformance files of grammar/corpus/ from the hand-written
+ * specs (semantic-specs.ts, http-specs.ts) and the dataset:
+ *
+ * - semantics.json: each spec's ids from `query()`, cross-checked at
+ *   generation time against the reference evaluator
+ *   (test/support/reference-evaluator.ts, written apart from src/evaluate)
+ *   and against the ids worked out by hand where a spec has them; any
+ *   disagreement stops generation;
+ * - dataset/employees.postgres.sql and dataset/employees.mysql.sql: the
+ *   statements `seedEmployeeTable` and `createMysqlTable` +
+ *   `insertMysqlRecords` run, recorded with their values written as literals.
+ *
+ * `node scripts/conformance-generate.mjs` writes them; generated.test.ts
+ * checks that the committed files equal a fresh generation.
+ */
+import { readFileSync } from 'node:fs';
+import { analyzeFilter, analyzeSort, query } from '../../src/index.js';
+import type { SemanticCase, SemanticCorpus } from '../../src/conformance/corpus.js';
+import { runSemanticCase, scopedFilter } from '../../src/conformance/semantic.js';
+import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { EMPLOYEE_TABLE, RECORD_COLUMN, seedEmployeeTable } from '../../src/sample/employees.js';
+import { createMysqlTable, insertMysqlRecords } from '../../src/sources/mysql-source.js';
+import { referenceMatches, referenceSort } from '../support/reference-evaluator.js';
+import { SEMANTIC_SPECS, type SemanticSpec } from './semantic-specs.js';
+import { httpCorpus } from './http-specs.js';
+
+/** The filter that stands for the list's soft-delete scope (a null RowStatus is not deleted). */
+export const DELETED_SCOPE = 'RowStatus.NotInArrayOrNull(3)';
+
+const DATASET_URL = new URL('../../grammar/corpus/dataset/employees.json', import.meta.url);
+
+/** The dataset as committed. */
+export function dataset(): Record<string, unknown>[] {
+  return JSON.parse(readFileSync(DATASET_URL, 'utf8')) as Record<string, unknown>[];
+}
+
+const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The ids the reference evaluator gives for a valid spec. */
+function referenceIds(spec: SemanticCase, records: readonly Record<string, unknown>[]): number[] {
+  const options = { caseSensitive: spec.caseSensitive };
+  const filter = analyzeFilter(scopedFilter(spec, DELETED_SCOPE), { schema: employeeSchema }).value!;
+  let rows = records.filter((r) => referenceMatches(filter, r, options));
+  if (spec.sort !== '') rows = referenceSort(rows, analyzeSort(spec.sort, { schema: employeeSchema }).value!, options);
+  return rows.map((r) => r['Id'] as number);
+}
+
+function semanticCase(spec: SemanticSpec, records: readonly Record<string, unknown>[]): SemanticCase {
+  const base = {
+    name: spec.name,
+    family: spec.family,
+    filter: spec.filter ?? '',
+    sort: spec.sort ?? '',
+    caseSensitive: spec.caseSensitive ?? false,
+    deleted: spec.deleted ?? 'show',
+  } as const;
+  const outcome = runSemanticCase(base, records, DELETED_SCOPE);
+  if ('errors' in outcome) {
+    if (spec.family !== 'validation') throw new Error(`${spec.name}: expected a valid case, got ${outcome.errors.join(', ')}`);
+    return { ...base, errors: outcome.errors };
+  }
+  if (spec.family === 'validation') throw new Error(`${spec.name}: a validation case that validates`);
+  const reference = referenceIds(base, records);
+  if (!same(outcome.ids, reference)) {
+    throw new Error(`${spec.name}: query() gives ${JSON.stringify(outcome.ids)}, the reference evaluator ${JSON.stringify(reference)}`);
+  }
+  if (spec.hand !== undefined && !same(outcome.ids, spec.hand)) {
+    throw new Error(`${spec.name}: query() gives ${JSON.stringify(outcome.ids)}, worked out by hand ${JSON.stringify(spec.hand)}`);
+  }
+  return { ...base, ids: outcome.ids };
+}
+
+/** Maps every spec, then throws one error naming every spec that failed. */
+function collectProblems<S, C>(specs: readonly S[], make: (spec: S) => C): C[] {
+  const problems: string[] = [];
+  const out: C[] = [];
+  for (const s of specs) {
+    try {
+      out.push(make(s));
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (problems.length > 0) throw new Error(`generation stopped:\n${problems.join('\n')}`);
+  return out;
+}
+
+/** grammar/corpus/semantics.json as an object. */
+export function semanticCorpus(): SemanticCorpus {
+  const records = dataset();
+  const names = new Set<string>();
+  for (const s of SEMANTIC_SPECS) {
+    if (names.has(s.name)) throw new Error(`two semantic specs are named ${JSON.stringify(s.name)}`);
+    names.add(s.name);
+  }
+  return {
+    description:
+      'What filters and sorts mean (docs/reference.md §"Filter semantics" and §"Sort semantics"): each case runs its filter and sort over dataset/employees.json with the employee schema (schemas/employee.json) and expects the Ids in order, or the error codes of validation. Generated by scripts/conformance-generate.mjs; do not edit by hand.',
+    dataset: 'dataset/employees.json',
+    deletedScope: DELETED_SCOPE,
+    cases: collectProblems(SEMANTIC_SPECS, (s) => semanticCase(s, records)),
+  };
+}
+
+/** A SQL literal for a stored value. MySQL's default sql_mode reads backslashes as escapes, so they are doubled there. */
+function literal(value: unknown, dialect: 'postgres' | 'mysql'): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`no literal for the number ${value}`);
+    return String(value);
+  }
+  if (typeof value !== 'string') throw new Error(`no literal for ${typeof value}`);
+  const text = dialect === 'mysql' ? value.replaceAll('\\', '\\\\') : value;
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A runner that records each statement with its parameters written in as literals. */
+function recorder(dialect: 'postgres' | 'mysql') {
+  const statements: string[] = [];
+  const run = async (template: string, params: unknown[]) => {
+    // One row per line (split before the values go in, so no value is ever split).
+    const sql = template.replaceAll('), (', '),\n  (');
+    const text =
+      dialect === 'postgres'
+        ? sql.replace(/\$(\d+)/g, (_m, n: string) => literal(params[Number(n) - 1], dialect))
+        : (() => {
+            let i = 0;
+            return sql.replace(/\?/g, () => literal(params[i++], dialect));
+          })();
+    statements.push(`${text};`);
+    return { rows: [] as unknown[] };
+  };
+  return { statements, run };
+}
+
+const SQL_HEADER = (engine: string, how: string) =>
+  [
+    `-- The conformance dataset (grammar/corpus/dataset/employees.json) as the "${EMPLOYEE_TABLE}" table for ${engine}.`,
+    `-- ${how}`,
+    '-- Generated by scripts/conformance-generate.mjs; do not edit by hand.',
+    '',
+  ].join('\n');
+
+/** dataset/employees.postgres.sql: what `wepql db-seed --conformance` runs. */
+export async function postgresDump(): Promise<string> {
+  const { statements, run } = recorder('postgres');
+  await seedEmployeeTable(run, dataset());
+  return `${SQL_HEADER('PostgreSQL', `Load with psql -f; the reference server then serves it with DATABASE_URL (a "${RECORD_COLUMN}" json column keeps each record whole).`)}${statements.join('\n')}\n`;
+}
+
+/** dataset/employees.mysql.sql: the same table for MySQL 8 and MariaDB (a utf8mb4 database, default sql_mode). */
+export async function mysqlDump(): Promise<string> {
+  const { statements, run } = recorder('mysql');
+  const table = { run, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, primaryKey: 'Id' };
+  await createMysqlTable(table, { replace: true });
+  await insertMysqlRecords(table, dataset());
+  return `${SQL_HEADER('MySQL 8 and MariaDB', 'Load with mysql < file into a utf8mb4 database; serve it with createMysqlDataSource (recordColumn "Record", tieBreaker "Id").')}${statements.join('\n')}\n`;
+}
+
+/** Every generated file: its path inside the repository and its text. */
+export async function generatedFiles(): Promise<Map<string, string>> {
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  return new Map([
+    ['grammar/corpus/semantics.json', json(semanticCorpus())],
+    [
+      'grammar/corpus/list-http.json',
+      json(httpCorpus(dataset(), (records, options) => query(records, { ...options, schema: employeeSchema }))),
+    ],
+    ['grammar/corpus/dataset/employees.postgres.sql', await postgresDump()],
+    ['grammar/corpus/dataset/employees.mysql.sql', await mysqlDump()],
+  ]);
+}
