@@ -29,7 +29,7 @@ const route = '/things';
 const codec = createTokenCodec({ secret: 'extra float digits test secret' });
 type Body = { Data: { Id: number; X: number | null }[]; Pagination: { DataToken: string; TotalPages: number } };
 
-type Query = (sql: string, params: unknown[]) => Promise<unknown>;
+type Query = (sql: string, params: unknown[]) => Promise<{ readonly rows: readonly unknown[] }>;
 
 async function walk(source: DataSource, sort: string): Promise<{ Id: number; X: number | null }[]> {
   const options = { source, schema, codec, route };
@@ -50,7 +50,7 @@ async function expectExact(run: Query, table: string): Promise<void> {
   // A rebuilt record leaves a null field out.
   const rebuilt = (rs: readonly (typeof records)[number][]) => rs.map((r) => (r.X === null ? { Id: r.Id } : r));
   const all = await source.page({ sort: undefined, filter: undefined, includeDeleted: false }, { offset: 0, limit: 20 });
-  expect([...all].sort((a, b) => (a.Id as number) - (b.Id as number))).toEqual(rebuilt(records));
+  expect([...(all as { Id: number }[])].sort((a, b) => a.Id - b.Id)).toEqual(rebuilt(records));
   for (const sort of ['X=Asc', 'X=Desc']) {
     // A walk by number seek keys, one row a page, as query() orders the records.
     expect(await walk(source, sort)).toEqual(rebuilt(queryRecords(records, { schema, sort: `${sort};Id=Asc` })));
