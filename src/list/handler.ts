@@ -7,6 +7,10 @@
 import type { Limits } from '../diagnostics/limits.js';
 import type { Policy } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
+import type { TypedSort } from '../ast/typed-tree.js';
+import { WepqlError } from '../diagnostics/error.js';
+import type { ScalarType } from '../ast/operators.js';
+import type { SeekValue } from '../sql/seek.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
@@ -162,9 +166,20 @@ async function serveTokenPage(
   }
   const window = seekWindow(state, target);
   const analyzed = analyzeListQuery(state.filter, state.sort, options);
-  if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
+  if (analyzed.errors.length > 0) {
+    return errorResponse({ kind: 'validation', errors: [...analyzed.errors, staleToken('its filter and sort no longer validate')] });
+  }
+  const stale = staleKeys(state.keys, analyzed.sort);
+  if (stale !== undefined) return errorResponse({ kind: 'validation', errors: [staleToken(stale)] });
   const q = dataQuery(analyzed.filter, analyzed.sort, state.filter, state.sort, state.includeDeleted, scope);
-  const page = await readPage(source, q, window);
+  let page: KeyedPage;
+  try {
+    page = await readPage(source, q, window);
+  } catch (error) {
+    // A source refuses a key it cannot compare (its own check, as of the tie-breaker) before it runs any SQL.
+    if (seeks(window) && isInvalidValue(error)) return errorResponse({ kind: 'validation', errors: [staleToken(error.message)] });
+    throw error;
+  }
   const { issuedAt: _issued, expiresAt: _expires, keys: _keys, ...carried } = state;
   const dataToken = issueToken(codec, { ...carried, page: target }, page.keys ?? emptyPageKeys(window));
   return listResponse({
@@ -198,6 +213,67 @@ function emptyPageKeys(window: SeekWindow): DataTokenPayload['keys'] {
   if (window.after !== undefined) return { last: window.after };
   if (window.before !== undefined) return { first: window.before };
   return undefined;
+}
+
+/**
+ * Why a token's seek keys cannot be compared with the list as it is now (a
+ * field's type changed since the token was issued, in a rolling deploy),
+ * or undefined when each sort key's value has the form its field's type
+ * is read in: text for strings; a number for numbers (or PostgreSQL's
+ * `NaN`, `Infinity`, `-Infinity`), a safe whole one for integers; epoch
+ * milliseconds or PostgreSQL's exact instant text for datetimes; a
+ * boolean for booleans; null for any. The tie-breaker's value, last, is
+ * the source's to check.
+ */
+function staleKeys(keys: VerifiedDataToken['keys'], sort: TypedSort | undefined): string | undefined {
+  const fields = sort?.keys.map((k) => k.field) ?? [];
+  for (const key of [keys?.first, keys?.last]) {
+    if (key === undefined) continue;
+    if (key.length !== fields.length && key.length !== fields.length + 1) {
+      return `its position has ${key.length} values where the sort has ${fields.length} keys`;
+    }
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      if (!keyValueFits(key[i]!, field.type)) return `its position on ${field.name} does not hold a ${field.type} value`;
+    }
+  }
+  return undefined;
+}
+
+const NON_FINITE_TEXT: ReadonlySet<string> = new Set(['NaN', 'Infinity', '-Infinity']);
+const INSTANT_TEXT = /^(?:\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\+00 (?:AD|BC)|-?infinity)$/;
+
+function keyValueFits(value: SeekValue, type: ScalarType): boolean {
+  if (value === null) return true;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' || (typeof value === 'string' && NON_FINITE_TEXT.has(value));
+    case 'datetime':
+      return typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && INSTANT_TEXT.test(value);
+    default:
+      return typeof value === 'boolean';
+  }
+}
+
+function seeks(window: SeekWindow): boolean {
+  return window.after !== undefined || window.before !== undefined;
+}
+
+function isInvalidValue(error: unknown): error is WepqlError {
+  return error instanceof WepqlError && error.diagnostics.some((d) => d.code === 'invalid-value');
+}
+
+/** The error for a token issued for an earlier version of the list: its paging state no longer fits; start again. */
+function staleToken(why: string): ParameterError {
+  return {
+    param: 'data-token',
+    code: 'outOfRangeError',
+    message: `the data token was issued for an earlier version of this list (${why}); start again from page one (without data-token)`,
+  };
 }
 
 /** A page through `keyedPage` when the source seeks, else through `page` (without keys, so the next token pages by count). */
