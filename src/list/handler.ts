@@ -234,7 +234,7 @@ function staleKeys(keys: VerifiedDataToken['keys'], sort: TypedSort | undefined)
     }
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
-      if (!keyValueFits(key[i]!, field.type)) return `its position on ${field.name} does not hold a ${field.type} value`;
+      if (!keyValueFits(key[i]!, field.type)) return `its position on ${field.name} does not hold a value of type ${field.type}`;
     }
   }
   return undefined;
