@@ -79,3 +79,26 @@ export function modelDiagnosticOf(diagnostic: Diagnostic, path: ModelPath): Mode
 export function hasModelErrors(diagnostics: readonly ModelDiagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+/**
+ * A value taken from a model as a diagnostic's message shows it: its JSON
+ * text, a bigint as `12n` (JSON has none: `JSON.stringify` throws on one),
+ * and anything JSON cannot write (a cycle, a function, a throwing `toJSON`)
+ * by its type. Never throws, so a converter's message cannot turn a bad
+ * model into an exception.
+ *
+ * @example
+ * modelValueLabel('Equalz'); // '"Equalz"'
+ * modelValueLabel(12n);      // '12n'
+ */
+export function modelValueLabel(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    if (text !== undefined) return text;
+  } catch {
+    // A cycle, a throwing toJSON or getter: described by its type below.
+  }
+  if (value === undefined) return 'undefined';
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

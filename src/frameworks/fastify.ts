@@ -4,6 +4,7 @@
  * envelopes. Authentication stays the application's (an `onRequest` hook).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HeaderInput } from '../list/params.js';
 import type { ListRouteOptions } from './list-route.js';
 import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';
 
@@ -29,7 +30,7 @@ export function listHandler(options: ListRouteOptions): (request: FastifyRequest
   return async (request, reply) => {
     const response = await route.serve({
       url: requestAddress(request.raw.url ?? request.url, request.protocol, localAuthority(request.raw.socket)),
-      headers: request.raw.headersDistinct,
+      headers: requestHeaders(request),
       routePattern: request.routeOptions.url ?? request.url,
       params: (request.params ?? {}) as Record<string, unknown>,
     });
@@ -37,4 +38,38 @@ export function listHandler(options: ListRouteOptions): (request: FastifyRequest
     // A string payload with the content type already set goes out byte for byte.
     await reply.send(response.body === undefined ? undefined : responseText(response));
   };
+}
+
+/**
+ * The request's headers with each header line kept apart. `request.headers`
+ * is what every Fastify request has — served from a socket, by `inject`
+ * (light-my-request), or by a serverless adapter that injects — and it is
+ * what hooks see and may change; but Node joins two lines of one header
+ * with ", ", which would glue two `x-api-filter` lines into one filter. So a
+ * header whose value is exactly the join of its lines in `rawHeaders` (a
+ * name sent on more than one line) is read line by line; any other value is
+ * read as `request.headers` has it.
+ */
+function requestHeaders(request: FastifyRequest): HeaderInput {
+  const headers = request.headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const raw: unknown = request.raw.rawHeaders;
+  if (!Array.isArray(raw) || raw.length === 0) return headers;
+  const lines = new Map<string, string[]>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name: unknown = raw[i];
+    const value: unknown = raw[i + 1];
+    if (typeof name !== 'string' || typeof value !== 'string') continue;
+    const key = name.toLowerCase();
+    const seen = lines.get(key);
+    if (seen === undefined) lines.set(key, [value]);
+    else seen.push(value);
+  }
+  // A prototype-free record: a header named `__proto__` stays an ordinary, absent-from-the-prototype name.
+  const out = Object.create(null) as Record<string, string | readonly string[] | undefined>;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    const split = lines.get(name);
+    out[name] = split !== undefined && split.length > 1 && value === split.join(', ') ? split : value;
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import type {
   TextFilterModel,
 } from 'ag-grid-community';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
-import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
 import type { ResolvedField } from '../schema/schema.js';
@@ -144,7 +144,7 @@ function textClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
   if (field.type !== 'string') return refuse(r, path, 'not-expressible', `AG Grid's text filter compares the text of a ${field.type} cell`);
   const op = operatorOfWord(type, TEXT_FILTER_FAMILIES);
   if (op === undefined)
-    return refuse(r, path, 'unknown-model-operator', `text filter type ${JSON.stringify(type)} has no wepql counterpart`);
+    return refuse(r, path, 'unknown-model-operator', `text filter type ${modelValueLabel(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
   if (value === undefined) return undefined;
   const inner = cond(field.name, op, [value], path);
@@ -170,7 +170,7 @@ function numberClause(r: Reader, model: unknown, path: ModelPath): ModelClause |
   }
   const op = operatorOfWord(type, NUMBER_FILTER_FAMILIES);
   if (op === undefined)
-    return refuse(r, path, 'unknown-model-operator', `number filter type ${JSON.stringify(type)} has no wepql counterpart`);
+    return refuse(r, path, 'unknown-model-operator', `number filter type ${modelValueLabel(type)} has no wepql counterpart`);
   const value = valueOf(r, model, 'filter', path);
   return value === undefined ? undefined : cond(field.name, op, [value], path);
 }
@@ -217,7 +217,7 @@ function dateClause(r: Reader, model: unknown, path: ModelPath): ModelClause | u
       r,
       path,
       'not-expressible',
-      `date filter type ${JSON.stringify(type)} has no wepql counterpart (relative periods such as "today" depend on when the filter runs)`,
+      `date filter type ${modelValueLabel(type)} has no wepql counterpart (relative periods such as "today" depend on when the filter runs)`,
     );
   }
   const day = dayOfModel(r, model, 'dateFrom', path);
@@ -248,7 +248,7 @@ function simpleClause(r: Reader, model: unknown, path: ModelPath): ModelClause |
     case 'set':
       return setClause(r, model, path);
     default:
-      return refuse(r, path, 'unknown-model-operator', `filter type ${JSON.stringify(filterType)} has no wepql counterpart`);
+      return refuse(r, path, 'unknown-model-operator', `filter type ${modelValueLabel(filterType)} has no wepql counterpart`);
   }
 }
 
@@ -287,7 +287,7 @@ export function fromAgGridFilterModel(model: FilterModel, options: GridOptions):
       out.push({
         code: 'unknown-field',
         severity: 'error',
-        message: `column ${JSON.stringify(colId)} is not a field of the schema`,
+        message: `column ${modelValueLabel(colId)} is not a field of the schema`,
         path: [colId],
       });
       continue;

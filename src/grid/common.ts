@@ -8,7 +8,7 @@ import { operatorFacts, operatorFor } from '../ast/operator-facts.js';
 import type { FilterOperator, OperatorRelation } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
-import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause } from '../print/model-text.js';
 import { printSort } from '../print/printer.js';
 import { dateOnlyDay } from '../schema/date-only.js';
@@ -237,7 +237,7 @@ export function sortText(items: readonly { column: unknown; direction: unknown; 
       diagnostics.push({
         code: 'invalid-direction',
         severity: 'error',
-        message: `sort direction ${JSON.stringify(item.direction)} is neither asc nor desc`,
+        message: `sort direction ${modelValueLabel(item.direction)} is neither asc nor desc`,
         path: item.path,
       });
       continue;
@@ -247,7 +247,7 @@ export function sortText(items: readonly { column: unknown; direction: unknown; 
       diagnostics.push({
         code: 'unknown-field',
         severity: 'error',
-        message: `column ${JSON.stringify(item.column)} is not a field of the schema`,
+        message: `column ${modelValueLabel(item.column)} is not a field of the schema`,
         path: item.path,
       });
       continue;

@@ -10,7 +10,7 @@
  */
 import type { GridFilterItem, GridFilterModel, GridLogicOperator, GridSortModel } from '@mui/x-data-grid';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
-import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
 import { parseDatetimeText } from '../schema/values.js';
@@ -132,7 +132,7 @@ function stringClause(r: Reader, operator: string, value: unknown): ModelClause 
     return memberClause(field.name, values as string[], false, path);
   }
   const op = operatorOfWord('string', operator);
-  if (op === undefined) return refuse(r, 'unknown-model-operator', `string operator ${JSON.stringify(operator)} has no wepql counterpart`);
+  if (op === undefined) return refuse(r, 'unknown-model-operator', `string operator ${modelValueLabel(operator)} has no wepql counterpart`);
   const text = typeof value === 'string' ? value.trim() : undefined;
   if (!text) return skip(r);
   const inner = cond(field.name, op, [text], path);
@@ -151,7 +151,7 @@ function numberClause(r: Reader, operator: string, value: unknown): ModelClause 
     return memberClause(field.name, values as string[], false, path);
   }
   const op = operatorOfWord('number', operator);
-  if (op === undefined) return refuse(r, 'unknown-model-operator', `number operator ${JSON.stringify(operator)} has no wepql counterpart`);
+  if (op === undefined) return refuse(r, 'unknown-model-operator', `number operator ${modelValueLabel(operator)} has no wepql counterpart`);
   if (value === null || value === undefined || value === '') return skip(r);
   const text = number(value);
   if (text === undefined) return refuse(r, 'invalid-value', 'the value is not a number');
@@ -191,7 +191,7 @@ function dateClause(r: Reader, operator: string, value: unknown): ModelClause | 
   if (operator === 'isEmpty' || operator === 'isNotEmpty') return nullCheck(field.name, operator === 'isEmpty', path);
   const relation = Object.hasOwn(DATE_RELATIONS, operator) ? DATE_RELATIONS[operator] : undefined;
   if (relation === undefined)
-    return refuse(r, 'unknown-model-operator', `date operator ${JSON.stringify(operator)} has no wepql counterpart`);
+    return refuse(r, 'unknown-model-operator', `date operator ${modelValueLabel(operator)} has no wepql counterpart`);
   if (value === null || value === undefined || value === '') return skip(r);
   const period = periodOf(value);
   return period === undefined ? refuse(r, 'invalid-value', 'the value is not a date') : periodClause(field.name, period, relation, path);
@@ -201,7 +201,7 @@ function dateClause(r: Reader, operator: string, value: unknown): ModelClause | 
 function booleanClause(r: Reader, operator: string, value: unknown): ModelClause | undefined {
   const { field, path } = r;
   if (operator !== 'is')
-    return refuse(r, 'unknown-model-operator', `boolean operator ${JSON.stringify(operator)} has no wepql counterpart`);
+    return refuse(r, 'unknown-model-operator', `boolean operator ${modelValueLabel(operator)} has no wepql counterpart`);
   const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
   if (b === undefined) return skip(r);
   const inner = cond(field.name, compareOperator('='), [String(b)], path);
@@ -257,7 +257,7 @@ export function fromMuiFilterModel(model: GridFilterModel, options: GridOptions)
       out.push({
         code: 'unknown-field',
         severity: 'error',
-        message: `column ${JSON.stringify(prop(item, 'field'))} is not a field of the schema`,
+        message: `column ${modelValueLabel(prop(item, 'field'))} is not a field of the schema`,
         path,
       });
       return;

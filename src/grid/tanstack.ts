@@ -19,7 +19,7 @@ import { FILTER_OPERATORS, OPERATORS } from '../ast/operators.js';
 import type { TypedComparison, TypedFilterNode } from '../ast/typed-tree.js';
 import type { GridOptions, GridSortResult, ToGridResult } from './common.js';
 import { columnField, compareOperator, cond, emptyTextClause, memberClause, nullCheck, orNull, sortKeys, sortText } from './common.js';
-import { modelDiagnosticOf } from '../diagnostics/model-diagnostic.js';
+import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 
 /**
  * The built-in filter functions this module maps (TanStack Table's names).
@@ -285,7 +285,7 @@ export function fromTanStackColumnFilters(state: ColumnFiltersState, options: Ta
       out.push({
         code: 'unknown-field',
         severity: 'error',
-        message: `column ${JSON.stringify(id)} is not a field of the schema`,
+        message: `column ${modelValueLabel(id)} is not a field of the schema`,
         path: [i],
       });
       return;
@@ -297,7 +297,7 @@ export function fromTanStackColumnFilters(state: ColumnFiltersState, options: Ta
       out.push({
         code: 'unknown-model-operator',
         severity: 'error',
-        message: `filter function ${JSON.stringify(fn)} has no wepql counterpart (arrIncludes and its kin test array columns; between and betweenInclusive read an empty cell as 0, which no wepql filter can say for every range)`,
+        message: `filter function ${modelValueLabel(fn)} has no wepql counterpart (arrIncludes and its kin test array columns; between and betweenInclusive read an empty cell as 0, which no wepql filter can say for every range)`,
         path: [i],
       });
       return;

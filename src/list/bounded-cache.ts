@@ -96,3 +96,73 @@ export function identityOf(object: object): number {
   if (id === undefined) ids.set(object, (id = nextId++));
   return id;
 }
+
+/**
+ * The bytes an object graph holds on Node's V8 heap (64-bit, no pointer
+ * compression), by a size model that never counts less than the engine
+ * keeps, so a cache bounded by it stays within its budget. The constants
+ * cover the dearest layout V8 picks for the shape, measured on Node 20 with
+ * 100,000 copies each: a literal `{ start, end }` takes 40 bytes, an empty
+ * literal 56 (slack for four properties), a five-property object built
+ * with a spread 295 (dictionary properties), an array of one element made
+ * by `push` 184 (room for 17):
+ *
+ * - an object: 64 bytes and 48 per own property;
+ * - an array: 64 bytes and 8 per element, for at least 17 elements;
+ * - a string: 24 bytes and 2 per UTF-16 code unit, for every occurrence
+ *   (two-byte text, a copy for each: a one-byte, shared or sliced string
+ *   costs less, never more);
+ * - a number that is not a small integer: 16 bytes (a heap number); a
+ *   bigint: 16 and 8 per 64 bits; booleans, null and undefined: nothing.
+ *
+ * Each object is counted once however often it is reached; objects for
+ * which `shared` answers true (owned by something that outlives the cache
+ * entry, such as a schema's fields) cost only the pointer to them. The walk
+ * uses its own stack, so a deep graph cannot overflow the call stack.
+ *
+ * @example
+ * retainedSize({ kind: 'x', values: [1, 2.5] }); // 64 + 96 (two properties) + 26 ('x') + 64 + 136 (17 slots) + 16 (2.5) = 402
+ */
+export function retainedSize(root: unknown, shared?: (object: object) => boolean): number {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    switch (typeof value) {
+      case 'string':
+        bytes += STRING_HEADER + value.length * 2;
+        continue;
+      case 'number':
+        if (!(Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 && !Object.is(value, -0))) bytes += HEAP_NUMBER;
+        continue;
+      case 'bigint':
+        bytes += HEAP_NUMBER + 8 * Math.ceil((value < 0n ? -value : value).toString(16).length / 16);
+        continue;
+      case 'object':
+      case 'function':
+        break;
+      default:
+        continue;
+    }
+    if (value === null || seen.has(value) || shared?.(value) === true) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      bytes += ARRAY_HEADER + POINTER * Math.max(value.length, ARRAY_MIN_SLOTS);
+      for (const item of value as readonly unknown[]) stack.push(item);
+      continue;
+    }
+    const keys = Object.keys(value);
+    bytes += OBJECT_HEADER + PROPERTY * keys.length;
+    for (const key of keys) stack.push((value as Record<string, unknown>)[key]);
+  }
+  return bytes;
+}
+
+const POINTER = 8;
+const PROPERTY = 48;
+const OBJECT_HEADER = 64;
+const ARRAY_HEADER = 64;
+const ARRAY_MIN_SLOTS = 17;
+const STRING_HEADER = 24;
+const HEAP_NUMBER = 16;

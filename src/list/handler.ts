@@ -7,10 +7,14 @@
 import type { Limits } from '../diagnostics/limits.js';
 import type { Policy } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
+import type { TypedSort } from '../ast/typed-tree.js';
+import { WepqlError } from '../diagnostics/error.js';
+import type { ScalarType } from '../ast/operators.js';
+import type { SeekValue } from '../sql/seek.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
-import type { ListRequest, ListRequestInput, PageMove } from './request.js';
+import type { ListRequest, ListRequestInput } from './request.js';
 import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, readWholeNumber, requestParts } from './request.js';
 import type { DataTokenPayload, TokenCodec, VerifiedDataToken } from './token.js';
 import { checkApiVersion } from './version.js';
@@ -130,7 +134,7 @@ async function serveFirstPage(
   // Every later token must be accepted too, or paging would break midway. Tokens of one walk differ
   // only in their page number's digits and their keys (`token-wire.ts`), so the keyless token of the
   // last page is the longest that must be issued; the codec checks it with the checks `verify` runs.
-  // A page whose keys do not fit gets a keyless token, and next/prev from it are refused clearly.
+  // A page whose keys do not fit gets a keyless token, and the next move from it pages by count.
   const longest = codec.tryIssue({ ...state, page: Math.max(1, totalPages) });
   if (!longest.ok) return errorResponse(tokenTooLong(longest.message));
   const dataToken = issueToken(codec, { ...state, page: 1 }, page.keys);
@@ -160,12 +164,22 @@ async function serveTokenPage(
   if (!(Number.isSafeInteger(target) && target >= 1 && target <= last)) {
     return errorResponse({ kind: 'page-out-of-range', first: 1, last });
   }
-  const window = seekWindow(source, state, move, target);
-  if (window === undefined) return errorResponse(noPosition(state, move.kind === 'next' ? 'next-page' : 'prev-page', target));
+  const window = seekWindow(state, target);
   const analyzed = analyzeListQuery(state.filter, state.sort, options);
-  if (analyzed.errors.length > 0) return errorResponse({ kind: 'validation', errors: analyzed.errors });
+  if (analyzed.errors.length > 0) {
+    return errorResponse({ kind: 'validation', errors: [...analyzed.errors, staleToken('its filter and sort no longer validate')] });
+  }
+  const stale = staleKeys(state.keys, analyzed.sort);
+  if (stale !== undefined) return errorResponse({ kind: 'validation', errors: [staleToken(stale)] });
   const q = dataQuery(analyzed.filter, analyzed.sort, state.filter, state.sort, state.includeDeleted, scope);
-  const page = await readPage(source, q, window);
+  let page: KeyedPage;
+  try {
+    page = await readPage(source, q, window);
+  } catch (error) {
+    // A source refuses a key it cannot compare (its own check, as of the tie-breaker) before it runs any SQL.
+    if (seeks(window) && isInvalidValue(error)) return errorResponse({ kind: 'validation', errors: [staleToken(error.message)] });
+    throw error;
+  }
   const { issuedAt: _issued, expiresAt: _expires, keys: _keys, ...carried } = state;
   const dataToken = issueToken(codec, { ...carried, page: target }, page.keys ?? emptyPageKeys(window));
   return listResponse({
@@ -175,22 +189,19 @@ async function serveTokenPage(
 }
 
 /**
- * The window of a token move. `next-page` and `prev-page` on a source that
- * seeks read from the token's keys; undefined when the token has no key for
- * the move (a page too long to carry its keys, or an empty page reached by
- * a page number), since paging by count there would repeat or skip rows
- * after inserts or deletes. A page number counts rows from the start.
+ * The window of a token move. `next-page` and `prev-page` seek from the
+ * token's keys (so do `page=N` moves to the next or previous page), on a
+ * source that seeks or not; a move whose key the token lacks (the keys did
+ * not fit in the token, or an empty page holds only the key for the other
+ * move) pages by count for that move: paging never fails midway
+ * (docs/reference.md §"Token paging").
  */
-function seekWindow(source: DataSource, state: VerifiedDataToken, move: PageMove, target: number): SeekWindow | undefined {
+function seekWindow(state: VerifiedDataToken, target: number): SeekWindow {
   const window = { offset: (target - 1) * state.limit, limit: state.limit };
-  if (move.kind === 'page' || source.keyedPage === undefined) {
-    const keys = state.keys;
-    if (keys?.last !== undefined && target === state.page + 1) return { ...window, after: keys.last };
-    if (keys?.first !== undefined && target === state.page - 1) return { ...window, before: keys.first };
-    return window;
-  }
-  if (move.kind === 'next') return state.keys?.last === undefined ? undefined : { ...window, after: state.keys.last };
-  return state.keys?.first === undefined ? undefined : { ...window, before: state.keys.first };
+  const keys = state.keys;
+  if (keys?.last !== undefined && target === state.page + 1) return { ...window, after: keys.last };
+  if (keys?.first !== undefined && target === state.page - 1) return { ...window, before: keys.first };
+  return window;
 }
 
 /**
@@ -204,20 +215,64 @@ function emptyPageKeys(window: SeekWindow): DataTokenPayload['keys'] {
   return undefined;
 }
 
-function noPosition(state: VerifiedDataToken, move: 'next-page' | 'prev-page', target: number): ListError {
-  const why =
-    state.keys === undefined
-      ? `page ${state.page} was empty when read by page number, or the sort keys of its rows were too long to carry`
-      : `page ${state.page} was empty, so its data token holds only the position for the other move`;
+/**
+ * Why a token's seek keys cannot be compared with the list as it is now (a
+ * field's type changed since the token was issued, in a rolling deploy),
+ * or undefined when each sort key's value has the form its field's type
+ * is read in: text for strings; a number for numbers (or PostgreSQL's
+ * `NaN`, `Infinity`, `-Infinity`), a safe whole one for integers; epoch
+ * milliseconds or PostgreSQL's exact instant text for datetimes; a
+ * boolean for booleans; null for any. The tie-breaker's value, last, is
+ * the source's to check.
+ */
+function staleKeys(keys: VerifiedDataToken['keys'], sort: TypedSort | undefined): string | undefined {
+  const fields = sort?.keys.map((k) => k.field) ?? [];
+  for (const key of [keys?.first, keys?.last]) {
+    if (key === undefined) continue;
+    if (key.length !== fields.length && key.length !== fields.length + 1) {
+      return `its position has ${key.length} values where the sort has ${fields.length} keys`;
+    }
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      if (!keyValueFits(key[i]!, field.type)) return `its position on ${field.name} does not hold a value of type ${field.type}`;
+    }
+  }
+  return undefined;
+}
+
+const NON_FINITE_TEXT: ReadonlySet<string> = new Set(['NaN', 'Infinity', '-Infinity']);
+const INSTANT_TEXT = /^(?:\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\+00 (?:AD|BC)|-?infinity)$/;
+
+function keyValueFits(value: SeekValue, type: ScalarType): boolean {
+  if (value === null) return true;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' || (typeof value === 'string' && NON_FINITE_TEXT.has(value));
+    case 'datetime':
+      return typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && INSTANT_TEXT.test(value);
+    default:
+      return typeof value === 'boolean';
+  }
+}
+
+function seeks(window: SeekWindow): boolean {
+  return window.after !== undefined || window.before !== undefined;
+}
+
+function isInvalidValue(error: unknown): error is WepqlError {
+  return error instanceof WepqlError && error.diagnostics.some((d) => d.code === 'invalid-value');
+}
+
+/** The error for a token issued for an earlier version of the list: its paging state no longer fits; start again. */
+function staleToken(why: string): ParameterError {
   return {
-    kind: 'validation',
-    errors: [
-      {
-        param: 'data-token',
-        code: 'outOfRangeError',
-        message: `${move} needs the position of the rows of page ${state.page}, and this data token has none (${why}); send page=${target} instead (it counts rows from the start) or start again from page one`,
-      },
-    ],
+    param: 'data-token',
+    code: 'outOfRangeError',
+    message: `the data token was issued for an earlier version of this list (${why}); start again from page one (without data-token)`,
   };
 }
 
@@ -229,9 +284,9 @@ async function readPage(source: DataSource, q: DataQuery, window: SeekWindow): P
 
 /**
  * Issues a token with the page's keys, or without them when they would make
- * it longer than `verify` accepts (the move that needs them is then refused
- * with a clear error rather than paged by count). The keyless token always
- * fits: the first page checked the longest one of the walk.
+ * it longer than `verify` accepts (the next move from it then pages by
+ * count). The keyless token always fits: the first page checked the longest
+ * one of the walk.
  */
 function issueToken(codec: TokenCodec, payload: DataTokenPayload, keys: DataTokenPayload['keys']): string {
   if (keys !== undefined) {

@@ -11,7 +11,7 @@ import { checkFilterPolicy, checkSortPolicy } from '../policy/check-policy.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
-import { createBoundedCache, identityOf } from './bounded-cache.js';
+import { createBoundedCache, identityOf, retainedSize } from './bounded-cache.js';
 import type { ListError, ParameterError, ValidationErrorCode } from './envelope.js';
 import type { HeaderInput, QueryInput } from './params.js';
 import { readParameter } from './params.js';
@@ -274,8 +274,8 @@ function withoutUndefined<T extends object>(value: T): { [K in keyof T]?: Exclud
  * none. Errors come back as parameter errors for the `filter` and `sort`
  * parameters. Used for first pages and again on every token page, since a
  * token carries the texts, not the trees; the results are kept in a bounded
- * cache (2,000 entries, 16 MB) per schema, policy and limits, so a token
- * page does not parse its texts again.
+ * cache (2,000 entries, 16 MB by `retainedSize`'s model, keys included) per
+ * schema, policy and limits, so a token page does not parse its texts again.
  *
  * @example
  * analyzeListQuery('Gender.Equal(1)', 'LastName=Asc', { schema: employeeSchema }).errors; // []
@@ -288,16 +288,50 @@ export function analyzeListQuery(
   const key = JSON.stringify([
     identityOf(options.schema),
     options.policy === undefined ? 0 : identityOf(options.policy),
-    options.limits ?? null,
+    limitsKey(options.limits),
     filterText,
     sortText,
   ]);
   const hit = analyzed.get(key);
   if (hit !== undefined) return hit;
   const result = analyzeUncached(filterText, sortText, options);
-  // The trees take a few hundred bytes per character of text; the key holds both texts once already.
-  analyzed.set(key, result, (filterText.length + sortText.length) * TREE_BYTES_PER_CHARACTER);
+  // The trees, counted by the size model, plus both texts once more: the trees' strings may be
+  // slices that keep the whole text alive. The schema's fields belong to the schema.
+  const fields = schemaFields(options.schema);
+  const bytes = retainedSize(result, (object) => fields.has(object)) + retainedSize(filterText) + retainedSize(sortText);
+  analyzed.set(key, result, bytes);
   return result;
+}
+
+/**
+ * The cache key part of a set of limits: each limit by name, its number written so that every
+ * value has its own text (`JSON.stringify` writes `Infinity`, `-Infinity` and `NaN` all as `null`).
+ */
+function limitsKey(limits: Partial<Limits> | undefined): string {
+  if (limits === undefined || limits === null) return '';
+  const record = limits as Readonly<Record<string, unknown>>;
+  return Object.keys(record)
+    .sort()
+    .map((name) => {
+      const v = record[name];
+      const text =
+        typeof v === 'number'
+          ? Object.is(v, -0)
+            ? '-0'
+            : String(v)
+          : typeof v === 'object' && v !== null
+            ? `#${identityOf(v)}`
+            : String(v);
+      return `${JSON.stringify(name)}:${typeof v}:${text}`;
+    })
+    .join(',');
+}
+
+const fieldSets = new WeakMap<Schema, ReadonlySet<object>>();
+function schemaFields(schema: Schema): ReadonlySet<object> {
+  let set = fieldSets.get(schema);
+  if (set === undefined) fieldSets.set(schema, (set = new Set<object>(schema.fields)));
+  return set;
 }
 
 /**
@@ -312,7 +346,6 @@ export interface AnalyzedListQuery {
   readonly errors: readonly ParameterError[];
 }
 
-const TREE_BYTES_PER_CHARACTER = 64;
 // At most 2,000 analyses or 16 MB: the texts of a busy filter bar fit many times over.
 const analyzed = createBoundedCache<AnalyzedListQuery>({ maxEntries: 2000, maxBytes: 16 << 20 });
 

@@ -142,8 +142,10 @@ const encoder = new TextEncoder();
 
 /**
  * Creates a codec for data tokens. Throws `WepqlError` for a secret shorter
- * than 16 bytes, no secret at all, or a lifetime that is not a positive
- * number, since these are programming errors, not user input.
+ * than 16 bytes, no secret at all, or options under which its own `verify`
+ * would refuse the tokens it issues: a lifetime outside 0.001 s – 100 years,
+ * a negative or fractional `clockSkewMs`, a `maxLength` that is not a
+ * positive whole number; these are programming errors, not user input.
  *
  * @example
  * const codec = createTokenCodec({ secret: 'a long random server secret', previousSecrets: ['the old one, 16+ bytes'] });
@@ -153,14 +155,11 @@ const encoder = new TextEncoder();
  * if (checked.ok) checked.payload.page; // 1
  */
 export function createTokenCodec(options: TokenCodecOptions): TokenCodec {
-  const ttlSeconds = options.ttlSeconds ?? 60;
-  if (!(typeof ttlSeconds === 'number' && Number.isFinite(ttlSeconds) && ttlSeconds > 0)) {
-    throw new WepqlError(`ttlSeconds must be a positive number, got ${String(ttlSeconds)}`, []);
-  }
-  const maxLength = options.maxLength ?? 8192;
+  const { ttlSeconds, maxLength, skew } = checkedLimits(options);
   const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new WepqlError(`now must be a function returning epoch milliseconds, got ${String(now)}`, []);
   const ring = keyRingOf(options);
-  const limits = { maxLength, ttlSeconds, skew: options.clockSkewMs ?? 0 };
+  const limits = { maxLength, ttlSeconds, skew };
   const tryIssue = (payload: DataTokenPayload): TokenIssue => issueToken(payload, ring, limits, now());
   return Object.freeze({
     maxLength,
@@ -179,6 +178,36 @@ interface CodecLimits {
   readonly maxLength: number;
   readonly ttlSeconds: number;
   readonly skew: number;
+}
+
+/** The longest lifetime a codec accepts: 100 years, so an expiry stays a date and a whole millisecond count `verify` reads. */
+const MAX_TTL_SECONDS = 100 * 365 * 24 * 60 * 60;
+
+/**
+ * The codec's limits, refused at creation when `verify` would refuse every
+ * token issued under them: a lifetime under 1 ms expires at issue (the
+ * token's times are whole milliseconds), one past `MAX_TTL_SECONDS` has an
+ * expiry no date holds, a negative skew dates every fresh token in the
+ * future, and a length that is not a positive whole number refuses every
+ * token (or, `NaN`, none).
+ */
+function checkedLimits(options: TokenCodecOptions): CodecLimits {
+  const ttlSeconds = options.ttlSeconds ?? 60;
+  if (!(typeof ttlSeconds === 'number' && ttlSeconds >= 0.001 && ttlSeconds <= MAX_TTL_SECONDS)) {
+    throw new WepqlError(
+      `ttlSeconds must be a positive number of seconds from 0.001 (1 ms) to ${MAX_TTL_SECONDS} (100 years), got ${String(ttlSeconds)}`,
+      [],
+    );
+  }
+  const maxLength = options.maxLength ?? 8192;
+  if (!(typeof maxLength === 'number' && Number.isSafeInteger(maxLength) && maxLength >= 1)) {
+    throw new WepqlError(`maxLength must be a positive whole number of characters, got ${String(maxLength)}`, []);
+  }
+  const skew = options.clockSkewMs ?? 0;
+  if (!(typeof skew === 'number' && Number.isSafeInteger(skew) && skew >= 0)) {
+    throw new WepqlError(`clockSkewMs must be a whole number of milliseconds, 0 or more, got ${String(skew)}`, []);
+  }
+  return { ttlSeconds, maxLength, skew };
 }
 
 function keyRingOf(options: TokenCodecOptions): KeyRing {

@@ -16,6 +16,7 @@ import { OPERATORS, operatorInfo } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { resolveLimits } from '../diagnostics/limits.js';
 import type { ModelDiagnostic } from '../diagnostics/model-diagnostic.js';
+import { modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
 import type { Schema } from '../schema/schema.js';
@@ -121,7 +122,7 @@ function ruleClause(walk: Walk, rule: unknown, path: Path): ModelClause | undefi
   if (typeof name === 'string' && /^(not)?between$/i.test(name)) return betweenClause(walk, field, name.length > 7, rule, path);
   const operator = ruleOperator(name);
   if (operator === undefined)
-    return error(walk, path, 'unknown-model-operator', `the operator ${JSON.stringify(name)} has no wepql counterpart`);
+    return error(walk, path, 'unknown-model-operator', `the operator ${modelValueLabel(name)} has no wepql counterpart`);
   const arity = OPERATORS[operator].arity;
   if (arity === 'no-value') return { kind: 'condition', field, operator, values: [], path };
   const values = ruleValues(walk, rule, path, arity === 'list' ? 'list' : 'one');
@@ -140,7 +141,7 @@ function groupItems(walk: Walk, group: unknown, path: Path): { operator: GroupOp
   const c = typeof combinator === 'string' ? combinator.toLowerCase() : '';
   // The rules are still read after a refused combinator, so that one pass reports every problem.
   if (c !== 'and' && c !== 'or')
-    error(walk, path, 'not-expressible', `the combinator ${JSON.stringify(combinator)} has no wepql form; use and or or`);
+    error(walk, path, 'not-expressible', `the combinator ${modelValueLabel(combinator)} has no wepql form; use and or or`);
   return { operator: c === 'and' ? 'And' : 'Or', runs: [rules.map((node, i) => ({ node, path: [...path, i] }))] };
 }
 
@@ -154,7 +155,7 @@ function icItems(walk: Walk, rules: unknown[], path: Path): { operator: GroupOpe
     }
     const c = typeof rules[i] === 'string' ? (rules[i] as string).toLowerCase() : '';
     if (c !== 'and' && c !== 'or')
-      return error(walk, [...path, i], 'not-expressible', `the combinator ${JSON.stringify(rules[i])} has no wepql form; use and or or`);
+      return error(walk, [...path, i], 'not-expressible', `the combinator ${modelValueLabel(rules[i])} has no wepql form; use and or or`);
     seen.add(c);
     if (c === 'or') runs.push([]);
   }

@@ -127,16 +127,40 @@ function instantIso(text: string): string {
  */
 function postgresReadExpression(expr: string, type: ScalarType): string {
   if (type === 'datetime') return postgresInstantText(expr);
+  if (type === 'number') return postgresDoubleBits(expr);
   return type === 'string' ? `('x' || ${expr})` : expr;
+}
+
+/**
+ * A `double precision` as the hex text of its eight IEEE 754 bytes: exact
+ * whatever the session's `extra_float_digits` (at 0 or below a double is
+ * written with 15 significant digits, so `0.30000000000000004` would read
+ * back as `0.3` and seek keys would repeat or skip rows) and `bytea_output`;
+ * nothing is set on the session, so a pooler in transaction mode sees no
+ * leaked setting. `doubleFromBits` reads it back.
+ */
+function postgresDoubleBits(expr: string): string {
+  return `encode(float8send((${expr})::double precision), 'hex')`;
+}
+
+const DOUBLE_BITS = /^[0-9a-f]{16}$/;
+
+/** The double whose big-endian bytes `postgresDoubleBits` wrote; other values as they are. */
+function doubleFromBits(value: unknown): unknown {
+  if (typeof value !== 'string' || !DOUBLE_BITS.test(value)) return value;
+  const view = new DataView(new ArrayBuffer(8));
+  for (let i = 0; i < 8; i++) view.setUint8(i, Number.parseInt(value.slice(2 * i, 2 * i + 2), 16));
+  return view.getFloat64(0);
 }
 
 function unwrapText(value: unknown): unknown {
   return typeof value === 'string' && value.startsWith('x') ? value.slice(1) : value;
 }
 
-function postgresSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue {
-  if (value === null || value === undefined) return null;
-  if (type === 'string') return unwrapText(value) as SeekValue;
+function postgresSeekValue(read: unknown, type: ScalarType | 'tie'): SeekValue {
+  if (read === null || read === undefined) return null;
+  if (type === 'string') return unwrapText(read) as SeekValue;
+  const value = type === 'number' ? doubleFromBits(read) : read;
   // A non-finite double as the text PostgreSQL reads back (and orders: NaN above Infinity), never a null key.
   if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
   // `pg` returns bigint and numeric as text; a tie-breaker stays text (the server reads it as the column's type), so a 64-bit key is exact.
@@ -145,9 +169,10 @@ function postgresSeekValue(value: unknown, type: ScalarType | 'tie'): SeekValue 
   return value as SeekValue;
 }
 
-function postgresRecordValue(value: unknown, type: ScalarType): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === 'string') return unwrapText(value);
+function postgresRecordValue(read: unknown, type: ScalarType): unknown {
+  if (read === null || read === undefined) return null;
+  if (type === 'string') return unwrapText(read);
+  const value = type === 'number' ? doubleFromBits(read) : read;
   if (type === 'datetime' && typeof value === 'string') return instantIso(value);
   // `pg` returns bigint and numeric as text, PGlite may return bigint as BigInt.
   if ((type === 'integer' || type === 'number') && (typeof value === 'string' || typeof value === 'bigint')) return Number(value);

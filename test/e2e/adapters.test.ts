@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { listHandler as expressList } from '../../src/frameworks/express.js';
@@ -18,7 +19,7 @@ import { createMemoryDataSource, createTokenCodec } from '../../src/list/index.j
 import { employeeSchema } from '../../src/sample/employee-schema.js';
 import { get, withQuery } from '../support/http.js';
 import { describeHttpListContract } from './http-list-contract.js';
-import type { HttpContractContext, RouteShape } from './http-list-contract.js';
+import type { HttpContractContext, RouteShape, SentResponse } from './http-list-contract.js';
 import { SHAPE_PATHS } from './http-list-contract.js';
 
 const ROUTE = '/api/public/clients/:client_id/employees';
@@ -82,7 +83,13 @@ async function startFastify(ctx: HttpContractContext) {
   });
   app.get(routeOf(ctx.shape), fastifyList(routeOptions(ctx)));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: () => app.close() };
+  return { url, close: () => app.close(), inject: (path: string, headers: Record<string, string>) => injected(app, path, headers) };
+}
+
+/** One GET through Fastify's `inject` (light-my-request: no socket, no `headersDistinct`), read as the suite reads a response. */
+async function injected(app: FastifyInstance, path: string, headers: Record<string, string>): Promise<SentResponse> {
+  const r = await app.inject({ method: 'GET', url: path, headers });
+  return { status: r.statusCode, headers: r.headers, text: r.body, body: r.body === '' ? undefined : JSON.parse(r.body) };
 }
 
 async function startHono(ctx: HttpContractContext) {
@@ -111,7 +118,9 @@ const STARTERS = [
   ['Hono', startHono],
 ] as const;
 
-for (const [name, start] of STARTERS) describeHttpListContract(`${name} adapter`, start);
+// Fastify users test their apps with `inject`, and serverless adapters serve requests the same way: the suite runs through it too.
+for (const [name, start] of STARTERS)
+  describeHttpListContract(`${name} adapter`, start, { transports: name === 'Fastify' ? ['socket', 'inject'] : ['socket'] });
 
 /** Each framework's app around one list route, with a given source and no auth, for the error paths. */
 async function startPlain(name: string, options: ListRouteOptions, route = ROUTE) {
@@ -272,6 +281,67 @@ describe.each(STARTERS.map(([name]) => [name]))('%s adapter: lists with and with
       expect(String(seen[0])).toMatch(message);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('fastify-inject-drops-headers', () => {
+  // light-my-request's request has no headersDistinct; `wepql/fastify` read only that, so every
+  // version and x-api-* header sent through inject (or a serverless adapter) went unread.
+  const records = [
+    { Id: 1, ClientId: 1, RowStatus: 1, LastName: 'One', Gender: 1 },
+    { Id: 2, ClientId: 1, RowStatus: 1, LastName: 'Two', Gender: 2 },
+    { Id: 3, ClientId: 1, RowStatus: 1, LastName: 'Three', Gender: 1 },
+  ];
+  async function app() {
+    const fastify = Fastify();
+    fastify.get(ROUTE, fastifyList(routeOptions({ records, shape: 'client', secret: SECRET, now: Date.now })));
+    await fastify.ready();
+    return fastify;
+  }
+  const path = '/api/public/clients/1/employees?limit=5';
+
+  it.each([['api-version'], ['x-api-version']])('answers %s: 2.0 through inject with 400 UnsupportedApiVersion', async (name) => {
+    const fastify = await app();
+    try {
+      const r = await fastify.inject({ method: 'GET', url: path, headers: { [name]: '2.0' } });
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({ Code: 'UnsupportedApiVersion', Message: expect.stringContaining("API version '2.0'") });
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('reads x-api-filter, x-api-sort and x-api-limit through inject', async () => {
+    const fastify = await app();
+    try {
+      const r = await fastify.inject({
+        method: 'GET',
+        url: '/api/public/clients/1/employees',
+        headers: { 'x-api-filter': 'Gender.Equal(1)', 'x-api-sort': 'Id=Desc', 'x-api-limit': '1' },
+      });
+      expect(r.statusCode).toBe(200);
+      expect(r.json().Data.map((e: { Id: number }) => e.Id)).toEqual([3]);
+      expect(r.json().Pagination).toMatchObject({ TotalRecords: 2, PageSize: 1 });
+      const bad = await fastify.inject({ method: 'GET', url: path, headers: { 'x-api-filter': 'Gender.Equals(1)' } });
+      expect(bad.statusCode).toBe(400);
+      expect(Object.keys(bad.json().ValidationErrors)).toEqual(['filter']);
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('reads a header an onRequest hook set, as request.headers holds it', async () => {
+    const fastify = Fastify();
+    fastify.addHook('onRequest', async (request) => {
+      request.headers['x-api-filter'] = 'Gender.Equal(2)';
+    });
+    fastify.get(ROUTE, fastifyList(routeOptions({ records, shape: 'client', secret: SECRET, now: Date.now })));
+    try {
+      const r = await fastify.inject({ method: 'GET', url: path });
+      expect(r.json().Data.map((e: { Id: number }) => e.Id)).toEqual([2]);
+    } finally {
+      await fastify.close();
     }
   });
 });

@@ -51,11 +51,31 @@ export interface HttpContractContext {
   readonly now: () => number;
 }
 
+/** A response as the suite reads it, whichever way the request was sent. */
+export interface SentResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | number | undefined>>;
+  readonly text: string;
+  readonly body: any;
+}
+
 /** A started server: its base address and how to stop it. */
 export interface StartedServer {
   readonly url: string;
   close(): Promise<void>;
+  /**
+   * Serves one GET without a socket, as the framework's own test tool does
+   * (Fastify's `inject`): `path` is the path and query, `headers` the request
+   * headers. When given, the whole suite runs a second time through it.
+   */
+  readonly inject?: (path: string, headers: Record<string, string>) => Promise<SentResponse>;
 }
+
+/** How the suite sends its requests: over a real socket, or through the server's `inject`. */
+export type Transport = 'socket' | 'inject';
+
+/** The base address requests through `inject` are addressed to (no socket, so no port). */
+const INJECT_BASE = 'http://localhost';
 
 export const employees: Employee[] = JSON.parse(readFileSync(new URL('../../examples/employees.json', import.meta.url), 'utf8'));
 const client1 = employees.filter((e) => e.ClientId === 1 && e.RowStatus !== 3).sort((a, b) => a.Id - b.Id);
@@ -110,13 +130,25 @@ function absoluteFormGet(url: string, headers: Record<string, string>): Promise<
  * @example
  * describeHttpListContract('reference server', async (ctx) => { const app = createListServer({ records: ctx.records, … }); … });
  */
-export function describeHttpListContract(name: string, start: (context: HttpContractContext) => Promise<StartedServer>): void {
-  for (const shape of ['client', 'unscoped'] as const) describeShape(name, shape, start);
+export function describeHttpListContract(
+  name: string,
+  start: (context: HttpContractContext) => Promise<StartedServer>,
+  options: { readonly transports?: readonly Transport[] } = {},
+): void {
+  for (const transport of options.transports ?? ['socket'])
+    for (const shape of ['client', 'unscoped'] as const) describeShape(name, shape, start, transport);
 }
 
-function describeShape(name: string, shape: RouteShape, start: (context: HttpContractContext) => Promise<StartedServer>): void {
+function describeShape(
+  name: string,
+  shape: RouteShape,
+  start: (context: HttpContractContext) => Promise<StartedServer>,
+  transport: Transport,
+): void {
   const scoped = shape === 'client';
-  describe(`HTTP list contract: ${name}, ${scoped ? 'client-scoped route' : 'route without a client'}`, () => {
+  const socket = transport === 'socket';
+  const title = `HTTP list contract: ${name}, ${scoped ? 'client-scoped route' : 'route without a client'}${socket ? '' : ', through inject'}`;
+  describe(title, () => {
     let clock = 1_700_000_000_000;
     let app: StartedServer;
     let base: string;
@@ -125,9 +157,17 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
     beforeAll(async () => {
       const records = scoped ? employees : employees.filter((e) => e.ClientId === 1);
       app = await start({ records, shape, authToken: TOKEN, secret: 'e2e secret of 16+ bytes', now: () => clock });
-      base = app.url;
+      if (!socket && app.inject === undefined) throw new Error(`${name} has no inject to send requests through`);
+      base = socket ? app.url : INJECT_BASE;
       list = `${base}${SHAPE_PATHS[shape].replace('{client_id}', '1')}`;
     });
+
+    /** One GET through the suite's transport. */
+    const send = (url: string, headers: Record<string, string> = {}): Promise<SentResponse> => {
+      if (socket) return get(url, headers);
+      const { pathname, search } = new URL(url);
+      return app.inject!(`${pathname}${search}`, headers);
+    };
     afterAll(async () => {
       await app.close();
     });
@@ -138,24 +178,24 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       it('walks every page forward, back, and jumps, with one count carried in the token', async () => {
         const limit = 100;
         const pages = Math.ceil(client1.length / limit);
-        let r = await get(withQuery(list, { limit: String(limit) }), AUTH);
+        let r = await send(withQuery(list, { limit: String(limit) }), AUTH);
         expect(r.status).toBe(200);
         expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(r.body.Pagination).toMatchObject({ PageNo: 1, PageSize: limit, TotalRecords: client1.length, TotalPages: pages });
         const seen = [...ids(r.body)];
         for (let p = 2; p <= pages; p++) {
-          r = await get(withQuery(list, { 'data-token': r.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+          r = await send(withQuery(list, { 'data-token': r.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
           expect(r.body.Pagination.PageNo).toBe(p);
           seen.push(...ids(r.body));
         }
         expect(seen).toEqual(client1.map((e) => e.Id));
         for (let p = pages - 1; p >= 1; p--) {
           // Headers this time: the token and the move as x-api-* headers.
-          r = await get(list, { ...AUTH, 'x-api-data-token': r.body.Pagination.DataToken, 'x-api-prev-page': 'true' });
+          r = await send(list, { ...AUTH, 'x-api-data-token': r.body.Pagination.DataToken, 'x-api-prev-page': 'true' });
           expect(r.status).toBe(200);
           expect(ids(r.body)).toEqual(client1.slice((p - 1) * limit, p * limit).map((e) => e.Id));
         }
-        r = await get(withQuery(list, { 'data-token': r.body.Pagination.DataToken, page: '4' }), AUTH);
+        r = await send(withQuery(list, { 'data-token': r.body.Pagination.DataToken, page: '4' }), AUTH);
         expect(r.body.Pagination.PageNo).toBe(4);
         expect(ids(r.body)).toEqual(client1.slice(300, 400).map((e) => e.Id));
       });
@@ -166,15 +206,15 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
           .filter((e) => e.ClientId === 1 && e.Gender === 2)
           .sort((a, b) => b.Id - a.Id)
           .map((e) => e.Id);
-        const first = await get(withQuery(list, query), AUTH);
-        const second = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': '' }), AUTH);
+        const first = await send(withQuery(list, query), AUTH);
+        const second = await send(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': '' }), AUTH);
         expect([...ids(first.body), ...ids(second.body)]).toEqual(expected.slice(0, 14));
         expect(second.body.Pagination.TotalRecords).toBe(expected.length);
       });
 
       it("answers a page out of range with the API's body", async () => {
-        const first = await get(withQuery(list, { limit: '500' }), AUTH);
-        const r = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, page: '3' }), AUTH);
+        const first = await send(withQuery(list, { limit: '500' }), AUTH);
+        const r = await send(withQuery(list, { 'data-token': first.body.Pagination.DataToken, page: '3' }), AUTH);
         expect(r.status).toBe(400);
         expect(r.text).toBe(
           '{"Status":3,"Code":"BadRequest","ErrorCode":"InternalServerError","Message":"Page Number out of range. [1-2]","StackTrace":""}',
@@ -182,38 +222,38 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       });
 
       it('answers next-page without a token with [0-0]', async () => {
-        const r = await get(withQuery(list, { 'next-page': 'true' }), AUTH);
+        const r = await send(withQuery(list, { 'next-page': 'true' }), AUTH);
         expect(r.status).toBe(400);
         expect(r.body.Message).toBe('Page Number out of range. [0-0]');
         expect(r.headers['x-wepql-token-error']).toBe('missing: no data-token was sent');
       });
 
       it('refuses a token once 60 s have passed', async () => {
-        const first = await get(withQuery(list, { limit: '10' }), AUTH);
+        const first = await send(withQuery(list, { limit: '10' }), AUTH);
         clock += 59_999;
-        const fresh = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+        const fresh = await send(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
         expect(fresh.status).toBe(200);
         clock += 60_000;
-        const stale = await get(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
+        const stale = await send(withQuery(list, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }), AUTH);
         expect(stale.status).toBe(400);
         expect(stale.body.Code).toBe('BadRequest');
         expect(stale.headers['x-wepql-token-error']).toMatch(/^expired: the data token expired at /);
       });
 
       it('refuses a tampered token', async () => {
-        const first = await get(withQuery(list, { limit: '10' }), AUTH);
+        const first = await send(withQuery(list, { limit: '10' }), AUTH);
         const token: string = first.body.Pagination.DataToken;
         const at = 5;
         const tampered = token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
-        const r = await get(withQuery(list, { 'data-token': tampered, 'next-page': 'true' }), AUTH);
+        const r = await send(withQuery(list, { 'data-token': tampered, 'next-page': 'true' }), AUTH);
         expect(r.status).toBe(400);
         expect(r.body.Message).toBe('Page Number out of range. [0-0]');
         expect(r.headers['x-wepql-token-error']).toMatch(/^bad-signature: /);
       });
 
       it.runIf(scoped)("refuses a token from another client's list", async () => {
-        const first = await get(withQuery(list, { limit: '10' }), AUTH);
-        const r = await get(
+        const first = await send(withQuery(list, { limit: '10' }), AUTH);
+        const r = await send(
           withQuery(`${base}/api/public/clients/2/employees`, { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' }),
           AUTH,
         );
@@ -226,7 +266,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       it('pages with skip and never sends Pagination, not even for skip=0', async () => {
         const seen: number[] = [];
         for (let skip = 0; skip < client1.length; skip += 200) {
-          const r = await get(withQuery(list, { limit: '200', skip: String(skip) }), AUTH);
+          const r = await send(withQuery(list, { limit: '200', skip: String(skip) }), AUTH);
           expect(r.status).toBe(200);
           expect(Object.keys(r.body)).toEqual(['Data', 'Status', 'Code', 'ErrorCode', 'Message', 'StackTrace']);
           seen.push(...ids(r.body));
@@ -237,14 +277,14 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
 
     describe('parameters over HTTP', () => {
       it('lets a header win over the query parameter of the same name', async () => {
-        const r = await get(withQuery(list, { limit: '5', sort: 'Id=Asc' }), { ...AUTH, 'X-API-Limit': '7', 'x-api-sort': 'Id=Desc' });
+        const r = await send(withQuery(list, { limit: '5', sort: 'Id=Asc' }), { ...AUTH, 'X-API-Limit': '7', 'x-api-sort': 'Id=Desc' });
         expect(r.body.Data).toHaveLength(7);
         expect(ids(r.body)[0]).toBe(client1[client1.length - 1]!.Id);
       });
 
       it('reads UTF-8 in x-api-* headers (Node reads header bytes as Latin-1)', async () => {
         const utf8AsLatin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
-        const r = await get(withQuery(list, { limit: '1000', 'include-deleted': 'true' }), {
+        const r = await send(withQuery(list, { limit: '1000', 'include-deleted': 'true' }), {
           ...AUTH,
           'x-api-filter': utf8AsLatin1("LastName.Equal('Müller')"),
         });
@@ -254,7 +294,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       });
 
       it('answers a bad filter with its ValidationErrors', async () => {
-        const r = await get(withQuery(list, { limit: '0', filter: 'LastName.Equalz(Smith);Nope.IsNull()' }), AUTH);
+        const r = await send(withQuery(list, { limit: '0', filter: 'LastName.Equalz(Smith);Nope.IsNull()' }), AUTH);
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject({ Status: 3, Code: 'DataValidationError', ErrorCode: '', StackTrace: '' });
         expect(Object.keys(r.body.ValidationErrors)).toEqual(['limit', 'filter']);
@@ -270,7 +310,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
 
       it('refuses an unsupported API version, naming the address and the version', async () => {
         const url = withQuery(list, { limit: '5' });
-        const r = await get(url, { ...AUTH, 'api-version': '2.0', 'x-api-version': '2.0' });
+        const r = await send(url, { ...AUTH, 'api-version': '2.0', 'x-api-version': '2.0' });
         expect(r.status).toBe(400);
         expect(r.body).toEqual({
           Status: 3,
@@ -279,7 +319,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
           Message: `The HTTP resource that matches the request URI '${url}' does not support the API version '2.0'.`,
           StackTrace: '',
         });
-        expect((await get(url, { ...AUTH, 'api-version': '1.0', 'x-api-version': '1.0' })).status).toBe(200);
+        expect((await send(url, { ...AUTH, 'api-version': '1.0', 'x-api-version': '1.0' })).status).toBe(200);
       });
     });
 
@@ -288,18 +328,19 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
         'answers api-version: %s sent alone with 400 UnsupportedApiVersion, as the reference server does',
         async (version) => {
           const url = withQuery(list, { limit: '5' });
-          const r = await get(url, { ...AUTH, 'api-version': version });
+          const r = await send(url, { ...AUTH, 'api-version': version });
           expect(r.status).toBe(400);
           expect(r.body.Code).toBe('UnsupportedApiVersion');
           expect(r.body.Message).toBe(
             `The HTTP resource that matches the request URI '${url}' does not support the API version '${version}'.`,
           );
-          expect((await get(url, { ...AUTH, 'x-api-version': version })).status).toBe(400);
-          expect((await get(url, { ...AUTH, 'api-version': '1.0' })).status).toBe(200);
+          expect((await send(url, { ...AUTH, 'x-api-version': version })).status).toBe(400);
+          expect((await send(url, { ...AUTH, 'api-version': '1.0' })).status).toBe(200);
         },
       );
 
-      it('serves an absolute-form request target (RFC 9112, section 3.2.2) like an origin-form one', async () => {
+      // A request target in absolute form and header lines sent apart exist only on a socket.
+      it.runIf(socket)('serves an absolute-form request target (RFC 9112, section 3.2.2) like an origin-form one', async () => {
         const r = await absoluteFormGet(`${list}?limit=3`, AUTH);
         expect(r.status).toBe(200);
         expect(r.text).toContain('"PageSize":3');
@@ -308,11 +349,11 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       it('binds a token to the matched route, never to a path carried in the Host header', async () => {
         const { host } = new URL(base);
         const other = scoped ? `${base}/api/public/clients/2/employees` : list;
-        const first = await get(withQuery(other, { limit: '5' }), AUTH);
+        const first = await send(withQuery(other, { limit: '5' }), AUTH);
         expect(first.status).toBe(200);
         const move = { 'data-token': first.body.Pagination.DataToken, 'next-page': 'true' };
         // A Host that carries the issuing list's path: an address built from it would name that list.
-        const r = await get(withQuery(list, move), { ...AUTH, host: `${host}${new URL(other).pathname}?` });
+        const r = await send(withQuery(list, move), { ...AUTH, host: `${host}${new URL(other).pathname}?` });
         // Some stacks (Hono's Node server) refuse a Host with a path outright: 400 before the list route runs.
         const refusedByStack = (x: { status: number; headers: Record<string, unknown> }) =>
           x.status === 400 && x.headers['x-wepql-token-error'] === undefined;
@@ -321,9 +362,9 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
           if (!refusedByStack(r)) expect(r.headers['x-wepql-token-error']).toMatch(/^wrong-route: /);
         } else {
           // The same list under a Host with a path: still the list the token was issued for.
-          const plain = await get(withQuery(list, move), AUTH);
+          const plain = await send(withQuery(list, move), AUTH);
           expect(plain.status).toBe(200);
-          const odd = await get(withQuery(list, move), { ...AUTH, host: `${host}/elsewhere?` });
+          const odd = await send(withQuery(list, move), { ...AUTH, host: `${host}/elsewhere?` });
           if (!refusedByStack(odd)) {
             expect(odd.status).toBe(200);
             expect(odd.body.Data).toEqual(plain.body.Data);
@@ -339,18 +380,18 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
         ['another scheme', { authorization: `Basic ${TOKEN}` }],
         ['an empty bearer', { authorization: 'Bearer ' }],
       ])('answers %s with 401, no body and WWW-Authenticate', async (_title, headers) => {
-        const r = await get(withQuery(list, { limit: '5' }), headers as Record<string, string>);
+        const r = await send(withQuery(list, { limit: '5' }), headers as Record<string, string>);
         expect(r.status).toBe(401);
         expect(r.text).toBe('');
         expect(r.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
       });
 
       it('accepts the scheme in any case', async () => {
-        expect((await get(withQuery(list, { limit: '1' }), { authorization: `bearer ${TOKEN}` })).status).toBe(200);
+        expect((await send(withQuery(list, { limit: '1' }), { authorization: `bearer ${TOKEN}` })).status).toBe(200);
       });
 
       it.runIf(scoped).each([['99'], ['abc']])('answers client %s with the 404 envelope', async (client) => {
-        const r = await get(`${base}/api/public/clients/${client}/employees?limit=5`, AUTH);
+        const r = await send(`${base}/api/public/clients/${client}/employees?limit=5`, AUTH);
         expect(r.status).toBe(404);
         expect(r.body).toEqual({ Status: 0, Code: '404', ErrorCode: null, Message: `Client ${client} was not found.`, StackTrace: '' });
       });
@@ -359,13 +400,13 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
     describe('repeated and hostile parameters', () => {
       it('answers bad percent-encoding and bad UTF-8 with a validation error', async () => {
         for (const query of ['limit=%', 'limit=%FF', 'limit=5&skip=%E0%A4']) {
-          const r = await get(`${list}?${query}`, AUTH);
+          const r = await send(`${list}?${query}`, AUTH);
           expect(r.status, query).toBe(400);
           expect(r.body.Code, query).toBe('DataValidationError');
         }
       });
 
-      it('refuses two different x-api-filter header lines instead of gluing them into one filter', async () => {
+      it.runIf(socket)('refuses two different x-api-filter header lines instead of gluing them into one filter', async () => {
         // Joined with ", " these two lines would read as LastName.InArray(Smith, Jones).
         const r = await getWithRepeatedHeaders(withQuery(list, { limit: '5' }), {
           ...AUTH,
@@ -377,14 +418,14 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
         expect(r.body.ValidationErrors.filter[0][1]).toContain('more than once');
       });
 
-      it('accepts the same x-api-* header sent twice with one value, like a repeated query parameter', async () => {
+      it.runIf(socket)('accepts the same x-api-* header sent twice with one value, like a repeated query parameter', async () => {
         const r = await getWithRepeatedHeaders(list, { ...AUTH, 'x-api-limit': ['3', '3'] });
         expect(r.status).toBe(200);
         expect(r.body.Data).toHaveLength(3);
       });
 
       it('keeps a single header value that contains ", " whole', async () => {
-        const r = await getWithRepeatedHeaders(withQuery(list, { limit: '1000' }), {
+        const r = await send(withQuery(list, { limit: '1000' }), {
           ...AUTH,
           'x-api-filter': 'LastName.InArray(Smith, Jones)',
         });
@@ -399,7 +440,7 @@ function describeShape(name: string, shape: RouteShape, start: (context: HttpCon
       it.each([['__proto__=1&limit=2'], ['constructor=x&limit=2'], ['__proto__[limit]=7&limit=2'], ['x-api-limit=9&limit=2']])(
         'ignores %s beyond the list parameters',
         async (query) => {
-          const r = await get(`${list}?${query}`, AUTH);
+          const r = await send(`${list}?${query}`, AUTH);
           expect(r.status).toBe(200);
           expect(r.body.Data).toHaveLength(2);
         },

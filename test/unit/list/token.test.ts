@@ -197,6 +197,47 @@ describe('createTokenCodec', () => {
     expect(() => createTokenCodec(options)).toThrow(message);
   });
 
+  describe('token-codec-options-unchecked', () => {
+    // Each of these was accepted, and the codec's own verify then refused every token it issued.
+    it.each([
+      [{ clockSkewMs: -1 }, /^clockSkewMs must be a whole number of milliseconds, 0 or more, got -1$/],
+      [{ clockSkewMs: 0.5 }, /^clockSkewMs must be .* got 0\.5$/],
+      [{ clockSkewMs: Number.NaN }, /^clockSkewMs must be .* got NaN$/],
+      [
+        { ttlSeconds: 0.0001 },
+        /^ttlSeconds must be a positive number of seconds from 0\.001 \(1 ms\) to 3153600000 \(100 years\), got 0\.0001$/,
+      ],
+      [{ ttlSeconds: 1e13 }, /^ttlSeconds must be .* got 10000000000000$/],
+      [{ ttlSeconds: Infinity }, /^ttlSeconds must be .* got Infinity$/],
+      [{ ttlSeconds: Number.NaN }, /^ttlSeconds must be .* got NaN$/],
+      [{ maxLength: 0 }, /^maxLength must be a positive whole number of characters, got 0$/],
+      [{ maxLength: Number.NaN }, /^maxLength must be .* got NaN$/],
+      [{ maxLength: 100.5 }, /^maxLength must be .* got 100\.5$/],
+    ])('refuses %j at creation', (options, message) => {
+      expect(() => createTokenCodec({ secret: SECRET, ...options })).toThrow(WepqlError);
+      expect(() => createTokenCodec({ secret: SECRET, ...options })).toThrow(message);
+    });
+
+    it.each([[{ ttlSeconds: 0.001 }], [{ ttlSeconds: 3_153_600_000 }], [{ clockSkewMs: 0 }], [{ clockSkewMs: 5000 }]])(
+      'verifies what it issues at the edges of what it accepts: %j',
+      (options) => {
+        const at = 1_700_000_000_000;
+        const codec = createTokenCodec({ secret: SECRET, now: () => at, ...options });
+        const token = codec.issue({
+          route: '/r',
+          filter: '',
+          sort: '',
+          includeDeleted: false,
+          limit: 5,
+          page: 1,
+          totalRecords: 9,
+          totalPages: 2,
+        });
+        expect(codec.verify(token, '/r').ok).toBe(true);
+      },
+    );
+  });
+
   it('accepts a Uint8Array secret', async () => {
     const codec = createTokenCodec({ secret: new Uint8Array(32).fill(7) });
     expect((await codec.verify(await codec.issue(payload), ROUTE)).ok).toBe(true);
