@@ -13,7 +13,7 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import { fixText, lintText, renameFields, type LintTextOptions } from '../../lint/lint-text.js';
 import { findingToJson, toSarif, type LintFinding } from '../../lint/report.js';
-import type { DatabaseSource, LintConfig } from '../../workspace/config.js';
+import { CONFIG_FILE, type DatabaseSource, type LintConfig } from '../../workspace/config.js';
 import { rewriteSavedFile, type SavedEntry } from '../../workspace/saved-filters.js';
 import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { UsageError } from '../../workspace/usage-error.js';
@@ -53,6 +53,10 @@ export const definition: CommandDefinition = {
     { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings (-1: no limit)' },
     ...WORKSPACE_OPTIONS,
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
+    {
+      flag: '--allow-database',
+      description: 'let the config\'s "database" be read (and written by --fix); a config alone never reads a database',
+    },
     { flag: '--table', value: 'NAME', description: 'the table holding saved filters (schema.table allowed)' },
     { flag: '--column', value: 'NAME', description: 'the column of filter texts' },
     { flag: '--sort-column', value: 'NAME', description: 'the column of sort texts' },
@@ -358,7 +362,7 @@ function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): s
 
 function databaseSource(args: ParsedArgs, config: LintConfig): DatabaseSource | undefined {
   const flags = ['--database-url', '--table', '--column', '--sort-column', '--id-column'].filter((f) => args.values.has(f));
-  if (flags.length === 0) return args.positionals.length === 0 ? config.database : undefined;
+  if (flags.length === 0) return args.positionals.length === 0 ? configDatabase(args, config) : undefined;
   const table = args.values.get('--table');
   if (table === undefined) throw new UsageError(`${flags[0]} needs --table, the table holding saved filters`);
   const column = args.values.get('--column');
@@ -374,4 +378,30 @@ function databaseSource(args: ParsedArgs, config: LintConfig): DatabaseSource | 
     ...(sortColumn === undefined ? {} : { sortColumn }),
     ...(idColumn === undefined ? {} : { idColumn }),
   };
+}
+
+/**
+ * The config's `database`, only when the command line says `--allow-database`:
+ * a config comes with the repository, and a cloned repository's config must
+ * not read (and print) any table of the environment's database, nor send its
+ * credentials to a host of the config's choosing.
+ */
+function configDatabase(args: ParsedArgs, config: LintConfig): DatabaseSource | undefined {
+  const db = config.database;
+  if (db === undefined || args.switches.has('--allow-database')) return db;
+  throw new UsageError(
+    `config ${config.file ?? CONFIG_FILE}: "database" asks to read table ${JSON.stringify(db.table)} of ${databaseHost(db.url)}; ` +
+      'a config alone never reads a database: pass --allow-database to read it (and to write fixes with --fix), ' +
+      'or name the table yourself with --table/--column',
+  );
+}
+
+/** Where a URL points, without its credentials, for messages. */
+function databaseHost(url: string): string {
+  try {
+    const { hostname, port } = new URL(url);
+    return hostname === '' ? 'the database named by the URL' : `the database at ${hostname}${port === '' ? '' : `:${port}`}`;
+  } catch {
+    return 'the database named by the URL';
+  }
 }
