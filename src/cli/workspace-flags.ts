@@ -31,7 +31,10 @@ export const WORKSPACE_OPTIONS: readonly OptionDefinition[] = [
   },
   { flag: '--ignore-pattern', value: 'PATTERN', repeatable: true, description: 'leave out files matching this .gitignore-style pattern' },
   { flag: '--ignore-path', value: 'FILE', description: 'read .gitignore-style patterns from FILE instead of .wepqlignore' },
-  { flag: '--allow-outside', description: 'let the config\'s "paths" name files outside the config\'s directory' },
+  {
+    flag: '--allow-outside',
+    description: 'let the config\'s "paths", "schema", "previousSchema" and "policy" name files outside the project',
+  },
   { flag: '--strict', description: 'a file that was asked for but holds no filter or sort is an error, not a warning' },
 ];
 
@@ -48,7 +51,7 @@ export function runConfig(args: ParsedArgs, cwd: string): LintConfig {
     return {};
   }
   const file = findConfig(cwd, args.values.get('--config'));
-  return file === undefined ? {} : loadConfig(file);
+  return file === undefined ? {} : loadConfig(file, { cwd, allowOutside: args.switches.has('--allow-outside') });
 }
 
 /**

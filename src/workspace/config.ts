@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { insideProject } from './project-root.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -161,16 +162,18 @@ export function readJsonc(text: string, file: string): unknown {
 /**
  * Reads and checks a config file. Throws `UsageError` naming the file and
  * the key for anything it cannot use (with "did you mean" for a misspelled
- * key or rule).
+ * key or rule), and for a `schema`, `previousSchema` or `policy` outside the
+ * project (see `ConfigTrust`).
  *
  * @example
  * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
  */
-export function loadConfig(file: string): LintConfig {
+export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
   const json = readJsonc(readRegularText(file, 'config'), file);
   const fail: Fail = (key, message) => {
     throw new UsageError(`config ${file}: ${key}: ${message}`);
   };
+  const roots = trust.allowOutside === true ? undefined : [dirname(file), ...(trust.cwd === undefined ? [] : [trust.cwd])];
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
   const obj = json as Record<string, unknown>;
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
@@ -186,12 +189,27 @@ export function loadConfig(file: string): LintConfig {
   return {
     file,
     base: dirname(file),
-    ...readPaths(own, dirname(file), fail),
+    ...readPaths(own, dirname(file), roots, fail),
     ...(rules === undefined ? {} : { rules }),
     ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
     ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
     ...(database === undefined ? {} : { database }),
   };
+}
+
+/**
+ * How far a config is trusted. Its `schema`, `previousSchema` and `policy`
+ * files must lie inside its directory or `cwd` (by real path) unless
+ * `allowOutside`, the command line's `--allow-outside`: a config from a
+ * cloned repository must not make a command print lines of any file.
+ *
+ * @example
+ * loadConfig('/repo/wepql.config.json', { cwd: process.cwd(), allowOutside: false });
+ */
+export interface ConfigTrust {
+  /** The working directory, part of the project beside the config's directory. */
+  readonly cwd?: string;
+  readonly allowOutside?: boolean;
 }
 
 /** Throws the usage error of a config key. */
@@ -209,7 +227,7 @@ function checkKeys(obj: object, known: readonly string[], prefix: string, fail: 
 }
 
 /** The string-valued keys: files (resolved against the config's directory), lists, and selectors (one or a list). */
-function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Partial<LintConfig> {
+function readPaths(own: (key: string) => unknown, base: string, roots: readonly string[] | undefined, fail: Fail): Partial<LintConfig> {
   const str = (key: string): string | undefined => {
     const v = own(key);
     if (v === undefined) return undefined;
@@ -218,7 +236,11 @@ function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Par
   };
   const path = (key: string): string | undefined => {
     const v = str(key);
-    return v === undefined ? undefined : resolve(base, v);
+    if (v === undefined) return undefined;
+    const abs = resolve(base, v);
+    if (roots !== undefined && !insideProject(abs, roots))
+      fail(key, `${JSON.stringify(v)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
+    return abs;
   };
   const strings = (key: string): string[] | undefined => {
     const v = own(key);

@@ -13,6 +13,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { insideProject } from './project-root.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -177,27 +178,11 @@ function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (show
   return found.sort();
 }
 
-function realOrWritten(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // A glob or a missing file: judged by its written path.
-    return path;
-  }
-}
-
 function confine(input: string, abs: string, roots: readonly string[] | undefined): void {
-  if (roots === undefined) return;
-  const real = realOrWritten(abs);
-  const inside = roots.some((root) => {
-    const rel = relative(realOrWritten(root), real);
-    return !rel.startsWith('..') && !isAbsolute(rel);
-  });
-  if (!inside) {
-    throw new UsageError(
-      `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
-    );
-  }
+  if (roots === undefined || insideProject(abs, roots)) return;
+  throw new UsageError(
+    `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
+  );
 }
 
 async function globFiles(input: string, cwd: string, isIgnored: IsIgnored): Promise<string[]> {

@@ -124,7 +124,8 @@ describe('finding 16: config paths stay in the project; special files are refuse
     [
       'a device as the config schema',
       { 'wepql.config.json': { schema: '/dev/zero', paths: ['a.wepql'] }, 'a.wepql': 'A.Equal(1)\n' },
-      ['lint'],
+      // Outside the project too: --allow-outside lets the run get as far as opening it.
+      ['lint', '--allow-outside'],
     ],
     ['a device as --schema', { 'a.wepql': 'A.Equal(1)\n' }, ['lint', '--no-config', '--schema', '/dev/zero', 'a.wepql']],
     ['a device as input', {}, ['lint', '--no-config', '/dev/zero']],

@@ -5,7 +5,7 @@
  * Each test is named after the finding it guards and runs the built binary.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +83,35 @@ describe('config-database-exfiltration', () => {
     expect(r.stderr).toContain('pass --allow-database');
     // Operands name what to lint: the config's database is not asked for, so nothing to refuse.
     expect(runCli(['lint', 'a.wepql'], { cwd: dir, env: { DATABASE_URL: 'postgres://u@127.0.0.1:1/db' } }).code).toBe(0);
+  });
+});
+
+describe('config-schema-policy-paths-unconfined', () => {
+  const secretDir = temp({ passwd: 'root:x:0:0:root:/root:/bin/bash\n' });
+  const secret = join(secretDir, 'passwd');
+
+  it.each(['schema', 'previousSchema', 'policy'])('a config "%s" outside the project is refused unless --allow-outside', (key) => {
+    const dir = temp({
+      'wepql.config.json': { schema: 'schema.json', [key]: secret, paths: ['a.wepql'] },
+      'schema.json': { fields: { A: { type: 'integer' } } },
+      'a.wepql': 'A.Equal(1)\n',
+    });
+    const r = runCli(['lint'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${key}: ${JSON.stringify(secret)} lies outside the project`);
+    expect(r.stderr).toContain('pass --allow-outside to read it');
+    expect(r.stdout + r.stderr).not.toContain('root:x');
+    expect(runCli(['fmt', '--check'], { cwd: dir }).stderr).toContain('lies outside the project');
+    // The user's flag lifts the rule: the file is read (and is no schema or policy).
+    expect(runCli(['lint', '--allow-outside'], { cwd: dir }).stderr).not.toContain('lies outside the project');
+  });
+
+  it('a symlink inside the project that leads out is outside too; a relative path inside is fine', () => {
+    const dir = temp({ 'wepql.config.json': { schema: 'linked.json', paths: ['a.wepql'] }, 'a.wepql': 'A.Equal(1)\n' });
+    symlinkSync(secret, join(dir, 'linked.json'));
+    expect(runCli(['lint'], { cwd: dir }).stderr).toContain('lies outside the project');
+    writeFileSync(join(dir, 'wepql.config.json'), JSON.stringify({ schema: 'sub/../schema.json', paths: ['a.wepql'] }));
+    writeFileSync(join(dir, 'schema.json'), JSON.stringify({ fields: { A: { type: 'integer' } } }));
+    expect(runCli(['lint'], { cwd: dir }).code).toBe(0);
   });
 });
