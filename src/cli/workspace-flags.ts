@@ -4,7 +4,7 @@
  * turn them into the files to read (`workspace/sources.ts`), so the two
  * commands walk a repository alike.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
 import { excludedFiles, findCandidates, loadSources, selectorsOf, type LoadedSources } from '../workspace/sources.js';
 import type { SavedSelectors } from '../workspace/saved-filters.js';
@@ -51,7 +51,9 @@ export function runConfig(args: ParsedArgs, cwd: string): LintConfig {
     return {};
   }
   const file = findConfig(cwd, args.values.get('--config'));
-  return file === undefined ? {} : loadConfig(file, { cwd, allowOutside: args.switches.has('--allow-outside') });
+  if (file === undefined) return {};
+  // The project: the config's directory, or the working directory when the config sits deeper (`--config ci/lint.json`).
+  return loadConfig(file, args.switches.has('--allow-outside') ? {} : { confineTo: [dirname(file), resolve(cwd)] });
 }
 
 /**

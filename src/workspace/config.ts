@@ -162,8 +162,8 @@ export function readJsonc(text: string, file: string): unknown {
 /**
  * Reads and checks a config file. Throws `UsageError` naming the file and
  * the key for anything it cannot use (with "did you mean" for a misspelled
- * key or rule), and for a `schema`, `previousSchema` or `policy` outside the
- * project (see `ConfigTrust`).
+ * key or rule), and, with `trust.confineTo`, for a `schema`,
+ * `previousSchema` or `policy` outside the project (see `ConfigTrust`).
  *
  * @example
  * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
@@ -173,7 +173,7 @@ export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
   const fail: Fail = (key, message) => {
     throw new UsageError(`config ${file}: ${key}: ${message}`);
   };
-  const roots = trust.allowOutside === true ? undefined : [dirname(file), ...(trust.cwd === undefined ? [] : [trust.cwd])];
+  const roots = trust.confineTo;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
   const obj = json as Record<string, unknown>;
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
@@ -198,18 +198,18 @@ export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
 }
 
 /**
- * How far a config is trusted. Its `schema`, `previousSchema` and `policy`
- * files must lie inside its directory or `cwd` (by real path) unless
- * `allowOutside`, the command line's `--allow-outside`: a config from a
- * cloned repository must not make a command print lines of any file.
+ * How far a config is trusted. With `confineTo`, its `schema`,
+ * `previousSchema` and `policy` files must lie inside one of those
+ * directories (by real path): the command line passes the config's
+ * directory and the working directory unless `--allow-outside`, so that a
+ * config from a cloned repository cannot make a command print lines of any
+ * file.
  *
  * @example
- * loadConfig('/repo/wepql.config.json', { cwd: process.cwd(), allowOutside: false });
+ * loadConfig('/repo/wepql.config.json', { confineTo: ['/repo', process.cwd()] });
  */
 export interface ConfigTrust {
-  /** The working directory, part of the project beside the config's directory. */
-  readonly cwd?: string;
-  readonly allowOutside?: boolean;
+  readonly confineTo?: readonly string[];
 }
 
 /** Throws the usage error of a config key. */
