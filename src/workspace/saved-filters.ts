@@ -13,8 +13,9 @@
  * - `-` (stdin): JSON when the text starts with `[` or `{`, else text lines.
  *
  * With a selector (`--filter-path '$.views[*].filter'`, `--sort-path`), a
- * JSON or YAML document is searched for the strings the selector reaches
- * instead; an entry's `name` is a string `name` member next to it.
+ * JSON or YAML document is searched for the strings the selector reaches as
+ * well as the default shapes above (a string reached twice is read once);
+ * an entry's `name` is a string `name` member next to it.
  */
 import type { Node as YamlNode } from 'yaml';
 import { trimWhitespace } from '../ast/lexical.js';
@@ -379,10 +380,13 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
       );
     }
     for (const kind of ['filter', 'sort'] as const) {
-      const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : (selectors[kind] ?? []);
+      // Selectors add to the default shapes: a plain list of {name, filter, sort} stays read beside nested views.
+      const chosen = [...DEFAULT_SELECTORS[kind], ...(selectors?.[kind] ?? [])];
+      const seen = new Set<unknown>();
       for (const steps of chosen) {
         for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
-          if (!isScalar(node) || node.value === null) continue;
+          if (!isScalar(node) || node.value === null || seen.has(node)) continue;
+          seen.add(node);
           const scalar = node as YamlNode & { value: unknown; type?: string; range: [number, number, number] };
           const at = positionOf(starts, scalar.range[0]);
           if (typeof scalar.value !== 'string') {

@@ -6,9 +6,10 @@
  *
  * The rules (docs/linting.md, "Which files are read"):
  * - `.wepql` and `.txt` files are filter lines; a walk picks up `.wepql` only.
- * - A JSON, YAML or NDJSON file is read when a selector (`--filter-path`,
- *   `filterPath`) finds something in it or it has the saved-filter shape (a
- *   list of `{filter, sort}` objects, or one). A walked file that has
+ * - A JSON, YAML or NDJSON file is read when it has the saved-filter shape
+ *   (a list of `{filter, sort}` objects, or one) or a selector
+ *   (`--filter-path`, `filterPath`) finds something in it; selectors add to
+ *   the default shapes, never replace them. A walked file that has
  *   neither and no `filter`/`sort` string anywhere is not a saved-filter
  *   file and is skipped quietly; one that has them elsewhere is reported
  *   with the selector that would find them.
@@ -197,7 +198,7 @@ function classify(
 function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): string {
   const selecting = selectors.filter !== undefined || selectors.sort !== undefined;
   const where = selecting
-    ? 'the --filter-path/--sort-path selectors (or filterPath/sortPath) find nothing here'
+    ? 'neither the default shapes nor the --filter-path/--sort-path selectors (or filterPath/sortPath) find anything here'
     : 'holds no filter or sort';
   return hint === undefined ? where : `${where}; ${hint}`;
 }
