@@ -73,7 +73,8 @@ function unformattableLine(files: number): string {
   );
 }
 
-function reportNotices(notices: readonly NoFiltersNotice[], strict: boolean): void {
+function reportNotices(notices: readonly NoFiltersNotice[], tooLarge: readonly NoFiltersNotice[], strict: boolean): void {
+  for (const n of tooLarge) process.stderr.write(`${paint.red('[error]')} ${n.label}: file-too-large: ${n.message}\n`);
   for (const n of notices) {
     const label = strict ? paint.red('[error]') : paint.yellow('[warn]');
     process.stderr.write(`${label} ${n.label}: no-filters-found: ${n.message}\n`);
@@ -98,7 +99,7 @@ export async function runFmtCheck(args: ParsedArgs, options: { readonly schemaFi
   const sources = await readRunSources(args, config, { operands: args.positionals, alsoExclude: [schemaFile] });
   if (sources === undefined) throw new UsageError(`${mode} needs at least one FILE, directory or glob, or "paths" in wepql.config.json`);
   const strict = args.switches.has('--strict');
-  reportNotices(sources.notices, strict);
+  reportNotices(sources.notices, sources.tooLarge, strict);
   const printOptions: PrintOptions = schema === undefined ? {} : { schema };
   let notCanonical = 0;
   let withErrors = 0;
@@ -113,8 +114,13 @@ export async function runFmtCheck(args: ParsedArgs, options: { readonly schemaFi
       process.stdout.write(`${paint.yellow('[warn]')} ${loaded.label}\n${indented(check.problems)}`);
     }
   }
-  const failedStrict = strict && sources.notices.length > 0;
+  // A file too large to read was not checked: the run fails, as with --strict for a file without filters.
+  const failedStrict = (strict && sources.notices.length > 0) || sources.tooLarge.length > 0;
   const files = plural(sources.files.length, 'file');
+  if (sources.tooLarge.length > 0)
+    process.stdout.write(
+      `${paint.red('[error]')} ${plural(sources.tooLarge.length, 'file')} too large to read, not checked (named above).\n`,
+    );
   if (write) {
     const summary =
       changed === 0 && withErrors === 0

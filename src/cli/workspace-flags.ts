@@ -94,7 +94,7 @@ export async function readRunSources(
     options.alsoExclude.map((p) => (p === undefined ? undefined : resolve(cwd, p))),
   );
   const loaded = await loadSources(candidates, { selectors: runSelectors(args, config), exclude, stdinLabel: STDIN_LABEL });
-  if (loaded.files.length === 0 && loaded.notices.length === 0) {
+  if (loaded.files.length === 0 && loaded.notices.length === 0 && loaded.tooLarge.length === 0) {
     const asked = options.operands.length > 0 ? options.operands : (config.paths ?? []);
     return {
       files: [],
@@ -104,6 +104,7 @@ export async function readRunSources(
           message: 'no saved-filter files found (a walk reads .wepql files, and JSON/YAML/NDJSON files holding filters)',
         },
       ],
+      tooLarge: [],
     };
   }
   return loaded;

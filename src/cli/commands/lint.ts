@@ -99,6 +99,8 @@ interface Inputs {
   readonly items: readonly Item[];
   readonly files: readonly LoadedSource[];
   readonly notices: readonly NoFiltersNotice[];
+  /** Files too large to read: each an error finding, and the run goes on. */
+  readonly tooLarge: readonly NoFiltersNotice[];
   readonly rows: number;
 }
 
@@ -182,7 +184,7 @@ async function readInputs(args: ParsedArgs, settings: Settings): Promise<Inputs>
   const items: Item[] = [];
   for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
   const rows = database === undefined ? 0 : await readRows(database, items);
-  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], rows };
+  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], tooLarge: sources?.tooLarge ?? [], rows };
 }
 
 /** Reads the table's rows into `items`, each labelled `table#id.column`; resolves to the number of rows. */
@@ -198,7 +200,8 @@ async function readRows(database: DatabaseSource, items: Item[]): Promise<number
 
 function lintItems(inputs: Inputs, settings: Settings): Outcome {
   const outcome: Outcome = { findings: [], frames: [], fileFixes: new Map(), rowFixes: [], fixed: 0 };
-  for (const notice of inputs.notices) addNotice(outcome, notice, settings);
+  for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
+  for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
   // Saved filters repeat (copied views, shared defaults): lint each distinct text once.
   const cache = new Map<string, Diagnostic[]>();
   const lintCached = (text: string, kind: 'filter' | 'sort'): Diagnostic[] => {
@@ -220,18 +223,23 @@ function lintItems(inputs: Inputs, settings: Settings): Outcome {
   return outcome;
 }
 
-/** A file that holds no filter, as a finding on its first line; `--strict` makes it an error, the config's rules may too. */
-function addNotice(outcome: Outcome, notice: NoFiltersNotice, settings: Settings): void {
+/**
+ * A finding about a file as a whole, on its first line: one that holds no
+ * filter (`--strict` makes it an error, the config's rules may too), or one
+ * too large to read (an error).
+ */
+function addNotice(outcome: Outcome, notice: NoFiltersNotice, code: 'no-filters-found' | 'file-too-large', settings: Settings): void {
+  const strict = settings.strict && code === 'no-filters-found';
   const base: Diagnostic = {
-    code: 'no-filters-found',
-    severity: settings.strict ? 'error' : 'warning',
+    code,
+    severity: strict || code === 'file-too-large' ? 'error' : 'warning',
     message: notice.message,
     start: 0,
     end: 0,
   };
   const d = applyRule(base, settings.config.rules);
   if (d === undefined) return;
-  const severity = settings.strict ? 'error' : d.severity;
+  const severity = strict ? 'error' : d.severity;
   outcome.findings.push({
     file: notice.label,
     line: 1,
