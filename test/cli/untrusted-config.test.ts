@@ -115,3 +115,25 @@ describe('config-schema-policy-paths-unconfined', () => {
     expect(runCli(['lint'], { cwd: dir }).code).toBe(0);
   });
 });
+
+describe('lint-paths-glob-catastrophic', () => {
+  // The work bound is proved in test/unit/workspace/glob.test.ts; here the CLI answers the repro at once
+  // (a backtracking matcher took minutes, past runCli's 60 s limit, which would leave no exit code).
+  const name = 'a'.repeat(120) + '.wepql';
+  const pattern = '**/a*a*a*a*a*a*a*a*a*b.wepql';
+
+  it('a config "paths" glob against a name of 120 a\'s answers, with no file matched', () => {
+    const dir = temp({ 'wepql.config.json': { paths: [pattern] }, [`views/${name}`]: 'A.Equal(1)\n' });
+    const r = runCli(['lint'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no files match ${JSON.stringify(pattern)}`);
+  });
+
+  it('on the command line too; an extended glob is refused with a message', () => {
+    const dir = temp({ [`views/${name}`]: 'A.Equal(1)\n' });
+    expect(runCli(['lint', '--no-config', pattern], { cwd: dir }).code).toBe(2);
+    const r = runCli(['lint', '--no-config', 'views/+(a|b).wepql'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('extended globs such as +(…) are not supported');
+  });
+});
