@@ -4,7 +4,7 @@
  * turn them into the files to read (`workspace/sources.ts`), so the two
  * commands walk a repository alike.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
 import { excludedFiles, findCandidates, loadSources, selectorsOf, type LoadedSources } from '../workspace/sources.js';
 import type { SavedSelectors } from '../workspace/saved-filters.js';
@@ -31,7 +31,10 @@ export const WORKSPACE_OPTIONS: readonly OptionDefinition[] = [
   },
   { flag: '--ignore-pattern', value: 'PATTERN', repeatable: true, description: 'leave out files matching this .gitignore-style pattern' },
   { flag: '--ignore-path', value: 'FILE', description: 'read .gitignore-style patterns from FILE instead of .wepqlignore' },
-  { flag: '--allow-outside', description: 'let the config\'s "paths" name files outside the config\'s directory' },
+  {
+    flag: '--allow-outside',
+    description: 'let the config\'s "paths", "schema", "previousSchema" and "policy" name files outside the project',
+  },
   { flag: '--strict', description: 'a file that was asked for but holds no filter or sort is an error, not a warning' },
 ];
 
@@ -48,7 +51,9 @@ export function runConfig(args: ParsedArgs, cwd: string): LintConfig {
     return {};
   }
   const file = findConfig(cwd, args.values.get('--config'));
-  return file === undefined ? {} : loadConfig(file);
+  if (file === undefined) return {};
+  // The project: the config's directory, or the working directory when the config sits deeper (`--config ci/lint.json`).
+  return loadConfig(file, args.switches.has('--allow-outside') ? {} : { confineTo: [dirname(file), resolve(cwd)] });
 }
 
 /**
@@ -89,7 +94,7 @@ export async function readRunSources(
     options.alsoExclude.map((p) => (p === undefined ? undefined : resolve(cwd, p))),
   );
   const loaded = await loadSources(candidates, { selectors: runSelectors(args, config), exclude, stdinLabel: STDIN_LABEL });
-  if (loaded.files.length === 0 && loaded.notices.length === 0) {
+  if (loaded.files.length === 0 && loaded.notices.length === 0 && loaded.tooLarge.length === 0) {
     const asked = options.operands.length > 0 ? options.operands : (config.paths ?? []);
     return {
       files: [],
@@ -99,6 +104,7 @@ export async function readRunSources(
           message: 'no saved-filter files found (a walk reads .wepql files, and JSON/YAML/NDJSON files holding filters)',
         },
       ],
+      tooLarge: [],
     };
   }
   return loaded;

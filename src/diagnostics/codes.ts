@@ -149,6 +149,11 @@ export const DIAGNOSTIC_CODES = {
     stage: 'files',
     summary: 'A file that was asked for holds no saved filter or sort where wepql looks.',
   },
+  'file-too-large': {
+    severity: 'error',
+    stage: 'files',
+    summary: 'A file is larger than the longest text JavaScript can hold, so its filters and sorts were not read.',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 /**

@@ -12,6 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { compileGlob, type Glob } from './glob.js';
+import { insideProject } from './project-root.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -65,8 +67,21 @@ export interface LintConfig {
   readonly maxWarnings?: number;
   readonly caseSensitive?: boolean;
   readonly database?: DatabaseSource;
+  /** Rules for some files: each entry's `rules` apply, over `rules`, to the files its globs match (relative to the config). */
+  readonly overrides?: readonly RuleOverride[];
   /** The directory relative paths resolve against. */
   readonly base?: string;
+}
+
+/**
+ * An `overrides` entry: rule settings for the files its globs match, as ESLint's `overrides`.
+ *
+ * @example
+ * const o: RuleOverride = { files: [compileGlob('legacy/**')], rules: { contradiction: 'off' } };
+ */
+export interface RuleOverride {
+  readonly files: readonly Glob[];
+  readonly rules: Readonly<Record<string, RuleSetting>>;
 }
 
 /**
@@ -88,7 +103,9 @@ export const CONFIG_KEYS = [
   'maxWarnings',
   'caseSensitive',
   'database',
+  'overrides',
 ] as const;
+const OVERRIDE_KEYS = ['files', 'rules'] as const;
 const DATABASE_KEYS = ['url', 'table', 'column', 'sortColumn', 'idColumn'] as const;
 const SETTINGS: Readonly<Record<string, RuleSetting>> = { off: 'off', info: 'info', warn: 'warning', warning: 'warning', error: 'error' };
 
@@ -161,16 +178,18 @@ export function readJsonc(text: string, file: string): unknown {
 /**
  * Reads and checks a config file. Throws `UsageError` naming the file and
  * the key for anything it cannot use (with "did you mean" for a misspelled
- * key or rule).
+ * key or rule), and, with `trust.confineTo`, for a `schema`,
+ * `previousSchema` or `policy` outside the project (see `ConfigTrust`).
  *
  * @example
  * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
  */
-export function loadConfig(file: string): LintConfig {
+export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
   const json = readJsonc(readRegularText(file, 'config'), file);
   const fail: Fail = (key, message) => {
     throw new UsageError(`config ${file}: ${key}: ${message}`);
   };
+  const roots = trust.confineTo;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
   const obj = json as Record<string, unknown>;
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
@@ -183,15 +202,54 @@ export function loadConfig(file: string): LintConfig {
   if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');
   const rules = own('rules') === undefined ? undefined : readRules(own('rules'), fail);
   const database = own('database') === undefined ? undefined : readDatabase(own('database'), fail);
+  const overrides = own('overrides') === undefined ? undefined : readOverrides(own('overrides'), fail);
   return {
     file,
     base: dirname(file),
-    ...readPaths(own, dirname(file), fail),
+    ...readPaths(own, dirname(file), roots, fail),
     ...(rules === undefined ? {} : { rules }),
     ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
     ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
     ...(database === undefined ? {} : { database }),
+    ...(overrides === undefined ? {} : { overrides }),
   };
+}
+
+function readOverrides(raw: unknown, fail: Fail): RuleOverride[] {
+  if (!Array.isArray(raw)) fail('overrides', 'must be an array of { "files": [globs], "rules": { code: severity } }');
+  return (raw as unknown[]).map((o, i) => {
+    const key = `overrides[${i}]`;
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) fail(key, 'must be an object with "files" and "rules"');
+    const entry = o as Record<string, unknown>;
+    checkKeys(entry, OVERRIDE_KEYS, `${key}.`, fail);
+    const files = typeof entry.files === 'string' ? [entry.files] : entry.files;
+    if (!Array.isArray(files) || files.length === 0 || !files.every((f) => typeof f === 'string' && f !== ''))
+      fail(`${key}.files`, 'must be a glob or a non-empty array of globs, relative to the config');
+    if (entry.rules === undefined) fail(key, 'needs "rules"');
+    const globs = (files as string[]).map((f) => {
+      try {
+        return compileGlob(f);
+      } catch (e) {
+        return fail(`${key}.files`, (e as Error).message);
+      }
+    });
+    return { files: globs, rules: readRules(entry.rules, fail, `${key}.rules`) };
+  });
+}
+
+/**
+ * How far a config is trusted. With `confineTo`, its `schema`,
+ * `previousSchema` and `policy` files must lie inside one of those
+ * directories (by real path): the command line passes the config's
+ * directory and the working directory unless `--allow-outside`, so that a
+ * config from a cloned repository cannot make a command print lines of any
+ * file.
+ *
+ * @example
+ * loadConfig('/repo/wepql.config.json', { confineTo: ['/repo', process.cwd()] });
+ */
+export interface ConfigTrust {
+  readonly confineTo?: readonly string[];
 }
 
 /** Throws the usage error of a config key. */
@@ -209,7 +267,7 @@ function checkKeys(obj: object, known: readonly string[], prefix: string, fail: 
 }
 
 /** The string-valued keys: files (resolved against the config's directory), lists, and selectors (one or a list). */
-function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Partial<LintConfig> {
+function readPaths(own: (key: string) => unknown, base: string, roots: readonly string[] | undefined, fail: Fail): Partial<LintConfig> {
   const str = (key: string): string | undefined => {
     const v = own(key);
     if (v === undefined) return undefined;
@@ -218,7 +276,11 @@ function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Par
   };
   const path = (key: string): string | undefined => {
     const v = str(key);
-    return v === undefined ? undefined : resolve(base, v);
+    if (v === undefined) return undefined;
+    const abs = resolve(base, v);
+    if (roots !== undefined && !insideProject(abs, roots))
+      fail(key, `${JSON.stringify(v)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
+    return abs;
   };
   const strings = (key: string): string[] | undefined => {
     const v = own(key);
@@ -238,16 +300,17 @@ function readPaths(own: (key: string) => unknown, base: string, fail: Fail): Par
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
-function readRules(raw: unknown, fail: Fail): Record<string, RuleSetting> {
+function readRules(raw: unknown, fail: Fail, key = 'rules'): Record<string, RuleSetting> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    fail('rules', 'must be an object of code → "off" | "info" | "warn" | "error"');
+    fail(key, 'must be an object of code → "off" | "info" | "warn" | "error"');
   const rules = Object.create(null) as Record<string, RuleSetting>;
   for (const [code, setting] of Object.entries(raw as object)) {
     if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
       const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
-      fail(`rules.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
+      fail(`${key}.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
     }
-    if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting)) fail(`rules.${code}`, 'must be "off", "info", "warn" or "error"');
+    if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting))
+      fail(`${key}.${code}`, 'must be "off", "info", "warn" or "error"');
     rules[code] = SETTINGS[setting as string]!;
   }
   return rules;

@@ -13,6 +13,8 @@
  */
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { compileGlob, GLOB_CHARS } from './glob.js';
+import { insideProject } from './project-root.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -112,8 +114,6 @@ function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
 
-const GLOB_CHARS = /[*?[\]{}!]/;
-
 type IsIgnored = (abs: string, dir: boolean) => boolean;
 
 async function ignoreMatcher(rules: IgnoreRules): Promise<IsIgnored> {
@@ -177,40 +177,21 @@ function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (show
   return found.sort();
 }
 
-function realOrWritten(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // A glob or a missing file: judged by its written path.
-    return path;
-  }
-}
-
 function confine(input: string, abs: string, roots: readonly string[] | undefined): void {
-  if (roots === undefined) return;
-  const real = realOrWritten(abs);
-  const inside = roots.some((root) => {
-    const rel = relative(realOrWritten(root), real);
-    return !rel.startsWith('..') && !isAbsolute(rel);
-  });
-  if (!inside) {
-    throw new UsageError(
-      `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
-    );
-  }
+  if (roots === undefined || insideProject(abs, roots)) return;
+  throw new UsageError(
+    `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
+  );
 }
 
-async function globFiles(input: string, cwd: string, isIgnored: IsIgnored): Promise<string[]> {
-  const picomatch = (await import('picomatch')).default;
-  const scan = picomatch.scan(input);
-  const base = scan.base === '' ? '.' : scan.base;
-  const matcher = picomatch(toPosix(input), { dot: false });
+function globFiles(input: string, cwd: string, isIgnored: IsIgnored): string[] {
+  const glob = compileGlob(toPosix(input));
   try {
-    if (!statSync(resolve(cwd, base)).isDirectory()) return [];
+    if (!statSync(resolve(cwd, glob.base)).isDirectory()) return [];
   } catch {
     return [];
   }
-  return walk(resolve(cwd, base), base === '.' ? '' : base, isIgnored, (shown) => matcher(shown));
+  return walk(resolve(cwd, glob.base), glob.base === '.' ? '' : glob.base, isIgnored, (shown) => glob.matches(shown));
 }
 
 function statOf(abs: string): Stats | undefined {
@@ -254,7 +235,7 @@ export async function discoverFiles(inputs: readonly string[], options: Discover
     else if (stat !== undefined) for (const f of walk(abs, input, isIgnored, walked)) add(f, 'walk');
     else {
       if (!GLOB_CHARS.test(input)) throw new UsageError(`cannot read ${input}: no such file or directory`);
-      const files = await globFiles(input, options.cwd, isIgnored);
+      const files = globFiles(input, options.cwd, isIgnored);
       if (files.length === 0) throw new UsageError(`no files match ${JSON.stringify(input)}`);
       for (const f of files) add(f, 'glob');
     }

@@ -13,11 +13,14 @@
  * - `-` (stdin): JSON when the text starts with `[` or `{`, else text lines.
  *
  * With a selector (`--filter-path '$.views[*].filter'`, `--sort-path`), a
- * JSON or YAML document is searched for the strings the selector reaches
- * instead; an entry's `name` is a string `name` member next to it.
+ * JSON or YAML document is searched for the strings the selector reaches as
+ * well as the default shapes above (a string reached twice is read once);
+ * an entry's `name` is a string `name` member next to it.
  */
 import type { Node as YamlNode } from 'yaml';
 import { trimWhitespace } from '../ast/lexical.js';
+import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { select, type SelectorStep, type TreeAdapter } from './selector.js';
 
 type YamlModule = typeof import('yaml');
@@ -60,6 +63,41 @@ export interface SavedEntry {
   readonly range: { readonly start: number; readonly end: number };
   /** How a replacement text is written into `range`. */
   readonly encoding: 'raw' | 'json-string' | 'yaml-plain' | 'yaml-single';
+  /**
+   * Codes silenced for this entry (`*`: every code), by a `# wepql-disable-next-line [code…]`
+   * comment on the line above it or a `"wepql-disable": [code…]` member of its object.
+   */
+  readonly disable?: readonly string[];
+}
+
+/** The member of a saved-filter object that silences codes for its entries. */
+export const DISABLE_KEY = 'wepql-disable';
+
+const DIRECTIVE = /^#\s*wepql-disable-next-line(?:\s+(.*))?$/;
+
+/** The codes a directive or `wepql-disable` value names, checked against the diagnostic codes. */
+function disabledCodes(path: string, where: string, raw: unknown): string[] {
+  const list = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(list) || !list.every((c) => typeof c === 'string'))
+    throw new SavedFileError(path, `${where}: "${DISABLE_KEY}" must be a code or a list of codes`);
+  const codes = (list as string[]).flatMap((c) => c.split(/[\s,]+/)).filter((c) => c !== '');
+  for (const code of codes) {
+    if (Object.hasOwn(DIAGNOSTIC_CODES, code)) continue;
+    const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
+    throw new SavedFileError(
+      path,
+      `${where}: unknown diagnostic code "${code}" to disable${near === undefined ? '' : `; did you mean "${near}"?`}`,
+    );
+  }
+  return codes.length === 0 ? ['*'] : codes;
+}
+
+/** The codes a `# wepql-disable-next-line` comment on the line above `line` (1-based) silences, if there is one. */
+function directiveAbove(path: string, content: string, starts: readonly number[], line: number): string[] | undefined {
+  if (line < 2) return undefined;
+  const text = trimWhitespace(content.slice(starts[line - 2]!, starts[line - 1]! - 1));
+  const m = DIRECTIVE.exec(text);
+  return m === null ? undefined : disabledCodes(path, `line ${line - 1}`, m[1] ?? '');
 }
 
 /**
@@ -209,6 +247,7 @@ function entriesFromObject(
   const record = value as Record<string, unknown>;
   const out: SavedEntry[] = [];
   const name = Object.hasOwn(record, 'name') && typeof record.name === 'string' ? record.name : undefined;
+  const disable = Object.hasOwn(record, DISABLE_KEY) ? disabledCodes(path, where, record[DISABLE_KEY]) : undefined;
   for (const kind of ['filter', 'sort'] as const) {
     if (!Object.hasOwn(record, kind) || record[kind] === null || record[kind] === undefined) continue;
     const text = record[kind];
@@ -224,6 +263,7 @@ function entriesFromObject(
       ...(name === undefined ? {} : { name }),
       range,
       encoding: 'json-string',
+      ...(disable === undefined ? {} : { disable }),
     });
   }
   return out;
@@ -278,7 +318,16 @@ export function readSavedFilters(path: string, content: string, selectors?: Save
       // §"Lexical rules"), so a line of U+00A0 is an entry the parser reports, not a skipped line.
       const trimmed = trimWhitespace(text);
       if (trimmed === '' || trimmed.startsWith('#')) continue;
-      entries.push({ kind: 'filter', text, line: n + 1, column: 1, range: { start, end }, encoding: 'raw' });
+      const disable = directiveAbove(path, content, starts, n + 1);
+      entries.push({
+        kind: 'filter',
+        text,
+        line: n + 1,
+        column: 1,
+        range: { start, end },
+        encoding: 'raw',
+        ...(disable === undefined ? {} : { disable }),
+      });
     }
   } else if (format === 'json') {
     let parsed: unknown;
@@ -379,17 +428,27 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
       );
     }
     for (const kind of ['filter', 'sort'] as const) {
-      const chosen = selectors === undefined ? DEFAULT_SELECTORS[kind] : (selectors[kind] ?? []);
+      // Selectors add to the default shapes: a plain list of {name, filter, sort} stays read beside nested views.
+      const chosen = [...DEFAULT_SELECTORS[kind], ...(selectors?.[kind] ?? [])];
+      const seen = new Set<unknown>();
       for (const steps of chosen) {
         for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
-          if (!isScalar(node) || node.value === null) continue;
+          if (!isScalar(node) || node.value === null || seen.has(node)) continue;
+          seen.add(node);
           const scalar = node as YamlNode & { value: unknown; type?: string; range: [number, number, number] };
           const at = positionOf(starts, scalar.range[0]);
           if (typeof scalar.value !== 'string') {
             throw new SavedFileError(path, `line ${at.line}: "${kind}" must be a string`);
           }
-          const nameNode = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === 'name')?.value : undefined;
+          const sibling = (key: string) =>
+            isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === key)?.value : undefined;
+          const nameNode = sibling('name');
           const name = isScalar(nameNode) && typeof nameNode.value === 'string' ? nameNode.value : undefined;
+          const disableNode = sibling(DISABLE_KEY) as YamlNode | undefined;
+          const disable =
+            disableNode !== undefined
+              ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON())
+              : directiveAbove(path, content, starts, at.line);
           const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
           out.push({
             at: scalar.range[0],
@@ -401,6 +460,7 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
               ...(name === undefined ? {} : { name }),
               range: { start: scalar.range[0], end: scalar.range[1] },
               encoding: scalar.type === 'PLAIN' ? 'yaml-plain' : scalar.type === 'QUOTE_SINGLE' ? 'yaml-single' : 'json-string',
+              ...(disable === undefined ? {} : { disable }),
             },
           });
         }

@@ -13,7 +13,7 @@
  * a device or FIFO (`/dev/zero`, a named pipe) would never end.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
+import { constants as bufferConstants, isUtf8 } from 'node:buffer';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -32,6 +32,46 @@ export interface SourceText {
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * The most bytes a file read as text may hold: the longest string V8 makes.
+ * Decoded as UTF-8 or Latin-1 a file never has more characters than bytes,
+ * so a file within the limit always decodes; one past it would end the run
+ * with an internal error, so it is refused before a byte is read.
+ *
+ * @example
+ * statSync(path).size > MAX_SOURCE_BYTES; // too large to read
+ */
+export const MAX_SOURCE_BYTES: number = bufferConstants.MAX_STRING_LENGTH;
+
+/**
+ * A file larger than `MAX_SOURCE_BYTES`: a usage error for a schema or a
+ * config; for a file of saved filters, `wepql lint` reports it
+ * (`file-too-large`) and goes on with the others.
+ *
+ * @example
+ * try { readRegularFile(path); } catch (e) { if (e instanceof FileTooLargeError) console.log(e.bytes); }
+ */
+export class FileTooLargeError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly bytes: number,
+  ) {
+    super(`cannot read ${path}: ${tooLargeReason(bytes)}`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+/**
+ * Why a file of `bytes` bytes is not read, for messages.
+ *
+ * @example
+ * tooLargeReason(600 * 2 ** 20); // '600 MB (629,145,600 bytes) is more than the longest text, 512 MB (…)'
+ */
+export function tooLargeReason(bytes: number): string {
+  const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB (${n.toLocaleString('en-US')} bytes)`;
+  return `${mb(bytes)} is more than the longest text JavaScript can hold, ${mb(MAX_SOURCE_BYTES)}`;
+}
 
 /**
  * Decodes bytes losslessly (see the module comment).
@@ -66,7 +106,8 @@ export function encodeSource(source: SourceText, text: string, path = 'the file'
 /**
  * Reads a regular file's bytes. Throws `UsageError` naming `what` (an input
  * file, a schema, a config) for a missing or unreadable file, a directory,
- * or a special file (a device or FIFO, which would block or never end).
+ * or a special file (a device or FIFO, which would block or never end), and
+ * `FileTooLargeError` for a file larger than `MAX_SOURCE_BYTES`.
  *
  * @example
  * const bytes = readRegularFile('schemas/employee.json', 'schema');
@@ -82,7 +123,9 @@ export function readRegularFile(path: string, what = 'file'): Buffer {
     if (before.isDirectory()) refuse('is a directory');
     if (!before.isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    if (!fstatSync(fd).isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
+    if (stat.size > MAX_SOURCE_BYTES) throw new FileTooLargeError(path, stat.size);
     return readFileSync(fd);
   } catch (e) {
     if (e instanceof UsageError) throw e;

@@ -6,9 +6,10 @@
  *
  * The rules (docs/linting.md, "Which files are read"):
  * - `.wepql` and `.txt` files are filter lines; a walk picks up `.wepql` only.
- * - A JSON, YAML or NDJSON file is read when a selector (`--filter-path`,
- *   `filterPath`) finds something in it or it has the saved-filter shape (a
- *   list of `{filter, sort}` objects, or one). A walked file that has
+ * - A JSON, YAML or NDJSON file is read when it has the saved-filter shape
+ *   (a list of `{filter, sort}` objects, or one) or a selector
+ *   (`--filter-path`, `filterPath`) finds something in it; selectors add to
+ *   the default shapes, never replace them. A walked file that has
  *   neither and no `filter`/`sort` string anywhere is not a saved-filter
  *   file and is skipped quietly; one that has them elsewhere is reported
  *   with the selector that would find them.
@@ -20,7 +21,7 @@ import type { LintConfig } from './config.js';
 import { discoverFiles, projectIgnorePatterns, type Candidate } from './discover.js';
 import { loadYaml, needsYaml, readSavedFilters, SavedFileError, type SavedFile, type SavedSelectors } from './saved-filters.js';
 import { parseSelector } from './selector.js';
-import { decodeSource, readRegularFile, type SourceText } from './source-text.js';
+import { decodeSource, FileTooLargeError, MAX_SOURCE_BYTES, readRegularFile, tooLargeReason, type SourceText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 import { suggestSelectors } from './suggest-selector.js';
 
@@ -58,6 +59,8 @@ export interface NoFiltersNotice {
 export interface LoadedSources {
   readonly files: readonly LoadedSource[];
   readonly notices: readonly NoFiltersNotice[];
+  /** Files too large to read as text (`file-too-large`), left out so that the others are still read. */
+  readonly tooLarge: readonly NoFiltersNotice[];
 }
 
 /**
@@ -154,10 +157,16 @@ export function neverSavedFilters(abs: string, text: string, exclude: ReadonlySe
   return /^\s*\{\s*"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(text);
 }
 
-async function readCandidate(candidate: Candidate): Promise<SourceText> {
+async function readCandidate(candidate: Candidate, label: string): Promise<SourceText> {
   if (candidate.origin !== 'stdin') return decodeSource(readRegularFile(candidate.abs, 'file'));
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    // Counted as it comes: past the limit the text could not be made, so reading on is pointless.
+    if (bytes > MAX_SOURCE_BYTES) throw new FileTooLargeError(label, bytes);
+    chunks.push(chunk as Buffer);
+  }
   return decodeSource(Buffer.concat(chunks));
 }
 
@@ -197,7 +206,7 @@ function classify(
 function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): string {
   const selecting = selectors.filter !== undefined || selectors.sort !== undefined;
   const where = selecting
-    ? 'the --filter-path/--sort-path selectors (or filterPath/sortPath) find nothing here'
+    ? 'neither the default shapes nor the --filter-path/--sort-path selectors (or filterPath/sortPath) find anything here'
     : 'holds no filter or sort';
   return hint === undefined ? where : `${where}; ${hint}`;
 }
@@ -205,8 +214,9 @@ function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): 
 /**
  * Reads the candidates: every file that holds saved filters, and a notice
  * for each file asked for that holds none (a walked JSON/YAML file without
- * any `filter`/`sort` string, or a never-read file, is skipped quietly).
- * Throws `UsageError` for a named file that cannot be read or parsed.
+ * any `filter`/`sort` string, or a never-read file, is skipped quietly), and
+ * each file too large to read (`tooLarge`). Throws `UsageError` for a named
+ * file that cannot be read or parsed.
  *
  * @example
  * const { files, notices } = await loadSources(await findCandidates(request), { selectors: {}, exclude: new Set() });
@@ -226,9 +236,17 @@ export async function loadSources(
     await loadYaml();
   const files: LoadedSource[] = [];
   const notices: NoFiltersNotice[] = [];
+  const tooLarge: NoFiltersNotice[] = [];
   for (const candidate of candidates) {
     const label = candidate.origin === 'stdin' ? (options.stdinLabel ?? '<stdin>') : candidate.path;
-    const source = await readCandidate(candidate);
+    let source: SourceText;
+    try {
+      source = await readCandidate(candidate, label);
+    } catch (e) {
+      if (!(e instanceof FileTooLargeError)) throw e;
+      tooLarge.push({ label, message: `too large to read: ${tooLargeReason(e.bytes)}; its filters were not checked` });
+      continue;
+    }
     if (candidate.origin !== 'named' && candidate.origin !== 'stdin' && neverSavedFilters(candidate.abs, source.text, options.exclude))
       continue;
     const result = classify(candidate, label, source, options.selectors);
@@ -236,5 +254,5 @@ export async function loadSources(
     if ('file' in result) files.push(result);
     else notices.push(result);
   }
-  return { files, notices };
+  return { files, notices, tooLarge };
 }

@@ -149,6 +149,41 @@ describe('fmt --write and --check', () => {
     expect(runCli(['fmt', '--check', dir]).code).toBe(0);
   });
 
+  it('fmt-write-syntax-error-misreport: counts only files changed, and sends syntax errors to the hand, not to --write', () => {
+    const broken = temp({ 'broken.wepql': 'A.Equal(1\n' });
+    const alone = runCli(['fmt', '--write', '--no-config', 'broken.wepql'], { cwd: broken });
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).not.toContain('1 file changed');
+    expect(alone.stdout).toContain('[error] broken.wepql (not changed)\n  line 1: cannot be formatted (missing-close-paren');
+    expect(alone.stdout).toContain('Formatted 1 file: no file changed.\n');
+    expect(alone.stdout).toContain('1 file holds entries with errors that `wepql fmt --write` cannot fix (named above)');
+    expect(readFileSync(join(broken, 'broken.wepql'), 'utf8')).toBe('A.Equal(1\n');
+    const check = runCli(['fmt', '--check', '--no-config', 'broken.wepql'], { cwd: broken });
+    expect(check.code).toBe(1);
+    expect(check.stdout).not.toContain('Run `wepql fmt --write` to fix them');
+    expect(check.stdout).toContain('cannot fix (named above); fix them by hand');
+
+    // Over a repository: three files change, a fourth holds only a syntax error, a fifth is canonical.
+    const repo = temp({
+      'a.wepql': 'a.equal( 1 )\n',
+      'b.wepql': 'b.equal( 2 )\nB.Equal(\n',
+      'c.json': '[{"filter": "or(a.equal(1);b.equal(2))"}]\n',
+      'd.wepql': 'Or(A.Equal(1)\n',
+      'e.wepql': 'A.Equal(1)\n',
+    });
+    const before = runCli(['fmt', '--check', '--no-config', '.'], { cwd: repo });
+    expect(before.stdout).toContain('Canonical-form issues found in 3 files. Run `wepql fmt --write` to fix them.');
+    expect(before.stdout).toContain('2 files hold entries with errors that `wepql fmt --write` cannot fix');
+    const write = runCli(['fmt', '--write', '--no-config', '.'], { cwd: repo });
+    expect(write.code).toBe(1);
+    expect(write.stdout).toContain('Formatted 5 files: 3 files changed.\n');
+    expect(write.stdout).toContain('[error] b.wepql\n  line 2: cannot be formatted');
+    expect(write.stdout).toContain('[error] d.wepql (not changed)\n');
+    expect(readFileSync(join(repo, 'b.wepql'), 'utf8')).toBe('b.Equal(2)\nB.Equal(\n');
+    const again = runCli(['fmt', '--write', '--no-config', '.'], { cwd: repo });
+    expect(again.stdout).toContain('Formatted 5 files: no file changed.\n');
+  });
+
   it.each([[['fmt', '--write', '-']], [['fmt', '--write', '--check', 'x.txt']], [['fmt', '--write']]])('%j is a usage error', (args) => {
     expect(runCli(args).code).toBe(2);
   });

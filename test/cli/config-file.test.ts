@@ -64,6 +64,12 @@ describe('schemas/wepql-config.schema.json', () => {
     },
   );
 
+  it('eslint-habits: accepts "overrides" as the reader does', () => {
+    const text = '{ "overrides": [{ "files": ["legacy/**"], "rules": { "contradiction": "off" } }] }';
+    expect(validate(readJsonc(text, 'c.json'))).toBe(true);
+    expect(loadConfig(configFile(text)).overrides?.[0]?.files[0]?.matches('legacy/a/b.wepql')).toBe(true);
+  });
+
   it.each([
     ['an unknown key', '{ "shema": "x" }'],
     ['maxWarnings below -1', '{ "maxWarnings": -2 }'],
@@ -71,6 +77,8 @@ describe('schemas/wepql-config.schema.json', () => {
     ['a severity that does not exist', '{ "rules": { "contradiction": "loud" } }'],
     ['a database without a column', '{ "database": { "table": "t", "url": "postgres://x" } }'],
     ['an empty path', '{ "paths": [""] }'],
+    ['an override without rules', '{ "overrides": [{ "files": ["a/**"] }] }'],
+    ['an override with an unknown code', '{ "overrides": [{ "files": "a/**", "rules": { "nope": "off" } }] }'],
   ])('refuses %s, as the reader does', (_name, text) => {
     expect(validate(readJsonc(text, 'c.json'))).toBe(false);
     expect(() => loadConfig(configFile(text))).toThrow();

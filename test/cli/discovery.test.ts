@@ -136,11 +136,29 @@ describe('files that hold no filter are reported, never a silent pass', () => {
   });
 
   it('--filter-path that selects nothing in a named file is reported, not dropped', () => {
-    const dir = temp({ 'a.json': [{ filter: 'Nope.Equal(1)' }], 'b.yaml': 'views:\n  - filter: A.Equal(1)\n' });
+    const dir = temp({ 'a.json': { panels: [{ query: { filter: 'Nope.Equal(1)' } }] }, 'b.yaml': 'views:\n  - filter: A.Equal(1)\n' });
     const r = runCli(['lint', '--no-config', '--format', 'json', '--filter-path', '$.views[*].filter', 'a.json', 'b.yaml'], { cwd: dir });
     expect(findings(r)).toEqual([expect.objectContaining({ file: 'a.json', code: 'no-filters-found' })]);
-    expect(findings(r)[0]!.message).toContain("'$[*].filter'");
+    expect(findings(r)[0]!.message).toContain('neither the default shapes nor the --filter-path/--sort-path selectors');
+    expect(findings(r)[0]!.message).toContain("'$.panels[*].query.filter'");
     expect(r.stderr).toContain('1 file, 1 filter checked: 0 errors, 1 warning');
+  });
+
+  it('filter-path-replaces-default-shapes: a selector adds to the default shapes, so a plain list stays read beside nested views', () => {
+    const dir = temp({
+      'plain.json': [{ name: 'smiths', filter: 'Nope.Equal(1)', sort: 'Id=Asc' }],
+      'plain.yaml': '- name: smiths\n  filter: Nope.Equal(2)\n',
+      'dash.yaml': 'filter: Top.Equal(1)\nviews:\n  - name: a\n    filter: A.Equal(1)\n',
+    });
+    const args = ['lint', '--no-config', '--format', 'json', '--filter-path', '$.views[*].filter'];
+    const r = runCli([...args, '--filter-path', '$[*].filter', 'plain.json', 'plain.yaml', 'dash.yaml'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(findings(r)).toEqual([]);
+    // A string reached by a default shape and by a selector ($[*].filter) is read once.
+    expect(r.stderr).toContain('3 files, 4 filters and 1 sort checked: 0 errors, 0 warnings');
+    const fmt = runCli(['fmt', '--check', '--no-config', '--filter-path', '$.views[*].filter', 'plain.json'], { cwd: dir });
+    expect(fmt.stderr).toBe('');
+    expect(fmt.stdout).toContain('Checked 1 file: all in canonical form.');
   });
 
   it('a walk never reads package.json, the config, the schema files or JSON Schemas, even when they hold "filter" strings', () => {

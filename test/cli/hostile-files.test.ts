@@ -6,7 +6,7 @@
  * finding it guards.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -124,7 +124,8 @@ describe('finding 16: config paths stay in the project; special files are refuse
     [
       'a device as the config schema',
       { 'wepql.config.json': { schema: '/dev/zero', paths: ['a.wepql'] }, 'a.wepql': 'A.Equal(1)\n' },
-      ['lint'],
+      // Outside the project too: --allow-outside lets the run get as far as opening it.
+      ['lint', '--allow-outside'],
     ],
     ['a device as --schema', { 'a.wepql': 'A.Equal(1)\n' }, ['lint', '--no-config', '--schema', '/dev/zero', 'a.wepql']],
     ['a device as input', {}, ['lint', '--no-config', '/dev/zero']],
@@ -137,5 +138,28 @@ describe('finding 16: config paths stay in the project; special files are refuse
     const r = runCli(args, { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not a regular file (a device, FIFO or socket)');
+  });
+});
+
+describe('lint-huge-file-internal-error', () => {
+  it('a file larger than the longest string is reported by name and size, and the other files are still linted', () => {
+    const dir = temp({ 'a.wepql': 'A.Equal(1\n', 'b.wepql': 'B.Equal(2)\n' });
+    // Sparse: 600 MB by its size, no disk written; the fix refuses it by size before reading a byte.
+    writeFileSync(join(dir, 'big.wepql'), '');
+    truncateSync(join(dir, 'big.wepql'), 600 * 2 ** 20);
+    const r = runCli(['lint', '--no-config', '--format', 'json', '.'], { cwd: dir });
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.stdout) as { file: string; code: string; severity: string; message: string }[];
+    expect(findings.map((f) => [f.file, f.code, f.severity])).toEqual([
+      ['big.wepql', 'file-too-large', 'error'],
+      ['a.wepql', 'missing-close-paren', 'error'],
+    ]);
+    expect(findings[0]!.message).toContain('600 MB (629,145,600 bytes) is more than the longest text JavaScript can hold');
+    expect(r.stderr).toContain('2 files, 2 filters checked: 2 errors');
+    const fmt = runCli(['fmt', '--check', '--no-config', '.'], { cwd: dir });
+    expect(fmt.code).toBe(1);
+    expect(fmt.stderr).toContain('[error] big.wepql: file-too-large: too large to read');
+    expect(fmt.stderr).not.toContain('internal error');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * `wepql lint` over saved filters stored in a real PostgreSQL server
  * (test/support/postgres-server.ts): findings by row id, --fix writing rows
- * back, the config file's `database` source, and identifiers quoted rather
- * than spliced. Runs the built binary.
+ * back, the config file's `database` source (read only with
+ * --allow-database), and identifiers quoted rather than spliced. Runs the
+ * built binary.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,7 +124,7 @@ if (findPostgresBin() === undefined) {
         join(cfg, 'wepql.config.json'),
         JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }),
       );
-      const r = runCli(['lint', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      const r = runCli(['lint', '--allow-database', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(JSON.parse(r.stdout).map((f: { file: string; code: string }) => [f.file, f.code])).toEqual([
         ['views_cfg#1.filter text', 'unknown-field'],
         ['views_cfg#3.filter text', 'unknown-field'],
@@ -135,6 +136,23 @@ if (findPostgresBin() === undefined) {
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('cannot read nope');
       expect((await client.query('SELECT count(*)::int AS n FROM views_cfg')).rows[0].n).toBe(4);
+    });
+
+    it('config-database-exfiltration: a cloned config\'s "database" reads nothing without --allow-database', async () => {
+      await client.query('DROP TABLE IF EXISTS api_keys');
+      await client.query('CREATE TABLE api_keys (id integer PRIMARY KEY, key text)');
+      await client.query("INSERT INTO api_keys VALUES (1, 'sk_live_4f9a2c'), (2, 'sk_live_77b1e0')");
+      const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-exfil-'));
+      writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ database: { table: 'api_keys', column: 'key' } }));
+      const r = runCli(['lint'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stdout + r.stderr).not.toContain('sk_live');
+      expect(r.stderr).toContain('a config alone never reads a database: pass --allow-database');
+      expect(r.stderr).toContain('"api_keys"');
+      // The user's own flag is the consent: then the table is read, as asked.
+      const allowed = runCli(['lint', '--allow-database', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      expect(allowed.stderr).toContain('2 rows, 2 filters checked');
     });
   });
 }

@@ -25,7 +25,7 @@ export const definition: CommandDefinition = {
   summary: 'print the canonical form of a filter or sort, or check (--check) or rewrite (--write) files of saved filters',
   operands: 'TEXT | --check|--write [FILE|DIR|GLOB...]',
   details: [
-    'With TEXT (- reads standard input) the canonical form is printed. With --check the files whose filters or sorts are not canonical are named and the exit code is 1; with --write they are rewritten in place, only the filter and sort texts changing (every other byte stays as it was).',
+    'With TEXT (- reads standard input) the canonical form is printed. With --check the files whose filters or sorts are not canonical are named and the exit code is 1; with --write they are rewritten in place, only the filter and sort texts changing (every other byte stays as it was). An entry with a syntax error cannot be formatted: both name it and exit 1, and it is left for a fix by hand.',
     'Files are found as wepql lint finds them: operands, or the "paths" of wepql.config.json; --filter-path/--sort-path or the config\'s filterPath/sortPath; .gitignore, .wepqlignore and "ignorePatterns". A file asked for that holds no filter is named on standard error (no-filters-found; exit 1 with --strict).',
   ],
   options: [

@@ -13,7 +13,8 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import { fixText, lintText, renameFields, type LintTextOptions } from '../../lint/lint-text.js';
 import { findingToJson, toSarif, type LintFinding } from '../../lint/report.js';
-import type { DatabaseSource, LintConfig } from '../../workspace/config.js';
+import { relative, sep } from 'node:path';
+import { CONFIG_FILE, type DatabaseSource, type LintConfig, type RuleSetting } from '../../workspace/config.js';
 import { rewriteSavedFile, type SavedEntry } from '../../workspace/saved-filters.js';
 import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { UsageError } from '../../workspace/usage-error.js';
@@ -48,11 +49,16 @@ export const definition: CommandDefinition = {
       description: "an endpoint's policy file: report the fields and operators it refuses (needs --schema)",
     },
     { flag: '--fix', description: 'rewrite fixable findings in place (renamed fields, then safe fixes); every other byte stays as it was' },
+    { flag: '--fix-dry-run', description: 'report as --fix would leave things, and list what it would rewrite, without writing anything' },
     { flag: '--format', value: 'pretty|json|sarif', description: 'pretty code frames (default), a JSON array of findings, or SARIF 2.1.0' },
     { flag: '--quiet', alias: '-q', description: 'report errors only' },
     { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings (-1: no limit)' },
     ...WORKSPACE_OPTIONS,
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
+    {
+      flag: '--allow-database',
+      description: 'let the config\'s "database" be read (and written by --fix); a config alone never reads a database',
+    },
     { flag: '--table', value: 'NAME', description: 'the table holding saved filters (schema.table allowed)' },
     { flag: '--column', value: 'NAME', description: 'the column of filter texts' },
     { flag: '--sort-column', value: 'NAME', description: 'the column of sort texts' },
@@ -80,6 +86,8 @@ interface Settings {
   readonly config: LintConfig;
   readonly format: 'pretty' | 'json' | 'sarif';
   readonly fix: boolean;
+  /** `--fix-dry-run`: fix in memory, report, write nothing. */
+  readonly dryRun: boolean;
   readonly quiet: boolean;
   readonly strict: boolean;
   readonly maxWarnings: number | undefined;
@@ -95,6 +103,8 @@ interface Inputs {
   readonly items: readonly Item[];
   readonly files: readonly LoadedSource[];
   readonly notices: readonly NoFiltersNotice[];
+  /** Files too large to read: each an error finding, and the run goes on. */
+  readonly tooLarge: readonly NoFiltersNotice[];
   readonly rows: number;
 }
 
@@ -104,7 +114,11 @@ interface Outcome {
   readonly frames: string[];
   readonly fileFixes: Map<LoadedSource, Map<SavedEntry, string>>;
   readonly rowFixes: { entry: { id: string; kind: 'filter' | 'sort'; column: string; text: string }; text: string }[];
+  /** `label:line: old → new` for each text --fix-dry-run would rewrite. */
+  readonly changes: string[];
   fixed: number;
+  /** Findings that `--fix` would remove (counted when not fixing), by severity. */
+  fixable: { error: number; warning: number; info: number };
 }
 
 /**
@@ -136,13 +150,16 @@ async function readSettings(args: ParsedArgs): Promise<Settings> {
   const previousSchema = previousPath === undefined ? undefined : await loadSchemaFile(previousPath);
   const policyPath = args.values.get('--policy') ?? config.policy;
   const policy = policyPath === undefined ? undefined : await loadPolicyFile(policyPath, schema);
-  const fix = args.switches.has('--fix');
-  if (fix && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
+  const dryRun = args.switches.has('--fix-dry-run');
+  const fix = args.switches.has('--fix') || dryRun;
+  if (dryRun && args.switches.has('--fix')) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  if (fix && !dryRun && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
   const maxWarnings = maxWarningsFlag(args) ?? config.maxWarnings;
   return {
     config,
     format,
     fix,
+    dryRun,
     quiet: args.switches.has('--quiet'),
     strict: args.switches.has('--strict'),
     maxWarnings: maxWarnings === -1 ? undefined : maxWarnings,
@@ -178,7 +195,7 @@ async function readInputs(args: ParsedArgs, settings: Settings): Promise<Inputs>
   const items: Item[] = [];
   for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
   const rows = database === undefined ? 0 : await readRows(database, items);
-  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], rows };
+  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], tooLarge: sources?.tooLarge ?? [], rows };
 }
 
 /** Reads the table's rows into `items`, each labelled `table#id.column`; resolves to the number of rows. */
@@ -193,8 +210,17 @@ async function readRows(database: DatabaseSource, items: Item[]): Promise<number
 }
 
 function lintItems(inputs: Inputs, settings: Settings): Outcome {
-  const outcome: Outcome = { findings: [], frames: [], fileFixes: new Map(), rowFixes: [], fixed: 0 };
-  for (const notice of inputs.notices) addNotice(outcome, notice, settings);
+  const outcome: Outcome = {
+    findings: [],
+    frames: [],
+    fileFixes: new Map(),
+    rowFixes: [],
+    changes: [],
+    fixed: 0,
+    fixable: { error: 0, warning: 0, info: 0 },
+  };
+  for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
+  for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
   // Saved filters repeat (copied views, shared defaults): lint each distinct text once.
   const cache = new Map<string, Diagnostic[]>();
   const lintCached = (text: string, kind: 'filter' | 'sort'): Diagnostic[] => {
@@ -204,30 +230,37 @@ function lintItems(inputs: Inputs, settings: Settings): Outcome {
     return found;
   };
   const progress = startProgress(inputs.items.length, 'filters and sorts');
+  const rulesOf = fileRules(settings.config);
   for (const item of inputs.items) {
+    const rules = rulesOf(item.file?.candidate.abs);
+    const reported = (text: string) => reportedFindings(lintCached(text, item.entry.kind), item.entry, rules);
     const text = settings.fix ? fixItem(item, outcome, settings.options) : item.entry.text;
-    for (const raw of lintCached(text, item.entry.kind)) {
-      const d = applyRule(raw, settings.config.rules);
-      if (d !== undefined) addFinding(outcome, item, text, d, settings);
-    }
+    const found = reported(text);
+    for (const d of found) addFinding(outcome, item, text, d, settings);
+    if (!settings.fix && found.length > 0) countFixable(outcome, found, reported(fixedText(item.entry, settings.options)), settings);
     progress.tick(1);
   }
   progress.done();
   return outcome;
 }
 
-/** A file that holds no filter, as a finding on its first line; `--strict` makes it an error, the config's rules may too. */
-function addNotice(outcome: Outcome, notice: NoFiltersNotice, settings: Settings): void {
+/**
+ * A finding about a file as a whole, on its first line: one that holds no
+ * filter (`--strict` makes it an error, the config's rules may too), or one
+ * too large to read (an error).
+ */
+function addNotice(outcome: Outcome, notice: NoFiltersNotice, code: 'no-filters-found' | 'file-too-large', settings: Settings): void {
+  const strict = settings.strict && code === 'no-filters-found';
   const base: Diagnostic = {
-    code: 'no-filters-found',
-    severity: settings.strict ? 'error' : 'warning',
+    code,
+    severity: strict || code === 'file-too-large' ? 'error' : 'warning',
     message: notice.message,
     start: 0,
     end: 0,
   };
   const d = applyRule(base, settings.config.rules);
   if (d === undefined) return;
-  const severity = settings.strict ? 'error' : d.severity;
+  const severity = strict ? 'error' : d.severity;
   outcome.findings.push({
     file: notice.label,
     line: 1,
@@ -244,14 +277,63 @@ function addNotice(outcome: Outcome, notice: NoFiltersNotice, settings: Settings
   }
 }
 
-/** Renames fields, then applies safe fixes; records a changed text for writing back and returns the text to lint. */
+/** The findings a text's diagnostics come to under the file's rules and the entry's own `wepql-disable`. */
+function reportedFindings(diagnostics: readonly Diagnostic[], entry: SavedEntry, rules: LintConfig['rules']): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const raw of diagnostics) {
+    if (entry.disable !== undefined && (entry.disable.includes('*') || entry.disable.includes(raw.code))) continue;
+    const d = applyRule(raw, rules);
+    if (d !== undefined) out.push(d);
+  }
+  return out;
+}
+
+/** What --fix makes of a text: renames first, in place, so that they land even when another finding has no safe fix; then the safe fixes. */
+function fixedText(entry: SavedEntry, options: LintTextOptions): string {
+  const renamed = renameFields(entry.text, entry.kind, options);
+  return fixText(renamed, entry.kind, options) ?? renamed;
+}
+
+/** Counts the findings --fix would remove: those whose code the fixed text no longer reports as often. */
+function countFixable(outcome: Outcome, before: readonly Diagnostic[], after: readonly Diagnostic[], settings: Settings): void {
+  const left = new Map<string, number>();
+  for (const d of after) left.set(d.code, (left.get(d.code) ?? 0) + 1);
+  for (const d of before) {
+    const n = left.get(d.code) ?? 0;
+    if (n > 0) left.set(d.code, n - 1);
+    else if (!(settings.quiet && d.severity !== 'error')) outcome.fixable[d.severity]++;
+  }
+}
+
+/**
+ * The rules for a file: the config's `rules`, then those of each `overrides`
+ * entry whose `files` globs match the file's path relative to the config.
+ */
+function fileRules(config: LintConfig): (abs: string | undefined) => LintConfig['rules'] {
+  const overrides = config.overrides ?? [];
+  if (overrides.length === 0) return () => config.rules;
+  const base = config.base ?? process.cwd();
+  const cache = new Map<string, LintConfig['rules']>();
+  return (abs) => {
+    if (abs === undefined || abs === '-') return config.rules;
+    let rules = cache.get(abs);
+    if (rules === undefined) {
+      const rel = relative(base, abs).split(sep).join('/');
+      rules = Object.assign(Object.create(null) as Record<string, RuleSetting>, config.rules);
+      for (const o of overrides) if (o.files.some((glob) => glob.matches(rel))) Object.assign(rules, o.rules);
+      cache.set(abs, rules);
+    }
+    return rules;
+  };
+}
+
+/** Applies --fix to an item; records a changed text for writing back (or, dry, for listing) and returns the text to lint. */
 function fixItem(item: Item, outcome: Outcome, options: LintTextOptions): string {
   const { entry } = item;
-  // Renames first, in place, so that they land even when another finding has no safe fix.
-  const renamed = renameFields(entry.text, entry.kind, options);
-  const fixed = fixText(renamed, entry.kind, options) ?? renamed;
+  const fixed = fixedText(entry, options);
   if (fixed === entry.text) return entry.text;
   outcome.fixed++;
+  outcome.changes.push(`${item.label}:${entry.line}: ${entry.text} → ${fixed}`);
   if (item.file !== undefined) {
     let map = outcome.fileFixes.get(item.file);
     if (map === undefined) outcome.fileFixes.set(item.file, (map = new Map()));
@@ -280,6 +362,7 @@ function addFinding(outcome: Outcome, item: Item, text: string, d: Diagnostic, s
 }
 
 async function writeFixes(outcome: Outcome, settings: Settings): Promise<void> {
+  if (settings.dryRun) return;
   for (const [loaded, map] of outcome.fileFixes) {
     const next = rewriteSavedFile(loaded.file, map);
     if (next !== loaded.file.content) await writeSourceFile(loaded.candidate.abs, loaded.source, next);
@@ -303,7 +386,7 @@ function summaryLine(outcome: Outcome, inputs: Inputs, settings: Settings): stri
     `${where}, ${plural(filters, 'filter')}${sorts > 0 ? ` and ${plural(sorts, 'sort')}` : ''} checked: ` +
     `${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}` +
     (infos > 0 && !settings.quiet ? `, ${plural(infos, 'info', 'infos')}` : '') +
-    (settings.fix ? `, ${outcome.fixed} fixed` : '') +
+    (settings.fix ? `, ${outcome.fixed} ${settings.dryRun ? 'would be fixed (nothing written)' : 'fixed'}` : '') +
     (settings.options.schema === undefined ? ' (no --schema: syntax only)' : '')
   );
 }
@@ -314,18 +397,30 @@ function report(outcome: Outcome, inputs: Inputs, settings: Settings): number {
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   const summary = summaryLine(outcome, inputs, settings);
   const shown = settings.quiet ? findings.filter((f) => f.severity === 'error') : findings;
+  const fixable = fixableLine(outcome);
   if (settings.format === 'pretty') {
     if (outcome.frames.length > 0) process.stdout.write(outcome.frames.join('\n\n') + '\n\n');
+    if (settings.dryRun && outcome.changes.length > 0)
+      process.stdout.write(`--fix would rewrite:\n${outcome.changes.map((c) => `  ${c}\n`).join('')}\n`);
     const painted = errors > 0 ? paint.red(summary) : warnings > 0 ? paint.yellow(summary) : paint.green(summary);
-    process.stdout.write(paint.bold(painted) + '\n');
+    process.stdout.write(paint.bold(painted) + '\n' + fixable);
   } else {
     const body = settings.format === 'json' ? shown.map(findingToJson) : toSarif(shown, sarifTool());
     process.stdout.write(JSON.stringify(body, null, 2) + '\n');
-    process.stderr.write(summary + '\n');
+    process.stderr.write(summary + '\n' + fixable);
   }
   const tooManyWarnings = settings.maxWarnings !== undefined && warnings > settings.maxWarnings;
   if (tooManyWarnings) process.stderr.write(`wepql lint: too many warnings (${warnings}; --max-warnings allows ${settings.maxWarnings})\n`);
   return errors > 0 || tooManyWarnings ? 1 : 0;
+}
+
+/** `N problems fixable with \`--fix\` (…)`, as ESLint says it, or '' when none are. */
+function fixableLine(outcome: Outcome): string {
+  const { error, warning, info } = outcome.fixable;
+  const total = error + warning + info;
+  if (total === 0) return '';
+  const parts = [plural(error, 'error'), plural(warning, 'warning'), ...(info > 0 ? [plural(info, 'info', 'infos')] : [])];
+  return `${plural(total, 'problem')} fixable with \`--fix\` (${parts.join(', ')}); \`--fix-dry-run\` shows the changes.\n`;
 }
 
 function sarifTool(): { version: string; docsUri?: string } {
@@ -358,7 +453,7 @@ function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): s
 
 function databaseSource(args: ParsedArgs, config: LintConfig): DatabaseSource | undefined {
   const flags = ['--database-url', '--table', '--column', '--sort-column', '--id-column'].filter((f) => args.values.has(f));
-  if (flags.length === 0) return args.positionals.length === 0 ? config.database : undefined;
+  if (flags.length === 0) return args.positionals.length === 0 ? configDatabase(args, config) : undefined;
   const table = args.values.get('--table');
   if (table === undefined) throw new UsageError(`${flags[0]} needs --table, the table holding saved filters`);
   const column = args.values.get('--column');
@@ -374,4 +469,30 @@ function databaseSource(args: ParsedArgs, config: LintConfig): DatabaseSource | 
     ...(sortColumn === undefined ? {} : { sortColumn }),
     ...(idColumn === undefined ? {} : { idColumn }),
   };
+}
+
+/**
+ * The config's `database`, only when the command line says `--allow-database`:
+ * a config comes with the repository, and a cloned repository's config must
+ * not read (and print) any table of the environment's database, nor send its
+ * credentials to a host of the config's choosing.
+ */
+function configDatabase(args: ParsedArgs, config: LintConfig): DatabaseSource | undefined {
+  const db = config.database;
+  if (db === undefined || args.switches.has('--allow-database')) return db;
+  throw new UsageError(
+    `config ${config.file ?? CONFIG_FILE}: "database" asks to read table ${JSON.stringify(db.table)} of ${databaseHost(db.url)}; ` +
+      'a config alone never reads a database: pass --allow-database to read it (and to write fixes with --fix), ' +
+      'or name the table yourself with --table/--column',
+  );
+}
+
+/** Where a URL points, without its credentials, for messages. */
+function databaseHost(url: string): string {
+  try {
+    const { hostname, port } = new URL(url);
+    return hostname === '' ? 'the database named by the URL' : `the database at ${hostname}${port === '' ? '' : `:${port}`}`;
+  } catch {
+    return 'the database named by the URL';
+  }
 }
