@@ -46,7 +46,14 @@ import {
   sortText,
 } from './common.js';
 
-type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
+/**
+ * One condition of a text, number or date filter in an AG Grid filter model:
+ * the filters a combined filter (`conditions`) joins.
+ *
+ * @example
+ * const condition: AgGridSimpleFilter = { filterType: 'number', type: 'greaterThan', filter: 100 };
+ */
+export type AgGridSimpleFilter = TextFilterModel | NumberFilterModel | DateFilterModel;
 
 /**
  * One column's filter in an AG Grid filter model, as this module reads and writes it.
@@ -54,7 +61,7 @@ type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
  * @example
  * const model: AgGridColumnFilter = { filterType: 'text', type: 'startsWith', filter: 'sm' };
  */
-export type AgGridColumnFilter = Simple | ICombinedSimpleModel<Simple> | SetFilterModel;
+export type AgGridColumnFilter = AgGridSimpleFilter | ICombinedSimpleModel<AgGridSimpleFilter> | SetFilterModel;
 
 // Own properties only: a hostile model must not reach the prototype chain.
 function prop(o: unknown, key: string): unknown {
@@ -392,7 +399,7 @@ function clauseModel(node: TypedFilterNode): Part | string {
     model: {
       filterType,
       operator: node.operator === 'And' ? 'AND' : 'OR',
-      conditions: ok.map((p) => p.model as Simple),
+      conditions: ok.map((p) => p.model as AgGridSimpleFilter),
     } as AgGridColumnFilter,
   };
 }
@@ -446,5 +453,5 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
 function combineAnd(parts: readonly AgGridColumnFilter[]): AgGridColumnFilter | string {
   const simple = parts.every((p) => !('conditions' in p) && p.filterType !== 'set' && p.filterType === parts[0]!.filterType);
   if (!simple) return 'several filters on one column combine only as simple conditions of one filter type';
-  return { filterType: parts[0]!.filterType, operator: 'AND', conditions: parts as Simple[] } as AgGridColumnFilter;
+  return { filterType: parts[0]!.filterType, operator: 'AND', conditions: parts as AgGridSimpleFilter[] } as AgGridColumnFilter;
 }
