@@ -42,6 +42,7 @@ import {
   nullCheck,
   orNull,
   periodClause,
+  readBack,
   sortKeys,
   sortText,
 } from './common.js';
@@ -383,10 +384,52 @@ function conditionModel(node: TypedFilterNode): Part | string {
   });
 }
 
+// Every simple filter of a field's column that reads back: each option with each value, and ranges of two values.
+function* candidateFilters(field: ResolvedField, values: readonly string[]): Generator<AgGridColumnFilter> {
+  const options = FILTER_OPERATORS.map((op) => AG_GRID_WORDS[op]).filter((w) => w !== null);
+  if (field.type === 'string' || field.type === 'boolean')
+    for (const type of options) for (const filter of values) yield { filterType: 'text', type, filter };
+  if (field.type === 'number' || field.type === 'integer') {
+    for (const type of options) for (const v of values) yield { filterType: 'number', type, filter: Number(v) };
+    for (const from of values)
+      for (const to of values) yield { filterType: 'number', type: 'inRange', filter: Number(from), filterTo: Number(to) };
+  }
+  if (field.type === 'datetime') {
+    const days = values.filter((v) => dayPeriod(v) !== undefined).map((v) => `${v} 00:00:00`);
+    for (const type of Object.keys(DAY_RELATIONS)) for (const dateFrom of days) yield { filterType: 'date', type, dateFrom, dateTo: null };
+    for (const dateFrom of days) for (const dateTo of days) yield { filterType: 'date', type: 'inRange', dateFrom, dateTo };
+  }
+}
+
+// The one column filter fromAgGridFilterModel reads as exactly this clause, if any.
+function readBackModel(node: TypedFilterNode, options: GridOptions): Part | undefined {
+  let column = '';
+  const model = readBack(
+    node,
+    (field, values) => {
+      column = field.name;
+      return candidateFilters(field, values);
+    },
+    (m) => {
+      const read = fromAgGridFilterModel({ [column]: m }, options);
+      return read.diagnostics.length === 0 ? read.filter : undefined;
+    },
+  );
+  return model === undefined ? undefined : { column, model };
+}
+
+// A condition as conditionModel maps it, or else the simple filter that reads back as it (a day, a range, "or empty").
+function conditionOrReadBack(node: TypedFilterNode, options: GridOptions): Part | string {
+  const direct = conditionModel(node);
+  return typeof direct === 'string' ? (readBackModel(node, options) ?? direct) : direct;
+}
+
 // A top-level clause: one condition, or an And/Or group of conditions on one column (a combined filter).
-function clauseModel(node: TypedFilterNode): Part | string {
-  if (node.kind !== 'group') return conditionModel(node);
-  const parts = node.children.map(conditionModel);
+function clauseModel(node: TypedFilterNode, options: GridOptions): Part | string {
+  if (node.kind !== 'group') return conditionOrReadBack(node, options);
+  const whole = readBackModel(node, options);
+  if (whole !== undefined) return whole;
+  const parts = node.children.map((child) => conditionOrReadBack(child, options));
   const bad = parts.find((p) => typeof p === 'string');
   if (bad !== undefined) return bad as string;
   const ok = parts as Part[];
@@ -425,7 +468,7 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const byColumn = new Map<string, AgGridColumnFilter[]>();
   analyzed.value.clauses.forEach((node, i) => {
-    const part = clauseModel(node);
+    const part = clauseModel(node, options);
     if (typeof part === 'string') {
       diagnostics.push({
         code: 'not-expressible',
