@@ -1,12 +1,12 @@
 // The employee list on Express 5: node examples/servers/express.mjs (PORT, API_TOKEN, LIST_SECRET from the environment).
-import { readFileSync } from 'node:fs';
 import express from 'express';
 import { listHandler } from 'wepql/express';
 import { createMemoryDataSource, createTokenCodec } from 'wepql/list';
 import { definePolicy } from 'wepql/policy';
 import { employeeSchema } from 'wepql/schemas/employee';
+// The sample ships with the package: imported by its name, it loads in a clone and in an app that installed wepql.
+import employees from 'wepql/examples/employees.json' with { type: 'json' };
 
-const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));
 const clients = new Set(employees.map((e) => String(e.ClientId)));
 const token = process.env.API_TOKEN ?? 'demo-token';
 

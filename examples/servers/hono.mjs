@@ -1,13 +1,13 @@
 // The employee list on Hono 4 with @hono/node-server: node examples/servers/hono.mjs (PORT, API_TOKEN, LIST_SECRET from the environment).
-import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { listHandler } from 'wepql/hono';
 import { createMemoryDataSource, createTokenCodec } from 'wepql/list';
 import { definePolicy } from 'wepql/policy';
 import { employeeSchema } from 'wepql/schemas/employee';
+// The sample ships with the package: imported by its name, it loads in a clone and in an app that installed wepql.
+import employees from 'wepql/examples/employees.json' with { type: 'json' };
 
-const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));
 const clients = new Set(employees.map((e) => String(e.ClientId)));
 const token = process.env.API_TOKEN ?? 'demo-token';
 const route = '/api/public/clients/:client_id/employees';

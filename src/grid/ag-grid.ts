@@ -42,11 +42,19 @@ import {
   nullCheck,
   orNull,
   periodClause,
+  readBack,
   sortKeys,
   sortText,
 } from './common.js';
 
-type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
+/**
+ * One condition of a text, number or date filter in an AG Grid filter model:
+ * the filters a combined filter (`conditions`) joins.
+ *
+ * @example
+ * const condition: AgGridSimpleFilter = { filterType: 'number', type: 'greaterThan', filter: 100 };
+ */
+export type AgGridSimpleFilter = TextFilterModel | NumberFilterModel | DateFilterModel;
 
 /**
  * One column's filter in an AG Grid filter model, as this module reads and writes it.
@@ -54,7 +62,7 @@ type Simple = TextFilterModel | NumberFilterModel | DateFilterModel;
  * @example
  * const model: AgGridColumnFilter = { filterType: 'text', type: 'startsWith', filter: 'sm' };
  */
-export type AgGridColumnFilter = Simple | ICombinedSimpleModel<Simple> | SetFilterModel;
+export type AgGridColumnFilter = AgGridSimpleFilter | ICombinedSimpleModel<AgGridSimpleFilter> | SetFilterModel;
 
 // Own properties only: a hostile model must not reach the prototype chain.
 function prop(o: unknown, key: string): unknown {
@@ -376,10 +384,52 @@ function conditionModel(node: TypedFilterNode): Part | string {
   });
 }
 
+// Every simple filter of a field's column that reads back: each option with each value, and ranges of two values.
+function* candidateFilters(field: ResolvedField, values: readonly string[]): Generator<AgGridColumnFilter> {
+  const options = FILTER_OPERATORS.map((op) => AG_GRID_WORDS[op]).filter((w) => w !== null);
+  if (field.type === 'string' || field.type === 'boolean')
+    for (const type of options) for (const filter of values) yield { filterType: 'text', type, filter };
+  if (field.type === 'number' || field.type === 'integer') {
+    for (const type of options) for (const v of values) yield { filterType: 'number', type, filter: Number(v) };
+    for (const from of values)
+      for (const to of values) yield { filterType: 'number', type: 'inRange', filter: Number(from), filterTo: Number(to) };
+  }
+  if (field.type === 'datetime') {
+    const days = values.filter((v) => dayPeriod(v) !== undefined).map((v) => `${v} 00:00:00`);
+    for (const type of Object.keys(DAY_RELATIONS)) for (const dateFrom of days) yield { filterType: 'date', type, dateFrom, dateTo: null };
+    for (const dateFrom of days) for (const dateTo of days) yield { filterType: 'date', type: 'inRange', dateFrom, dateTo };
+  }
+}
+
+// The one column filter fromAgGridFilterModel reads as exactly this clause, if any.
+function readBackModel(node: TypedFilterNode, options: GridOptions): Part | undefined {
+  let column = '';
+  const model = readBack(
+    node,
+    (field, values) => {
+      column = field.name;
+      return candidateFilters(field, values);
+    },
+    (m) => {
+      const read = fromAgGridFilterModel({ [column]: m }, options);
+      return read.diagnostics.length === 0 ? read.filter : undefined;
+    },
+  );
+  return model === undefined ? undefined : { column, model };
+}
+
+// A condition as conditionModel maps it, or else the simple filter that reads back as it (a day, a range, "or empty").
+function conditionOrReadBack(node: TypedFilterNode, options: GridOptions): Part | string {
+  const direct = conditionModel(node);
+  return typeof direct === 'string' ? (readBackModel(node, options) ?? direct) : direct;
+}
+
 // A top-level clause: one condition, or an And/Or group of conditions on one column (a combined filter).
-function clauseModel(node: TypedFilterNode): Part | string {
-  if (node.kind !== 'group') return conditionModel(node);
-  const parts = node.children.map(conditionModel);
+function clauseModel(node: TypedFilterNode, options: GridOptions): Part | string {
+  if (node.kind !== 'group') return conditionOrReadBack(node, options);
+  const whole = readBackModel(node, options);
+  if (whole !== undefined) return whole;
+  const parts = node.children.map((child) => conditionOrReadBack(child, options));
   const bad = parts.find((p) => typeof p === 'string');
   if (bad !== undefined) return bad as string;
   const ok = parts as Part[];
@@ -392,7 +442,7 @@ function clauseModel(node: TypedFilterNode): Part | string {
     model: {
       filterType,
       operator: node.operator === 'And' ? 'AND' : 'OR',
-      conditions: ok.map((p) => p.model as Simple),
+      conditions: ok.map((p) => p.model as AgGridSimpleFilter),
     } as AgGridColumnFilter,
   };
 }
@@ -418,7 +468,7 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const byColumn = new Map<string, AgGridColumnFilter[]>();
   analyzed.value.clauses.forEach((node, i) => {
-    const part = clauseModel(node);
+    const part = clauseModel(node, options);
     if (typeof part === 'string') {
       diagnostics.push({
         code: 'not-expressible',
@@ -446,5 +496,5 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
 function combineAnd(parts: readonly AgGridColumnFilter[]): AgGridColumnFilter | string {
   const simple = parts.every((p) => !('conditions' in p) && p.filterType !== 'set' && p.filterType === parts[0]!.filterType);
   if (!simple) return 'several filters on one column combine only as simple conditions of one filter type';
-  return { filterType: parts[0]!.filterType, operator: 'AND', conditions: parts as Simple[] } as AgGridColumnFilter;
+  return { filterType: parts[0]!.filterType, operator: 'AND', conditions: parts as AgGridSimpleFilter[] } as AgGridColumnFilter;
 }

@@ -10,7 +10,8 @@ import type { Limits } from '../diagnostics/limits.js';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
 import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause } from '../print/model-text.js';
-import { printSort } from '../print/printer.js';
+import { printFilter, printSort } from '../print/printer.js';
+import type { TypedFilterNode } from '../ast/typed-tree.js';
 import { dateOnlyDay } from '../schema/date-only.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { analyzeSort } from '../validate/analyze.js';
@@ -294,4 +295,55 @@ export function sortKeys(
     keys: analyzed.value.keys.map((k) => ({ field: k.field.name, direction: k.direction === 'Asc' ? 'asc' : 'desc' })),
     diagnostics,
   };
+}
+
+/**
+ * The grid model a grid's own reader reads as exactly `node`, found among
+ * `candidates`: the way back for the clauses a reader writes for one model
+ * but no operator maps to one by one (a day as a range, a negation that
+ * keeps empty cells, a blank text). `read` returns the filter text a model
+ * reads as (undefined when it reads with any warning or error), so what
+ * comes back reads as the clause it came from, by construction.
+ *
+ * @example
+ * readBack(node, (field, values) => values.map((v) => ({ field: field.name, operator: 'is', value: v })), readItem);
+ */
+export function readBack<M>(
+  node: TypedFilterNode,
+  candidates: (field: ResolvedField, values: readonly string[]) => Iterable<M>,
+  read: (model: M) => string | undefined,
+): M | undefined {
+  const field = clauseField(node);
+  if (field === undefined) return undefined;
+  const target = printFilter({ kind: 'filter', clauses: [node.source], span: node.source.span });
+  for (const model of candidates(field, clauseValues(node))) if (read(model) === target) return model;
+  return undefined;
+}
+
+// The one field every condition of a clause tests, or undefined.
+function clauseField(node: TypedFilterNode): ResolvedField | undefined {
+  if (node.kind === 'in-fields') return undefined;
+  if (node.kind !== 'group') return node.field;
+  const fields = node.children.map(clauseField);
+  const first = fields[0];
+  return first !== undefined && fields.every((f) => f?.name === first.name) ? first : undefined;
+}
+
+// The value texts of a clause, and the day before each date-only one (a day's "after" is written from the next day).
+function clauseValues(node: TypedFilterNode): string[] {
+  const texts = new Set<string>();
+  const visit = (n: TypedFilterNode): void => {
+    if (n.kind === 'group') n.children.forEach(visit);
+    else if (n.kind === 'comparison') texts.add(n.source.value.value);
+    else if (n.kind === 'list') for (const v of n.source.values) texts.add(v.value);
+  };
+  visit(node);
+  for (const text of [...texts]) {
+    const day = dateOnlyDay(text);
+    if (day === undefined) continue;
+    const [y, m, d] = day.day.split('-').map(Number) as [number, number, number];
+    const before = new Date(Date.UTC(y, m - 1, d - 1));
+    if (before.getUTCFullYear() >= 0 && before.getUTCFullYear() <= 9999) texts.add(before.toISOString().slice(0, 10));
+  }
+  return [...texts];
 }

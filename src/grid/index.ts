@@ -10,6 +10,6 @@ export type { TanStackFilterFn, TanStackOptions } from './tanstack.js';
 export type { ModelFilterResult } from '../print/model-text.js';
 export type { ModelDiagnostic, ModelDiagnosticCode, ModelPath } from '../diagnostics/model-diagnostic.js';
 export { fromAgGridFilterModel, fromAgGridSortModel, toAgGridFilterModel, toAgGridSortModel } from './ag-grid.js';
-export type { AgGridColumnFilter } from './ag-grid.js';
+export type { AgGridColumnFilter, AgGridSimpleFilter } from './ag-grid.js';
 export type { DayRelation } from './common.js';
 export { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel, toMuiSortModel } from './mui.js';

@@ -33,6 +33,7 @@ import {
   nullCheck,
   orNull,
   periodClause,
+  readBack,
   sortKeys,
   sortText,
 } from './common.js';
@@ -343,6 +344,29 @@ function comparisonItem(node: TypedComparison): GridFilterItem | string {
   return `${f.name}.${op}(${text}) has no MUI date operator (date columns hold whole days)`;
 }
 
+// Every item of a field's column that reads back, without a value and with each of `values`.
+function* candidateItems(field: ResolvedField, values: readonly string[]): Generator<GridFilterItem> {
+  const column = COLUMN_OF_TYPE[field.type];
+  const words = new Set(['isEmpty', 'isNotEmpty']);
+  for (const op of FILTER_OPERATORS) {
+    const word = MUI_WORDS[op]?.[column];
+    if (word !== undefined && word !== 'isAnyOf') words.add(word);
+  }
+  if (column === 'date') for (const word of Object.keys(DATE_RELATIONS)) words.add(word);
+  for (const operator of words) {
+    yield { field: field.name, operator };
+    for (const value of values) yield { field: field.name, operator, value: column === 'number' ? Number(value) : value };
+  }
+}
+
+// The one item fromMuiFilterModel reads as exactly this clause, if any.
+function readBackItem(node: TypedFilterNode, options: GridOptions): GridFilterItem | undefined {
+  return readBack(node, candidateItems, (item) => {
+    const read = fromMuiFilterModel({ items: [item] }, options);
+    return read.diagnostics.length === 0 ? read.filter : undefined;
+  });
+}
+
 // One condition as one MUI filter item, when the grid's operator means exactly the same; otherwise why not.
 function itemOf(node: TypedFilterNode): GridFilterItem | string {
   const nested = 'MUI X Data Grid joins items with one logic operator; nested groups and InFields have no item';
@@ -375,11 +399,13 @@ export function toMuiFilterModel(filter: string, options: GridOptions): ToGridRe
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
   const clauses = analyzed.value.clauses;
   const single = clauses.length === 1 ? clauses[0] : undefined;
-  const or = single?.kind === 'group' && single.operator === 'Or';
+  // A lone Or that is one item (a text's isEmpty, a nullable column's doesNotEqual) stays one item.
+  const or = single?.kind === 'group' && single.operator === 'Or' && readBackItem(single, options) === undefined;
   const nodes = or ? single.children : clauses;
   const items: GridFilterItem[] = [];
   nodes.forEach((node, i) => {
-    const item = itemOf(node);
+    const direct = itemOf(node);
+    const item = typeof direct === 'string' ? (readBackItem(node, options) ?? direct) : direct;
     if (typeof item === 'string') {
       diagnostics.push({
         code: 'not-expressible',

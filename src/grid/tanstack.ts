@@ -16,7 +16,8 @@ import { analyzeFilter } from '../validate/analyze.js';
 import { matchFilterNode } from '../ast/fold.js';
 import type { FilterOperator } from '../ast/operators.js';
 import { FILTER_OPERATORS, OPERATORS } from '../ast/operators.js';
-import type { TypedComparison, TypedFilterNode } from '../ast/typed-tree.js';
+import type { TypedComparison, TypedFilterNode, TypedGroup, TypedNullCheck } from '../ast/typed-tree.js';
+import { operatorFacts } from '../ast/operator-facts.js';
 import type { GridOptions, GridSortResult, ToGridResult } from './common.js';
 import { columnField, compareOperator, cond, emptyTextClause, memberClause, nullCheck, orNull, sortKeys, sortText } from './common.js';
 import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
@@ -230,8 +231,12 @@ function orderClause(
     return undefined;
   }
   const inner = cond(field.name, operatorOfFn(fn), [text], path);
-  const emptyPasses = fn === 'greaterThan' || fn === 'greaterThanOrEqualTo' ? 0 > v : v >= 0;
-  return emptyPasses ? orNull(field, inner, path) : inner;
+  return emptyPasses(fn, v) ? orNull(field, inner, path) : inner;
+}
+
+// Whether an empty cell (read as 0) passes an order function of value v.
+function emptyPasses(fn: OrderFn, v: number): boolean {
+  return fn === 'greaterThan' || fn === 'greaterThanOrEqualTo' ? 0 > v : v >= 0;
 }
 
 // TanStack's empty is "nullish or whitespace only"; wepql can say nullish or '' but not "only whitespace".
@@ -344,14 +349,55 @@ function comparisonFilter(node: TypedComparison): ColumnFilter | string {
   const value = node.value instanceof Date ? node.source.value.value : node.value;
   const family = OPERATORS[node.operator].family;
   if (family === 'order') {
-    if (f.type !== 'number' && f.type !== 'integer') return `TanStack's ${fn} compares ${f.type} values as text`;
-    return f.nullable ? `TanStack's ${fn} reads an empty cell as 0` : { id: f.name, value, filterFn: fn };
+    // A range with one open end keeps no empty cell: x >= v is [v, ], x <= v is [, v] (as fromTanStackColumnFilters reads them).
+    const range = autoFn(f);
+    const halfOpen = (): ColumnFilter | undefined =>
+      range !== 'inNumberRange' && range !== 'inDateRange'
+        ? undefined
+        : fn === 'greaterThanOrEqualTo'
+          ? { id: f.name, value: [value, undefined], filterFn: range }
+          : fn === 'lessThanOrEqualTo'
+            ? { id: f.name, value: [undefined, value], filterFn: range }
+            : undefined;
+    if (f.type !== 'number' && f.type !== 'integer') return halfOpen() ?? `TanStack's ${fn} compares ${f.type} values as text`;
+    if (!f.nullable || !emptyPasses(fn as OrderFn, value as number)) return { id: f.name, value, filterFn: fn };
+    return halfOpen() ?? `TanStack's ${fn} reads an empty cell as 0, so ${fn}(${String(value)}) keeps empty cells`;
   }
   if (family === 'equality') {
     if (f.type === 'datetime') return 'equals compares Date objects by identity';
     return { id: f.name, value, filterFn: f.type === 'string' ? 'equalsString' : fn };
   }
   return { id: f.name, value, filterFn: fn };
+}
+
+const RANGE_ENDS: Readonly<Partial<Record<FilterOperator, 0 | 1>>> = { GreaterThanOrEqual: 0, LessThanOrEqual: 1 };
+
+// And(x >= a; x <= b): the range filter of the field's type, as fromTanStackColumnFilters reads inNumberRange and inDateRange.
+function rangeFilter(node: TypedGroup): ColumnFilter | undefined {
+  if (node.operator !== 'And' || node.children.length !== 2) return undefined;
+  const ends: unknown[] = [undefined, undefined];
+  let field: ResolvedField | undefined;
+  for (const child of node.children) {
+    if (child.kind !== 'comparison') return undefined;
+    const end = RANGE_ENDS[child.operator];
+    if (end === undefined || ends[end] !== undefined || (field !== undefined && field.name !== child.field.name)) return undefined;
+    field = child.field;
+    ends[end] = child.value instanceof Date ? child.source.value.value : child.value;
+  }
+  const fn = field === undefined ? undefined : autoFn(field);
+  return fn === 'inNumberRange' || fn === 'inDateRange' ? { id: field!.name, value: ends, filterFn: fn } : undefined;
+}
+
+// Or(x.IsNull(); x op v): an order function that keeps empty cells (TanStack reads them as 0), as orderClause reads it.
+function orNullFilter(node: TypedGroup): ColumnFilter | undefined {
+  if (node.operator !== 'Or' || node.children.length !== 2) return undefined;
+  const isNull = node.children.find((c): c is TypedNullCheck => c.kind === 'null-check' && operatorFacts(c.operator).negated);
+  const inner = node.children.find((c): c is TypedComparison => c.kind === 'comparison');
+  if (isNull === undefined || inner === undefined || isNull.field.name !== inner.field.name) return undefined;
+  const fn = TANSTACK_FILTER_FNS[inner.operator];
+  const f = inner.field;
+  if (OPERATORS[inner.operator].family !== 'order' || fn === null || (f.type !== 'number' && f.type !== 'integer')) return undefined;
+  return emptyPasses(fn as OrderFn, inner.value as number) ? { id: f.name, value: inner.value, filterFn: fn } : undefined;
 }
 
 // One condition as one column filter, when a built-in filter function means exactly the same.
@@ -362,7 +408,7 @@ function columnFilterOf(node: TypedFilterNode): ColumnFilter | string {
     return fn === null ? `${operator} has no TanStack filter function` : filter(fn);
   };
   return matchFilterNode<TypedFilterNode, ColumnFilter | string>(node, {
-    group: () => spans,
+    group: (g) => rangeFilter(g) ?? orNullFilter(g) ?? spans,
     'in-fields': () => spans,
     'null-check': (n) =>
       n.field.type === 'string'
@@ -377,7 +423,9 @@ function columnFilterOf(node: TypedFilterNode): ColumnFilter | string {
  * wepql filter → TanStack Table column filters and the filter function each
  * column needs (set it as the column's `filterFn`). Only a filter TanStack
  * can hold converts: top-level conditions, one per column, each with a
- * built-in function of the same meaning; anything else is a
+ * built-in function of the same meaning (a range `And(x >= a; x <= b)` is
+ * `inNumberRange` or `inDateRange`, as `fromTanStackColumnFilters` reads
+ * them, so what one direction writes the other takes back); anything else is a
  * `not-expressible` error (its range in the text, its clause index as path).
  *
  * @example

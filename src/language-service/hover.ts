@@ -6,7 +6,8 @@ import { conditionsOf } from '../ast/fold.js';
 import type { FieldNode, FilterNode, Span } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
-import { parseFilter } from '../syntax/parse-filter.js';
+import { parseFilter, visitFilter } from '../syntax/parse-filter.js';
+import { endOf } from '../syntax/token-facts.js';
 import { parseSort } from '../syntax/parse-sort.js';
 import { explain } from './explain.js';
 
@@ -54,7 +55,7 @@ export interface HoverInfo {
 export function hoverAt(text: string, offset: number, schema: Schema, options: HoverOptions = {}): HoverInfo | undefined {
   const parseOptions = options.limits === undefined ? {} : { limits: options.limits };
   let clause: { span: Span; explanation: string | undefined } | undefined;
-  let fieldNode: FieldNode | undefined;
+  let fieldNode: Pick<FieldNode, 'name' | 'span'> | undefined;
   if (options.kind === 'sort') {
     const ast = parseSort(text, parseOptions).ast;
     const item = ast.items.find((i) => within(i.span, offset));
@@ -74,12 +75,21 @@ export function hoverAt(text: string, offset: number, schema: Schema, options: H
       if (hit.kind !== 'group' || within(hit.operatorSpan, offset)) break;
       level = hit.children;
     }
-    if (node === undefined) return undefined;
-    const fields = node.kind === 'group' ? [] : conditionsOf([node]).map((c) => c.field);
-    fieldNode = fields.find((f) => within(f.span, offset));
-    // The clause's own text, validated against the schema, so a clause with
-    // a typing error gets no sentence (a tree passed to explain is not validated).
-    clause = { span: node.span, explanation: explain(text.slice(node.span.start, node.span.end), { schema }).value };
+    if (node === undefined) {
+      // A condition with a syntax error (`Gender.Equals(1)`) is not in the tree, but its head still names its field.
+      fieldNode = fieldOfBrokenCondition(text, offset);
+      if (fieldNode === undefined) return undefined;
+      clause = { span: fieldNode.span, explanation: undefined };
+    } else {
+      const fields = node.kind === 'group' ? [] : conditionsOf([node]).map((c) => c.field);
+      fieldNode = fields.find((f) => within(f.span, offset));
+      // The clause's own text, validated against the schema, so a clause with
+      // a typing error gets no sentence (a tree passed to explain is not validated).
+      clause = { span: node.span, explanation: explain(text.slice(node.span.start, node.span.end), { schema }).value };
+      // Inside a group but on none of its children: on a broken condition the group holds no node for.
+      const broken = node.kind === 'group' && !within(node.operatorSpan, offset) ? fieldOfBrokenCondition(text, offset) : undefined;
+      if (broken !== undefined) [fieldNode, clause] = [broken, { span: broken.span, explanation: undefined }];
+    }
   }
   const found = fieldNode === undefined ? undefined : schema.lookup(fieldNode.name);
   const field = found?.found === 'field' ? found.field : undefined;
@@ -102,6 +112,28 @@ export function hoverAt(text: string, offset: number, schema: Schema, options: H
     ...(clause.explanation === undefined ? {} : { explanation: clause.explanation }),
     markdown: lines.join('\n\n'),
   };
+}
+
+/**
+ * The field a condition's head names (the words before the operator's `.`),
+ * when `offset` is on it: read from the parser's events, which still see the
+ * head of a condition the tree leaves out for an error.
+ */
+function fieldOfBrokenCondition(text: string, offset: number): Pick<FieldNode, 'name' | 'span'> | undefined {
+  let found: Pick<FieldNode, 'name' | 'span'> | undefined;
+  visitFilter(text, {
+    head(tokens) {
+      if (found !== undefined || tokens.length === 0) return;
+      let lastDot = -1;
+      tokens.forEach((t, i) => {
+        if (t.image === '.') lastDot = i;
+      });
+      const fieldTokens = lastDot > 0 ? tokens.slice(0, lastDot) : tokens;
+      const span = { start: fieldTokens[0]!.startOffset, end: endOf(fieldTokens[fieldTokens.length - 1]!) };
+      if (within(span, offset)) found = { name: text.slice(span.start, span.end), span };
+    },
+  });
+  return found;
 }
 
 /** Inclusive at both ends, so a cursor just after a word still hovers it. */

@@ -146,6 +146,34 @@ describe('the installed package', () => {
     expect(records.every((e) => e.ClientId === 2)).toBe(true);
   });
 
+  it('package-install-doc-commands: the README\'s "Add wepql to your project" commands run against the shipped files', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Add wepql to your project'), readme.indexOf('## What is in the box'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const commands = block
+      .split('\n')
+      .filter((line) => line.startsWith('npx wepql '))
+      .map((line) => line.slice('npx wepql '.length));
+    expect(commands.map((c) => c.split(' ')[0])).toEqual(['lint', 'query']);
+    const app = join(installed, '..', '..');
+    const bin = join(installed, '..', '.bin', 'wepql');
+    // Each command as a shell would split it (the quoted filter is one argument).
+    const argv = (command: string): string[] => [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    const lint = run(bin, argv(commands[0]!), app);
+    // The shipped saved filters hold one deliberate error among warnings: exit 1, with the summary line.
+    expect(lint.stderr).toBe('');
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toContain('1 file, 8 filters checked: 1 error, 6 warnings, 1 info');
+    const q = run(bin, argv(commands[1]!), app);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stdout).toContain('"Gender": 1');
+    // The sample data is an export of its own, as the examples import it.
+    const script = "import employees from 'wepql/examples/employees.json' with { type: 'json' }; console.log(employees.length);";
+    const imported = run(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout.trim()).toBe('1200');
+  });
+
   it('every JavaScript entry of exports imports by its package name, needing at most optional peers', () => {
     const specifiers = Object.entries(pkg.exports)
       .filter(([, target]) => typeof target === 'object')

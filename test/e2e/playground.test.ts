@@ -54,6 +54,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wepql-playground-'));
@@ -79,6 +80,10 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     });
     page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    // A failed request (the favicon's 404 was one) is an error in the console too.
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+    });
     const { port } = server.address() as AddressInfo;
     await page.goto(`http://127.0.0.1:${port}/index.html`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
@@ -344,5 +349,9 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
 
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);
+  });
+
+  it('playground-favicon-404: logged no error in the console (no request for a missing favicon)', () => {
+    expect(consoleErrors).toEqual([]);
   });
 });

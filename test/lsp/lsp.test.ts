@@ -167,6 +167,16 @@ describe('wepql lsp over stdio', () => {
     expect(hover!.range).toEqual({ start: { line: 4, character: 0 }, end: { line: 4, character: 9 } });
   });
 
+  it('hover-on-clause-with-error: hovers the field of a condition with a syntax error', async () => {
+    await open('broken.wepql', 'Gender.Equals(1)');
+    const hover = await connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: uri('broken.wepql') },
+      position: { line: 0, character: 2 },
+    });
+    expect((hover!.contents as MarkupContent).value).toContain('**Gender** · integer, nullable');
+    expect(hover!.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 6 } });
+  });
+
   it('offers a quick fix for every fixable finding and the suggestion of the others', async () => {
     const actions = (await connection.sendRequest(CodeActionRequest.type, {
       textDocument: { uri: uri('saved.wepql') },

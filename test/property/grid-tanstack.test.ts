@@ -126,7 +126,7 @@ describe('wepql/grid: TanStack Table column filters', () => {
       filterFns: { Name: 'startsWith', Age: 'arrHas', Score: 'greaterThan' },
     });
     expect(fromTanStackColumnFilters(model!.columnFilters, { schema, filterFns: model!.filterFns }).filter).toBe(filter);
-    const refused = toTanStackColumnFilters('Or(Name.Equal(a);Age.Equal(1));Age.GreaterThan(3);Name.NotContains(x)', { schema });
+    const refused = toTanStackColumnFilters('Or(Name.Equal(a);Age.Equal(1));Age.GreaterThan(-3);Name.NotContains(x)', { schema });
     expect(refused.model).toBeUndefined();
     expect(refused.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ['not-expressible', [0]],

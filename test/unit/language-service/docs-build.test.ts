@@ -76,3 +76,15 @@ describe('buildGuides on docs/', () => {
     expect(index).toContain('href="api/index.html"');
   });
 });
+
+describe('docs-index-playground-link', () => {
+  it('says how to open the playground without building the whole site, with a script that builds it alone', () => {
+    const index = readFileSync(join(ROOT, 'docs', 'index.md'), 'utf8');
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const paragraph = index.slice(index.indexOf('[The playground]'), index.indexOf('## Guides'));
+    for (const m of paragraph.matchAll(/`npm run ([\w:-]+)`/g)) expect(Object.keys(scripts), m[1]).toContain(m[1]);
+    expect(paragraph).toContain('`npm run docs:playground`');
+    expect(scripts['docs:playground']).toBe('node scripts/build-docs.mjs --playground');
+    expect(paragraph).toContain('docs-site/playground/index.html');
+  });
+});

@@ -65,6 +65,19 @@ describe('hoverAt', () => {
     expect(hover.explanation).toBeUndefined();
   });
 
+  it('hover-on-clause-with-error: a condition with a syntax error still describes its field', () => {
+    // The parser leaves Gender.Equals(1) out of the tree (unknown operator); the hover was null.
+    const hover = hoverAt('Gender.Equals(1)', 2, employeeSchema)!;
+    expect(hover).toMatchObject({ start: 0, end: 6, field: { name: 'Gender', type: 'integer' } });
+    expect(hover.markdown).toBe('**Gender** · integer, nullable\n\nGender code (enumeration; meanings not published).');
+    expect(hover.explanation).toBeUndefined();
+    const nested = 'LastName.StartsWith(Sm);Or(WorkEmail.Equalz(x);Nope.Foo(1))';
+    expect(hoverAt(nested, nested.indexOf('WorkEmail') + 3, employeeSchema)?.field?.name).toBe('WorkEmail');
+    expect(hoverAt(nested, nested.indexOf('Nope') + 1, employeeSchema)?.markdown).toBe('**Nope** · not in the schema');
+    // On the broken operator, nothing: the operator is no field.
+    expect(hoverAt('Gender.Equals(1)', 9, employeeSchema)).toBeUndefined();
+  });
+
   it('in a sort', () => {
     const hover = hoverAt('LastName=Asc;CreatedOn=Desc', 15, employeeSchema, { kind: 'sort' })!;
     expect(hover.field?.type).toBe('datetime');
