@@ -30,7 +30,7 @@ export interface IndexAdvisorOptions extends Pick<
 > {
   /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
   readonly table: string | readonly string[];
-  /** Sorts the list is read in (each served by one index on its keys and the tie-breaker). */
+  /** Sorts the list is read in (each served by one index on its keys and the tie-breaker; the default order, by the tie-breaker alone, always gets one too when `clientField` and `tieBreaker` are given). */
   readonly sorts?: readonly (string | SortAst | TypedSort)[];
   /** Filters the list is read with (each indexable condition gets an index, or joins a sort's). */
   readonly filters?: readonly (string | FilterAst | TypedFilter)[];
@@ -107,7 +107,9 @@ interface Planned {
 }
 
 /**
- * Advises indexes: for each sort, one on (client field, the sort's keys with
+ * Advises indexes: for the default order (no sort), one on (client field,
+ * tie-breaker), always, since every list is read unsorted first; for each
+ * sort, one on (client field, the sort's keys with
  * their directions and NULLS placement, tie-breaker), which serves the
  * sorted first page, every seek page in both directions, a page jump's
  * key-only subquery, and any Equal, range or StartsWith on the sort's first
@@ -205,9 +207,11 @@ function planSortIndexes(
     if (keys[0]!.field !== undefined) leads.set(keys[0]!.expr, plan.btreeKey(columns));
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
-  if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && plan.lead.length > 0) {
-    // Unsorted lists order by the tie-breaker alone.
-    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'no sort');
+  if (options.tieBreaker !== undefined && plan.lead.length > 0) {
+    // A request without a sort (every list's first view, and its page jumps) orders by the tie-breaker
+    // alone, whatever sorts the list also offers: without this index a deep jump walks the primary key
+    // and visits the table for every skipped row to test the scope.
+    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'default order (no sort)');
   }
   return { leads, folded };
 }

@@ -190,5 +190,52 @@ if (findPostgresBin() === undefined) {
         await pg.stop();
       }
     });
+
+    // db-seed-gender-like-sample: generated rows carry the sample's Gender codes (1–3), so the example
+    // the server prints (`LastName.StartsWith(Sm);Gender.Equal(1)`) finds rows; db-seed ends with
+    // VACUUM ANALYZE, so counts are index-only from the first request.
+    it('db-seed-gender-like-sample: the printed example finds rows in generated data', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url, '--rows', '3000'], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(seed.status, seed.stderr).toBe(0);
+        const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
+        const printed = /filter=([^']+)'/.exec(server.output())![1]!;
+        expect(printed).toBe('LastName.StartsWith(Sm);Gender.Equal(1)');
+        const list = `${server.url}/api/public/clients/1/employees?limit=5&filter=`;
+        const example = await get(list + encodeURIComponent(printed), { authorization: 'Bearer db' });
+        expect(example.status).toBe(200);
+        expect(example.body.Pagination.TotalRecords).toBeGreaterThan(0);
+        const byCode = await Promise.all(
+          [1, 2, 3, 4].map(async (code) => (await get(list + `Gender.Equal(${code})`, { authorization: 'Bearer db' })).body),
+        );
+        const totals = byCode.map((b: { Pagination: { TotalRecords: number } }) => b.Pagination.TotalRecords);
+        // Client 1 holds about 98% of 3,000 rows; a seventh of Genders are null; 3 codes share the rest.
+        for (const total of totals.slice(0, 3)) expect(total).toBeGreaterThan(600);
+        expect(totals[3]).toBe(0);
+        const { default: pgDriver } = await import('pg');
+        const client = new pgDriver.Client({ connectionString: pg.url });
+        await client.connect();
+        try {
+          const vacuumed = await client.query(`SELECT relpages, relallvisible FROM pg_class WHERE relname = 'employees'`);
+          const { relpages, relallvisible } = vacuumed.rows[0] as { relpages: number; relallvisible: number };
+          expect(relpages).toBeGreaterThan(0);
+          expect(relallvisible).toBe(relpages);
+        } finally {
+          await client.end();
+        }
+      } finally {
+        for (const child of running.splice(0)) {
+          if (child.exitCode !== null) continue;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await pg.stop();
+      }
+    }, 120_000);
   });
 }
