@@ -12,6 +12,7 @@ import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
 import { sqlDialect, type SqlDialectRules } from './dialect.js';
+import { counterTableDdl, type CounterTableDdl } from './counts.js';
 import { sqlError } from './errors.js';
 import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from './to-sql.js';
 
@@ -52,6 +53,14 @@ export interface IndexAdvisorOptions extends Pick<
   readonly trigram?: boolean;
   /** PostgreSQL: `CREATE INDEX CONCURRENTLY`, which does not block writes (and cannot run inside a transaction). */
   readonly concurrently?: boolean;
+  /**
+   * Also advise the per-client counter table and its triggers (`IndexAdvice.counter`, see
+   * `counterTableDdl`): the unfiltered first page's total is then read from a few rows. Needs
+   * `clientField`; give `deleted` as the data source has it.
+   */
+  readonly counts?: boolean;
+  /** The soft-delete marker the data source hides (for employees, `RowStatus` = 3); the counter counts deleted rows apart. */
+  readonly deleted?: { readonly field: string; readonly value: string | number | boolean };
 }
 
 /**
@@ -90,6 +99,8 @@ export interface SkippedCondition {
 export interface IndexAdvice {
   readonly indexes: readonly AdvisedIndex[];
   readonly skipped: readonly SkippedCondition[];
+  /** With `counts`: the counter table and the statements that install it. */
+  readonly counter?: CounterTableDdl;
 }
 
 /** One column of an index: expression, then order and operator class. */
@@ -159,7 +170,17 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
   };
   const tableName = tableParts[tableParts.length - 1]!;
   const indexes = [...plan.advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
-  return { indexes, skipped };
+  if (options.counts !== true) return { indexes, skipped };
+  if (options.clientField === undefined) sqlError('invalid-sql-option', 'counts needs clientField: the counter counts rows per client');
+  if (context.dialect === 'sqlite') sqlError('invalid-sql-option', 'counts: counter tables exist for postgres and mysql');
+  const counter = counterTableDdl(schema, {
+    dialect: context.dialect,
+    table: options.table,
+    clientField: options.clientField,
+    ...(options.deleted === undefined ? {} : { deleted: options.deleted }),
+    ...(options.columns === undefined ? {} : { columns: options.columns }),
+  });
+  return { indexes, skipped, counter };
 }
 
 /** The indexes advised so far, keyed by method and columns so that duplicates merge. */

@@ -191,6 +191,56 @@ if (findPostgresBin() === undefined) {
       }
     });
 
+    it('db-index --counts installs the counter table, and the server reads unfiltered totals from it with no setting', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 });
+        expect(seed.status, seed.stderr).toBe(0);
+        const printed = spawnSync(process.execPath, [cli, 'db-index', '--counts', '--fold-collation', 'wepql_fold'], { encoding: 'utf8' });
+        expect(printed.stdout).toMatch(/^BEGIN;\nCREATE TABLE IF NOT EXISTS "employees_wepql_counts" /m);
+        const applied = spawnSync(process.execPath, [cli, 'db-index', '--database-url', pg.url, '--counts', '--apply'], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(applied.status, applied.stderr).toBe(0);
+        expect(applied.stdout).toMatch(/counter table "employees_wepql_counts" with its triggers, backfilled in/);
+        const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
+        expect(server.output()).toContain('unfiltered totals from the counter table "employees_wepql_counts"');
+        const { default: pgDriver } = await import('pg');
+        const client = new pgDriver.Client({ connectionString: pg.url });
+        await client.connect();
+        try {
+          const total = async () =>
+            (await get(`${server.url}/api/public/clients/1/employees?limit=5`, { authorization: 'Bearer db' })).body.Pagination
+              .TotalRecords;
+          const exact = async () =>
+            Number(
+              (await client.query(`SELECT COUNT(*) AS n FROM employees WHERE "ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`))
+                .rows[0].n,
+            );
+          expect(await total()).toBe(await exact());
+          // The server reads the counter: a change only the counter sees shows in the total.
+          await client.query(`UPDATE employees_wepql_counts SET n = n + 7 WHERE "ClientId" = 1 AND NOT deleted AND slot = 0`);
+          expect(await total()).toBe((await exact()) + 7);
+          await client.query(`UPDATE employees_wepql_counts SET n = n - 7 WHERE "ClientId" = 1 AND NOT deleted AND slot = 0`);
+          await client.query(
+            `DELETE FROM employees WHERE "ClientId" = 1 AND "Id" IN (SELECT "Id" FROM employees WHERE "ClientId" = 1 LIMIT 3)`,
+          );
+          expect(await total()).toBe(await exact());
+        } finally {
+          await client.end();
+        }
+      } finally {
+        for (const child of running.splice(0)) {
+          if (child.exitCode !== null) continue;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await pg.stop();
+      }
+    }, 120_000);
+
     // db-seed-gender-like-sample: generated rows carry the sample's Gender codes (1–3), so the example
     // the server prints (`LastName.StartsWith(Sm);Gender.Equal(1)`) finds rows; db-seed ends with
     // VACUUM ANALYZE, so counts are index-only from the first request.
