@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
 import { createListServer } from './server.js';
 import type { ListServerOptions } from './server.js';
-import { chooseFoldCollation, employeePostgresSource, loadSampleEmployees } from '../sample/employees.js';
+import { chooseFoldCollation, employeePostgresSource, findEmployeeCounter, loadSampleEmployees } from '../sample/employees.js';
 
 function fail(message: string): never {
   process.stderr.write(`wepql server: ${message}\n`);
@@ -86,10 +86,13 @@ async function openData(log: (line: string) => void): Promise<ServedData> {
       throw error;
     });
     if (note !== undefined) log(note);
-    const { source, clientExists } = employeePostgresSource(query, foldCollation);
+    // Installed by `wepql db-index --counts`: unfiltered totals are then read from it, with no setting to give.
+    const counterTable = await findEmployeeCounter(query);
+    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable);
+    const counts = counterTable === undefined ? 'COUNT(*)' : `the counter table "${counterTable.join('.')}"`;
     return {
       data: { source: source as DataSource, clientExists },
-      described: `PostgreSQL table "employees" at ${redact(databaseUrl)}`,
+      described: `PostgreSQL table "employees" at ${redact(databaseUrl)}; unfiltered totals from ${counts}`,
       close: () => pool.end(),
     };
   }

@@ -44,6 +44,11 @@ export interface ListServerOptions {
   readonly source?: DataSource;
   /** Whether a client id names a known client (client paths only); default for `records`: some record has that `ClientId`. */
   readonly clientExists?: (clientId: number) => Promise<boolean>;
+  /**
+   * How long a `clientExists` answer for a `source` is reused, in ms (default 5,000; 0 asks on every
+   * request). Up to 10,000 clients are remembered. A client created or removed is seen within this time.
+   */
+  readonly clientCheckTtlMs?: number;
   /** Default: the employee schema. */
   readonly schema?: Schema;
   /** The bearer token clients must send; default: a random one (read it back from the result). */
@@ -204,7 +209,13 @@ function servedData(options: ListServerOptions, schema: Schema, scoped: boolean)
   if (!scoped && options.clientExists !== undefined) {
     throw new TypeError(`createListServer: clientExists is given, but the path ${path} has no ${CLIENT_SEGMENT} segment`);
   }
-  if (options.source !== undefined) return { source: options.source, clientExists: options.clientExists };
+  if (options.source !== undefined) {
+    const ttl = options.clientCheckTtlMs ?? CLIENT_CHECK_TTL_MS;
+    if (!(Number.isFinite(ttl) && ttl >= 0))
+      throw new TypeError(`createListServer: clientCheckTtlMs must be a number of ms ≥ 0, got ${ttl}`);
+    const check = options.clientExists;
+    return { source: options.source, clientExists: check && ttl > 0 ? rememberedClientCheck(check, ttl, options.now ?? Date.now) : check };
+  }
   const records = options.records ?? [];
   const source = createMemoryDataSource(records, {
     schema,
@@ -219,6 +230,45 @@ function servedData(options: ListServerOptions, schema: Schema, scoped: boolean)
     if (typeof id === 'number') clients.add(id);
   }
   return { source, clientExists: options.clientExists ?? (async (id) => clients.has(id)) };
+}
+
+const CLIENT_CHECK_TTL_MS = 5_000;
+const CLIENT_CHECK_ENTRIES = 10_000;
+
+/**
+ * `check` with its answers reused for `ttlMs`: without it every request sends the database a
+ * statement of its own (`SELECT 1 … LIMIT 1`) before its page, and holds a second pool slot for it.
+ * Bounded: past `CLIENT_CHECK_ENTRIES` the oldest answer goes, so distinct ids cannot grow it.
+ * Concurrent checks of one id share one statement.
+ */
+function rememberedClientCheck(
+  check: (clientId: number) => Promise<boolean>,
+  ttlMs: number,
+  now: () => number,
+): (clientId: number) => Promise<boolean> {
+  const known = new Map<number, { readonly exists: boolean; readonly until: number }>();
+  const asking = new Map<number, Promise<boolean>>();
+  return async (clientId) => {
+    const hit = known.get(clientId);
+    if (hit !== undefined && hit.until > now()) return hit.exists;
+    const running = asking.get(clientId);
+    if (running !== undefined) return running;
+    const answer = check(clientId).then(
+      (exists) => {
+        asking.delete(clientId);
+        known.delete(clientId);
+        if (known.size >= CLIENT_CHECK_ENTRIES) known.delete(known.keys().next().value!);
+        known.set(clientId, { exists, until: now() + ttlMs });
+        return exists;
+      },
+      (error: unknown) => {
+        asking.delete(clientId);
+        throw error;
+      },
+    );
+    asking.set(clientId, answer);
+    return answer;
+  };
 }
 
 /** A constant-time check of the `Authorization: Bearer` header against the server's token. */

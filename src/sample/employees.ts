@@ -8,6 +8,8 @@ import type { DataSource } from '../list/data-source.js';
 import { createPostgresDataSource } from '../sources/postgres-source.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
 import { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
+import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
+import { quoteIdentifier } from '../sql/dialect.js';
 import { employeeSchema } from './employee-schema.js';
 
 /**
@@ -102,7 +104,50 @@ export async function seedEmployeeTable(
   });
   const count = await insertPostgresRecords(table, records);
   await query(`CREATE INDEX ON "${EMPLOYEE_TABLE}" ("ClientId")`, []);
+  await vacuumAnalyze(query, EMPLOYEE_TABLE);
   return count;
+}
+
+/**
+ * `VACUUM ANALYZE` of a freshly filled table: the vacuum sets the visibility
+ * map, without which every `COUNT(*)` (and a jump's key-only subquery) visits
+ * the table for each row it counts, even over an index that holds every
+ * column it needs, until autovacuum happens to run; the analyze gives the
+ * planner the table's statistics. Must run outside a transaction.
+ *
+ * @example
+ * await vacuumAnalyze((sql, params) => client.query(sql, params), 'employees');
+ */
+export async function vacuumAnalyze(query: SqlRunner, table: string): Promise<void> {
+  await query(`VACUUM ANALYZE ${quoteIdentifier(table, 'postgres')}`, []);
+}
+
+/**
+ * The counter DDL of the employees table (`wepql db-index --counts`): per client, soft-deleted rows apart.
+ *
+ * @example
+ * employeeCounterDdl().table; // ['employees_wepql_counts']
+ */
+export function employeeCounterDdl(): CounterTableDdl {
+  return counterTableDdl(employeeSchema, { dialect: 'postgres', table: EMPLOYEE_TABLE, ...EMPLOYEE_SCOPE });
+}
+
+/**
+ * The employees' counter table when it is installed: the table exists and all its triggers are
+ * there and enabled (a counter without them would drift); undefined otherwise, and then the server counts rows.
+ *
+ * @example
+ * const counterTable = await findEmployeeCounter((sql, params) => pool.query(sql, params)); // ['employees_wepql_counts']
+ */
+export async function findEmployeeCounter(query: SqlRunner): Promise<readonly string[] | undefined> {
+  const { table, triggers } = employeeCounterDdl();
+  const { rows } = await query(
+    `SELECT to_regclass($1) IS NOT NULL AS "counter", (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass($2) ` +
+      `AND tgname = ANY($3::text[]) AND tgenabled <> 'D') AS "triggers"`,
+    [quoteIdentifier(table[0]!, 'postgres'), quoteIdentifier(EMPLOYEE_TABLE, 'postgres'), triggers],
+  );
+  const found = rows[0] as { counter: boolean; triggers: string | number };
+  return found.counter && Number(found.triggers) === triggers.length ? table : undefined;
 }
 
 /**
@@ -114,10 +159,12 @@ export async function seedEmployeeTable(
 export function employeePostgresSource(
   query: SqlRunner,
   foldCollation?: string,
+  counterTable?: readonly string[],
 ): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
   const source = createPostgresDataSource({
     query,
     ...(foldCollation === undefined ? {} : { foldCollation }),
+    ...(counterTable === undefined ? {} : { counterTable }),
     table: EMPLOYEE_TABLE,
     schema: employeeSchema,
     tieBreaker: 'Id',

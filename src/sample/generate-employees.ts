@@ -12,7 +12,7 @@ import { createPostgresTable } from '../sources/postgres-table.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType } from '../sql/storage.js';
 import { employeeSchema } from './employee-schema.js';
-import { EMPLOYEE_TABLE, RECORD_COLUMN } from './employees.js';
+import { EMPLOYEE_TABLE, RECORD_COLUMN, vacuumAnalyze } from './employees.js';
 
 // Case variants, non-ASCII, quotes and shared prefixes, so folding and ordering are exercised at scale.
 const LAST_NAMES = [
@@ -121,6 +121,10 @@ function generator(field: ResolvedField, salt: number): Generator {
   const nullable = field.nullable;
   const orNull = (sql: string): string => (nullable ? `CASE WHEN ${mixSql(salt + 2)} % 7 = 0 THEN NULL ELSE ${sql} END` : sql);
   const jsOrNull = (f: (i: number) => unknown) => (nullable ? (i: number) => (mix(i, salt + 2) % 7 === 0 ? undefined : f(i)) : f);
+  if (field.name === 'Gender') {
+    // The sample's codes (1 male, 2 female, 3 not specified), so the examples the server prints find rows.
+    return { sql: orNull(`1 + ${h} % 3`), js: jsOrNull((i) => 1 + (mix(i, salt) % 3)) };
+  }
   switch (field.type) {
     case 'integer':
       return { sql: orNull(`${h} % 1000`), js: jsOrNull((i) => mix(i, salt) % 1000) };
@@ -162,7 +166,7 @@ export function generatedEmployee(i: number): Record<string, unknown> {
 /**
  * Creates (replacing) the employees table and fills it with `rows`
  * generated employees (Ids 1…rows), in batches inside the server; then
- * indexes `ClientId` and analyzes. `onProgress` hears the rows done so far.
+ * indexes `ClientId` and runs `VACUUM ANALYZE` (see `vacuumAnalyze`). `onProgress` hears the rows done so far.
  * With `partitions`, the table is `PARTITION BY HASH ("ClientId")` with
  * that many partitions (see `createPostgresTable`).
  *
@@ -201,6 +205,6 @@ export async function seedGeneratedEmployees(
   // A partitioned table's primary key must hold its partition key.
   await query(`ALTER TABLE ${table} ADD PRIMARY KEY (${how.partitions === undefined ? '"Id"' : '"ClientId", "Id"'})`, []);
   await query(`CREATE INDEX ON ${table} ("ClientId")`, []);
-  await query(`ANALYZE ${table}`, []);
+  await vacuumAnalyze(query, EMPLOYEE_TABLE);
   return rows;
 }

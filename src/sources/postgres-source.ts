@@ -43,7 +43,8 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   /** Compare strings exactly instead of case-insensitively. */
   readonly caseSensitive?: boolean;
   /** The collation `toSql` folds case with (its `foldCollation`; default `pg_unicode_fast`, PostgreSQL 18). */
-  readonly foldCollation?: string;
+  readonly foldCollation?: string; /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
+  readonly counterTable?: string | readonly string[];
 }
 
 /**

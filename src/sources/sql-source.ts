@@ -18,6 +18,7 @@ import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 import { sqlEngine, type SqlEngine } from './sql-engine.js';
+import { convertValueText } from '../validate/convert-value.js';
 
 /**
  * Runs one parameterised statement and resolves to its rows in any of the
@@ -54,6 +55,13 @@ export interface SqlDataSourceOptions extends ScopeOptions {
   readonly foldCollation?: string;
   /** `toSql`'s `binaryCollation` (MySQL/MariaDB). */
   readonly binaryCollation?: string;
+  /**
+   * The per-client counter table kept by triggers (`counterTableDdl`, `wepql db-index --counts`),
+   * such as `counterTableOf('employees')`: the total of a query without a filter is then read from
+   * it (a sum of a few rows) instead of `COUNT(*)`; a filtered query still counts. Needs `clientField`,
+   * and the counter must have been created with the same `deleted` marker.
+   */
+  readonly counterTable?: string | readonly string[];
 }
 
 /**
@@ -92,7 +100,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
       };
     },
     async count(q: DataQuery): Promise<number> {
-      const statement = table.count(q);
+      const statement = table.counted(q) ?? table.count(q);
       if (statement === undefined) return 0;
       const rows = await table.engine.rows(statement.sql, statement.params, false);
       return Number(rows[0]?.n ?? 0);
@@ -134,6 +142,9 @@ class SqlTable {
     // Checked once here so a bad option fails at start-up, not on the first request.
     this.quote(options.tieBreaker);
     if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
+    if (options.counterTable !== undefined && options.clientField === undefined) {
+      throw new WepqlError('counterTable needs clientField: the counter table counts rows per client', []);
+    }
     this.selected =
       options.recordColumn !== undefined
         ? `${this.quote(options.recordColumn)} AS ${this.quote('record')}`
@@ -172,6 +183,27 @@ class SqlTable {
       `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name} WHERE ${client.where ? `${client.where} AND ` : ''}${page.where}` +
       ` ORDER BY ${page.orderBy}`;
     return { sql, params: [...client.params, ...page.params], ordered: true };
+  }
+
+  /**
+   * The counter table's sum for a query whose filter is empty (its scope only), or undefined
+   * when there is no counter table or the query has a filter (then `count` is the statement).
+   */
+  counted(q: DataQuery): Statement | undefined {
+    const { counterTable, clientField, schema } = this.options;
+    if (counterTable === undefined || (q.filter?.clauses.length ?? 0) > 0 || q.clientId === undefined || clientField === undefined) {
+      return undefined;
+    }
+    const client = convertValueText(String(q.clientId), scalarField(schema, clientField, 'clientField').type);
+    // A client id that does not read as the field's type has no rows: the ordinary count says 0 without a statement.
+    if (!client.ok) return undefined;
+    const name = (typeof counterTable === 'string' ? [counterTable] : counterTable).map(this.quote).join('.');
+    const deleted = q.includeDeleted ? '' : ` AND ${this.quote('deleted')} = FALSE`;
+    return {
+      sql: `SELECT COALESCE(SUM(${this.quote('n')}), 0) AS ${this.quote('n')} FROM ${name} WHERE ${this.quote('ClientId')} = ${this.engine.placeholder(1)}${deleted}`,
+      params: [client.value],
+      ordered: false,
+    };
   }
 
   /** The `COUNT(*)` statement; undefined when no row can match. */

@@ -13,5 +13,7 @@ export { registerSqliteFunctions } from './sqlite-functions.js';
 export type { SqliteFunctionHost } from './sqlite-functions.js';
 export type { Seek, SeekKey, SeekValue } from './seek.js';
 export { adviseIndexes, indexesFor } from './indexes.js';
+export { COUNTER_SLOTS, counterTableDdl, counterTableOf } from './counts.js';
+export type { CounterTableDdl, CounterTableOptions } from './counts.js';
 export type { AdvisedIndex, IndexAdvice, IndexAdvisorOptions, SkippedCondition } from './indexes.js';
 export { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE } from './mysql.js';

@@ -12,6 +12,7 @@ import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
 import { sqlDialect, type SqlDialectRules } from './dialect.js';
+import { counterTableDdl, type CounterTableDdl } from './counts.js';
 import { sqlError } from './errors.js';
 import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from './to-sql.js';
 
@@ -30,7 +31,7 @@ export interface IndexAdvisorOptions extends Pick<
 > {
   /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
   readonly table: string | readonly string[];
-  /** Sorts the list is read in (each served by one index on its keys and the tie-breaker). */
+  /** Sorts the list is read in (each served by one index on its keys and the tie-breaker; the default order, by the tie-breaker alone, always gets one too when `clientField` and `tieBreaker` are given). */
   readonly sorts?: readonly (string | SortAst | TypedSort)[];
   /** Filters the list is read with (each indexable condition gets an index, or joins a sort's). */
   readonly filters?: readonly (string | FilterAst | TypedFilter)[];
@@ -52,6 +53,14 @@ export interface IndexAdvisorOptions extends Pick<
   readonly trigram?: boolean;
   /** PostgreSQL: `CREATE INDEX CONCURRENTLY`, which does not block writes (and cannot run inside a transaction). */
   readonly concurrently?: boolean;
+  /**
+   * Also advise the per-client counter table and its triggers (`IndexAdvice.counter`, see
+   * `counterTableDdl`): the unfiltered first page's total is then read from a few rows. Needs
+   * `clientField`; give `deleted` as the data source has it.
+   */
+  readonly counts?: boolean;
+  /** The soft-delete marker the data source hides (for employees, `RowStatus` = 3); the counter counts deleted rows apart. */
+  readonly deleted?: { readonly field: string; readonly value: string | number | boolean };
 }
 
 /**
@@ -90,6 +99,8 @@ export interface SkippedCondition {
 export interface IndexAdvice {
   readonly indexes: readonly AdvisedIndex[];
   readonly skipped: readonly SkippedCondition[];
+  /** With `counts`: the counter table and the statements that install it. */
+  readonly counter?: CounterTableDdl;
 }
 
 /** One column of an index: expression, then order and operator class. */
@@ -107,7 +118,9 @@ interface Planned {
 }
 
 /**
- * Advises indexes: for each sort, one on (client field, the sort's keys with
+ * Advises indexes: for the default order (no sort), one on (client field,
+ * tie-breaker), always, since every list is read unsorted first; for each
+ * sort, one on (client field, the sort's keys with
  * their directions and NULLS placement, tie-breaker), which serves the
  * sorted first page, every seek page in both directions, a page jump's
  * key-only subquery, and any Equal, range or StartsWith on the sort's first
@@ -157,7 +170,17 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
   };
   const tableName = tableParts[tableParts.length - 1]!;
   const indexes = [...plan.advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
-  return { indexes, skipped };
+  if (options.counts !== true) return { indexes, skipped };
+  if (options.clientField === undefined) sqlError('invalid-sql-option', 'counts needs clientField: the counter counts rows per client');
+  if (context.dialect === 'sqlite') sqlError('invalid-sql-option', 'counts: counter tables exist for postgres and mysql');
+  const counter = counterTableDdl(schema, {
+    dialect: context.dialect,
+    table: options.table,
+    clientField: options.clientField,
+    ...(options.deleted === undefined ? {} : { deleted: options.deleted }),
+    ...(options.columns === undefined ? {} : { columns: options.columns }),
+  });
+  return { indexes, skipped, counter };
 }
 
 /** The indexes advised so far, keyed by method and columns so that duplicates merge. */
@@ -205,9 +228,11 @@ function planSortIndexes(
     if (keys[0]!.field !== undefined) leads.set(keys[0]!.expr, plan.btreeKey(columns));
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
   }
-  if ((options.sorts ?? []).length === 0 && options.tieBreaker !== undefined && plan.lead.length > 0) {
-    // Unsorted lists order by the tie-breaker alone.
-    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'no sort');
+  if (options.tieBreaker !== undefined && plan.lead.length > 0) {
+    // A request without a sort (every list's first view, and its page jumps) orders by the tie-breaker
+    // alone, whatever sorts the list also offers: without this index a deep jump walks the primary key
+    // and visits the table for every skipped row to test the scope.
+    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'default order (no sort)');
   }
   return { leads, folded };
 }

@@ -190,5 +190,102 @@ if (findPostgresBin() === undefined) {
         await pg.stop();
       }
     });
+
+    it('db-index --counts installs the counter table, and the server reads unfiltered totals from it with no setting', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 });
+        expect(seed.status, seed.stderr).toBe(0);
+        const printed = spawnSync(process.execPath, [cli, 'db-index', '--counts', '--fold-collation', 'wepql_fold'], { encoding: 'utf8' });
+        expect(printed.stdout).toMatch(/^BEGIN;\nCREATE TABLE IF NOT EXISTS "employees_wepql_counts" /m);
+        const applied = spawnSync(process.execPath, [cli, 'db-index', '--database-url', pg.url, '--counts', '--apply'], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(applied.status, applied.stderr).toBe(0);
+        expect(applied.stdout).toMatch(/counter table "employees_wepql_counts" with its triggers, backfilled in/);
+        const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
+        expect(server.output()).toContain('unfiltered totals from the counter table "employees_wepql_counts"');
+        const { default: pgDriver } = await import('pg');
+        const client = new pgDriver.Client({ connectionString: pg.url });
+        await client.connect();
+        try {
+          const total = async () =>
+            (await get(`${server.url}/api/public/clients/1/employees?limit=5`, { authorization: 'Bearer db' })).body.Pagination
+              .TotalRecords;
+          const exact = async () =>
+            Number(
+              (await client.query(`SELECT COUNT(*) AS n FROM employees WHERE "ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`))
+                .rows[0].n,
+            );
+          expect(await total()).toBe(await exact());
+          // The server reads the counter: a change only the counter sees shows in the total.
+          await client.query(`UPDATE employees_wepql_counts SET n = n + 7 WHERE "ClientId" = 1 AND NOT deleted AND slot = 0`);
+          expect(await total()).toBe((await exact()) + 7);
+          await client.query(`UPDATE employees_wepql_counts SET n = n - 7 WHERE "ClientId" = 1 AND NOT deleted AND slot = 0`);
+          await client.query(
+            `DELETE FROM employees WHERE "ClientId" = 1 AND "Id" IN (SELECT "Id" FROM employees WHERE "ClientId" = 1 LIMIT 3)`,
+          );
+          expect(await total()).toBe(await exact());
+        } finally {
+          await client.end();
+        }
+      } finally {
+        for (const child of running.splice(0)) {
+          if (child.exitCode !== null) continue;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await pg.stop();
+      }
+    }, 120_000);
+
+    // db-seed-gender-like-sample: generated rows carry the sample's Gender codes (1–3), so the example
+    // the server prints (`LastName.StartsWith(Sm);Gender.Equal(1)`) finds rows; db-seed ends with
+    // VACUUM ANALYZE, so counts are index-only from the first request.
+    it('db-seed-gender-like-sample: the printed example finds rows in generated data', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url, '--rows', '3000'], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(seed.status, seed.stderr).toBe(0);
+        const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
+        const printed = /filter=([^']+)'/.exec(server.output())![1]!;
+        expect(printed).toBe('LastName.StartsWith(Sm);Gender.Equal(1)');
+        const list = `${server.url}/api/public/clients/1/employees?limit=5&filter=`;
+        const example = await get(list + encodeURIComponent(printed), { authorization: 'Bearer db' });
+        expect(example.status).toBe(200);
+        expect(example.body.Pagination.TotalRecords).toBeGreaterThan(0);
+        const byCode = await Promise.all(
+          [1, 2, 3, 4].map(async (code) => (await get(list + `Gender.Equal(${code})`, { authorization: 'Bearer db' })).body),
+        );
+        const totals = byCode.map((b: { Pagination: { TotalRecords: number } }) => b.Pagination.TotalRecords);
+        // Client 1 holds about 98% of 3,000 rows; a seventh of Genders are null; 3 codes share the rest.
+        for (const total of totals.slice(0, 3)) expect(total).toBeGreaterThan(600);
+        expect(totals[3]).toBe(0);
+        const { default: pgDriver } = await import('pg');
+        const client = new pgDriver.Client({ connectionString: pg.url });
+        await client.connect();
+        try {
+          const vacuumed = await client.query(`SELECT relpages, relallvisible FROM pg_class WHERE relname = 'employees'`);
+          const { relpages, relallvisible } = vacuumed.rows[0] as { relpages: number; relallvisible: number };
+          expect(relpages).toBeGreaterThan(0);
+          expect(relallvisible).toBe(relpages);
+        } finally {
+          await client.end();
+        }
+      } finally {
+        for (const child of running.splice(0)) {
+          if (child.exitCode !== null) continue;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await pg.stop();
+      }
+    }, 120_000);
   });
 }

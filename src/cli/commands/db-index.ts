@@ -36,12 +36,18 @@ export const definition: CommandDefinition = {
     },
     { flag: '--trigram', description: 'serve Contains and EndsWith with pg_trgm GIN indexes (creates the extension)' },
     { flag: '--concurrently', description: 'CREATE INDEX CONCURRENTLY (does not block writes)' },
+    {
+      flag: '--counts',
+      description:
+        'also a per-client counter table kept by triggers, so unfiltered totals are read, not counted (backfilled, writes wait meanwhile)',
+    },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
   examples: [
     'wepql db-index --sort LastName=Asc --filters examples/saved-filters.txt',
     'wepql db-index --filters examples/saved-filters.txt --trigram',
     'wepql db-index --database-url "$DATABASE_URL" --sort LastName=Asc --apply',
+    'wepql db-index --database-url "$DATABASE_URL" --counts --apply',
   ],
 };
 
@@ -79,6 +85,8 @@ export async function run(argv: readonly string[]): Promise<number> {
       sorts,
       filters,
       trigram: args.switches.has('--trigram'),
+      counts: args.switches.has('--counts'),
+      deleted: EMPLOYEE_SCOPE.deleted,
       concurrently: args.switches.has('--concurrently'),
       ...(foldCollation === undefined ? {} : { foldCollation }),
     });
@@ -124,6 +132,20 @@ async function createIndexes(advice: IndexAdvice, query: (sql: string, params: u
     await query(index.sql, []);
     process.stdout.write(`${index.sql};  -- ${index.serves}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
+  if (advice.counter !== undefined) {
+    const started = Date.now();
+    // One transaction: writers wait while the triggers go in and the counts are backfilled, so none is missed or counted twice.
+    await query('BEGIN', []);
+    try {
+      for (const statement of advice.counter.statements) await query(statement, []);
+      await query('COMMIT', []);
+    } catch (error) {
+      await query('ROLLBACK', []).catch(() => {});
+      throw error;
+    }
+    const table = advice.counter.table.join('.');
+    process.stdout.write(`-- counter table "${table}" with its triggers, backfilled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
   await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
 }
 
@@ -135,6 +157,11 @@ function print(advice: IndexAdvice): number {
       prepared.add(index.prerequisite);
     }
     process.stdout.write(`-- serves ${index.serves}\n${index.sql};\n`);
+  }
+  if (advice.counter !== undefined) {
+    process.stdout.write(`-- counter table "${advice.counter.table.join('.')}": unfiltered totals without COUNT(*)\nBEGIN;\n`);
+    for (const statement of advice.counter.statements) process.stdout.write(`${statement};\n`);
+    process.stdout.write('COMMIT;\n');
   }
   printSkipped(advice);
   return 0;

@@ -106,6 +106,18 @@ async function checkPlans(query: SqlRunner, foldCollation: string | undefined): 
   expectIndex(nameFor('Gender.Equal'), 'integer Equal');
   expect(await source.count(q(FILTERS[2]!, ''))).toBeGreaterThan(0);
   expectIndex(nameFor('BirthOn.GreaterThanOrEqual'), 'datetime range');
+  // A deep page=N jump in the default order (no sort): the skipped rows are walked in the default
+  // order's index alone, never the primary key with a table visit per skipped row to test the scope.
+  const ids = (rows: readonly unknown[]) => rows.map((r) => (r as { Id: number }).Id);
+  const walked = ids(await source.page(q('', ''), { offset: 0, limit: 2550 })).slice(2500);
+  plans.pop();
+  expect(ids(await source.page(q('', ''), { offset: 2500, limit: 50 }))).toEqual(walked);
+  const jumpPlan = plans[plans.length - 1]!;
+  expectIndex(nameFor('default order (no sort)'), 'page jump in the default order');
+  expect(
+    jumpPlan.some((n) => n['Node Type'] === 'Index Only Scan' && n['Index Name'] === nameFor('default order (no sort)')),
+    'the skipped rows are read from the index alone',
+  ).toBe(true);
 }
 
 describe.skipIf(findPostgresBin() === undefined)(
@@ -133,7 +145,11 @@ describe.skipIf(findPostgresBin() === undefined)(
       writeFileSync(saved, `# the list's saved filters\n${FILTERS.join('\n')}\n`);
       const printed = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
       // StartsWith on the sort's first key is served by the sort index (toSql writes it as a range too).
-      expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(3);
+      // The sort's, the default order's (always advised, whatever --sort names), Gender's and BirthOn's.
+      expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(4);
+      expect(printed.stdout).toMatch(
+        /^-- serves default order \(no sort\)\nCREATE INDEX IF NOT EXISTS "employees_wepql_[0-9a-f]{8}" ON "employees" \("ClientId", "Id"\) INCLUDE \("RowStatus"\);$/m,
+      );
       expect(printed.stdout).toMatch(/^-- serves sort LastName=Asc, LastName\.StartsWith\n/m);
       expect(printed.stdout).toMatch(/INCLUDE \("RowStatus", "LastName"\)/);
       // What no index serves is said, and --trigram serves it.
