@@ -8,6 +8,7 @@ import type { Limits } from '../diagnostics/limits.js';
 import type { Policy } from '../policy/policy.js';
 import type { Schema } from '../schema/schema.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
+import { SourceUnavailableError } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
 import type { ListRequest, ListRequestInput, PageMove } from './request.js';
@@ -74,6 +75,7 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
     return await serve(parsed.request, options);
   } catch (error) {
     options.onError?.(error);
+    if (error instanceof SourceUnavailableError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
     return errorResponse({ kind: 'internal', message: 'The list could not be read.' });
   }
 }

@@ -24,8 +24,14 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly r
  * const options: PostgresDataSourceOptions = { query, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface PostgresDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. */
+  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`; a pool over read replicas when `primary` is given. */
   readonly query: SqlRunner;
+  /**
+   * Runs the first page's count and rows on the primary while `query`
+   * reads from replicas, so a list opened after a write shows it; the token
+   * pages after it read from `query` (docs/server.md, "Read replicas").
+   */
+  readonly primary?: SqlRunner;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -60,6 +66,6 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
  * });
  */
 export function createPostgresDataSource(options: PostgresDataSourceOptions): DataSource {
-  const { query, ...shared } = options;
-  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query });
+  const { query, primary, ...shared } = options;
+  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query, ...(primary === undefined ? {} : { primary }) });
 }

@@ -16,7 +16,7 @@ import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
 import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
 import { sqlEngine, type SqlEngine } from './sql-engine.js';
 
 /**
@@ -39,6 +39,12 @@ export interface SqlDataSourceOptions extends ScopeOptions {
   readonly dialect: SqlDialect;
   /** Runs a statement with the dialect's placeholders (`$1` on PostgreSQL, `?` elsewhere). */
   readonly run: SqlStatementRunner;
+  /**
+   * Runs the first page's statements (its count and its rows) where `run`
+   * reads from replicas: a list opened after a write shows it, and the
+   * token pages after it read from `run` (docs/server.md, "Read replicas").
+   */
+  readonly primary?: SqlStatementRunner;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -73,18 +79,25 @@ export interface SqlDataSourceOptions extends ScopeOptions {
  */
 export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const table = new SqlTable(options);
-  const read: Reader = async (q, window, seek, keyed) => {
-    const statement = table.select(q, window, seek, keyed);
-    if (statement === undefined) return [];
-    const rows = await table.engine.rows(statement.sql, statement.params, statement.ordered);
-    // A `before` seek reads backwards from the key; the page is those rows in the query's order.
-    return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
-  };
+  const reader = retryingOnce(table.engine);
+  const primary = options.primary === undefined ? reader : retryingOnce(sqlEngine(options.dialect, options.primary));
+  const readWith =
+    (engine: Rows): Reader =>
+    async (q, window, seek, keyed) => {
+      const statement = table.select(q, window, seek, keyed);
+      if (statement === undefined) return [];
+      const rows = await engine(statement.sql, statement.params, statement.ordered);
+      // A `before` seek reads backwards from the key; the page is those rows in the query's order.
+      return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
+    };
+  const read = readWith(reader);
+  const readFirst = readWith(primary);
   return Object.freeze({
     // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
     clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
-      const rows = await readKeyed(q, window, read);
+      const first = window.after === undefined && window.before === undefined && window.offset === 0;
+      const rows = await readKeyed(q, window, first ? readFirst : read);
       if (rows.length === 0) return { rows: [] };
       return {
         rows: rows.map((r) => table.record(r)),
@@ -94,7 +107,8 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     async count(q: DataQuery): Promise<number> {
       const statement = table.count(q);
       if (statement === undefined) return 0;
-      const rows = await table.engine.rows(statement.sql, statement.params, false);
+      // Only a first page counts: its total comes from where its rows come from.
+      const rows = await primary(statement.sql, statement.params, false);
       return Number(rows[0]?.n ?? 0);
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
@@ -250,6 +264,34 @@ class SqlTable {
     );
   }
 }
+
+type Rows = SqlEngine['rows'];
+
+/**
+ * The engine's `rows`, run once more when the first attempt failed with an
+ * error the engine calls transient (a hot standby cancelling a read that
+ * conflicted with replay); a second failure is a `SourceUnavailableError`,
+ * which the list handler answers with 503 and `Retry-After`, never 500.
+ * Every statement of the source only reads, so running it again is safe.
+ */
+function retryingOnce(engine: SqlEngine): Rows {
+  return async (sql, params, ordered) => {
+    try {
+      return await engine.rows(sql, params, ordered);
+    } catch (first) {
+      if (!engine.transient(first)) throw first;
+      try {
+        return await engine.rows(sql, params, ordered);
+      } catch (second) {
+        if (!engine.transient(second)) throw second;
+        throw new SourceUnavailableError(TRANSIENT_RETRY_AFTER_SECONDS, second);
+      }
+    }
+  };
+}
+
+/** What a client is told to wait before retrying a read the database cancelled twice. */
+const TRANSIENT_RETRY_AFTER_SECONDS = 1;
 
 type Reader = (q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean) => Promise<readonly Record<string, unknown>[]>;
 
