@@ -50,6 +50,13 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   readonly caseSensitive?: boolean;
   /** The collation `toSql` folds case with (its `foldCollation`; default `pg_unicode_fast`, PostgreSQL 18). */
   readonly foldCollation?: string;
+  /**
+   * Compare strings through stored folded columns (`toSql`'s
+   * `foldedColumns`; `createPostgresTable` makes them): what a table whose
+   * partitions are `postgres_fdw` foreign tables needs for every statement
+   * to be shipped to its shard whole.
+   */
+  readonly foldedColumns?: boolean;
 }
 
 /**

@@ -14,7 +14,8 @@ import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
-import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
+import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
+import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
 import { sqlEngine, type SqlEngine } from './sql-engine.js';
@@ -60,6 +61,8 @@ export interface SqlDataSourceOptions extends ScopeOptions {
   readonly foldCollation?: string;
   /** `toSql`'s `binaryCollation` (MySQL/MariaDB). */
   readonly binaryCollation?: string;
+  /** `toSql`'s `foldedColumns` (PostgreSQL): strings compared through stored folded columns, seek keys read from them. */
+  readonly foldedColumns?: boolean;
 }
 
 /**
@@ -137,6 +140,7 @@ class SqlTable {
   private readonly name: string;
   private readonly columns: ReturnType<typeof resolveColumnMap>;
   private readonly selected: string;
+  private readonly context: CompileContext;
 
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema, dialect } = options;
@@ -145,6 +149,7 @@ class SqlTable {
     this.quote = this.dialect.quote;
     this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
     this.columns = resolveColumnMap(schema, options.columns);
+    this.context = compileContext(options);
     // Checked once here so a bad option fails at start-up, not on the first request.
     this.quote(options.tieBreaker);
     if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
@@ -193,8 +198,11 @@ class SqlTable {
     const compiled = this.compile(q, false);
     if (compiled === undefined) return undefined;
     const { where, params } = compiled;
+    // Grouped by the client column (one group, or none when nothing matches): on a table partitioned by client
+    // over postgres_fdw, a partition-wise aggregate the shard computes whole instead of sending every row.
+    const client = this.options.foldedColumns === true && this.options.clientField !== undefined ? this.clientColumn() : undefined;
     return {
-      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}`,
+      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}${client ? ` GROUP BY ${client}` : ''}`,
       params: [...params],
       ordered: false,
     };
@@ -217,6 +225,10 @@ class SqlTable {
     return types.map((type, i) => this.engine.seekValue(row[`wepql_k${i}`], type));
   }
 
+  private clientColumn(): string {
+    return this.expression(scalarField(this.options.schema, this.options.clientField!, 'clientField'));
+  }
+
   private expression(field: Pick<ResolvedField, 'name' | 'path' | 'type'>): string {
     return fieldExpression(field, this.columns, this.options.dialect);
   }
@@ -225,9 +237,12 @@ class SqlTable {
   private keyColumns(q: DataQuery): string {
     const schema = this.options.schema;
     return [
-      ...(q.sort?.keys ?? []).map((k) =>
-        this.engine.keyExpression(this.expression(scalarField(schema, k.field.name, 'sort')), k.field.type),
-      ),
+      ...(q.sort?.keys ?? []).map((k) => {
+        const field = scalarField(schema, k.field.name, 'sort');
+        // A folded column is compared as stored, so its key is its own text.
+        const expr = usesFoldedColumn(field, this.context) ? comparedExpression(field, this.context) : this.expression(field);
+        return this.engine.keyExpression(expr, k.field.type);
+      }),
       this.quote(this.options.tieBreaker),
     ]
       .map((expr, i) => `, ${expr} AS ${this.quote(`wepql_k${i}`)}`)
@@ -258,6 +273,7 @@ class SqlTable {
         ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
         ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
         ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
+        ...(options.foldedColumns === undefined ? {} : { foldedColumns: options.foldedColumns }),
         ...(more.deferredJoin === undefined ? {} : { deferredJoin: more.deferredJoin }),
         ...(more.paramStart === undefined ? {} : { paramStart: more.paramStart }),
       },
