@@ -65,7 +65,9 @@ export type ListError =
     }
   | { readonly kind: 'unsupported-version'; readonly address: string; readonly version: string }
   | { readonly kind: 'not-found'; readonly message: string }
-  | { readonly kind: 'internal'; readonly message: string };
+  | { readonly kind: 'internal'; readonly message: string }
+  /** The request could not be served now: 503 with `Retry-After` (docs/reference.md §"Envelopes"). */
+  | { readonly kind: 'busy'; readonly retryAfterSeconds: number };
 
 /**
  * An HTTP response as data.
@@ -181,6 +183,20 @@ export function errorResponse(error: ListError): ListResponse {
         headers,
         body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope,
       };
+    case 'busy': {
+      const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+      return {
+        status: 503,
+        headers: { ...headers, 'retry-after': String(seconds) },
+        body: {
+          Status: 0,
+          Code: '503',
+          ErrorCode: null,
+          Message: `The server is busy; retry after ${seconds} s.`,
+          StackTrace: '',
+        } satisfies ErrorEnvelope,
+      };
+    }
   }
 }
 

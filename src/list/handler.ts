@@ -12,6 +12,7 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { SeekValue } from '../sql/seek.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
+import { SourceUnavailableError } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
 import type { ListRequest, ListRequestInput } from './request.js';
@@ -78,6 +79,7 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
     return await serve(parsed.request, options);
   } catch (error) {
     options.onError?.(error);
+    if (error instanceof SourceUnavailableError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
     return errorResponse({ kind: 'internal', message: 'The list could not be read.' });
   }
 }

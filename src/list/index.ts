@@ -27,6 +27,7 @@ export type {
 export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
 export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
+export { SourceUnavailableError } from './data-source.js';
 export { createMemoryDataSource } from '../sources/memory-source.js';
 export type { MemoryDataSource, MemoryDataSourceOptions } from '../sources/memory-source.js';
 export { createWorkLane } from '../sources/memory-lane.js';

@@ -24,8 +24,14 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly r
  * const options: PostgresDataSourceOptions = { query, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface PostgresDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. */
+  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`; a pool over read replicas when `primary` is given. */
   readonly query: SqlRunner;
+  /**
+   * Runs the first page's count and rows on the primary while `query`
+   * reads from replicas, so a list opened after a write shows it; the token
+   * pages after it read from `query` (docs/server.md, "Read replicas").
+   */
+  readonly primary?: SqlRunner;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -43,7 +49,15 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   /** Compare strings exactly instead of case-insensitively. */
   readonly caseSensitive?: boolean;
   /** The collation `toSql` folds case with (its `foldCollation`; default `pg_unicode_fast`, PostgreSQL 18). */
-  readonly foldCollation?: string; /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
+  readonly foldCollation?: string;
+  /**
+   * Compare strings through stored folded columns (`toSql`'s
+   * `foldedColumns`; `createPostgresTable` makes them): what a table whose
+   * partitions are `postgres_fdw` foreign tables needs for every statement
+   * to be shipped to its shard whole.
+   */
+  readonly foldedColumns?: boolean;
+  /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
   readonly counterTable?: string | readonly string[];
 }
 
@@ -61,6 +75,6 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
  * });
  */
 export function createPostgresDataSource(options: PostgresDataSourceOptions): DataSource {
-  const { query, ...shared } = options;
-  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query });
+  const { query, primary, ...shared } = options;
+  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query, ...(primary === undefined ? {} : { primary }) });
 }

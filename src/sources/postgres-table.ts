@@ -6,7 +6,8 @@
  */
 import type { Schema } from '../schema/schema.js';
 import { defaultColumnName } from '../sql/columns.js';
-import { quoteIdentifier } from '../sql/dialect.js';
+import { quoteIdentifier, sqlDialect } from '../sql/dialect.js';
+import { foldedColumnName } from '../sql/compile.js';
 import { sqlColumnType, toStoredValue } from '../sql/storage.js';
 import { readField } from '../evaluate/read-field.js';
 import { WepqlError } from '../diagnostics/error.js';
@@ -42,6 +43,39 @@ export interface PostgresTableCreation {
   readonly replace?: boolean;
   /** Hash partitions on a scalar field (an integer from 1 to 1024). A primary key then also holds that field, first. */
   readonly partitions?: { readonly field: string; readonly count: number };
+  /**
+   * A stored folded twin of every string column (`toSql`'s
+   * `foldedColumns`): `"<column>_folded" text COLLATE "C" GENERATED ALWAYS
+   * AS (lower("<column>" COLLATE <foldCollation>)) STORED`.
+   */
+  readonly foldedColumns?: { readonly foldCollation: string };
+  /**
+   * The partitions as `postgres_fdw` foreign tables, partition `i` on
+   * `shards[i]` (so `partitions.count` must equal the number of shards):
+   * each shard gets a plain table `<table>_p<i>` with the same columns and
+   * the primary key, and the coordinator a server, a user mapping and the
+   * foreign partition. Needs the `postgres_fdw` extension on the coordinator.
+   */
+  readonly shards?: readonly PostgresShard[];
+}
+
+/**
+ * One shard of a table partitioned over other servers: how to run
+ * statements on it, and how the coordinator's `postgres_fdw` reaches it.
+ *
+ * @example
+ * const shard: PostgresShard = { query: (sql, p) => shardPool.query(sql, p), host: '10.0.0.7', port: 5432, dbname: 'payroll', user: 'wepql' };
+ */
+export interface PostgresShard {
+  /** Runs a statement on the shard (its table and indexes are created through it). */
+  readonly query: SqlRunner;
+  readonly host: string;
+  readonly port: number;
+  readonly dbname: string;
+  /** The role the coordinator connects as (the user mapping's `user`). */
+  readonly user: string;
+  /** Its password, when the shard asks for one. */
+  readonly password?: string;
 }
 
 /**
@@ -56,29 +90,97 @@ export interface PostgresTableCreation {
 export async function createPostgresTable(options: PostgresTableOptions, how: PostgresTableCreation = {}): Promise<string> {
   const table = tableName(options.table);
   const partitions = how.partitions === undefined ? undefined : partitionColumn(options, how.partitions);
-  const columns = options.schema.fields.map((f) => {
-    const name = quoteIdentifier(defaultColumnName(f), 'postgres');
-    // No NOT NULL: a value that does not read as its type is stored as NULL, as the evaluator counts it.
-    const key = options.primaryKey === f.name && partitions === undefined ? ' PRIMARY KEY' : '';
-    return `${name} ${sqlColumnType(f.type, 'postgres')}${key}`;
-  });
-  if (options.recordColumn !== undefined) columns.push(`${quoteIdentifier(options.recordColumn, 'postgres')} json NOT NULL`);
-  if (partitions !== undefined && options.primaryKey !== undefined) {
-    // A partitioned table's unique keys must hold the partition key.
-    const key = columnOf(options, options.primaryKey, 'primaryKey');
-    columns.push(`PRIMARY KEY (${[...new Set([partitions.column, key])].join(', ')})`);
+  const shards = how.shards ?? [];
+  if (shards.length > 0 && shards.length !== partitions?.count) {
+    throw new WepqlError(`shards: give one shard per partition (${shards.length} shards, ${partitions?.count ?? 0} partitions)`, []);
   }
+  const columns = columnDefinitions(options, how, partitions === undefined);
+  // A partitioned table's unique keys must hold the partition key; a partitioned table with foreign partitions can have
+  // none (each shard keeps its own).
+  const key = partitions === undefined ? undefined : partitionedKey(options, partitions.column);
+  const coordinator = [...columns, ...(key === undefined || shards.length > 0 ? [] : [key])];
   if (how.replace === true) await options.query(`DROP TABLE IF EXISTS ${table}`, []);
   const statements = [
-    `CREATE TABLE ${table} (${columns.join(', ')})${partitions === undefined ? '' : ` PARTITION BY HASH (${partitions.column})`}`,
+    `CREATE TABLE ${table} (${coordinator.join(', ')})${partitions === undefined ? '' : ` PARTITION BY HASH (${partitions.column})`}`,
   ];
   for (let i = 0; i < (partitions?.count ?? 0); i++) {
-    statements.push(
-      `CREATE TABLE ${partitionName(options.table, i)} PARTITION OF ${table} FOR VALUES WITH (MODULUS ${partitions!.count}, REMAINDER ${i})`,
-    );
+    const partition = partitionName(options.table, i);
+    const bounds = `FOR VALUES WITH (MODULUS ${partitions!.count}, REMAINDER ${i})`;
+    const shard = shards[i];
+    if (shard === undefined) {
+      statements.push(`CREATE TABLE ${partition} PARTITION OF ${table} ${bounds}`);
+      continue;
+    }
+    const remote = [...columns, ...(key === undefined ? [] : [key])];
+    if (how.replace === true) await shard.query(`DROP TABLE IF EXISTS ${partition}`, []);
+    await shard.query(`CREATE TABLE ${partition} (${remote.join(', ')})`, []);
+    statements.push(...foreignPartition(table, partition, bounds, options.table, i, shard));
   }
   for (const sql of statements) await options.query(sql, []);
   return statements.join('\n');
+}
+
+/** Each field's column, the folded twins, and the record column; the primary key inline on a plain table. */
+function columnDefinitions(options: PostgresTableOptions, how: PostgresTableCreation, inlineKey: boolean): string[] {
+  const columns = options.schema.fields.map((f) => {
+    const name = quoteIdentifier(defaultColumnName(f), 'postgres');
+    // No NOT NULL: a value that does not read as its type is stored as NULL, as the evaluator counts it.
+    const key = options.primaryKey === f.name && inlineKey ? ' PRIMARY KEY' : '';
+    return `${name} ${sqlColumnType(f.type, 'postgres')}${key}`;
+  });
+  if (how.foldedColumns !== undefined) {
+    const fold = sqlDialect('postgres').quoteCollation(how.foldedColumns.foldCollation);
+    for (const f of options.schema.fields) {
+      if (f.type !== 'string') continue;
+      const column = defaultColumnName(f);
+      // "C" orders bytes, and UTF-8's byte order is code-point order: the order of the folded expression.
+      columns.push(
+        `${quoteIdentifier(foldedColumnName(column), 'postgres')} text COLLATE "C" ` +
+          `GENERATED ALWAYS AS (lower(${quoteIdentifier(column, 'postgres')} COLLATE ${fold})) STORED`,
+      );
+    }
+  }
+  if (options.recordColumn !== undefined) columns.push(`${quoteIdentifier(options.recordColumn, 'postgres')} json NOT NULL`);
+  return columns;
+}
+
+function partitionedKey(options: PostgresTableOptions, partitionColumnName: string): string | undefined {
+  if (options.primaryKey === undefined) return undefined;
+  const key = columnOf(options, options.primaryKey, 'primaryKey');
+  return `PRIMARY KEY (${[...new Set([partitionColumnName, key])].join(', ')})`;
+}
+
+/** The coordinator's statements for partition `i` kept on a shard: its server, user mapping and foreign table. */
+function foreignPartition(
+  table: string,
+  partition: string,
+  bounds: string,
+  name: string | readonly string[],
+  i: number,
+  shard: PostgresShard,
+): string[] {
+  const base = typeof name === 'string' ? name : name[name.length - 1]!;
+  const server = quoteIdentifier(`${base}_shard${i}`, 'postgres');
+  const remoteTable = typeof name === 'string' ? [`${name}_p${i}`] : [...name.slice(0, -1), `${base}_p${i}`];
+  const remoteName = remoteTable[remoteTable.length - 1]!;
+  const remoteSchema = remoteTable.length > 1 ? remoteTable[0]! : 'public';
+  const user = [`user ${literal(shard.user)}`, ...(shard.password === undefined ? [] : [`password ${literal(shard.password)}`])];
+  return [
+    `DROP SERVER IF EXISTS ${server} CASCADE`,
+    // fdw_tuple_cost: PostgreSQL 17's default (0.01 before it), so the planner prices moving rows and has the shard
+    // sort a long list; batch_size: rows inserted through the coordinator go to the shard a thousand at a time.
+    `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ${literal(shard.host)}, port ${literal(String(shard.port))}, ` +
+      `dbname ${literal(shard.dbname)}, batch_size '1000', fdw_tuple_cost '0.2')`,
+    `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${user.join(', ')})`,
+    `CREATE FOREIGN TABLE ${partition} PARTITION OF ${table} ${bounds} SERVER ${server} ` +
+      `OPTIONS (schema_name ${literal(remoteSchema)}, table_name ${literal(remoteName)})`,
+  ];
+}
+
+/** A text literal for an option list (connection settings, never a user's filter value). */
+function literal(text: string): string {
+  if (text.includes('\u0000')) throw new WepqlError('a shard setting contains U+0000', []);
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /** The largest partition count `createPostgresTable` accepts. */

@@ -29,6 +29,21 @@ export interface SqlEngine {
   seekValue(value: unknown, type: ScalarType | 'tie'): SeekValue;
   /** A value read by `readExpression` as the record's value; null when absent. */
   recordValue(value: unknown, type: ScalarType): unknown;
+  /** Whether a statement's error is worth one more attempt: the database cancelled a read it would now run. */
+  transient(error: unknown): boolean;
+}
+
+/**
+ * SQLSTATEs after which the same read may succeed at once: a hot standby
+ * cancels a query whose snapshot or locks conflict with replay as
+ * `serialization_failure` (40001), and `deadlock_detected` (40P01). A
+ * PostgreSQL driver puts the code on the error as `code`.
+ */
+const POSTGRES_TRANSIENT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
+
+function postgresTransient(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && POSTGRES_TRANSIENT_CODES.has(code);
 }
 
 /**
@@ -67,6 +82,7 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
       keyExpression: postgresReadExpression,
       seekValue: postgresSeekValue,
       recordValue: postgresRecordValue,
+      transient: postgresTransient,
     };
   }
   // sql.js decodes text results as PostgreSQL's PGlite does (a leading U+FEFF is lost), so SQLite reads strings behind an `x` too;
@@ -80,7 +96,13 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
     keyExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
     seekValue: (value, type) => epochSeekValue(wrapped && type === 'string' ? unwrapText(value) : value, type),
     recordValue: (value, type) => epochRecordValue(wrapped && type === 'string' ? unwrapText(value) : value, type),
+    transient: dialect === 'mysql' ? mysqlTransient : () => false,
   };
+}
+
+/** MySQL and MariaDB: a deadlock (`ER_LOCK_DEADLOCK`, 1213) rolls back a statement that may succeed when run again. */
+function mysqlTransient(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { errno?: unknown }).errno === 1213;
 }
 
 /** Rows from `{ rows }` (`pg`, PGlite), mysql2's `[rows, fields]` pair, or the rows themselves. */

@@ -14,9 +14,10 @@ import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
-import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
+import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
+import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
 import { sqlEngine, type SqlEngine } from './sql-engine.js';
 import { convertValueText } from '../validate/convert-value.js';
 
@@ -40,6 +41,12 @@ export interface SqlDataSourceOptions extends ScopeOptions {
   readonly dialect: SqlDialect;
   /** Runs a statement with the dialect's placeholders (`$1` on PostgreSQL, `?` elsewhere). */
   readonly run: SqlStatementRunner;
+  /**
+   * Runs the first page's statements (its count and its rows) where `run`
+   * reads from replicas: a list opened after a write shows it, and the
+   * token pages after it read from `run` (docs/server.md, "Read replicas").
+   */
+  readonly primary?: SqlStatementRunner;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -62,6 +69,8 @@ export interface SqlDataSourceOptions extends ScopeOptions {
    * and the counter must have been created with the same `deleted` marker.
    */
   readonly counterTable?: string | readonly string[];
+  /** `toSql`'s `foldedColumns` (PostgreSQL): strings compared through stored folded columns, seek keys read from them. */
+  readonly foldedColumns?: boolean;
 }
 
 /**
@@ -81,18 +90,25 @@ export interface SqlDataSourceOptions extends ScopeOptions {
  */
 export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const table = new SqlTable(options);
-  const read: Reader = async (q, window, seek, keyed) => {
-    const statement = table.select(q, window, seek, keyed);
-    if (statement === undefined) return [];
-    const rows = await table.engine.rows(statement.sql, statement.params, statement.ordered);
-    // A `before` seek reads backwards from the key; the page is those rows in the query's order.
-    return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
-  };
+  const reader = retryingOnce(table.engine);
+  const primary = options.primary === undefined ? reader : retryingOnce(sqlEngine(options.dialect, options.primary));
+  const readWith =
+    (engine: Rows): Reader =>
+    async (q, window, seek, keyed) => {
+      const statement = table.select(q, window, seek, keyed);
+      if (statement === undefined) return [];
+      const rows = await engine(statement.sql, statement.params, statement.ordered);
+      // A `before` seek reads backwards from the key; the page is those rows in the query's order.
+      return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
+    };
+  const read = readWith(reader);
+  const readFirst = readWith(primary);
   return Object.freeze({
     // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
     clientScoped: options.clientField !== undefined,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
-      const rows = await readKeyed(q, window, read);
+      const first = window.after === undefined && window.before === undefined && window.offset === 0;
+      const rows = await readKeyed(q, window, first ? readFirst : read);
       if (rows.length === 0) return { rows: [] };
       return {
         rows: rows.map((r) => table.record(r)),
@@ -102,7 +118,8 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     async count(q: DataQuery): Promise<number> {
       const statement = table.counted(q) ?? table.count(q);
       if (statement === undefined) return 0;
-      const rows = await table.engine.rows(statement.sql, statement.params, false);
+      // Only a first page counts: its total comes from where its rows come from.
+      const rows = await primary(statement.sql, statement.params, false);
       return Number(rows[0]?.n ?? 0);
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
@@ -131,6 +148,7 @@ class SqlTable {
   private readonly name: string;
   private readonly columns: ReturnType<typeof resolveColumnMap>;
   private readonly selected: string;
+  private readonly context: CompileContext;
 
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema, dialect } = options;
@@ -139,6 +157,7 @@ class SqlTable {
     this.quote = this.dialect.quote;
     this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
     this.columns = resolveColumnMap(schema, options.columns);
+    this.context = compileContext(options);
     // Checked once here so a bad option fails at start-up, not on the first request.
     this.quote(options.tieBreaker);
     if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
@@ -211,8 +230,11 @@ class SqlTable {
     const compiled = this.compile(q, false);
     if (compiled === undefined) return undefined;
     const { where, params } = compiled;
+    // Grouped by the client column (one group, or none when nothing matches): on a table partitioned by client
+    // over postgres_fdw, a partition-wise aggregate the shard computes whole instead of sending every row.
+    const client = this.options.foldedColumns === true && this.options.clientField !== undefined ? this.clientColumn() : undefined;
     return {
-      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}`,
+      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}${client ? ` GROUP BY ${client}` : ''}`,
       params: [...params],
       ordered: false,
     };
@@ -235,6 +257,10 @@ class SqlTable {
     return types.map((type, i) => this.engine.seekValue(row[`wepql_k${i}`], type));
   }
 
+  private clientColumn(): string {
+    return this.expression(scalarField(this.options.schema, this.options.clientField!, 'clientField'));
+  }
+
   private expression(field: Pick<ResolvedField, 'name' | 'path' | 'type'>): string {
     return fieldExpression(field, this.columns, this.options.dialect);
   }
@@ -243,9 +269,12 @@ class SqlTable {
   private keyColumns(q: DataQuery): string {
     const schema = this.options.schema;
     return [
-      ...(q.sort?.keys ?? []).map((k) =>
-        this.engine.keyExpression(this.expression(scalarField(schema, k.field.name, 'sort')), k.field.type),
-      ),
+      ...(q.sort?.keys ?? []).map((k) => {
+        const field = scalarField(schema, k.field.name, 'sort');
+        // A folded column is compared as stored, so its key is its own text.
+        const expr = usesFoldedColumn(field, this.context) ? comparedExpression(field, this.context) : this.expression(field);
+        return this.engine.keyExpression(expr, k.field.type);
+      }),
       this.quote(this.options.tieBreaker),
     ]
       .map((expr, i) => `, ${expr} AS ${this.quote(`wepql_k${i}`)}`)
@@ -276,12 +305,41 @@ class SqlTable {
         ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
         ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
         ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
+        ...(options.foldedColumns === undefined ? {} : { foldedColumns: options.foldedColumns }),
         ...(more.deferredJoin === undefined ? {} : { deferredJoin: more.deferredJoin }),
         ...(more.paramStart === undefined ? {} : { paramStart: more.paramStart }),
       },
     );
   }
 }
+
+type Rows = SqlEngine['rows'];
+
+/**
+ * The engine's `rows`, run once more when the first attempt failed with an
+ * error the engine calls transient (a hot standby cancelling a read that
+ * conflicted with replay); a second failure is a `SourceUnavailableError`,
+ * which the list handler answers with 503 and `Retry-After`, never 500.
+ * Every statement of the source only reads, so running it again is safe.
+ */
+function retryingOnce(engine: SqlEngine): Rows {
+  return async (sql, params, ordered) => {
+    try {
+      return await engine.rows(sql, params, ordered);
+    } catch (first) {
+      if (!engine.transient(first)) throw first;
+      try {
+        return await engine.rows(sql, params, ordered);
+      } catch (second) {
+        if (!engine.transient(second)) throw second;
+        throw new SourceUnavailableError(TRANSIENT_RETRY_AFTER_SECONDS, second);
+      }
+    }
+  };
+}
+
+/** What a client is told to wait before retrying a read the database cancelled twice. */
+const TRANSIENT_RETRY_AFTER_SECONDS = 1;
 
 type Reader = (q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean) => Promise<readonly Record<string, unknown>[]>;
 

@@ -17,7 +17,7 @@ import { comparableValue, hasInvalidCharacter } from '../schema/values.js';
 import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedInFields, TypedScalar, TypedSort } from '../ast/typed-tree.js';
 import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
-import { fieldExpression, type ResolvedColumn } from './columns.js';
+import { defaultColumnName, fieldExpression, type ResolvedColumn } from './columns.js';
 import { sqlDialect, type SqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import { globPattern, likePattern, prefixSuccessor } from './patterns.js';
@@ -40,6 +40,8 @@ export interface CompileContext {
   readonly foldCollation: string;
   /** MySQL: the code-point collation strings are compared with, already quoted (`` `utf8mb4_nopad_bin` ``). */
   readonly binaryCollation?: string;
+  /** Case-insensitive strings are compared through their stored folded columns (`toSql`'s `foldedColumns`). */
+  readonly foldedColumns?: boolean;
   readonly limits: Limits;
 }
 
@@ -134,7 +136,7 @@ class FilterCompiler {
     const info: OperatorInfo = OPERATORS[operator];
     // The table's relations are spelled as SQL spells them.
     if (info.relation !== undefined) {
-      this.out.sql(`${compared(field, this.cx, this.raw(field))} ${info.relation} `);
+      this.out.sql(`${comparedExpression(field, this.cx)} ${info.relation} `);
       this.param(field, value);
       return;
     }
@@ -146,7 +148,7 @@ class FilterCompiler {
       this.out.sql(info.negative ? 'FALSE' : `${this.raw(field)} IS NOT NULL`);
       return;
     }
-    const expr = compared(field, this.cx, this.raw(field));
+    const expr = comparedExpression(field, this.cx);
     const not = info.negative ? 'NOT ' : '';
     const text = comparableValue(value, 'string', !this.cx.caseSensitive) as string;
     const dialect = sqlDialect(this.cx.dialect);
@@ -182,7 +184,7 @@ class FilterCompiler {
     const { nullMatches: orNull, negative: negated } = OPERATORS[operator];
     const raw = this.raw(field);
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
-    const expr = compared(field, this.cx, raw);
+    const expr = comparedExpression(field, this.cx);
     // One parameter per list on every dialect, so no list length meets an engine's placeholder limit.
     const binding = sqlDialect(this.cx.dialect).listMembership(
       expr,
@@ -272,7 +274,42 @@ export function orderKeys(sort: TypedSort | undefined, context: CompileContext, 
  * comparedExpression(lastName, context); // 'lower("LastName" COLLATE "pg_unicode_fast")'
  */
 export function comparedExpression(field: ResolvedField, context: CompileContext): string {
+  if (usesFoldedColumn(field, context)) return sqlDialect(context.dialect).quote(foldedColumnName(storedColumn(field, context)));
   return compared(field, context, fieldExpression(field, context.columns, context.dialect));
+}
+
+/**
+ * Whether a field is compared through its stored folded column in this
+ * context: a string, compared case-insensitively, with `foldedColumns` on.
+ *
+ * @example
+ * usesFoldedColumn(lastName, { ...context, foldedColumns: true }); // true
+ */
+export function usesFoldedColumn(field: Pick<ResolvedField, 'type'>, context: CompileContext): boolean {
+  return context.foldedColumns === true && field.type === 'string' && !context.caseSensitive;
+}
+
+/**
+ * The stored folded twin of a string column: `<column>_folded`, holding
+ * `lower(<column> COLLATE <fold>)` in the byte-wise collation `"C"`, so it
+ * orders by code point as the folded expression does.
+ *
+ * @example
+ * foldedColumnName('LastName'); // 'LastName_folded'
+ */
+export function foldedColumnName(column: string): string {
+  return `${column}_folded`;
+}
+
+/** The column a field is stored in; a field kept in a JSON document has no folded twin. */
+function storedColumn(field: Pick<ResolvedField, 'name' | 'path'>, context: CompileContext): string {
+  const mapping = context.columns.get(field.name);
+  if (mapping === undefined) return defaultColumnName(field);
+  if (mapping.kind === 'column') return mapping.column;
+  return sqlError(
+    'invalid-sql-option',
+    `foldedColumns needs ${field.name} in a column of its own, not in the JSON column ${mapping.column}`,
+  );
 }
 
 /**

@@ -99,6 +99,8 @@ export interface SqlDialectRules {
   exactTextCast(type: ScalarType, text: string): string | undefined;
   /** A LIMIT or OFFSET count as bound: a number, or text where drivers would send a DOUBLE the server refuses there (MySQL 8.0.22+). */
   limitValue(count: number): number | string;
+  /** Whether strings may be compared through stored folded columns (`toSql`'s `foldedColumns`). */
+  readonly storedFoldedColumns: boolean;
   /** Whether `CREATE INDEX CONCURRENTLY`, `INCLUDE (…)` and trigram (`pg_trgm`) indexes exist. */
   readonly postgresIndexes: boolean;
 }
@@ -187,6 +189,7 @@ const POSTGRES: SqlDialectRules = Object.freeze({
     return undefined;
   },
   limitValue: (count: number) => count,
+  storedFoldedColumns: true,
   postgresIndexes: true,
 });
 
@@ -232,6 +235,7 @@ const SQLITE: SqlDialectRules = Object.freeze({
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => sqliteJsonValue(column, path, type),
   exactTextCast: () => undefined,
   limitValue: (count: number) => count,
+  storedFoldedColumns: false,
   postgresIndexes: false,
 });
 
@@ -290,6 +294,7 @@ const MYSQL: SqlDialectRules = Object.freeze({
   jsonValue: (column: string, path: readonly string[], type: ScalarType) => mysqlJsonValue(column, path, type),
   exactTextCast: () => undefined,
   limitValue: (count: number) => String(count),
+  storedFoldedColumns: false,
   postgresIndexes: false,
 });
 

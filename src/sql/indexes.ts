@@ -27,7 +27,7 @@ import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from '.
  */
 export interface IndexAdvisorOptions extends Pick<
   ToSqlOptions,
-  'dialect' | 'columns' | 'caseSensitive' | 'foldCollation' | 'tieBreaker' | 'limits'
+  'dialect' | 'columns' | 'caseSensitive' | 'foldCollation' | 'foldedColumns' | 'tieBreaker' | 'limits'
 > {
   /** The table, optionally schema-qualified as `['payroll', 'employees']`. */
   readonly table: string | readonly string[];

@@ -8,7 +8,7 @@
  */
 import type { ScalarType } from '../schema/values.js';
 import type { TypedScalar, TypedSort } from '../ast/typed-tree.js';
-import { PartWriter, compared, orderKeys, sqlParameter, type CompileContext, type OrderKey } from './compile.js';
+import { PartWriter, compared, orderKeys, sqlParameter, usesFoldedColumn, type CompileContext, type OrderKey } from './compile.js';
 import { sqlDialect } from './dialect.js';
 import { sqlError } from './errors.js';
 import type { SqlPart } from './to-sql.js';
@@ -83,7 +83,8 @@ export function compileSeekParts(
     sqlError('invalid-value', `a seek key needs ${keys.length} values (one per sort key and the tie-breaker)`);
   }
   const out = new Writer();
-  const rowValue = rowValueRelation(keys, values, forward, seek);
+  // postgres_fdw ships no row-value comparison: with folded columns (written for it), the lexicographic form.
+  const rowValue = context.foldedColumns === true ? undefined : rowValueRelation(keys, values, forward, seek);
   writeFirstKeyScope(out, { keys, values, forward, context }, seek, rowValue);
   if (rowValue !== undefined) {
     // One row-value comparison, which a b-tree on the ORDER BY seeks to directly. Walking upward,
@@ -189,6 +190,8 @@ class Writer extends PartWriter {
       // The key's text is folded by the database, exactly as the column is: where its case mapping
       // differs from toLowerCase (older servers' İ and final Σ) the seek still lands between the right rows.
       if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
+      // A folded column's key is that column's own stored text (the SQL data source reads it back as the key).
+      if (usesFoldedColumn(key.field, cx)) return this.param(value);
       const [before, after] = compared(key.field, cx, `\u0000${sqlDialect(cx.dialect).textParameterCast}`).split('\u0000') as [
         string,
         string,

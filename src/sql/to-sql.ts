@@ -87,6 +87,18 @@ export interface ToSqlOptions {
    * `utf8mb4_0900_bin` (MySQL 8). Unused by the other dialects.
    */
   readonly binaryCollation?: string;
+  /**
+   * PostgreSQL: compare and order case-insensitive strings by a stored
+   * folded twin of each column (`"LastName_folded"`, see `foldedColumnName`:
+   * `text COLLATE "C" GENERATED ALWAYS AS (lower("LastName" COLLATE <fold>))
+   * STORED`, which `createPostgresTable` makes with `foldedColumns`) instead
+   * of the expression `lower("LastName" COLLATE <fold>)`, and write seeks
+   * without row-value comparisons. Every test is then a plain operator on a
+   * column of its own collation, which `postgres_fdw` ships to the shard
+   * whole (docs/server.md, "Shards on other servers"); results are the same.
+   * Needs each string field in a column of its own (not a JSON path).
+   */
+  readonly foldedColumns?: boolean;
   /** A unique column appended to ORDER BY (ascending) so paging is deterministic. A column name, quoted as given. */
   readonly tieBreaker?: string;
   /** PostgreSQL: the number of the first `$n` placeholder (default 1), to append to a query that already has parameters. */
@@ -223,8 +235,13 @@ function deferredJoinParts(
   const table = parts.map((p) => dialect.quote(p)).join('.');
   const tieBreaker = dialect.quote(options.tieBreaker);
   const key = dialect.quote('wepql_key');
+  // With folded columns (written for postgres_fdw), `= ANY(ARRAY(…))`: the page's keys become one
+  // array parameter the outer foreign scan ships to the shard, where a semi-join would fetch every row.
+  const [open, close] = context.foldedColumns === true ? ['= ANY(ARRAY(', '))'] : ['IN (', ')'];
   return [
-    { sql: `${tieBreaker} IN (SELECT ${key} FROM (SELECT ${tieBreaker} AS ${key} FROM ${table}${where.length === 0 ? '' : ' WHERE '}` },
+    {
+      sql: `${tieBreaker} ${open}SELECT ${key} FROM (SELECT ${tieBreaker} AS ${key} FROM ${table}${where.length === 0 ? '' : ' WHERE '}`,
+    },
     ...where,
     { sql: `${orderBy.length === 0 ? '' : ' ORDER BY '}` },
     ...orderBy,
@@ -232,7 +249,7 @@ function deferredJoinParts(
     { param: dialect.limitValue(limit) },
     { sql: ' OFFSET ' },
     { param: dialect.limitValue(offset) },
-    { sql: `) AS ${dialect.quote('wepql_page')})` },
+    { sql: `) AS ${dialect.quote('wepql_page')}${close}` },
   ];
 }
 
@@ -275,7 +292,10 @@ export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {
  * compileContext({ dialect: 'postgres', schema: employeeSchema }).foldCollation; // '"pg_unicode_fast"'
  */
 export function compileContext(
-  options: Pick<ToSqlOptions, 'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'binaryCollation' | 'limits'>,
+  options: Pick<
+    ToSqlOptions,
+    'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'binaryCollation' | 'foldedColumns' | 'limits'
+  >,
 ): CompileContext {
   const dialect = checkDialect(options?.dialect);
   const schema = options.schema;
@@ -286,6 +306,9 @@ export function compileContext(
   if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
   const binary = options.binaryCollation !== undefined ? options.binaryCollation : DEFAULT_MYSQL_BINARY_COLLATION;
   if (typeof binary !== 'string') sqlError('invalid-sql-option', 'binaryCollation must be a collation name');
+  const folded = options.foldedColumns ?? false;
+  if (typeof folded !== 'boolean') sqlError('invalid-sql-option', 'foldedColumns must be true or false');
+  if (folded && !rules.storedFoldedColumns) sqlError('invalid-sql-option', `foldedColumns is not supported on ${dialect}`);
   return {
     dialect,
     schema,
@@ -294,6 +317,7 @@ export function compileContext(
     // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
     foldCollation: rules.quoteCollation(fold),
     binaryCollation: sqlDialect('mysql').quote(binary),
+    foldedColumns: folded,
     limits,
   };
 }
