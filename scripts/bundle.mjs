@@ -14,7 +14,9 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-const runtime = new Set(Object.keys(pkg.dependencies ?? {}));
+// yaml stays an import (a runtime dependency, installed with the package): only YAML files load it,
+// and its Node build is CommonJS whose named exports a bundled dynamic import does not see.
+const runtime = new Set(Object.keys(pkg.dependencies ?? {}).filter((name) => name !== 'yaml'));
 
 /** `@scope/name/sub/path` → `@scope/name`; `name/sub` → `name`. */
 function packageOf(specifier) {
