@@ -7,12 +7,13 @@
  * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
 import { packageVersion } from './package-info.js';
-import { WepqlError } from '../diagnostics/error.js';
-import { SavedFileError } from '../workspace/saved-filters.js';
-import { UsageError } from '../workspace/usage-error.js';
-import { didYouMean } from '../diagnostics/suggest.js';
 import { decideColor, setColor } from './color.js';
-import { renderHelp, usageLine, type CommandDefinition } from './command.js';
+import type { CommandDefinition } from './command.js';
+
+// Only what every run needs is imported above: `wepql --version` loads this
+// file and package.json. Help, suggestions and the error classes are loaded
+// where they are used (the built CLI is one file per command plus the chunks
+// they share, scripts/bundle.mjs).
 
 interface CommandModule {
   readonly definition?: CommandDefinition;
@@ -74,7 +75,7 @@ function help(): string {
 async function commandHelp(name: string, entry: CommandEntry, rest: readonly string[]): Promise<string> {
   const module = await entry.load();
   if (module.helpFor !== undefined) return module.helpFor(rest);
-  if (module.definition !== undefined) return renderHelp(module.definition);
+  if (module.definition !== undefined) return (await import('./command.js')).renderHelp(module.definition);
   return `usage: ${entry.usage ?? `wepql ${name} [options]`}\n\n${entry.summary}\n`;
 }
 
@@ -86,7 +87,8 @@ async function commandHelp(name: string, entry: CommandEntry, rest: readonly str
  */
 const OTHER_NAMES: Readonly<Record<string, string>> = { format: 'fmt', prettier: 'fmt', check: 'lint', eslint: 'lint', validate: 'lint' };
 
-function unknownCommand(name: string): string {
+async function unknownCommand(name: string): Promise<string> {
+  const { didYouMean } = await import('../diagnostics/suggest.js');
   const near = Object.hasOwn(OTHER_NAMES, name.toLowerCase()) ? OTHER_NAMES[name.toLowerCase()] : didYouMean(name, Object.keys(COMMANDS));
   return `wepql: unknown command "${name}"${near === undefined ? '' : `; did you mean "${near}"?`}\nRun \`wepql --help\` for the list of commands.\n`;
 }
@@ -125,7 +127,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     const entry = lookup(topic);
     if (entry === undefined) {
-      process.stderr.write(unknownCommand(topic));
+      process.stderr.write(await unknownCommand(topic));
       return 2;
     }
     process.stdout.write(await commandHelp(topic, entry, rest.slice(1)));
@@ -133,7 +135,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const entry = lookup(name);
   if (entry === undefined) {
-    process.stderr.write(unknownCommand(name));
+    process.stderr.write(await unknownCommand(name));
     return 2;
   }
   // After `--` everything is TEXT or FILE, even `--help` (a filter may begin with `-`).
@@ -147,7 +149,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    return reportInputError(name, entry, command, error);
+    return await reportInputError(name, entry, command, error);
   }
 }
 
@@ -157,9 +159,17 @@ async function main(argv: readonly string[]): Promise<number> {
  * for a filter or sort the command was given (`WepqlError`) — never
  * "internal error" with a stack. Anything else is rethrown: a real bug.
  */
-function reportInputError(name: string, entry: CommandEntry, command: CommandModule, error: unknown): number {
+async function reportInputError(name: string, entry: CommandEntry, command: CommandModule, error: unknown): Promise<number> {
+  const [{ UsageError }, { SavedFileError }, { WepqlError }] = await Promise.all([
+    import('../workspace/usage-error.js'),
+    import('../workspace/saved-filters.js'),
+    import('../diagnostics/error.js'),
+  ]);
   if (error instanceof UsageError || error instanceof SavedFileError) {
-    const usage = command.definition === undefined ? (entry.usage ?? `wepql ${name} [options]`) : usageLine(command.definition);
+    const usage =
+      command.definition === undefined
+        ? (entry.usage ?? `wepql ${name} [options]`)
+        : (await import('./command.js')).usageLine(command.definition);
     process.stderr.write(`wepql ${name}: ${error.message}\nusage: ${usage}\nRun \`wepql help ${name}\` for every option.\n`);
     return 2;
   }

@@ -15,8 +15,8 @@
  * hand-written equivalent that is about three times faster; a property test
  * keeps the two identical.
  */
-import { createToken, Lexer, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain';
-import { shielded } from './shielded.js';
+import { createToken, Lexer, type CustomPatternMatcherReturn, type ILexerConfig, type TokenType } from 'chevrotain';
+import { lazyLexer } from './shielded.js';
 
 /**
  * The four whitespace characters of docs/reference.md §"Lexical rules".
@@ -239,16 +239,21 @@ export const FILTER_TOKENS: TokenType[] = [
 ];
 
 /**
- * The filter lexer: one instance, reused for every call.
+ * How the filter lexer is built. Chevrotain's checks of the token
+ * definitions are skipped, as its documentation advises for production:
+ * test/unit/syntax/grammar-validation.test.ts builds the same lexer with
+ * them on.
+ *
+ * @example
+ * new Lexer(FILTER_TOKENS, { ...FILTER_LEXER_CONFIG, skipValidations: false });
+ */
+export const FILTER_LEXER_CONFIG: ILexerConfig = { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true };
+
+/**
+ * The filter lexer: one instance, reused for every call, built on the first
+ * (`parseFilter` reads with the scanner; this is its reference).
  *
  * @example
  * filterLexer.tokenize('A.Equal(1)').tokens.map((t) => t.image); // ['A', '.', 'Equal', '(', '1', ')']
  */
-export const filterLexer = shielded(
-  () =>
-    new Lexer(FILTER_TOKENS, {
-      positionTracking: 'onlyOffset',
-      ensureOptimizations: true,
-      skipValidations: false,
-    }),
-);
+export const filterLexer = lazyLexer(() => new Lexer(FILTER_TOKENS, FILTER_LEXER_CONFIG));

@@ -83,8 +83,15 @@ export class FilterParser extends EmbeddedActionsParser {
   private carriedSeparator: IToken | undefined;
   private carriedSlotNonEmpty = false;
 
-  constructor() {
-    super(FILTER_TOKENS, { maxLookahead: 1, recoveryEnabled: false, skipValidations: false });
+  /**
+   * `validate` runs Chevrotain's grammar checks (ambiguity, left recursion,
+   * unreachable alternatives), a third of building the parser. Production
+   * skips them, as Chevrotain's documentation advises;
+   * test/unit/syntax/grammar-validation.test.ts builds with them on and
+   * checks that the grammar it validated is the one `parseFilter` runs.
+   */
+  constructor({ validate = false }: { readonly validate?: boolean } = {}) {
+    super(FILTER_TOKENS, { maxLookahead: 1, recoveryEnabled: false, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 

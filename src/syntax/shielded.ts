@@ -5,6 +5,7 @@
  * throw — at import time, for a module-level lexer. Building happens once,
  * synchronously, so the pollution can be set aside for exactly that long.
  */
+import type { ILexingResult, Lexer } from 'chevrotain';
 
 /**
  * Runs `build` with the configurable enumerable properties of
@@ -28,4 +29,21 @@ export function shielded<T>(build: () => T): T {
   } finally {
     for (const [key, descriptor] of hidden) Object.defineProperty(proto, key, descriptor);
   }
+}
+
+/** What the parsers and tools use of a Chevrotain `Lexer`. */
+export interface Tokenizer {
+  tokenize(text: string): ILexingResult;
+}
+
+/**
+ * A lexer built (shielded) on its first `tokenize`, not when its module
+ * loads: a process that never lexes with it never pays for its analysis.
+ *
+ * @example
+ * export const sortLexer = lazyLexer(() => new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset' }));
+ */
+export function lazyLexer(build: () => Lexer): Tokenizer {
+  let lexer: Lexer | undefined;
+  return { tokenize: (text) => (lexer ??= shielded(build)).tokenize(text) };
 }

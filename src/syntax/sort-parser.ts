@@ -4,7 +4,7 @@
  * lexer, where `=` separates a field from its direction, and a permissive
  * parser whose actions report every problem of every item in one pass.
  */
-import { createToken, EmbeddedActionsParser, EOF, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { createToken, EmbeddedActionsParser, EOF, Lexer, type ILexerConfig, type IToken, type TokenType } from 'chevrotain';
 import type { SortItemNode } from '../ast/nodes.js';
 import { SORT_DIRECTIONS, type SortDirection } from '../ast/operators.js';
 import { DEFAULT_LIMITS, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
@@ -12,7 +12,7 @@ import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { isSpaceCode, wordStartChars } from './filter-lexer.js';
 import { excerpt } from './text-checks.js';
-import { shielded } from './shielded.js';
+import { lazyLexer } from './shielded.js';
 import { isIdentifier } from '../ast/lexical.js';
 
 /**
@@ -73,12 +73,21 @@ export const SortWord = createToken({
 export const SORT_TOKENS: TokenType[] = [SortWhiteSpace, SortSemicolon, SortComma, SortEquals, SortWord, SortItemPart];
 
 /**
- * The sort lexer: one instance, reused.
+ * How the sort lexer is built: Chevrotain's checks of the token definitions
+ * skipped, as for the filter lexer (`FILTER_LEXER_CONFIG`).
+ *
+ * @example
+ * new Lexer(SORT_TOKENS, { ...SORT_LEXER_CONFIG, skipValidations: false });
+ */
+export const SORT_LEXER_CONFIG: ILexerConfig = { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true };
+
+/**
+ * The sort lexer: one instance, reused, built on its first call.
  *
  * @example
  * sortLexer.tokenize('A=Asc;B').tokens.map((t) => t.image); // ['A', '=', 'Asc', ';', 'B']
  */
-export const sortLexer = shielded(() => new Lexer(SORT_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: true }));
+export const sortLexer = lazyLexer(() => new Lexer(SORT_TOKENS, SORT_LEXER_CONFIG));
 
 function endOf(t: IToken): number {
   return t.startOffset + t.image.length;
@@ -102,8 +111,9 @@ export class SortParser extends EmbeddedActionsParser {
   private count = 0;
   private readonly seen = new Map<string, true>();
 
-  constructor() {
-    super(SORT_TOKENS, { maxLookahead: 1, recoveryEnabled: false });
+  /** `validate` runs Chevrotain's grammar checks, which production skips (see `FilterParser`). */
+  constructor({ validate = false }: { readonly validate?: boolean } = {}) {
+    super(SORT_TOKENS, { maxLookahead: 1, recoveryEnabled: false, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 

@@ -2,8 +2,9 @@
  * The published package works once installed: `npm pack` the built tree,
  * install the tarball into an empty folder (offline: the runtime dependencies
  * are packed from this checkout's node_modules), and run the installed commands —
- * `wepql db-seed --help`, `wepql query` over the shipped sample, the
- * reference server — and import every JavaScript entry of `exports`.
+ * `wepql db-seed --help`, `wepql query` over the shipped sample, `npx wepql
+ * lint` in the app, the reference server — and import every JavaScript
+ * entry of `exports`.
  * Needs `npm run build` first, as `npm test` does.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +35,7 @@ function run(command: string, args: readonly string[], cwd: string, env: NodeJS.
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 /** The installed folders of wepql's runtime dependencies and theirs, nested copies first as Node resolves them. */
 function runtimeDependencyFolders(): string[] {
@@ -93,7 +95,7 @@ describe('the installed package', () => {
     expect(existsSync(join(installed, 'LICENSE'))).toBe(true);
   });
 
-  it('every source map points at a file the package ships (src/ is shipped for them)', () => {
+  it('every source map points at a file the package ships (src/ is shipped for them) or carries the source itself', () => {
     const maps: string[] = [];
     const walk = (folder: string): void => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -104,10 +106,21 @@ describe('the installed package', () => {
     walk(join(installed, 'dist'));
     expect(maps.length).toBeGreaterThan(50);
     const dangling = maps.flatMap((map) => {
-      const { sources, sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string };
-      return sources.map((source) => resolve(dirname(map), sourceRoot, source)).filter((file) => !existsSync(file));
+      const {
+        sources,
+        sourceRoot = '',
+        sourcesContent = [],
+      } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string; sourcesContent?: (string | null)[] };
+      // The bundled commands carry their dependencies' code in the map (those files are elsewhere once installed).
+      return sources
+        .filter((_, i) => typeof sourcesContent[i] !== 'string')
+        .map((source) => resolve(dirname(map), sourceRoot, source))
+        .filter((file) => !existsSync(file));
     });
     expect(dangling).toEqual([]);
+    // The bundled CLI's map names the shipped src/ files themselves, not copies.
+    const cliMap = JSON.parse(readFileSync(join(installed, 'dist/cli/main.js.map'), 'utf8')) as { sources: string[] };
+    expect(cliMap.sources.map((source) => resolve(join(installed, 'dist/cli'), source))).toContain(join(installed, 'src/cli/main.ts'));
     // The comment at the end of each script names its map, and the map is there.
     const main = readFileSync(join(installed, 'dist/cli/main.js'), 'utf8');
     expect(main).toMatch(/\n\/\/# sourceMappingURL=main\.js\.map\n?$/);
@@ -117,6 +130,20 @@ describe('the installed package', () => {
     const r = run(join(installed, '..', '.bin', 'wepql'), ['db-seed', '--help'], join(installed, '..', '..'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^usage: wepql db-seed/);
+  });
+
+  it('npx wepql lint checks a file of saved filters in the app, with the schema the package ships', () => {
+    const app = join(installed, '..', '..');
+    writeFileSync(join(app, 'views.wepql'), '# saved views\nLastName.StartsWith(Sm);Gender.Equal(1)\nFirstName.Equals(Ann)\n');
+    const r = run(npx, ['--offline', 'wepql', 'lint', '--schema', join(installed, 'schemas/employee.json'), 'views.wepql'], app, {
+      NO_COLOR: '1',
+    });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/views\.wepql:3:\d+/);
+    expect(`${r.stdout}${r.stderr}`).toContain('Equals');
+    // No finding on line 2; the summary counts both filters.
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/views\.wepql:2:/);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/1 file, 2 filters checked: 1 error/);
   });
 
   it('wepql query runs a filter over the shipped sample', () => {

@@ -1,0 +1,97 @@
+// Bundles the package's executables after tsc has emitted the library:
+// `wepql` (dist/cli/main.js) and the reference server
+// (dist/reference-server/main.js) are each replaced by one file holding
+// their code and that of the runtime dependencies (chevrotain and the
+// 640 files of its lodash-es among them), so a start opens a handful of
+// files instead of hundreds. The CLI's commands stay behind dynamic imports
+// (src/cli/main.ts), so each becomes a chunk of dist/cli-chunks/ loaded only
+// when that command runs. Packages that are not runtime dependencies (the
+// database drivers, the frameworks, the UI peers) stay imports: a command
+// loads one when it needs it, from the user's node_modules. The library
+// entries (`wepql`, `wepql/sql`, …) stay tsc's ES modules, for bundlers.
+import { build } from 'esbuild';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+const root = new URL('../', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+// yaml stays an import (a runtime dependency, installed with the package): only YAML files load it,
+// and its Node build is CommonJS whose named exports a bundled dynamic import does not see.
+const runtime = new Set(Object.keys(pkg.dependencies ?? {}).filter((name) => name !== 'yaml'));
+
+/** `@scope/name/sub/path` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * What src/ imports by package name is bundled when it is a runtime
+ * dependency and left an import otherwise (an optional peer, a driver);
+ * whatever a bundled dependency imports in turn is bundled with it.
+ */
+const runtimeDependenciesOnly = {
+  name: 'runtime-dependencies-only',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind === 'entry-point' || args.path.startsWith('node:')) return undefined;
+      if (args.importer.includes('/node_modules/')) return undefined;
+      return runtime.has(packageOf(args.path)) ? undefined : { external: true };
+    });
+  },
+};
+
+const common = {
+  absWorkingDir: new URL('.', root).pathname,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // A dependency's ES build where it ships one (jsonc-parser's CommonJS build is UMD, whose requires a bundler cannot follow).
+  mainFields: ['module', 'main'],
+  // This checkout's node_modules may be a link; paths in the maps stay node_modules/…
+  preserveSymlinks: true,
+  // Source maps name the shipped src/ files (sources relative to the map);
+  // the dependencies' code is carried inside the map (shipSources below).
+  sourcemap: 'linked',
+  sourcesContent: true,
+  // Whitespace and syntax only: names stay, so a stack trace reads without the map.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  plugins: [runtimeDependenciesOnly],
+  // Some dependencies are CommonJS and `require` Node's modules; an ES module has no `require` of its own.
+  banner: {
+    js: "import { createRequire as __wepqlCreateRequire } from 'node:module'; const require = __wepqlCreateRequire(import.meta.url);",
+  },
+};
+
+const started = performance.now();
+rmSync(new URL('dist/cli-chunks/', root), { recursive: true, force: true });
+const results = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { 'cli/main': 'src/cli/main.ts' },
+    outdir: 'dist',
+    splitting: true,
+    // Beside dist/cli/, at the same depth as every module of src/ is in dist/:
+    // `new URL('../../package.json', import.meta.url)` means the same in a chunk.
+    chunkNames: 'cli-chunks/[name]-[hash]',
+    metafile: true,
+  }),
+  build({ ...common, entryPoints: { 'reference-server/main': 'src/reference-server/main.ts' }, outdir: 'dist', metafile: true }),
+]);
+for (const entry of ['dist/cli/main.js', 'dist/reference-server/main.js']) chmodSync(new URL(entry, root), 0o755);
+
+/**
+ * A map's sources from src/ point at the files the package ships, so their
+ * copies are dropped from it; a dependency's stay, since its files are
+ * somewhere else once installed (or bundled away).
+ */
+function shipSources(mapFile) {
+  const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+  map.sourcesContent = map.sources.map((source, i) => (source.startsWith('../../src/') ? null : map.sourcesContent[i]));
+  writeFileSync(mapFile, JSON.stringify(map));
+}
+for (const r of results) for (const f of Object.keys(r.metafile.outputs)) if (f.endsWith('.map')) shipSources(new URL(f, root));
+const files = results.reduce((n, r) => n + Object.keys(r.metafile.outputs).filter((f) => f.endsWith('.js')).length, 0);
+console.log(`bundle: dist/cli/main.js and dist/reference-server/main.js (${files} files) in ${Math.round(performance.now() - started)} ms`);
