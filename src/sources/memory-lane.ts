@@ -4,8 +4,11 @@
  * event loop free between two slices. A request that needs no such work (a
  * token page over a cached order, a warm first page) is answered between two
  * slices, so it waits at most one slice however many cold queries run; and
- * the slices rotate between clients, one client's queue of cold queries
- * taking turns with everyone else's rather than going first.
+ * the slices rotate between owners, one client's queue of cold queries
+ * taking turns with everyone else's rather than going first. The memory
+ * source names two owners per client identity (its id read as the client
+ * field's type, so `1` and `01` are one client): its cold queries, and the
+ * work its token pages wait for.
  *
  * Work is a generator that does a bounded amount between two `yield`s and
  * yields whenever `due()` says its slice is spent. Background work (the full

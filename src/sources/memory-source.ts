@@ -19,7 +19,8 @@ import { sortTypedRecords } from '../evaluate/sort-typed.js';
 import type { BoundedCache } from '../list/bounded-cache.js';
 import { createBoundedCache } from '../list/bounded-cache.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { ascendingSort, scopeClauses, withClauses } from '../list/data-source.js';
+import { ascendingSort, scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import { convertValueText } from '../validate/convert-value.js';
 import type { Schema } from '../schema/schema.js';
 import type { LaneTask, WorkLane } from './memory-lane.js';
 import { sharedWorkLane } from './memory-lane.js';
@@ -139,10 +140,10 @@ function rowsAt(ctx: Context, positions: ArrayLike<number>, from: number, to: nu
 }
 
 /** The cache key of a query: its text key with the client and the soft-delete choice; undefined without a text key. */
-function cacheKeyOf(q: DataQuery): string | undefined {
+function cacheKeyOf(ctx: Context, q: DataQuery): string | undefined {
   return q.cacheKey === undefined
     ? undefined
-    : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
+    : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : clientKeyOf(ctx, q), q.includeDeleted]);
 }
 
 /**
@@ -151,7 +152,7 @@ function cacheKeyOf(q: DataQuery): string | undefined {
  * query object, and a WeakMap saves filtering twice without holding on.
  */
 function entryFor(ctx: Context, q: DataQuery): Entry {
-  const key = cacheKeyOf(q);
+  const key = cacheKeyOf(ctx, q);
   if (key === undefined) {
     let entry = ctx.byIdentity.get(q);
     if (entry === undefined) ctx.byIdentity.set(q, (entry = {}));
@@ -164,7 +165,7 @@ function entryFor(ctx: Context, q: DataQuery): Entry {
 
 /** Counts an entry at its current size again (when it gained matches, a first page or its order). */
 function recount(ctx: Context, q: DataQuery, entry: Entry): void {
-  const key = cacheKeyOf(q);
+  const key = cacheKeyOf(ctx, q);
   if (key === undefined || ctx.cache.peek(key) !== entry) return;
   const positions = (entry.matches?.length ?? 0) + (entry.sorted?.length ?? 0) + (entry.top?.positions.length ?? 0);
   ctx.cache.set(key, entry, ENTRY_OVERHEAD + positions * 4);
@@ -175,22 +176,42 @@ function orderingOf(ctx: Context, q: DataQuery): Ordering {
   return { base: ctx.base, readers };
 }
 
-function ownerOf(q: DataQuery): string {
-  return q.clientId === undefined ? '' : String(q.clientId);
+/**
+ * The client a query belongs to, as one text per client identity: the id is
+ * read as the client field's type by the reader the scope clause uses
+ * (`scopeClauses`), so `1`, `01`, `+1` and `1e0` are one client, one cache
+ * entry and one turn on the lane, not one per spelling. Every id that reads
+ * as no value of the type (it matches no row) shares one key.
+ */
+function clientKeyOf(ctx: Context, q: DataQuery): string {
+  if (q.clientId === undefined) return '';
+  const field = ctx.options.clientField;
+  if (field === undefined) return String(q.clientId);
+  const converted = convertValueText(String(q.clientId), scalarField(ctx.options.schema, field, 'clientField').type);
+  if (!converted.ok) return '\u0001none';
+  return converted.value instanceof Date ? converted.value.toISOString() : String(converted.value);
+}
+
+/** The lane turn of a query's filtering and first-page selection: its client's. */
+function ownerOf(ctx: Context, q: DataQuery): string {
+  return `c${clientKeyOf(ctx, q)}`;
 }
 
 /**
  * The lane turn of work that token pages wait for (their seek selection,
- * the sort they seek in): a turn of its own, taking turns with the clients'
- * cold queries rather than queuing behind those of its own client.
+ * the sort they seek in): one per client, beside that client's turn for cold
+ * queries, so a token page neither queues behind its own client's cold
+ * queries nor behind another client's burst of walks.
  */
-const PAGE_TURNS = '\u0000page turns';
+function pageTurnsOf(ctx: Context, q: DataQuery): string {
+  return `p${clientKeyOf(ctx, q)}`;
+}
 
 /** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
 function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
   if (entry.matches !== undefined) return Promise.resolve(entry.matches);
   if (entry.filtering !== undefined) return entry.filtering;
-  const filtering = ctx.lane.run(ownerOf(q), filterJob(ctx, q, top)).result;
+  const filtering = ctx.lane.run(ownerOf(ctx, q), filterJob(ctx, q, top)).result;
   entry.filtering = filtering;
   filtering.then(
     (matches) => {
@@ -236,7 +257,7 @@ function sortLater(ctx: Context, q: DataQuery, entry: Entry): void {
     return;
   }
   // A query that cannot be asked for again (no cache key) is not worth sorting.
-  if (cacheKeyOf(q) === undefined) return;
+  if (cacheKeyOf(ctx, q) === undefined) return;
   entry.sorting = ctx.lane.background(sortPositions(order, entry.matches, ctx.lane));
   entry.sorting.result.then(
     (sorted) => {
@@ -255,8 +276,8 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   if (entry.sorted !== undefined) return entry.sorted;
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
-  if (entry.sorting === undefined) return ctx.lane.run(PAGE_TURNS, sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
-  entry.sorting.promote(PAGE_TURNS);
+  if (entry.sorting === undefined) return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
+  entry.sorting.promote(pageTurnsOf(ctx, q));
   return entry.sorting.result;
 }
 
@@ -330,12 +351,19 @@ async function seekBySelection(
   limit: number,
 ): Promise<Window> {
   // The sort token pages will seek in is hurried too: one sort serves every later page.
-  entry.sorting?.promote(PAGE_TURNS);
+  entry.sorting?.promote(pageTurnsOf(ctx, q));
   if (after !== undefined) {
-    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, PAGE_TURNS);
+    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, pageTurnsOf(ctx, q));
     return { positions: rows, from: 0, to: rows.length };
   }
-  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0, PAGE_TURNS);
+  const nearestFirst = await selectFrom(
+    ctx,
+    q,
+    entry,
+    new TopK(order, limit, -1),
+    (p) => compareToSeek(order, p, before!) < 0,
+    pageTurnsOf(ctx, q),
+  );
   const rows = nearestFirst.slice().reverse();
   return { positions: rows, from: 0, to: rows.length };
 }
@@ -346,7 +374,7 @@ async function selectFrom(
   entry: Entry,
   top: TopK,
   accept: (p: number) => boolean,
-  owner = ownerOf(q),
+  owner = ownerOf(ctx, q),
 ): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
   return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane)).result;
