@@ -65,7 +65,9 @@ export type ListError =
     }
   | { readonly kind: 'unsupported-version'; readonly address: string; readonly version: string }
   | { readonly kind: 'not-found'; readonly message: string }
-  | { readonly kind: 'internal'; readonly message: string };
+  | { readonly kind: 'internal'; readonly message: string }
+  /** The server could not start (or finish) the request in its time: 503 with `Retry-After`. */
+  | { readonly kind: 'busy'; readonly retryAfterSeconds: number };
 
 /**
  * An HTTP response as data.
@@ -131,8 +133,8 @@ export function listResponse<T>(input: { data: readonly T[]; pagination?: Pagina
 /**
  * The response for a list error: 400 with the bodies of docs/reference.md §"Envelopes"
  * for validation,
- * page range and version errors, 404 and 500 with `Status` 0 and a null
- * `ErrorCode`.
+ * page range and version errors, 404, 500 and 503 (busy, with `Retry-After`
+ * in whole seconds) with `Status` 0 and a null `ErrorCode`.
  *
  * @example
  * errorResponse({ kind: 'validation', errors: [{ param: 'limit', code: 'requiredError', message: 'limit is required on the first page' }] }).body;
@@ -181,6 +183,20 @@ export function errorResponse(error: ListError): ListResponse {
         headers,
         body: { Status: 0, Code: '500', ErrorCode: null, Message: error.message, StackTrace: '' } satisfies ErrorEnvelope,
       };
+    case 'busy': {
+      const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+      return {
+        status: 503,
+        headers: { ...headers, 'retry-after': String(seconds) },
+        body: {
+          Status: 0,
+          Code: '503',
+          ErrorCode: null,
+          Message: `The server is busy; retry after ${seconds} s.`,
+          StackTrace: '',
+        } satisfies ErrorEnvelope,
+      };
+    }
   }
 }
 

@@ -22,6 +22,8 @@ import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWi
 import { ascendingSort, scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 import { convertValueText } from '../validate/convert-value.js';
 import type { Schema } from '../schema/schema.js';
+import type { SharedWork } from '../list/admission.js';
+import { joinShared } from '../list/admission.js';
 import type { LaneTask, WorkLane } from './memory-lane.js';
 import { sharedWorkLane } from './memory-lane.js';
 import type { Ordering } from './memory-order.js';
@@ -75,7 +77,8 @@ export interface MemoryDataSource extends DataSource {
 /** One query's work: its matches (positions in the base array), its first page, its sorted order. */
 interface Entry {
   matches?: Int32Array;
-  filtering?: Promise<Int32Array>;
+  /** The filtering under way, shared by every request waiting for it; abandoned when they all went away. */
+  filtering?: SharedWork<Int32Array>;
   top?: { readonly limit: number; readonly positions: Int32Array };
   sorted?: Int32Array;
   sorting?: LaneTask<Int32Array>;
@@ -117,6 +120,8 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
     clientScoped: options.clientField !== undefined,
+    // The lane, not a pool, decides what runs: many requests may hold a slot while it slices their work fairly.
+    concurrency: 64,
     cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
     count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
     page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
@@ -210,19 +215,30 @@ function pageTurnsOf(ctx: Context, q: DataQuery): string {
 /** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
 function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
   if (entry.matches !== undefined) return Promise.resolve(entry.matches);
-  if (entry.filtering !== undefined) return entry.filtering;
-  const filtering = ctx.lane.run(ownerOf(ctx, q), filterJob(ctx, q, top)).result;
-  entry.filtering = filtering;
-  filtering.then(
-    (matches) => {
-      entry.matches = matches;
-      entry.filtering = undefined;
-      recount(ctx, q, entry);
-      sortLater(ctx, q, entry);
-    },
-    () => (entry.filtering = undefined),
-  );
-  return filtering;
+  if (entry.filtering === undefined) {
+    const controller = new AbortController();
+    const result = ctx.lane.run(ownerOf(ctx, q), filterJob(ctx, q, top), controller.signal).result;
+    const filtering: SharedWork<Int32Array> = { result, controller, callers: 0 };
+    entry.filtering = filtering;
+    result.then(
+      (matches) => {
+        entry.matches = matches;
+        entry.filtering = undefined;
+        recount(ctx, q, entry);
+        sortLater(ctx, q, entry);
+      },
+      () => {
+        if (entry.filtering === filtering) entry.filtering = undefined;
+      },
+    );
+  }
+  return joinShared(entry.filtering, q.signal);
+}
+
+/** A wait that ends with the request's abort reason as soon as its signal is aborted (the work goes on for others). */
+function untilAborted<T>(waiting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return waiting;
+  return joinShared({ result: waiting, controller: new AbortController(), callers: 1 }, signal);
 }
 
 function* filterJob(ctx: Context, q: DataQuery, top: TopK | undefined): Generator<void, Int32Array, void> {
@@ -276,9 +292,10 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   if (entry.sorted !== undefined) return entry.sorted;
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
-  if (entry.sorting === undefined) return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
+  if (entry.sorting === undefined)
+    return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane), q.signal).result;
   entry.sorting.promote(pageTurnsOf(ctx, q));
-  return entry.sorting.result;
+  return untilAborted(entry.sorting.result, q.signal);
 }
 
 /** Selects `limit` rows (after skipping `skip`) with a heap over the matches, on the lane. */
@@ -377,5 +394,5 @@ async function selectFrom(
   owner = ownerOf(ctx, q),
 ): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
-  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane)).result;
+  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane), q.signal).result;
 }

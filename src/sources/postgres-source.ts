@@ -8,6 +8,8 @@ import type { Schema } from '../schema/schema.js';
 import type { ColumnMap } from '../sql/to-sql.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
+import type { PostgresPool } from './sql-pools.js';
+import { postgresPoolRunner } from './sql-pools.js';
 
 /**
  * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
@@ -24,8 +26,17 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly r
  * const options: PostgresDataSourceOptions = { query, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface PostgresDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. */
-  readonly query: SqlRunner;
+  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. Give this or `pool`. */
+  readonly query?: SqlRunner;
+  /**
+   * A `pg` Pool to run statements on, instead of `query`: each statement of
+   * a request with a deadline then runs in a read-only transaction with
+   * `SET LOCAL statement_timeout` set to the time left, and is cancelled
+   * (`pg_cancel_backend`) when its client goes away (docs/server.md).
+   */
+  readonly pool?: PostgresPool;
+  /** Statements run at once behind a server's admission queue; default the pool's `max` less one (for cancels), else 8. */
+  readonly concurrency?: number;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -60,6 +71,15 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
  * });
  */
 export function createPostgresDataSource(options: PostgresDataSourceOptions): DataSource {
-  const { query, ...shared } = options;
-  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query });
+  const { query, pool, concurrency, ...shared } = options;
+  if ((query === undefined) === (pool === undefined)) throw new TypeError('createPostgresDataSource: give either query or pool');
+  // A plain runner is called with the statement and its parameters only: `pool.query`'s third argument is a callback.
+  const run = pool !== undefined ? postgresPoolRunner(pool) : (sql: string, params: unknown[]) => query!(sql, params);
+  const poolSize = pool?.options?.max ?? 10;
+  return createSqlDataSource({
+    ...shared,
+    dialect: 'postgres',
+    run,
+    concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),
+  });
 }

@@ -17,17 +17,10 @@ import type { Seek, SeekKey } from '../sql/seek.js';
 import { toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
-import { sqlEngine, type SqlEngine } from './sql-engine.js';
+import { BusyError, remainingMs } from '../list/admission.js';
+import { sqlEngine, type SqlEngine, type SqlStatementRunner, type StatementContext } from './sql-engine.js';
 
-/**
- * Runs one parameterised statement and resolves to its rows in any of the
- * shapes drivers return: `{ rows }` (`pg`, PGlite), mysql2's `[rows, fields]`
- * pair, or the rows themselves.
- *
- * @example
- * const run: SqlStatementRunner = (sql, params) => pool.query(sql, params);
- */
-export type SqlStatementRunner = (sql: string, params: unknown[]) => Promise<unknown>;
+export type { SqlStatementRunner } from './sql-engine.js';
 
 /**
  * Options of `createSqlDataSource`: the options every SQL source shares, plus the dialect and the runner.
@@ -37,8 +30,14 @@ export type SqlStatementRunner = (sql: string, params: unknown[]) => Promise<unk
  */
 export interface SqlDataSourceOptions extends ScopeOptions {
   readonly dialect: SqlDialect;
-  /** Runs a statement with the dialect's placeholders (`$1` on PostgreSQL, `?` elsewhere). */
+  /**
+   * Runs a statement with the dialect's placeholders (`$1` on PostgreSQL,
+   * `?` elsewhere). Its third argument, when the request has a deadline or
+   * can be abandoned, holds the statement's time limit and cancel signal.
+   */
   readonly run: SqlStatementRunner;
+  /** Statements the source runs well at once (`DataSource.concurrency`); default 8. */
+  readonly concurrency?: number;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -76,13 +75,14 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const read: Reader = async (q, window, seek, keyed) => {
     const statement = table.select(q, window, seek, keyed);
     if (statement === undefined) return [];
-    const rows = await table.engine.rows(statement.sql, statement.params, statement.ordered);
+    const rows = await table.rows(q, statement);
     // A `before` seek reads backwards from the key; the page is those rows in the query's order.
     return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
   };
   return Object.freeze({
     // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
     clientScoped: options.clientField !== undefined,
+    concurrency: options.concurrency ?? 8,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const rows = await readKeyed(q, window, read);
       if (rows.length === 0) return { rows: [] };
@@ -94,7 +94,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     async count(q: DataQuery): Promise<number> {
       const statement = table.count(q);
       if (statement === undefined) return 0;
-      const rows = await table.engine.rows(statement.sql, statement.params, false);
+      const rows = await table.rows(q, statement);
       return Number(rows[0]?.n ?? 0);
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
@@ -184,6 +184,30 @@ class SqlTable {
       params: [...params],
       ordered: false,
     };
+  }
+
+  /**
+   * Runs a statement with what is left of its request's time as its limit
+   * and its request's signal to cancel it. A statement stopped because the
+   * time ran out is a `BusyError` (the request is answered 503); one whose
+   * request went away rejects with the request's abort reason.
+   */
+  async rows(q: DataQuery, statement: Statement): Promise<readonly Record<string, unknown>[]> {
+    q.signal?.throwIfAborted();
+    const context: StatementContext | undefined =
+      q.deadline === undefined && q.signal === undefined
+        ? undefined
+        : {
+            ...(q.deadline === undefined ? {} : { timeoutMs: remainingMs(q.deadline) }),
+            ...(q.signal === undefined ? {} : { signal: q.signal }),
+          };
+    try {
+      return await this.engine.rows(statement.sql, statement.params, statement.ordered, context);
+    } catch (error) {
+      if (q.signal?.aborted === true) throw q.signal.reason;
+      if (this.engine.interrupted(error)) throw new BusyError('a statement ran out of its time', 1);
+      throw error;
+    }
   }
 
   /** A row read by `select` as the record the list returns. */
