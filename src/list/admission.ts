@@ -171,55 +171,30 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
   let running = 0;
   let refused = 0;
   let joined = 0;
-  // Mean time a statement holds its slot, smoothed; it sizes Retry-After.
-  let serviceMs = 50;
+  let serviceMs = 50; // the mean time a slot is held, smoothed: it sizes Retry-After
 
   const waiting = (): number => queues.seek.length + queues.rows.length + queues.count.length;
-  const retryAfter = (): number => Math.min(60, Math.max(1, Math.ceil(((waiting() / concurrency + 1) * serviceMs) / 1000)));
-  const busy = (why: string): BusyError => {
-    refused++;
-    return new BusyError(why, retryAfter());
-  };
+  // Retry after the time the queue ahead takes to drain, at the recent pace: 1 to 60 s.
+  const busy = (why: string): BusyError =>
+    new BusyError(why, (refused++, Math.min(60, Math.max(1, Math.ceil(((waiting() / concurrency + 1) * serviceMs) / 1000)))));
 
+  // Frees go to the first class with a waiter: seek, then rows, then count.
   const dispatch = (): void => {
-    while (running < concurrency) {
-      const cls = CLASSES.find((c) => queues[c].length > 0);
-      if (cls === undefined) return;
+    for (let cls = nextClass(queues); running < concurrency && cls !== undefined; cls = nextClass(queues)) {
       running++;
       queues[cls].shift()!.grant();
     }
   };
 
-  const slot = (): (() => void) => {
-    const started = Date.now();
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      serviceMs += (Date.now() - started - serviceMs) / 8;
+  const slot = () =>
+    slotOf((heldMs) => {
+      serviceMs += (heldMs - serviceMs) / 8;
       running--;
       dispatch();
-    };
-  };
+    });
 
   return {
-    ticket(clientSignal) {
-      const controller = new AbortController();
-      const deadline = Date.now() + deadlineMs;
-      const onClientGone = () => controller.abort(clientSignal?.reason ?? new Error('the client went away'));
-      if (clientSignal?.aborted) onClientGone();
-      else clientSignal?.addEventListener('abort', onClientGone, { once: true });
-      const timer = setTimeout(() => controller.abort(busy(`the request ran past its deadline of ${deadlineMs} ms`)), deadlineMs);
-      return {
-        signal: controller.signal,
-        deadline,
-        close() {
-          clearTimeout(timer);
-          clientSignal?.removeEventListener('abort', onClientGone);
-          if (!controller.signal.aborted) controller.abort(new Error('the request was answered'));
-        },
-      };
-    },
+    ticket: (clientSignal) => startTicket(clientSignal, deadlineMs, () => busy(`the request ran past its deadline of ${deadlineMs} ms`)),
 
     acquire(cls, ticket) {
       if (ticket.signal.aborted) return Promise.reject(ticket.signal.reason);
@@ -230,48 +205,102 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
       if (queues[cls].length >= queueLimit[cls]) return Promise.reject(busy(`the ${cls} queue is full (${queueLimit[cls]} waiting)`));
       const waitMs = Math.min(maxWaitMs, ticket.deadline - Date.now());
       if (waitMs <= 0) return Promise.reject(busy('the request has no time left to wait'));
-      return new Promise((resolve, reject) => {
-        const leave = () => {
-          clearTimeout(timer);
-          ticket.signal.removeEventListener('abort', onAbort);
-          const at = queues[cls].indexOf(waiter);
-          if (at >= 0) queues[cls].splice(at, 1);
-        };
-        const waiter: Waiter = {
-          grant: () => (leave(), resolve(slot())),
-          refuse: (error) => (leave(), reject(error)),
-        };
-        const onAbort = () => waiter.refuse(ticket.signal.reason);
-        const timer = setTimeout(() => waiter.refuse(busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`)), waitMs);
-        ticket.signal.addEventListener('abort', onAbort, { once: true });
-        queues[cls].push(waiter);
-      });
+      return waitInQueue(queues[cls], ticket, waitMs, slot, () => busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`));
     },
 
     shared<T>(key: string, ticket: RequestTicket, work: (ticket: RequestTicket) => Promise<T>): Promise<T> {
-      let flight = options.singleFlight === false ? undefined : flights.get(key);
-      if (flight === undefined) {
-        const controller = new AbortController();
-        const inner: RequestTicket = { signal: controller.signal, deadline: ticket.deadline, close: () => {} };
-        const result = work(inner);
-        const started: Flight = { result, controller, callers: 0 };
-        flight = started;
-        if (options.singleFlight !== false) {
-          flights.set(key, started);
-          const done = () => void (flights.get(key) === started && flights.delete(key));
-          result.then(done, done);
-        }
-      } else joined++;
-      return joinShared(flight, ticket.signal) as Promise<T>;
+      const flight = options.singleFlight === false ? undefined : flights.get(key);
+      if (flight !== undefined) joined++;
+      return joinShared(
+        flight ?? startFlight(options.singleFlight === false ? undefined : flights, key, ticket, work),
+        ticket.signal,
+      ) as Promise<T>;
     },
 
-    stats: () => ({
-      running,
-      waiting: { seek: queues.seek.length, rows: queues.rows.length, count: queues.count.length },
-      refused,
-      joined,
-    }),
+    stats: () => ({ running, waiting: waitingOf(queues), refused, joined }),
   };
+}
+
+function nextClass(queues: Record<StatementClass, Waiter[]>): StatementClass | undefined {
+  return CLASSES.find((c) => queues[c].length > 0);
+}
+
+function waitingOf(queues: Record<StatementClass, Waiter[]>): Record<StatementClass, number> {
+  return { seek: queues.seek.length, rows: queues.rows.length, count: queues.count.length };
+}
+
+/** A slot's release function: gives the slot back once, with the time it was held. */
+function slotOf(release: (heldMs: number) => void): () => void {
+  const started = Date.now();
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    release(Date.now() - started);
+  };
+}
+
+/** A request's ticket: aborted when its client goes away or its deadline passes (with `deadlineError()`), or once answered. */
+function startTicket(clientSignal: AbortSignal | undefined, deadlineMs: number, deadlineError: () => BusyError): RequestTicket {
+  const controller = new AbortController();
+  const deadline = Date.now() + deadlineMs;
+  const onClientGone = () => controller.abort(clientSignal?.reason ?? new Error('the client went away'));
+  if (clientSignal?.aborted) onClientGone();
+  else clientSignal?.addEventListener('abort', onClientGone, { once: true });
+  const timer = setTimeout(() => controller.abort(deadlineError()), deadlineMs);
+  return {
+    signal: controller.signal,
+    deadline,
+    close() {
+      clearTimeout(timer);
+      clientSignal?.removeEventListener('abort', onClientGone);
+      if (!controller.signal.aborted) controller.abort(new Error('the request was answered'));
+    },
+  };
+}
+
+/** Waits in `queue` for a slot (granted by the dispatcher), refused at `waitMs` with `timeoutError()` or at the ticket's abort. */
+function waitInQueue(
+  queue: Waiter[],
+  ticket: RequestTicket,
+  waitMs: number,
+  slot: () => () => void,
+  timeoutError: () => BusyError,
+): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      clearTimeout(timer);
+      ticket.signal.removeEventListener('abort', onAbort);
+      const at = queue.indexOf(waiter);
+      if (at >= 0) queue.splice(at, 1);
+    };
+    const waiter: Waiter = {
+      grant: () => (leave(), resolve(slot())),
+      refuse: (error) => (leave(), reject(error)),
+    };
+    const onAbort = () => waiter.refuse(ticket.signal.reason);
+    const timer = setTimeout(() => waiter.refuse(timeoutError()), waitMs);
+    ticket.signal.addEventListener('abort', onAbort, { once: true });
+    queue.push(waiter);
+  });
+}
+
+/** Starts shared work under a ticket of its own (same deadline), listed in `flights` while it runs (none: single-flight is off). */
+function startFlight<T>(
+  flights: Map<string, Flight> | undefined,
+  key: string,
+  ticket: RequestTicket,
+  work: (ticket: RequestTicket) => Promise<T>,
+): Flight {
+  const controller = new AbortController();
+  const result = work({ signal: controller.signal, deadline: ticket.deadline, close: () => {} });
+  const flight: Flight = { result, controller, callers: 0 };
+  if (flights !== undefined) {
+    flights.set(key, flight);
+    const done = () => void (flights.get(key) === flight && flights.delete(key));
+    result.then(done, done);
+  }
+  return flight;
 }
 
 /**
