@@ -43,6 +43,9 @@ export interface ExpressLikeResponse {
   send(body: string): this;
   /** Ends a response without a body (401-style answers carry none). */
   end(): this;
+  /** Node's `close` event: a response closed before it finished means the client went away. */
+  once?(event: 'close', listener: () => void): unknown;
+  readonly writableFinished?: boolean;
 }
 
 /**
@@ -66,12 +69,18 @@ export function listHandler(
   const route = createListRoute(options);
   return (req, res, next) => {
     const path = req.route?.path;
+    // A client that goes away before its answer cancels the request's statements.
+    const gone = new AbortController();
+    res.once?.('close', () => {
+      if (res.writableFinished !== true) gone.abort(new Error('the client closed the connection'));
+    });
     route
       .serve({
         url: requestAddress(req.originalUrl, req.protocol, localAuthority(req.socket)),
         headers: req.headersDistinct,
         routePattern: `${req.baseUrl}${typeof path === 'string' ? path : String(path ?? '')}`,
         params: req.params,
+        signal: gone.signal,
       })
       .then((response) => {
         res.status(response.status).set(response.headers);

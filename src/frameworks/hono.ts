@@ -35,6 +35,8 @@ export function listHandler(options: ListRouteOptions): (c: Context) => Promise<
       headers: incoming?.headersDistinct ?? c.req.raw.headers,
       routePattern: c.req.routePath,
       params: c.req.param(),
+      // Aborted when the client goes away (on Node, @hono/node-server aborts it when the connection closes).
+      signal: c.req.raw.signal,
     });
     return new Response(response.body === undefined ? null : responseText(response), {
       status: response.status,

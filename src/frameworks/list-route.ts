@@ -6,6 +6,8 @@
  * checked once, not answered per request. Each adapter only reads its
  * framework's request and writes its response.
  */
+import type { AdmissionOptions } from '../list/admission.js';
+import { createAdmission } from '../list/admission.js';
 import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
 import type { ListHandlerOptions } from '../list/handler.js';
@@ -22,7 +24,14 @@ import { VERSION_HEADERS } from '../wire/contract.js';
  * @example
  * const options: ListRouteOptions = { source, schema: employeeSchema, codec, resolveClient: (id) => (known.has(id) ? Number(id) : undefined) };
  */
-export interface ListRouteOptions extends Omit<ListHandlerOptions, 'route' | 'clientId'> {
+export interface ListRouteOptions extends Omit<ListHandlerOptions, 'route' | 'clientId' | 'admission' | 'signal'> {
+  /**
+   * The queue, deadlines and single-flight in front of the source
+   * (`createAdmission`; docs/server.md), one per handler: default on, with
+   * the source's `concurrency` (8 when it has none) and `createAdmission`'s
+   * defaults; `false` for none.
+   */
+  readonly admission?: AdmissionOptions | false;
   /**
    * The path parameter that holds the client id; default `client_id`. Only
    * client-scoped routes (a source created with `clientField`) have one.
@@ -59,6 +68,8 @@ export interface ListRouteRequest {
   readonly routePattern: string;
   /** The path parameters the framework decoded (the client id among them on a client-scoped route). */
   readonly params: Readonly<Record<string, unknown>>;
+  /** Aborted when the client goes away: the request's statements and lane work are cancelled. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -90,6 +101,8 @@ export function createListRoute(options: ListRouteOptions): ListRoute {
         'so its list is not per client; create the source with clientField, or drop the client options for a route without a client',
     );
   }
+  const admission =
+    options.admission === false ? undefined : createAdmission({ concurrency: options.source.concurrency ?? 8, ...options.admission });
   // A route pattern is checked against the source once; later requests on it reuse the verdict.
   const verdicts = new Map<string, TypeError | { readonly scoped: boolean }>();
   const verdictFor = (pattern: string, params: ListRouteRequest['params']) => {
@@ -107,7 +120,7 @@ export function createListRoute(options: ListRouteOptions): ListRoute {
         options.onError?.(verdict);
         return errorResponse({ kind: 'internal', message: 'The request could not be served.' });
       }
-      return serveRoute(request, options, verdict.scoped ? param : undefined);
+      return serveRoute(request, options, verdict.scoped ? param : undefined, admission);
     },
   };
 }
@@ -169,7 +182,12 @@ export function routePath(pattern: string, params: ListRouteRequest['params']): 
   return filled.length > 1 ? filled.replace(/\/+$/, '') : filled;
 }
 
-async function serveRoute(request: ListRouteRequest, options: ListRouteOptions, clientParam: string | undefined): Promise<ListResponse> {
+async function serveRoute(
+  request: ListRouteRequest,
+  options: ListRouteOptions,
+  clientParam: string | undefined,
+  admission: ListHandlerOptions['admission'],
+): Promise<ListResponse> {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -192,10 +210,16 @@ async function serveRoute(request: ListRouteRequest, options: ListRouteOptions, 
     }
   }
   const path = routePath(request.routePattern, request.params);
-  const { clientParam: _param, resolveClient: _resolve, route, ...handler } = options;
+  const { clientParam: _param, resolveClient: _resolve, route, admission: _admission, ...handler } = options;
   return handleListRequest(
     { query: url.searchParams, headers: contractHeaders(request.headers), url: request.url },
-    { ...handler, route: route === undefined ? path : route(clientId, path), ...(clientId === undefined ? {} : { clientId }) },
+    {
+      ...handler,
+      route: route === undefined ? path : route(clientId, path),
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(admission === undefined ? {} : { admission }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    },
   );
 }
 

@@ -35,6 +35,14 @@ export interface DataQuery {
    * may reuse work across requests. Absent: nothing is reused.
    */
   readonly cacheKey?: string;
+  /**
+   * Aborted when the request no longer wants the answer: its client went
+   * away, or its deadline passed (the reason is then a `BusyError`). A source
+   * stops the query's work (cancels its statement, leaves the lane) and rejects.
+   */
+  readonly signal?: AbortSignal;
+  /** Epoch milliseconds at which the request's time is up; a source gives each statement what is left as its timeout. */
+  readonly deadline?: number;
 }
 
 /**
@@ -95,6 +103,12 @@ export interface DataSource {
    * the route decides.
    */
   readonly clientScoped?: boolean;
+  /**
+   * How many statements the source runs well at once (a pool's size, less
+   * one for cancels): the default `concurrency` of the admission queue a
+   * server puts in front of it. Undefined: 8.
+   */
+  readonly concurrency?: number;
 }
 
 /**

@@ -66,7 +66,7 @@ export type ListError =
   | { readonly kind: 'unsupported-version'; readonly address: string; readonly version: string }
   | { readonly kind: 'not-found'; readonly message: string }
   | { readonly kind: 'internal'; readonly message: string }
-  /** The request could not be served now: 503 with `Retry-After` (docs/reference.md §"Envelopes"). */
+  /** The server could not start (or finish) the request in its time: 503 with `Retry-After`. */
   | { readonly kind: 'busy'; readonly retryAfterSeconds: number };
 
 /**
@@ -133,8 +133,8 @@ export function listResponse<T>(input: { data: readonly T[]; pagination?: Pagina
 /**
  * The response for a list error: 400 with the bodies of docs/reference.md §"Envelopes"
  * for validation,
- * page range and version errors, 404 and 500 with `Status` 0 and a null
- * `ErrorCode`.
+ * page range and version errors, 404, 500 and 503 (busy, with `Retry-After`
+ * in whole seconds) with `Status` 0 and a null `ErrorCode`.
  *
  * @example
  * errorResponse({ kind: 'validation', errors: [{ param: 'limit', code: 'requiredError', message: 'limit is required on the first page' }] }).body;

@@ -11,6 +11,8 @@ import type { TypedSort } from '../ast/typed-tree.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { SeekValue } from '../sql/seek.js';
+import type { Admission, RequestTicket, StatementClass } from './admission.js';
+import { BusyError } from './admission.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import { SourceUnavailableError } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
@@ -44,6 +46,15 @@ export interface ListHandlerOptions {
   readonly apiVersions?: readonly string[] | false;
   /** Called with an error the data source threw; the client gets a bare 500 envelope. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * The queue, deadlines and single-flight in front of the source
+   * (`createAdmission`), shared by every request of a server; the framework
+   * adapters and the reference server make one. Without it, statements run
+   * as they arrive, with no deadline.
+   */
+  readonly admission?: Admission;
+  /** Aborted when the client goes away: the request's statements and lane work are cancelled. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -75,13 +86,52 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
     ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   if (!parsed.ok) return errorResponse(parsed.error);
+  const ticket = options.admission?.ticket(options.signal);
+  const work: Work = ticket ?? (options.signal === undefined ? {} : { signal: options.signal });
   try {
-    return await serve(parsed.request, options);
+    return await serve(parsed.request, options, work);
   } catch (error) {
+    // Refused, out of time, or abandoned by its client (who reads no answer): busy, never a bare 500.
+    if (error instanceof BusyError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
+    if (work.signal?.aborted === true) return errorResponse({ kind: 'busy', retryAfterSeconds: 1 });
     options.onError?.(error);
     if (error instanceof SourceUnavailableError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
     return errorResponse({ kind: 'internal', message: 'The list could not be read.' });
+  } finally {
+    ticket?.close();
   }
+}
+
+/** What a request's work watches: its abort signal and deadline, and the admission ticket holding them. */
+type Work = { readonly signal?: AbortSignal; readonly deadline?: number; readonly close?: () => void };
+
+/**
+ * The source as one request sees it: each call waits for a slot of its
+ * class (a seek, rows, a count) when the handler has an admission.
+ */
+function gatedSource(options: ListHandlerOptions, work: Work): DataSource {
+  const { source, admission } = options;
+  if (admission === undefined || work.deadline === undefined) return source;
+  const ticket = work as RequestTicket;
+  const gated = async <T>(cls: StatementClass, read: () => Promise<T>): Promise<T> => {
+    const release = await admission.acquire(cls, ticket);
+    try {
+      return await read();
+    } finally {
+      release();
+    }
+  };
+  const keyedPage = source.keyedPage;
+  return {
+    count: (q) => gated('count', () => source.count(q)),
+    page: (q, window) => gated('rows', () => source.page(q, window)),
+    ...(keyedPage === undefined
+      ? {}
+      : {
+          keyedPage: (q: DataQuery, window: SeekWindow) =>
+            gated(window.after !== undefined || window.before !== undefined ? 'seek' : 'rows', () => keyedPage.call(source, q, window)),
+        }),
+  };
 }
 
 /**
@@ -94,30 +144,53 @@ function dataQuery(
   filterText: string | undefined,
   sortText: string | undefined,
   includeDeleted: boolean,
-  scope: { readonly clientId?: string | number },
+  scope: Scope,
 ): DataQuery {
-  return { filter, sort, includeDeleted, cacheKey: JSON.stringify([filterText, sortText]), ...scope };
+  const { work, ...client } = scope;
+  return {
+    filter,
+    sort,
+    includeDeleted,
+    cacheKey: JSON.stringify([filterText, sortText]),
+    ...client,
+    ...(work.signal === undefined ? {} : { signal: work.signal }),
+    ...(work.deadline === undefined ? {} : { deadline: work.deadline }),
+  };
 }
 
-async function serve(request: ListRequest, options: ListHandlerOptions): Promise<ListResponse> {
-  const scope = options.clientId === undefined ? {} : { clientId: options.clientId };
+async function serve(request: ListRequest, options: ListHandlerOptions, work: Work): Promise<ListResponse> {
+  const scope: Scope = { work, ...(options.clientId === undefined ? {} : { clientId: options.clientId }) };
   if (request.mode === 'skip') {
     const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
-    const rows = await options.source.page(q, { offset: request.skip, limit: request.limit });
+    const rows = await gatedSource(options, work).page(q, { offset: request.skip, limit: request.limit });
     return listResponse({ data: rows });
   }
-  if (request.mode === 'first') return serveFirstPage(request, options, scope);
+  if (request.mode === 'first') {
+    const { admission } = options;
+    if (admission === undefined || work.deadline === undefined) return serveFirstPage(request, options, scope);
+    // Identical first pages arriving together (same list, filter, sort, limit) share one execution.
+    const key = JSON.stringify([
+      options.route,
+      options.clientId ?? null,
+      request.filterText,
+      request.sortText,
+      request.includeDeleted,
+      request.limit,
+    ]);
+    return admission.shared(key, work as RequestTicket, (shared) => serveFirstPage(request, options, { ...scope, work: shared }));
+  }
   return serveTokenPage(request, options, scope);
 }
 
-type Scope = { readonly clientId?: string | number };
+type Scope = { readonly clientId?: string | number; readonly work: Work };
 
 async function serveFirstPage(
   request: Extract<ListRequest, { mode: 'first' }>,
   options: ListHandlerOptions,
   scope: Scope,
 ): Promise<ListResponse> {
-  const { source, codec, route } = options;
+  const { codec, route } = options;
+  const source = gatedSource(options, scope.work);
   const q = dataQuery(request.filter, request.sort, request.filterText, request.sortText, request.includeDeleted, scope);
   // Counting and reading the page are independent: on a pool they run at once. The page is asked
   // for first, so a source that filters once for both (the memory source) selects the page on the way.
@@ -151,7 +224,8 @@ async function serveTokenPage(
   options: ListHandlerOptions,
   scope: Scope,
 ): Promise<ListResponse> {
-  const { source, codec, route } = options;
+  const { codec, route } = options;
+  const source = gatedSource(options, scope.work);
   const checked = codec.verify(request.dataToken, route);
   if (!checked.ok) {
     return errorResponse({ kind: 'page-out-of-range', ...NO_TOKEN_RANGE, token: { reason: checked.reason, message: checked.message } });

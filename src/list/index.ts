@@ -7,6 +7,8 @@
  */
 export { handleListRequest } from './handler.js';
 export type { ListHandlerOptions } from './handler.js';
+export { BusyError, createAdmission } from './admission.js';
+export type { Admission, AdmissionOptions, AdmissionStats, RequestTicket, StatementClass } from './admission.js';
 export { parseListRequest } from './request.js';
 export type { ListQuery, ListRequest, ListRequestInput, ListRequestOptions, PageMove, ParsedListRequest } from './request.js';
 export type { HeaderInput, QueryInput } from './params.js';
@@ -34,6 +36,7 @@ export { createWorkLane } from '../sources/memory-lane.js';
 export type { LaneTask, WorkLane } from '../sources/memory-lane.js';
 export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
+export type { PostgresPool, PostgresPoolClient } from '../sources/sql-pools.js';
 export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
 export type { PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
 export {

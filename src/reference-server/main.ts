@@ -88,7 +88,7 @@ async function openData(log: (line: string) => void): Promise<ServedData> {
     if (note !== undefined) log(note);
     // Installed by `wepql db-index --counts`: unfiltered totals are then read from it, with no setting to give.
     const counterTable = await findEmployeeCounter(query);
-    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable);
+    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable, pool);
     const counts = counterTable === undefined ? 'COUNT(*)' : `the counter table "${counterTable.join('.')}"`;
     return {
       data: { source: source as DataSource, clientExists },

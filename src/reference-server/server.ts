@@ -9,6 +9,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Limits } from '../diagnostics/limits.js';
+import type { AdmissionOptions } from '../list/admission.js';
+import { createAdmission } from '../list/admission.js';
 import type { DataSource } from '../list/data-source.js';
 import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
@@ -68,6 +70,13 @@ export interface ListServerOptions {
   readonly limits?: Partial<Limits>;
   /** Receives one line per request and errors; default: silent. */
   readonly log?: (line: string) => void;
+  /**
+   * The queue, deadlines and single-flight in front of the source
+   * (`createAdmission`; docs/server.md): default on, with the source's
+   * `concurrency` (8 when it has none) and `createAdmission`'s defaults;
+   * `false` for none (statements run as they arrive, without a deadline).
+   */
+  readonly admission?: AdmissionOptions | false;
 }
 
 /**
@@ -138,13 +147,21 @@ export function createListServer(options: ListServerOptions): ListServer {
     apiVersions: false,
     ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.admission === false
+      ? {}
+      : { admission: createAdmission({ concurrency: data.source.concurrency ?? 8, ...options.admission }) }),
     onError: (error) => log(`error: ${errorText(error)}`),
   };
   let base = '';
   const respond = answerer({ route, data, handler, authorized: bearerCheck(authToken), base: () => base });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    respond(req)
+    // A client that goes away before its answer cancels the request's statements and lane work.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('the client closed the connection'));
+    });
+    respond(req, gone.signal)
       .catch((error: unknown): ListResponse => {
         log(`error: ${errorText(error)}`);
         return errorResponse({ kind: 'internal', message: 'The request could not be served.' });
@@ -290,9 +307,9 @@ function answerer(parts: {
   readonly handler: Omit<ListHandlerOptions, 'route' | 'clientId'>;
   readonly authorized: (req: IncomingMessage) => boolean;
   readonly base: () => string;
-}): (req: IncomingMessage) => Promise<ListResponse> {
+}): (req: IncomingMessage, signal: AbortSignal) => Promise<ListResponse> {
   const { route, data, handler, authorized } = parts;
-  return async (req) => {
+  return async (req, signal) => {
     // Node's parser already refuses raw bytes above 0x7f in the target (400), so it is ASCII here.
     const target = req.url ?? '/';
     let url: URL;
@@ -320,7 +337,7 @@ function answerer(parts: {
     }
     return handleListRequest(
       { query: url.searchParams, headers: listHeaders(req.headersDistinct), url: address },
-      { ...handler, route: route.identity(clientId), ...(clientId === undefined ? {} : { clientId }) },
+      { ...handler, route: route.identity(clientId), signal, ...(clientId === undefined ? {} : { clientId }) },
     );
   };
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DataSource } from '../list/data-source.js';
 import { createPostgresDataSource } from '../sources/postgres-source.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
+import type { PostgresPool } from '../sources/sql-pools.js';
 import { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { quoteIdentifier } from '../sql/dialect.js';
@@ -160,9 +161,11 @@ export function employeePostgresSource(
   query: SqlRunner,
   foldCollation?: string,
   counterTable?: readonly string[],
+  pool?: PostgresPool,
 ): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
   const source = createPostgresDataSource({
-    query,
+    // With the pool, each statement carries the request's deadline and is cancelled when its client goes away.
+    ...(pool === undefined ? { query } : { pool }),
     ...(foldCollation === undefined ? {} : { foldCollation }),
     ...(counterTable === undefined ? {} : { counterTable }),
     table: EMPLOYEE_TABLE,

@@ -4,8 +4,11 @@
  * event loop free between two slices. A request that needs no such work (a
  * token page over a cached order, a warm first page) is answered between two
  * slices, so it waits at most one slice however many cold queries run; and
- * the slices rotate between clients, one client's queue of cold queries
- * taking turns with everyone else's rather than going first.
+ * the slices rotate between owners, one client's queue of cold queries
+ * taking turns with everyone else's rather than going first. The memory
+ * source names two owners per client identity (its id read as the client
+ * field's type, so `1` and `01` are one client): its cold queries, and the
+ * work its token pages wait for.
  *
  * Work is a generator that does a bounded amount between two `yield`s and
  * yields whenever `due()` says its slice is spent. Background work (the full
@@ -32,8 +35,12 @@ export interface LaneTask<T> {
  * const lane = createWorkLane(); await lane.run('client 1', (function* () { while (more()) { step(); if (lane.due()) yield; } })()).result;
  */
 export interface WorkLane {
-  /** Queues work that a request waits for, in `owner`'s turn. */
-  run<T>(owner: string, work: Iterator<void, T>): LaneTask<T>;
+  /**
+   * Queues work that a request waits for, in `owner`'s turn. When `signal`
+   * is aborted the work is dropped before its next slice (its iterator's
+   * `return` is called) and the result rejects with the abort reason.
+   */
+  run<T>(owner: string, work: Iterator<void, T>, signal?: AbortSignal): LaneTask<T>;
   /** Queues work no request waits for yet; it runs when the lane is otherwise idle. */
   background<T>(work: Iterator<void, T>): LaneTask<T>;
   /** True when the running slice has used its time: the work should yield. */
@@ -46,6 +53,8 @@ interface Job {
   readonly reject: (error: unknown) => void;
   owner: string | undefined;
   queued: boolean;
+  /** Set once its signal aborted: the job is skipped when its turn comes. */
+  dropped: boolean;
 }
 
 /**
@@ -65,7 +74,7 @@ export const SLICE_MS = 4;
 export function createWorkLane(options: { readonly sliceMs?: number } = {}): WorkLane {
   const lane = new Lane(options.sliceMs ?? SLICE_MS);
   return {
-    run: (owner, work) => lane.start(owner, work),
+    run: (owner, work, signal) => lane.start(owner, work, signal),
     background: (work) => lane.start(undefined, work),
     due: () => lane.due(),
   };
@@ -87,11 +96,24 @@ class Lane {
     return now() >= this.#sliceEnd;
   }
 
-  start<T>(owner: string | undefined, work: Iterator<void, T>): LaneTask<T> {
+  start<T>(owner: string | undefined, work: Iterator<void, T>, signal?: AbortSignal): LaneTask<T> {
     let job!: Job;
     const result = new Promise<T>((resolve, reject) => {
-      job = { work, resolve: resolve as (v: unknown) => void, reject, owner, queued: false };
+      job = { work, resolve: resolve as (v: unknown) => void, reject, owner, queued: false, dropped: false };
     });
+    if (signal?.aborted === true) {
+      job.reject(signal.reason);
+      return { result, promote: () => {} };
+    }
+    if (signal !== undefined) {
+      const drop = () => {
+        job.dropped = true;
+        job.reject(signal.reason);
+      };
+      signal.addEventListener('abort', drop, { once: true });
+      const settled = () => signal.removeEventListener('abort', drop);
+      result.then(settled, settled);
+    }
     this.#enqueue(job, false);
     return { result, promote: (to: string) => this.#promote(job, to) };
   }
@@ -139,6 +161,12 @@ class Lane {
     const job = this.#take();
     if (job === undefined) return;
     job.queued = false;
+    if (job.dropped) {
+      // Its request went away: end the work without another slice.
+      job.work.return?.();
+      this.#kick();
+      return;
+    }
     this.#sliceEnd = now() + this.#sliceMs;
     let step: IteratorResult<void, unknown>;
     try {

@@ -19,8 +19,11 @@ import { sortTypedRecords } from '../evaluate/sort-typed.js';
 import type { BoundedCache } from '../list/bounded-cache.js';
 import { createBoundedCache } from '../list/bounded-cache.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { ascendingSort, scopeClauses, withClauses } from '../list/data-source.js';
+import { ascendingSort, scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import { convertValueText } from '../validate/convert-value.js';
 import type { Schema } from '../schema/schema.js';
+import type { SharedWork } from '../list/admission.js';
+import { joinShared } from '../list/admission.js';
 import type { LaneTask, WorkLane } from './memory-lane.js';
 import { sharedWorkLane } from './memory-lane.js';
 import type { Ordering } from './memory-order.js';
@@ -74,7 +77,8 @@ export interface MemoryDataSource extends DataSource {
 /** One query's work: its matches (positions in the base array), its first page, its sorted order. */
 interface Entry {
   matches?: Int32Array;
-  filtering?: Promise<Int32Array>;
+  /** The filtering under way, shared by every request waiting for it; abandoned when they all went away. */
+  filtering?: SharedWork<Int32Array>;
   top?: { readonly limit: number; readonly positions: Int32Array };
   sorted?: Int32Array;
   sorting?: LaneTask<Int32Array>;
@@ -116,6 +120,8 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
   const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
   return Object.freeze({
     clientScoped: options.clientField !== undefined,
+    // The lane, not a pool, decides what runs: many requests may hold a slot while it slices their work fairly.
+    concurrency: 64,
     cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
     count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
     page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
@@ -139,10 +145,10 @@ function rowsAt(ctx: Context, positions: ArrayLike<number>, from: number, to: nu
 }
 
 /** The cache key of a query: its text key with the client and the soft-delete choice; undefined without a text key. */
-function cacheKeyOf(q: DataQuery): string | undefined {
+function cacheKeyOf(ctx: Context, q: DataQuery): string | undefined {
   return q.cacheKey === undefined
     ? undefined
-    : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : String(q.clientId), q.includeDeleted]);
+    : JSON.stringify([q.cacheKey, q.clientId === undefined ? null : clientKeyOf(ctx, q), q.includeDeleted]);
 }
 
 /**
@@ -151,7 +157,7 @@ function cacheKeyOf(q: DataQuery): string | undefined {
  * query object, and a WeakMap saves filtering twice without holding on.
  */
 function entryFor(ctx: Context, q: DataQuery): Entry {
-  const key = cacheKeyOf(q);
+  const key = cacheKeyOf(ctx, q);
   if (key === undefined) {
     let entry = ctx.byIdentity.get(q);
     if (entry === undefined) ctx.byIdentity.set(q, (entry = {}));
@@ -164,7 +170,7 @@ function entryFor(ctx: Context, q: DataQuery): Entry {
 
 /** Counts an entry at its current size again (when it gained matches, a first page or its order). */
 function recount(ctx: Context, q: DataQuery, entry: Entry): void {
-  const key = cacheKeyOf(q);
+  const key = cacheKeyOf(ctx, q);
   if (key === undefined || ctx.cache.peek(key) !== entry) return;
   const positions = (entry.matches?.length ?? 0) + (entry.sorted?.length ?? 0) + (entry.top?.positions.length ?? 0);
   ctx.cache.set(key, entry, ENTRY_OVERHEAD + positions * 4);
@@ -175,33 +181,64 @@ function orderingOf(ctx: Context, q: DataQuery): Ordering {
   return { base: ctx.base, readers };
 }
 
-function ownerOf(q: DataQuery): string {
-  return q.clientId === undefined ? '' : String(q.clientId);
+/**
+ * The client a query belongs to, as one text per client identity: the id is
+ * read as the client field's type by the reader the scope clause uses
+ * (`scopeClauses`), so `1`, `01`, `+1` and `1e0` are one client, one cache
+ * entry and one turn on the lane, not one per spelling. Every id that reads
+ * as no value of the type (it matches no row) shares one key.
+ */
+function clientKeyOf(ctx: Context, q: DataQuery): string {
+  if (q.clientId === undefined) return '';
+  const field = ctx.options.clientField;
+  if (field === undefined) return String(q.clientId);
+  const converted = convertValueText(String(q.clientId), scalarField(ctx.options.schema, field, 'clientField').type);
+  if (!converted.ok) return '\u0001none';
+  return converted.value instanceof Date ? converted.value.toISOString() : String(converted.value);
+}
+
+/** The lane turn of a query's filtering and first-page selection: its client's. */
+function ownerOf(ctx: Context, q: DataQuery): string {
+  return `c${clientKeyOf(ctx, q)}`;
 }
 
 /**
  * The lane turn of work that token pages wait for (their seek selection,
- * the sort they seek in): a turn of its own, taking turns with the clients'
- * cold queries rather than queuing behind those of its own client.
+ * the sort they seek in): one per client, beside that client's turn for cold
+ * queries, so a token page neither queues behind its own client's cold
+ * queries nor behind another client's burst of walks.
  */
-const PAGE_TURNS = '\u0000page turns';
+function pageTurnsOf(ctx: Context, q: DataQuery): string {
+  return `p${clientKeyOf(ctx, q)}`;
+}
 
 /** The matches of a query, filtering on the lane if nobody has yet; `top` also selects a first page on the way. */
 function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promise<Int32Array> {
   if (entry.matches !== undefined) return Promise.resolve(entry.matches);
-  if (entry.filtering !== undefined) return entry.filtering;
-  const filtering = ctx.lane.run(ownerOf(q), filterJob(ctx, q, top)).result;
-  entry.filtering = filtering;
-  filtering.then(
-    (matches) => {
-      entry.matches = matches;
-      entry.filtering = undefined;
-      recount(ctx, q, entry);
-      sortLater(ctx, q, entry);
-    },
-    () => (entry.filtering = undefined),
-  );
-  return filtering;
+  if (entry.filtering === undefined) {
+    const controller = new AbortController();
+    const result = ctx.lane.run(ownerOf(ctx, q), filterJob(ctx, q, top), controller.signal).result;
+    const filtering: SharedWork<Int32Array> = { result, controller, callers: 0 };
+    entry.filtering = filtering;
+    result.then(
+      (matches) => {
+        entry.matches = matches;
+        entry.filtering = undefined;
+        recount(ctx, q, entry);
+        sortLater(ctx, q, entry);
+      },
+      () => {
+        if (entry.filtering === filtering) entry.filtering = undefined;
+      },
+    );
+  }
+  return joinShared(entry.filtering, q.signal);
+}
+
+/** A wait that ends with the request's abort reason as soon as its signal is aborted (the work goes on for others). */
+function untilAborted<T>(waiting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return waiting;
+  return joinShared({ result: waiting, controller: new AbortController(), callers: 1 }, signal);
 }
 
 function* filterJob(ctx: Context, q: DataQuery, top: TopK | undefined): Generator<void, Int32Array, void> {
@@ -236,7 +273,7 @@ function sortLater(ctx: Context, q: DataQuery, entry: Entry): void {
     return;
   }
   // A query that cannot be asked for again (no cache key) is not worth sorting.
-  if (cacheKeyOf(q) === undefined) return;
+  if (cacheKeyOf(ctx, q) === undefined) return;
   entry.sorting = ctx.lane.background(sortPositions(order, entry.matches, ctx.lane));
   entry.sorting.result.then(
     (sorted) => {
@@ -255,9 +292,10 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   if (entry.sorted !== undefined) return entry.sorted;
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
-  if (entry.sorting === undefined) return ctx.lane.run(PAGE_TURNS, sortPositions(orderingOf(ctx, q), matches, ctx.lane)).result;
-  entry.sorting.promote(PAGE_TURNS);
-  return entry.sorting.result;
+  if (entry.sorting === undefined)
+    return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane), q.signal).result;
+  entry.sorting.promote(pageTurnsOf(ctx, q));
+  return untilAborted(entry.sorting.result, q.signal);
 }
 
 /** Selects `limit` rows (after skipping `skip`) with a heap over the matches, on the lane. */
@@ -330,12 +368,19 @@ async function seekBySelection(
   limit: number,
 ): Promise<Window> {
   // The sort token pages will seek in is hurried too: one sort serves every later page.
-  entry.sorting?.promote(PAGE_TURNS);
+  entry.sorting?.promote(pageTurnsOf(ctx, q));
   if (after !== undefined) {
-    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, PAGE_TURNS);
+    const rows = await selectFrom(ctx, q, entry, new TopK(order, limit), (p) => compareToSeek(order, p, after) > 0, pageTurnsOf(ctx, q));
     return { positions: rows, from: 0, to: rows.length };
   }
-  const nearestFirst = await selectFrom(ctx, q, entry, new TopK(order, limit, -1), (p) => compareToSeek(order, p, before!) < 0, PAGE_TURNS);
+  const nearestFirst = await selectFrom(
+    ctx,
+    q,
+    entry,
+    new TopK(order, limit, -1),
+    (p) => compareToSeek(order, p, before!) < 0,
+    pageTurnsOf(ctx, q),
+  );
   const rows = nearestFirst.slice().reverse();
   return { positions: rows, from: 0, to: rows.length };
 }
@@ -346,8 +391,8 @@ async function selectFrom(
   entry: Entry,
   top: TopK,
   accept: (p: number) => boolean,
-  owner = ownerOf(q),
+  owner = ownerOf(ctx, q),
 ): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
-  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane)).result;
+  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane), q.signal).result;
 }

@@ -13,6 +13,8 @@ import { sqlColumnType, toStoredValue } from '../sql/storage.js';
 import type { ColumnMap } from '../sql/to-sql.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
+import type { MysqlPool } from './sql-pools.js';
+import { mysqlPoolRunner } from './sql-pools.js';
 
 /**
  * Runs one statement with `?` parameters and resolves to its rows, or to
@@ -32,8 +34,17 @@ export type MysqlRunner = (sql: string, params: unknown[]) => Promise<unknown>;
  * const options: MysqlDataSourceOptions = { run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface MysqlDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `(sql, params) => pool.execute(sql, params)` with `mysql2/promise`. */
-  readonly run: MysqlRunner;
+  /** Runs a statement, such as `(sql, params) => pool.execute(sql, params)` with `mysql2/promise`. Give this or `pool`. */
+  readonly run?: MysqlRunner;
+  /**
+   * A `mysql2/promise` pool to run statements on, instead of `run`: a
+   * statement whose client goes away is then stopped with `KILL QUERY`
+   * (docs/server.md). Deadlines need no pool: each statement carries its
+   * own (`max_statement_time` on MariaDB, `MAX_EXECUTION_TIME` on MySQL).
+   */
+  readonly pool?: MysqlPool;
+  /** Statements run at once behind a server's admission queue; default the pool's `connectionLimit` less one, else 8. */
+  readonly concurrency?: number;
   /** The table, optionally database-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -73,8 +84,16 @@ const tableName = (table: string | readonly string[]): string =>
  * });
  */
 export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSource {
-  const { run, ...shared } = options;
-  return createSqlDataSource({ ...shared, dialect: 'mysql', run });
+  const { run, pool, concurrency, ...shared } = options;
+  if ((run === undefined) === (pool === undefined)) throw new TypeError('createMysqlDataSource: give either run or pool');
+  const poolSize = pool?.pool?.config?.connectionLimit ?? 10;
+  return createSqlDataSource({
+    ...shared,
+    dialect: 'mysql',
+    // A plain runner is called with the statement and its parameters only.
+    run: pool !== undefined ? mysqlPoolRunner(pool) : (sql, params) => run!(sql, params),
+    concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),
+  });
 }
 
 /**

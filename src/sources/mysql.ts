@@ -9,3 +9,4 @@
  */
 export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from './mysql-source.js';
 export type { MysqlDataSourceOptions, MysqlRunner, MysqlTableOptions } from './mysql-source.js';
+export type { MysqlPool, MysqlPoolConnection } from './sql-pools.js';

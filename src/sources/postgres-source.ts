@@ -8,6 +8,8 @@ import type { Schema } from '../schema/schema.js';
 import type { ColumnMap } from '../sql/to-sql.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
+import type { PostgresPool } from './sql-pools.js';
+import { postgresPoolRunner } from './sql-pools.js';
 
 /**
  * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
@@ -24,12 +26,21 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly r
  * const options: PostgresDataSourceOptions = { query, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', clientField: 'ClientId' };
  */
 export interface PostgresDataSourceOptions extends ScopeOptions {
-  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`; a pool over read replicas when `primary` is given. */
-  readonly query: SqlRunner;
+  /** Runs a statement, such as `(sql, params) => pool.query(sql, params)`. Give this or `pool`. */
+  readonly query?: SqlRunner;
   /**
-   * Runs the first page's count and rows on the primary while `query`
-   * reads from replicas, so a list opened after a write shows it; the token
-   * pages after it read from `query` (docs/server.md, "Read replicas").
+   * A `pg` Pool to run statements on, instead of `query`: each statement of
+   * a request with a deadline then runs in a read-only transaction with
+   * `SET LOCAL statement_timeout` set to the time left, and is cancelled
+   * (`pg_cancel_backend`) when its client goes away (docs/server.md).
+   */
+  readonly pool?: PostgresPool;
+  /** Statements run at once behind a server's admission queue; default the pool's `max` less one (for cancels), else 8. */
+  readonly concurrency?: number;
+  /**
+   * Runs the first page's count and rows on the primary while `query` or
+   * `pool` reads from replicas, so a list opened after a write shows it; the
+   * token pages after it read from the replicas (docs/server.md, "Read replicas").
    */
   readonly primary?: SqlRunner;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
@@ -75,6 +86,16 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
  * });
  */
 export function createPostgresDataSource(options: PostgresDataSourceOptions): DataSource {
-  const { query, primary, ...shared } = options;
-  return createSqlDataSource({ ...shared, dialect: 'postgres', run: query, ...(primary === undefined ? {} : { primary }) });
+  const { query, pool, concurrency, primary, ...shared } = options;
+  if ((query === undefined) === (pool === undefined)) throw new TypeError('createPostgresDataSource: give either query or pool');
+  // A plain runner is called with the statement and its parameters only: `pool.query`'s third argument is a callback.
+  const run = pool !== undefined ? postgresPoolRunner(pool) : (sql: string, params: unknown[]) => query!(sql, params);
+  const poolSize = pool?.options?.max ?? 10;
+  return createSqlDataSource({
+    ...shared,
+    dialect: 'postgres',
+    run,
+    ...(primary === undefined ? {} : { primary: (sql: string, params: unknown[]) => primary(sql, params) }),
+    concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),
+  });
 }

@@ -19,8 +19,14 @@ import type { SeekValue } from '../sql/seek.js';
 export interface SqlEngine {
   /** The n-th (1-based) placeholder (the dialect's own, `sqlDialect(name).placeholder`). */
   placeholder(n: number): string;
-  /** Runs a SELECT and returns its rows; `ordered` when it has an ORDER BY. */
-  rows(sql: string, params: unknown[], ordered: boolean): Promise<readonly Record<string, unknown>[]>;
+  /**
+   * Runs a SELECT and returns its rows; `ordered` when it has an ORDER BY.
+   * The context's time limit is written into the statement where the engine
+   * takes one there (MySQL, MariaDB), and the context goes to the runner.
+   */
+  rows(sql: string, params: unknown[], ordered: boolean, context?: StatementContext): Promise<readonly Record<string, unknown>[]>;
+  /** Whether a driver error says the statement was stopped (its time ran out, or it was cancelled). */
+  interrupted(error: unknown): boolean;
   /** The expression a record's field is read with. */
   readExpression(expr: string, type: ScalarType): string;
   /** The expression a sort key is read with for a seek key: the engine's exact value. */
@@ -62,9 +68,55 @@ function postgresTransient(error: unknown): boolean {
  */
 export const MARIADB_MAX_SORT_LENGTH = 65_536;
 
-// MariaDB runs the executable comment (`/*M!` and the version that has SET STATEMENT, 10.1.2); MySQL reads a plain
-// comment and keeps its own setting (docs/server.md says how to raise it there).
-const MARIADB_WHOLE_STRING_ORDER = `/*M!100102 SET STATEMENT max_sort_length=${MARIADB_MAX_SORT_LENGTH} FOR */ `;
+/**
+ * What a statement is run with besides its text: the time it may take and
+ * the signal that cancels it. A runner passed to the SQL data source receives
+ * it as its third argument; `postgresPoolRunner` and `mysqlPoolRunner`
+ * (`./sql-pools.ts`) apply both.
+ *
+ * @example
+ * const run: SqlStatementRunner = (sql, params, context) => runWithTimeout(sql, params, context?.timeoutMs);
+ */
+export interface StatementContext {
+  /** Milliseconds the statement may run (what is left of its request's deadline). */
+  readonly timeoutMs?: number;
+  /** Aborted when the statement's answer is no longer wanted: cancel it on the server. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs one parameterised statement and resolves to its rows in any of the
+ * shapes drivers return: `{ rows }` (`pg`, PGlite), mysql2's `[rows, fields]`
+ * pair, or the rows themselves. The optional context carries the statement's
+ * time limit and cancel signal.
+ *
+ * @example
+ * const run: SqlStatementRunner = (sql, params) => pool.query(sql, params);
+ */
+export type SqlStatementRunner = (sql: string, params: unknown[], context?: StatementContext) => Promise<unknown>;
+
+/**
+ * The per-statement settings of an ordered (and, with a time limit, any)
+ * MySQL-dialect statement. MariaDB runs the executable comment (`/*M!` and
+ * the version that has SET STATEMENT, 10.1.2): whole-string ORDER BY and
+ * `max_statement_time` in seconds, for this statement only (a pooler in
+ * transaction mode cannot leak it). MySQL reads a plain comment, keeps its
+ * own `max_sort_length` (docs/server.md says how to raise it there) and takes
+ * the time limit from the `MAX_EXECUTION_TIME` optimizer hint after SELECT.
+ */
+function mysqlStatement(sql: string, ordered: boolean, timeoutMs: number | undefined): string {
+  const settings = [
+    ...(timeoutMs === undefined ? [] : [`max_statement_time=${(Math.ceil(timeoutMs) / 1000).toFixed(3)}`]),
+    ...(ordered ? [`max_sort_length=${MARIADB_MAX_SORT_LENGTH}`] : []),
+  ];
+  const hinted = timeoutMs === undefined ? sql : sql.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${Math.ceil(timeoutMs)}) */ `);
+  return settings.length === 0 ? hinted : `/*M!100102 SET STATEMENT ${settings.join(', ')} FOR */ ${hinted}`;
+}
+
+// PostgreSQL's query_canceled (statement_timeout and cancel requests alike).
+const POSTGRES_CANCELED = '57014';
+// MariaDB's max_statement_time, MySQL's max_execution_time, and KILL QUERY on both.
+const MYSQL_INTERRUPTED = new Set([1969, 3024, 1317]);
 
 /**
  * The engine side for a dialect, around a statement runner.
@@ -72,12 +124,15 @@ const MARIADB_WHOLE_STRING_ORDER = `/*M!100102 SET STATEMENT max_sort_length=${M
  * @example
  * const engine = sqlEngine('mysql', (sql, params) => pool.execute(sql, params));
  */
-export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknown[]) => Promise<unknown>): SqlEngine {
+export function sqlEngine(dialect: SqlDialect, run: SqlStatementRunner): SqlEngine {
   const { placeholder } = sqlDialect(dialect);
+  const call = (sql: string, params: unknown[], context: StatementContext | undefined) =>
+    context === undefined ? run(sql, params) : run(sql, params, context);
   if (dialect === 'postgres') {
     return {
       placeholder,
-      rows: async (sql, params) => rowsOf(await run(sql, params)),
+      rows: async (sql, params, _ordered, context) => rowsOf(await call(sql, params, context)),
+      interrupted: (error) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === POSTGRES_CANCELED,
       readExpression: postgresReadExpression,
       keyExpression: postgresReadExpression,
       seekValue: postgresSeekValue,
@@ -90,8 +145,10 @@ export function sqlEngine(dialect: SqlDialect, run: (sql: string, params: unknow
   const wrapped = dialect === 'sqlite';
   return {
     placeholder,
-    rows: async (sql, params, ordered) =>
-      rowsOf(await run(dialect === 'mysql' && ordered ? MARIADB_WHOLE_STRING_ORDER + sql : sql, params)),
+    rows: async (sql, params, ordered, context) =>
+      rowsOf(await call(dialect === 'mysql' ? mysqlStatement(sql, ordered, context?.timeoutMs) : sql, params, context)),
+    interrupted: (error) =>
+      dialect === 'mysql' && typeof error === 'object' && error !== null && MYSQL_INTERRUPTED.has((error as { errno?: number }).errno ?? 0),
     readExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
     keyExpression: (expr, type) => (wrapped && type === 'string' ? `('x' || ${expr})` : expr),
     seekValue: (value, type) => epochSeekValue(wrapped && type === 'string' ? unwrapText(value) : value, type),

@@ -18,18 +18,11 @@ import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sq
 import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
-import { sqlEngine, type SqlEngine } from './sql-engine.js';
+import { BusyError, remainingMs } from '../list/admission.js';
+import { sqlEngine, type SqlEngine, type SqlStatementRunner, type StatementContext } from './sql-engine.js';
 import { convertValueText } from '../validate/convert-value.js';
 
-/**
- * Runs one parameterised statement and resolves to its rows in any of the
- * shapes drivers return: `{ rows }` (`pg`, PGlite), mysql2's `[rows, fields]`
- * pair, or the rows themselves.
- *
- * @example
- * const run: SqlStatementRunner = (sql, params) => pool.query(sql, params);
- */
-export type SqlStatementRunner = (sql: string, params: unknown[]) => Promise<unknown>;
+export type { SqlStatementRunner } from './sql-engine.js';
 
 /**
  * Options of `createSqlDataSource`: the options every SQL source shares, plus the dialect and the runner.
@@ -39,7 +32,11 @@ export type SqlStatementRunner = (sql: string, params: unknown[]) => Promise<unk
  */
 export interface SqlDataSourceOptions extends ScopeOptions {
   readonly dialect: SqlDialect;
-  /** Runs a statement with the dialect's placeholders (`$1` on PostgreSQL, `?` elsewhere). */
+  /**
+   * Runs a statement with the dialect's placeholders (`$1` on PostgreSQL,
+   * `?` elsewhere). Its third argument, when the request has a deadline or
+   * can be abandoned, holds the statement's time limit and cancel signal.
+   */
   readonly run: SqlStatementRunner;
   /**
    * Runs the first page's statements (its count and its rows) where `run`
@@ -47,6 +44,8 @@ export interface SqlDataSourceOptions extends ScopeOptions {
    * token pages after it read from `run` (docs/server.md, "Read replicas").
    */
   readonly primary?: SqlStatementRunner;
+  /** Statements the source runs well at once (`DataSource.concurrency`); default 8. */
+  readonly concurrency?: number;
   /** The table, optionally schema-qualified as `['payroll', 'employees']`; quoted, never spliced raw. */
   readonly table: string | readonly string[];
   readonly schema: Schema;
@@ -90,22 +89,21 @@ export interface SqlDataSourceOptions extends ScopeOptions {
  */
 export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const table = new SqlTable(options);
-  const reader = retryingOnce(table.engine);
-  const primary = options.primary === undefined ? reader : retryingOnce(sqlEngine(options.dialect, options.primary));
   const readWith =
-    (engine: Rows): Reader =>
+    (engine: SqlEngine): Reader =>
     async (q, window, seek, keyed) => {
       const statement = table.select(q, window, seek, keyed);
       if (statement === undefined) return [];
-      const rows = await engine(statement.sql, statement.params, statement.ordered);
+      const rows = await table.rows(q, statement, engine);
       // A `before` seek reads backwards from the key; the page is those rows in the query's order.
       return seek !== undefined && 'before' in seek ? [...rows].reverse() : rows;
     };
-  const read = readWith(reader);
-  const readFirst = readWith(primary);
+  const read = readWith(table.engine);
+  const readFirst = readWith(table.primaryEngine);
   return Object.freeze({
     // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
     clientScoped: options.clientField !== undefined,
+    concurrency: options.concurrency ?? 8,
     async keyedPage(q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
       const first = window.after === undefined && window.before === undefined && window.offset === 0;
       const rows = await readKeyed(q, window, first ? readFirst : read);
@@ -119,7 +117,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
       const statement = table.counted(q) ?? table.count(q);
       if (statement === undefined) return 0;
       // Only a first page counts: its total comes from where its rows come from.
-      const rows = await primary(statement.sql, statement.params, false);
+      const rows = await table.rows(q, statement, table.primaryEngine);
       return Number(rows[0]?.n ?? 0);
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
@@ -143,6 +141,8 @@ interface Statement {
 /** One table as the source reads it: the statements it sends and how it reads their rows back. */
 class SqlTable {
   readonly engine: SqlEngine;
+  /** Where the first page's count and rows run: the `primary` runner's engine, else `engine`. */
+  readonly primaryEngine: SqlEngine;
   private readonly dialect: SqlDialectRules;
   private readonly quote: (name: string) => string;
   private readonly name: string;
@@ -153,6 +153,7 @@ class SqlTable {
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema, dialect } = options;
     this.engine = sqlEngine(dialect, options.run);
+    this.primaryEngine = options.primary === undefined ? this.engine : sqlEngine(dialect, options.primary);
     this.dialect = sqlDialect(dialect);
     this.quote = this.dialect.quote;
     this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
@@ -240,6 +241,45 @@ class SqlTable {
     };
   }
 
+  /**
+   * Runs a statement with what is left of its request's time as its limit
+   * and its request's signal to cancel it. A statement stopped because the
+   * time ran out is a `BusyError` (the request is answered 503); one whose
+   * request went away rejects with the request's abort reason.
+   */
+  async rows(q: DataQuery, statement: Statement, engine: SqlEngine = this.engine): Promise<readonly Record<string, unknown>[]> {
+    q.signal?.throwIfAborted();
+    const context: StatementContext | undefined =
+      q.deadline === undefined && q.signal === undefined
+        ? undefined
+        : {
+            ...(q.deadline === undefined ? {} : { timeoutMs: remainingMs(q.deadline) }),
+            ...(q.signal === undefined ? {} : { signal: q.signal }),
+          };
+    const attempt = async (): Promise<readonly Record<string, unknown>[]> => {
+      try {
+        return await engine.rows(statement.sql, statement.params, statement.ordered, context);
+      } catch (error) {
+        if (q.signal?.aborted === true) throw q.signal.reason;
+        if (engine.interrupted(error)) throw new BusyError('a statement ran out of its time', 1);
+        throw error;
+      }
+    };
+    // A read the engine calls transient (a hot standby cancelling it for a conflict with replay) runs once more;
+    // cancelled twice, it is a SourceUnavailableError, answered 503 with Retry-After. Every statement only reads.
+    try {
+      return await attempt();
+    } catch (first) {
+      if (!engine.transient(first)) throw first;
+      try {
+        return await attempt();
+      } catch (second) {
+        if (!engine.transient(second)) throw second;
+        throw new SourceUnavailableError(TRANSIENT_RETRY_AFTER_SECONDS, second);
+      }
+    }
+  }
+
   /** A row read by `select` as the record the list returns. */
   record(row: Record<string, unknown>): unknown {
     if (this.options.recordColumn !== undefined) return typeof row.record === 'string' ? JSON.parse(row.record) : row.record;
@@ -311,31 +351,6 @@ class SqlTable {
       },
     );
   }
-}
-
-type Rows = SqlEngine['rows'];
-
-/**
- * The engine's `rows`, run once more when the first attempt failed with an
- * error the engine calls transient (a hot standby cancelling a read that
- * conflicted with replay); a second failure is a `SourceUnavailableError`,
- * which the list handler answers with 503 and `Retry-After`, never 500.
- * Every statement of the source only reads, so running it again is safe.
- */
-function retryingOnce(engine: SqlEngine): Rows {
-  return async (sql, params, ordered) => {
-    try {
-      return await engine.rows(sql, params, ordered);
-    } catch (first) {
-      if (!engine.transient(first)) throw first;
-      try {
-        return await engine.rows(sql, params, ordered);
-      } catch (second) {
-        if (!engine.transient(second)) throw second;
-        throw new SourceUnavailableError(TRANSIENT_RETRY_AFTER_SECONDS, second);
-      }
-    }
-  };
 }
 
 /** What a client is told to wait before retrying a read the database cancelled twice. */

@@ -1,0 +1,33 @@
+// The reference server of `npm run bench:load` in a process of its own: `createListServer` over the
+// PostgreSQL source with a pg Pool (statements with deadlines, cancelled on disconnect) and the
+// default admission queue in front of it.
+// Usage: node bench/load-reference-server.mjs <database-url> <pool-size> <secret>; prints `listening <url>`.
+import pg from 'pg';
+import { createPostgresDataSource } from '../dist/list/index.js';
+import { createListServer } from '../dist/reference-server/index.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE } from '../dist/sample/employees.js';
+
+const [url, poolSize, secret] = process.argv.slice(2);
+const pool = new pg.Pool({ connectionString: url, max: Number(poolSize) });
+const { foldCollation } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
+const source = createPostgresDataSource({
+  pool,
+  table: 'employees',
+  schema: employeeSchema,
+  tieBreaker: 'Id',
+  recordColumn: 'Record',
+  ...(foldCollation === undefined ? {} : { foldCollation }),
+  ...EMPLOYEE_SCOPE,
+});
+const app = createListServer({
+  source,
+  // Client 1 holds the rows; the hand server checks no client either.
+  clientExists: async (id) => id === 1,
+  authToken: 'load-bench',
+  secret,
+  ttlSeconds: 3600,
+});
+const { url: base } = await app.listen();
+app.server.keepAliveTimeout = 60_000;
+console.log(`listening ${base}`);
