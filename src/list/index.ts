@@ -38,7 +38,7 @@ export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
 export type { PostgresPool, PostgresPoolClient } from '../sources/sql-pools.js';
 export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
-export type { PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
+export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,

@@ -22,7 +22,9 @@ import type { SqlStatementRunner, StatementContext } from './sql-engine.js';
  * const pool: PostgresPool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
  */
 export interface PostgresPool {
+  /** Runs a statement without a deadline on any connection (and sends cancels). */
   query(sql: string, params: unknown[]): Promise<{ readonly rows: readonly unknown[] }>;
+  /** Checks a connection out, for a statement that runs in a transaction of its own. */
   connect(): Promise<PostgresPoolClient>;
   /** The pool's options; `max` sizes the source's default concurrency. */
   readonly options?: { readonly max?: number };
@@ -35,6 +37,7 @@ export interface PostgresPool {
  * const client: PostgresPoolClient = await pool.connect(); client.release();
  */
 export interface PostgresPoolClient {
+  /** Runs a statement (or several, without parameters) on this connection. */
   query(sql: string, params?: unknown[]): Promise<unknown>;
   /** Gives the connection back; with an error (or `true`), closes it instead. */
   release(destroy?: Error | boolean): void;
@@ -47,8 +50,11 @@ export interface PostgresPoolClient {
  * const pool: MysqlPool = mysql.createPool({ uri: process.env.MYSQL_URL });
  */
 export interface MysqlPool {
+  /** Runs a prepared statement on any connection. */
   execute(sql: string, params: unknown[]): Promise<unknown>;
+  /** Runs a statement without parameters (the `KILL QUERY` of a cancel). */
   query(sql: string): Promise<unknown>;
+  /** Checks a connection out, for a statement that may be cancelled. */
   getConnection(): Promise<MysqlPoolConnection>;
   /** mysql2 keeps its options here; `connectionLimit` sizes the source's default concurrency. */
   readonly pool?: { readonly config?: { readonly connectionLimit?: number } };
@@ -61,8 +67,11 @@ export interface MysqlPool {
  * const conn: MysqlPoolConnection = await pool.getConnection(); conn.release();
  */
 export interface MysqlPoolConnection {
+  /** Runs a prepared statement on this connection. */
   execute(sql: string, params: unknown[]): Promise<unknown>;
+  /** Gives the connection back to the pool. */
   release(): void;
+  /** Closes the connection (after a cancel, so a late `KILL QUERY` reaches no one else). */
   destroy(): void;
   readonly threadId: number | null;
 }
