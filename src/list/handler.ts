@@ -298,7 +298,7 @@ function emptyPageKeys(window: SeekWindow): DataTokenPayload['keys'] {
  * is read in: text for strings; a number for numbers (or PostgreSQL's
  * `NaN`, `Infinity`, `-Infinity`), a safe whole one for integers; epoch
  * milliseconds or PostgreSQL's exact instant text for datetimes; a
- * boolean for booleans; null for any. The tie-breaker's value, last, is
+ * boolean, or 0 or 1, for booleans; null for any. The tie-breaker's value, last, is
  * the source's to check.
  */
 function staleKeys(keys: VerifiedDataToken['keys'], sort: TypedSort | undefined): string | undefined {
@@ -331,7 +331,8 @@ function keyValueFits(value: SeekValue, type: ScalarType): boolean {
     case 'datetime':
       return typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && INSTANT_TEXT.test(value);
     default:
-      return typeof value === 'boolean';
+      // The memory source and the engines without a boolean type (SQLite, MySQL) key booleans as 0 and 1.
+      return typeof value === 'boolean' || value === 0 || value === 1;
   }
 }
 
