@@ -54,43 +54,69 @@ export interface HoverInfo {
  */
 export function hoverAt(text: string, offset: number, schema: Schema, options: HoverOptions = {}): HoverInfo | undefined {
   const parseOptions = options.limits === undefined ? {} : { limits: options.limits };
-  let clause: { span: Span; explanation: string | undefined } | undefined;
-  let fieldNode: Pick<FieldNode, 'name' | 'span'> | undefined;
-  if (options.kind === 'sort') {
-    const ast = parseSort(text, parseOptions).ast;
-    const item = ast.items.find((i) => within(i.span, offset));
-    if (item === undefined) return undefined;
-    if (within(item.field.span, offset)) fieldNode = item.field;
-    const explained = explain({ kind: 'sort', items: [item], span: item.span }, { schema });
-    clause = { span: item.span, explanation: explained.value };
-  } else {
-    const ast = parseFilter(text, parseOptions).ast;
-    let node: FilterNode | undefined;
-    let level: readonly FilterNode[] = ast.clauses;
-    // The innermost clause containing the offset; depth is bounded by the parser's limits.
-    for (;;) {
-      const hit = level.find((c) => within(c.span, offset));
-      if (hit === undefined) break;
-      node = hit;
-      if (hit.kind !== 'group' || within(hit.operatorSpan, offset)) break;
-      level = hit.children;
-    }
-    if (node === undefined) {
-      // A condition with a syntax error (`Gender.Equals(1)`) is not in the tree, but its head still names its field.
-      fieldNode = fieldOfBrokenCondition(text, offset);
-      if (fieldNode === undefined) return undefined;
-      clause = { span: fieldNode.span, explanation: undefined };
-    } else {
-      const fields = node.kind === 'group' ? [] : conditionsOf([node]).map((c) => c.field);
-      fieldNode = fields.find((f) => within(f.span, offset));
-      // The clause's own text, validated against the schema, so a clause with
-      // a typing error gets no sentence (a tree passed to explain is not validated).
-      clause = { span: node.span, explanation: explain(text.slice(node.span.start, node.span.end), { schema }).value };
-      // Inside a group but on none of its children: on a broken condition the group holds no node for.
-      const broken = node.kind === 'group' && !within(node.operatorSpan, offset) ? fieldOfBrokenCondition(text, offset) : undefined;
-      if (broken !== undefined) [fieldNode, clause] = [broken, { span: broken.span, explanation: undefined }];
-    }
+  const target =
+    options.kind === 'sort' ? sortTarget(text, offset, schema, parseOptions) : filterTarget(text, offset, schema, parseOptions);
+  return target === undefined ? undefined : hoverOf(target, schema);
+}
+
+/** A field name as the parser saw it: what a hover can point at. */
+type FieldMention = Pick<FieldNode, 'name' | 'span'>;
+
+/** What the offset is on: the clause (or sort item) around it, and the field there if any. */
+interface HoverTarget {
+  readonly clause: { readonly span: Span; readonly explanation: string | undefined };
+  readonly fieldNode: FieldMention | undefined;
+}
+
+/** The sort item under the offset, explained on its own. */
+function sortTarget(text: string, offset: number, schema: Schema, parseOptions: { limits?: Partial<Limits> }): HoverTarget | undefined {
+  const ast = parseSort(text, parseOptions).ast;
+  const item = ast.items.find((i) => within(i.span, offset));
+  if (item === undefined) return undefined;
+  const fieldNode = within(item.field.span, offset) ? item.field : undefined;
+  const explained = explain({ kind: 'sort', items: [item], span: item.span }, { schema });
+  return { clause: { span: item.span, explanation: explained.value }, fieldNode };
+}
+
+/** The innermost filter clause under the offset, or the head of a broken condition there. */
+function filterTarget(text: string, offset: number, schema: Schema, parseOptions: { limits?: Partial<Limits> }): HoverTarget | undefined {
+  const ast = parseFilter(text, parseOptions).ast;
+  const node = innermostClause(ast.clauses, offset);
+  if (node === undefined) {
+    // A condition with a syntax error (`Gender.Equals(1)`) is not in the tree, but its head still names its field.
+    const fieldNode = fieldOfBrokenCondition(text, offset);
+    if (fieldNode === undefined) return undefined;
+    return { clause: { span: fieldNode.span, explanation: undefined }, fieldNode };
   }
+  // Inside a group but on none of its children: on a broken condition the group holds no node for.
+  const broken = node.kind === 'group' && !within(node.operatorSpan, offset) ? fieldOfBrokenCondition(text, offset) : undefined;
+  if (broken !== undefined) return { clause: { span: broken.span, explanation: undefined }, fieldNode: broken };
+  const fields = node.kind === 'group' ? [] : conditionsOf([node]).map((c) => c.field);
+  return {
+    // The clause's own text, validated against the schema, so a clause with
+    // a typing error gets no sentence (a tree passed to explain is not validated).
+    clause: { span: node.span, explanation: explain(text.slice(node.span.start, node.span.end), { schema }).value },
+    fieldNode: fields.find((f) => within(f.span, offset)),
+  };
+}
+
+/** The innermost clause containing the offset; depth is bounded by the parser's limits. */
+function innermostClause(clauses: readonly FilterNode[], offset: number): FilterNode | undefined {
+  let node: FilterNode | undefined;
+  let level = clauses;
+  for (;;) {
+    const hit = level.find((c) => within(c.span, offset));
+    if (hit === undefined) break;
+    node = hit;
+    if (hit.kind !== 'group' || within(hit.operatorSpan, offset)) break;
+    level = hit.children;
+  }
+  return node;
+}
+
+/** The hover's markdown and range for a target; undefined when there is nothing to say. */
+function hoverOf(target: HoverTarget, schema: Schema): HoverInfo | undefined {
+  const { clause, fieldNode } = target;
   const found = fieldNode === undefined ? undefined : schema.lookup(fieldNode.name);
   const field = found?.found === 'field' ? found.field : undefined;
   const lines: string[] = [];

@@ -100,6 +100,36 @@ export function counterTableOf(table: string | readonly string[]): readonly stri
 export function counterTableDdl(schema: Schema, options: CounterTableOptions): CounterTableDdl {
   const { dialect } = options;
   if (dialect !== 'postgres' && dialect !== 'mysql') sqlError('invalid-sql-option', 'counter tables exist for postgres and mysql');
+  const sql = counterSql(schema, options);
+  return dialect === 'postgres' ? postgresCounterDdl(sql) : mysqlCounterDdl(sql);
+}
+
+/** The pieces of counter SQL both dialects share: quoted names, the counted columns, and the create and backfill statements. */
+interface CounterSql {
+  readonly quote: (name: string) => string;
+  /** The counted table, quoted and qualified. */
+  readonly table: string;
+  /** The counter table's name parts, and the same quoted and qualified. */
+  readonly counterParts: readonly string[];
+  readonly counter: string;
+  /** The counter table's name without `_counts`: the prefix of its triggers and function. */
+  readonly base: string;
+  /** A name beside the counter table, quoted and qualified like it. */
+  readonly qualified: (name: string) => string;
+  /** The client column. */
+  readonly client: string;
+  readonly deleted: { readonly column: string; readonly literal: string } | undefined;
+  /** SQL that is true when the row (`''`, `'OLD.'`, `'NEW.'`) is soft-deleted. */
+  readonly isDeleted: (row: string) => string;
+  /** The counter table's client column, quoted. */
+  readonly c: string;
+  readonly create: string;
+  readonly backfill: string;
+}
+
+/** The shared pieces; throws for a client field or deleted marker that is not a plain column of the right type. */
+function counterSql(schema: Schema, options: CounterTableOptions): CounterSql {
+  const { dialect } = options;
   const quote = sqlDialect(dialect).quote;
   const tableParts = typeof options.table === 'string' ? [options.table] : options.table;
   const table = tableParts.map(quote).join('.');
@@ -117,50 +147,59 @@ export function counterTableDdl(schema: Schema, options: CounterTableOptions): C
   const backfill =
     `INSERT INTO ${counter} (${c}, ${quote('deleted')}, ${quote('slot')}, ${quote('n')}) ` +
     `SELECT ${client}, ${isDeleted('')}, 0, COUNT(*) FROM ${table} WHERE ${client} IS NOT NULL GROUP BY ${client}, ${isDeleted('')}`;
-  const trigger = (what: string) => qualified(`${base}_${what}`);
+  return { quote, table, counterParts, counter, base, qualified, client, deleted, isDeleted, c, create, backfill };
+}
+
+/** PostgreSQL: statement triggers on transition tables for inserts and deletes, a row trigger for scope changes, all in one transaction. */
+function postgresCounterDdl(sql: CounterSql): CounterTableDdl {
+  const { quote, table, counterParts, counter, base, qualified, client, deleted, isDeleted, c } = sql;
   const triggerName = (what: string) => quote(`${base}_${what}`);
-  if (dialect === 'postgres') {
-    const fn = qualified(`${base}_count`);
-    const slot = `pg_backend_pid() % ${COUNTER_SLOTS}`;
-    const upsert = (select: string) =>
-      `INSERT INTO ${counter} AS wepql_c (${c}, "deleted", "slot", "n") ${select} ` +
-      `ON CONFLICT (${c}, "deleted", "slot") DO UPDATE SET "n" = wepql_c."n" + EXCLUDED."n";`;
-    const grouped = (rows: string, sign: string) =>
-      upsert(
-        `SELECT ${client}, ${isDeleted('')}, ${slot}, ${sign}COUNT(*) FROM ${rows} WHERE ${client} IS NOT NULL GROUP BY ${client}, ${isDeleted('')}`,
-      );
-    const one = (row: 'OLD' | 'NEW', n: string) =>
-      `IF ${row}.${client} IS NOT NULL THEN ${upsert(`VALUES (${row}.${client}, ${isDeleted(`${row}.`)}, ${slot}, ${n})`)} END IF;`;
-    const body = [
-      `IF TG_OP = 'INSERT' THEN ${grouped('wepql_new', '')}`,
-      `ELSIF TG_OP = 'DELETE' THEN ${grouped('wepql_old', '-')}`,
-      `ELSIF TG_OP = 'UPDATE' THEN ${one('OLD', '-1')} ${one('NEW', '1')}`,
-      `ELSE DELETE FROM ${counter};`,
-      'END IF; RETURN NULL;',
-    ].join(' ');
-    const scopeChanged =
-      `OLD.${client} IS DISTINCT FROM NEW.${client}` +
-      (deleted === undefined ? '' : ` OR ${isDeleted('OLD.')} IS DISTINCT FROM ${isDeleted('NEW.')}`);
-    const columns = [client, ...(deleted === undefined ? [] : [deleted.column])].join(', ');
-    return {
-      table: counterParts,
-      transaction: true,
-      triggers: ['insert', 'delete', 'update', 'truncate'].map((what) => `${base}_${what}`),
-      statements: [
-        create,
-        // Writers wait from here to COMMIT: the triggers and the backfill see the same rows.
-        `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
-        `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $wepql$ BEGIN ${body} END $wepql$`,
-        ...['insert', 'delete', 'update', 'truncate'].map((what) => `DROP TRIGGER IF EXISTS ${triggerName(what)} ON ${table}`),
-        `CREATE TRIGGER ${triggerName('insert')} AFTER INSERT ON ${table} REFERENCING NEW TABLE AS wepql_new FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-        `CREATE TRIGGER ${triggerName('delete')} AFTER DELETE ON ${table} REFERENCING OLD TABLE AS wepql_old FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-        `CREATE TRIGGER ${triggerName('update')} AFTER UPDATE OF ${columns} ON ${table} FOR EACH ROW WHEN (${scopeChanged}) EXECUTE FUNCTION ${fn}()`,
-        `CREATE TRIGGER ${triggerName('truncate')} AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-        `DELETE FROM ${counter}`,
-        backfill,
-      ],
-    };
-  }
+  const fn = qualified(`${base}_count`);
+  const slot = `pg_backend_pid() % ${COUNTER_SLOTS}`;
+  const upsert = (select: string) =>
+    `INSERT INTO ${counter} AS wepql_c (${c}, "deleted", "slot", "n") ${select} ` +
+    `ON CONFLICT (${c}, "deleted", "slot") DO UPDATE SET "n" = wepql_c."n" + EXCLUDED."n";`;
+  const grouped = (rows: string, sign: string) =>
+    upsert(
+      `SELECT ${client}, ${isDeleted('')}, ${slot}, ${sign}COUNT(*) FROM ${rows} WHERE ${client} IS NOT NULL GROUP BY ${client}, ${isDeleted('')}`,
+    );
+  const one = (row: 'OLD' | 'NEW', n: string) =>
+    `IF ${row}.${client} IS NOT NULL THEN ${upsert(`VALUES (${row}.${client}, ${isDeleted(`${row}.`)}, ${slot}, ${n})`)} END IF;`;
+  const body = [
+    `IF TG_OP = 'INSERT' THEN ${grouped('wepql_new', '')}`,
+    `ELSIF TG_OP = 'DELETE' THEN ${grouped('wepql_old', '-')}`,
+    `ELSIF TG_OP = 'UPDATE' THEN ${one('OLD', '-1')} ${one('NEW', '1')}`,
+    `ELSE DELETE FROM ${counter};`,
+    'END IF; RETURN NULL;',
+  ].join(' ');
+  const scopeChanged =
+    `OLD.${client} IS DISTINCT FROM NEW.${client}` +
+    (deleted === undefined ? '' : ` OR ${isDeleted('OLD.')} IS DISTINCT FROM ${isDeleted('NEW.')}`);
+  const columns = [client, ...(deleted === undefined ? [] : [deleted.column])].join(', ');
+  return {
+    table: counterParts,
+    transaction: true,
+    triggers: ['insert', 'delete', 'update', 'truncate'].map((what) => `${base}_${what}`),
+    statements: [
+      sql.create,
+      // Writers wait from here to COMMIT: the triggers and the backfill see the same rows.
+      `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
+      `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $wepql$ BEGIN ${body} END $wepql$`,
+      ...['insert', 'delete', 'update', 'truncate'].map((what) => `DROP TRIGGER IF EXISTS ${triggerName(what)} ON ${table}`),
+      `CREATE TRIGGER ${triggerName('insert')} AFTER INSERT ON ${table} REFERENCING NEW TABLE AS wepql_new FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      `CREATE TRIGGER ${triggerName('delete')} AFTER DELETE ON ${table} REFERENCING OLD TABLE AS wepql_old FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      `CREATE TRIGGER ${triggerName('update')} AFTER UPDATE OF ${columns} ON ${table} FOR EACH ROW WHEN (${scopeChanged}) EXECUTE FUNCTION ${fn}()`,
+      `CREATE TRIGGER ${triggerName('truncate')} AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      `DELETE FROM ${counter}`,
+      sql.backfill,
+    ],
+  };
+}
+
+/** MySQL/MariaDB: row triggers only (it has no statement triggers), installed under `LOCK TABLES` instead of a transaction. */
+function mysqlCounterDdl(sql: CounterSql): CounterTableDdl {
+  const { table, counterParts, counter, base, qualified, client, deleted, isDeleted, c } = sql;
+  const trigger = (what: string) => qualified(`${base}_${what}`);
   const slot = `CONNECTION_ID() % ${COUNTER_SLOTS}`;
   const add = (row: 'OLD' | 'NEW', n: string) =>
     `IF ${row}.${client} IS NOT NULL THEN INSERT INTO ${counter} (${c}, \`deleted\`, \`slot\`, \`n\`) ` +
@@ -172,7 +211,7 @@ export function counterTableDdl(schema: Schema, options: CounterTableOptions): C
     transaction: false,
     triggers: ['insert', 'delete', 'update'].map((what) => `${base}_${what}`),
     statements: [
-      create,
+      sql.create,
       // Writers wait from here to UNLOCK TABLES: the triggers and the backfill see the same rows.
       `LOCK TABLES ${table} WRITE, ${counter} WRITE`,
       ...['insert', 'delete', 'update'].map((what) => `DROP TRIGGER IF EXISTS ${trigger(what)}`),
@@ -180,7 +219,7 @@ export function counterTableDdl(schema: Schema, options: CounterTableOptions): C
       `CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON ${table} FOR EACH ROW BEGIN ${add('OLD', '-1')} END`,
       `CREATE TRIGGER ${trigger('update')} AFTER UPDATE ON ${table} FOR EACH ROW BEGIN IF ${scopeChanged} THEN ${add('OLD', '-1')} ${add('NEW', '1')} END IF; END`,
       `DELETE FROM ${counter}`,
-      backfill,
+      sql.backfill,
       'UNLOCK TABLES',
     ],
   };

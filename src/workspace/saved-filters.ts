@@ -229,11 +229,6 @@ function scanObjects(json: string, base: number): StringSlot[][] {
   return objects;
 }
 
-/** Appends without `push(...items)`, whose spread overflows the stack for a list of ~120,000 entries. */
-function appendAll<T>(target: T[], items: readonly T[]): void {
-  for (const item of items) target.push(item);
-}
-
 function entriesFromObject(
   path: string,
   value: unknown,
@@ -304,67 +299,82 @@ function entriesOfObjects(
 export function readSavedFilters(path: string, content: string, selectors?: SavedSelectors): SavedFile {
   const format = formatOf(path, content);
   const starts = lineStarts(content);
-  const entries: SavedEntry[] = [];
   const selecting = selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined);
+  let entries: SavedEntry[];
+  // Selectors need a tree to walk: JSON and NDJSON are read as YAML when there are any.
   if (format === 'yaml' || (selecting && (format === 'json' || format === 'ndjson'))) {
-    appendAll(entries, yamlEntries(path, content, starts, selecting ? selectors : undefined));
+    entries = yamlEntries(path, content, starts, selecting ? selectors : undefined);
   } else if (format === 'txt') {
-    for (let n = 0; n < starts.length; n++) {
-      const start = starts[n]!;
-      let end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
-      if (end > start && content.charCodeAt(end - 1) === 13) end--;
-      const text = content.slice(start, end);
-      // A line is filter text: blank means the language's whitespace only (docs/reference.md
-      // §"Lexical rules"), so a line of U+00A0 is an entry the parser reports, not a skipped line.
-      const trimmed = trimWhitespace(text);
-      if (trimmed === '' || trimmed.startsWith('#')) continue;
-      const disable = directiveAbove(path, content, starts, n + 1);
-      entries.push({
-        kind: 'filter',
-        text,
-        line: n + 1,
-        column: 1,
-        range: { start, end },
-        encoding: 'raw',
-        ...(disable === undefined ? {} : { disable }),
-      });
-    }
+    entries = txtEntries(path, content, starts);
   } else if (format === 'json') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(content);
-    } catch (e) {
-      throw new SavedFileError(path, `not valid JSON (${(e as Error).message})`);
-    }
-    const objects = scanObjects(content, 0);
-    const list = Array.isArray(parsed) ? parsed : [parsed];
-    const where = (k: number) => (Array.isArray(parsed) ? `entry ${k}` : 'the object');
-    appendAll(
-      entries,
-      entriesOfObjects(
-        path,
-        list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })),
-        starts,
-      ),
-    );
+    entries = jsonEntries(path, content, starts);
   } else {
-    const objects: { value: unknown; slots: readonly StringSlot[]; where: string }[] = [];
-    for (let n = 0; n < starts.length; n++) {
-      const start = starts[n]!;
-      const end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
-      const line = content.slice(start, end);
-      if (line.trim() === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch (e) {
-        throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
-      }
-      objects.push({ value: parsed, slots: scanObjects(line, start)[0] ?? [], where: `line ${n + 1}` });
-    }
-    appendAll(entries, entriesOfObjects(path, objects, starts));
+    entries = ndjsonEntries(path, content, starts);
   }
   return { path, content, format, entries };
+}
+
+/** Entries of a text file: each line not blank and not a `#` comment is a filter. */
+function txtEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
+  const entries: SavedEntry[] = [];
+  for (let n = 0; n < starts.length; n++) {
+    const start = starts[n]!;
+    let end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
+    if (end > start && content.charCodeAt(end - 1) === 13) end--;
+    const text = content.slice(start, end);
+    // A line is filter text: blank means the language's whitespace only (docs/reference.md
+    // §"Lexical rules"), so a line of U+00A0 is an entry the parser reports, not a skipped line.
+    const trimmed = trimWhitespace(text);
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const disable = directiveAbove(path, content, starts, n + 1);
+    entries.push({
+      kind: 'filter',
+      text,
+      line: n + 1,
+      column: 1,
+      range: { start, end },
+      encoding: 'raw',
+      ...(disable === undefined ? {} : { disable }),
+    });
+  }
+  return entries;
+}
+
+/** Entries of a JSON file: one object, or a list of them. */
+function jsonEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch (e) {
+    throw new SavedFileError(path, `not valid JSON (${(e as Error).message})`);
+  }
+  const objects = scanObjects(content, 0);
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  const where = (k: number) => (Array.isArray(parsed) ? `entry ${k}` : 'the object');
+  return entriesOfObjects(
+    path,
+    list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })),
+    starts,
+  );
+}
+
+/** Entries of an NDJSON file: one object per non-blank line. */
+function ndjsonEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
+  const objects: { value: unknown; slots: readonly StringSlot[]; where: string }[] = [];
+  for (let n = 0; n < starts.length; n++) {
+    const start = starts[n]!;
+    const end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
+    const line = content.slice(start, end);
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (e) {
+      throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
+    }
+    objects.push({ value: parsed, slots: scanObjects(line, start)[0] ?? [], where: `line ${n + 1}` });
+  }
+  return entriesOfObjects(path, objects, starts);
 }
 
 /**
@@ -407,17 +417,43 @@ const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorSt
 /** Entries of a YAML (or JSON, read as YAML) file, found by selectors or in the default places. */
 function yamlEntries(path: string, content: string, starts: readonly number[], selectors: SavedSelectors | undefined): SavedEntry[] {
   if (yaml === undefined) throw new Error('readSavedFilters: call loadYaml() before reading YAML or using selectors');
-  const { isMap, isScalar } = yaml;
+  const { isScalar } = yaml;
   const tree = yamlTree(yaml);
+  const out: { entry: SavedEntry; at: number }[] = [];
+  for (const doc of yamlDocuments(yaml, path, content, starts)) {
+    for (const kind of ['filter', 'sort'] as const) {
+      // Selectors add to the default shapes: a plain list of {name, filter, sort} stays read beside nested views.
+      const chosen = [...DEFAULT_SELECTORS[kind], ...(selectors?.[kind] ?? [])];
+      const seen = new Set<unknown>();
+      for (const steps of chosen) {
+        for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
+          if (!isScalar(node) || node.value === null || seen.has(node)) continue;
+          seen.add(node);
+          const scalar = node as YamlScalarAt;
+          out.push({ at: scalar.range[0], entry: yamlEntry(yaml, path, content, starts, kind, scalar, parent) });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => a.at - b.at).map((e) => e.entry);
+}
+
+/** A YAML scalar with the fields an entry reads: its value, quoting style and source range. */
+type YamlScalarAt = YamlNode & { value: unknown; type?: string; range: [number, number, number] };
+
+/**
+ * The documents of a YAML text, one at a time: throws `SavedFileError` for nesting too deep
+ * to parse, or on reaching a document with a syntax error (so an earlier document's entry errors come first).
+ */
+function* yamlDocuments(y: YamlModule, path: string, content: string, starts: readonly number[]) {
   let documents;
   try {
-    documents = yaml.parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
+    documents = y.parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
   } catch (e) {
     if (e instanceof RangeError) throw new SavedFileError(path, 'the document nests too deeply to read');
     throw e;
   }
   const list = Array.isArray(documents) ? documents : [documents];
-  const out: { entry: SavedEntry; at: number }[] = [];
   for (const doc of list) {
     const error = doc.errors[0];
     if (error !== undefined) {
@@ -427,47 +463,44 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
         `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`,
       );
     }
-    for (const kind of ['filter', 'sort'] as const) {
-      // Selectors add to the default shapes: a plain list of {name, filter, sort} stays read beside nested views.
-      const chosen = [...DEFAULT_SELECTORS[kind], ...(selectors?.[kind] ?? [])];
-      const seen = new Set<unknown>();
-      for (const steps of chosen) {
-        for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
-          if (!isScalar(node) || node.value === null || seen.has(node)) continue;
-          seen.add(node);
-          const scalar = node as YamlNode & { value: unknown; type?: string; range: [number, number, number] };
-          const at = positionOf(starts, scalar.range[0]);
-          if (typeof scalar.value !== 'string') {
-            throw new SavedFileError(path, `line ${at.line}: "${kind}" must be a string`);
-          }
-          const sibling = (key: string) =>
-            isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === key)?.value : undefined;
-          const nameNode = sibling('name');
-          const name = isScalar(nameNode) && typeof nameNode.value === 'string' ? nameNode.value : undefined;
-          const disableNode = sibling(DISABLE_KEY) as YamlNode | undefined;
-          const disable =
-            disableNode !== undefined
-              ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON())
-              : directiveAbove(path, content, starts, at.line);
-          const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
-          out.push({
-            at: scalar.range[0],
-            entry: {
-              kind,
-              text: scalar.value,
-              line: at.line,
-              column: at.column + (quoted ? 1 : 0),
-              ...(name === undefined ? {} : { name }),
-              range: { start: scalar.range[0], end: scalar.range[1] },
-              encoding: scalar.type === 'PLAIN' ? 'yaml-plain' : scalar.type === 'QUOTE_SINGLE' ? 'yaml-single' : 'json-string',
-              ...(disable === undefined ? {} : { disable }),
-            },
-          });
-        }
-      }
-    }
+    yield doc;
   }
-  return out.sort((a, b) => a.at - b.at).map((e) => e.entry);
+}
+
+/** The entry of one selected scalar, with the name and disable directive of the map it sits in. */
+function yamlEntry(
+  y: YamlModule,
+  path: string,
+  content: string,
+  starts: readonly number[],
+  kind: 'filter' | 'sort',
+  scalar: YamlScalarAt,
+  parent: unknown,
+): SavedEntry {
+  const { isMap, isScalar } = y;
+  const at = positionOf(starts, scalar.range[0]);
+  if (typeof scalar.value !== 'string') {
+    throw new SavedFileError(path, `line ${at.line}: "${kind}" must be a string`);
+  }
+  const sibling = (key: string) => (isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === key)?.value : undefined);
+  const nameNode = sibling('name');
+  const name = isScalar(nameNode) && typeof nameNode.value === 'string' ? nameNode.value : undefined;
+  const disableNode = sibling(DISABLE_KEY) as YamlNode | undefined;
+  const disable =
+    disableNode !== undefined
+      ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON())
+      : directiveAbove(path, content, starts, at.line);
+  const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
+  return {
+    kind,
+    text: scalar.value,
+    line: at.line,
+    column: at.column + (quoted ? 1 : 0),
+    ...(name === undefined ? {} : { name }),
+    range: { start: scalar.range[0], end: scalar.range[1] },
+    encoding: scalar.type === 'PLAIN' ? 'yaml-plain' : scalar.type === 'QUOTE_SINGLE' ? 'yaml-single' : 'json-string',
+    ...(disable === undefined ? {} : { disable }),
+  };
 }
 
 /** A YAML plain scalar may hold the text as written when it reads back as the same string on one line. */
