@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 const SRC = new URL('../../../src/', import.meta.url).pathname;
 // The language server (src/lsp) runs only under the CLI's `wepql lsp`; the
 // workspace layer (config, saved-filter files) and the sample data serve the
-// CLI, the language server and the reference server.
-const NODE_ONLY = new Set(['cli', 'reference-server', 'lsp', 'workspace', 'sample']);
+// CLI, the language server and the reference server; the conformance runner
+// (`wepql conformance`) reads the shipped corpora from disk and speaks HTTP.
+const NODE_ONLY = new Set(['cli', 'reference-server', 'lsp', 'workspace', 'sample', 'conformance']);
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
 // `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')`, `require('x')`.
