@@ -54,7 +54,7 @@ export const definition: CommandDefinition = {
   examples: [
     'wepql conformance --self',
     'wepql conformance --url http://127.0.0.1:8080/api/public/clients/1/employees --token "$WEPQL_DEMO_TOKEN" --token-ttl 2',
-    'wepql conformance --url "$LIST_URL" --token "$TOKEN" --exclude-tag skip-paging --reporter junit > conformance.xml',
+    'wepql conformance --url http://127.0.0.1:8080/api/public/clients/1/employees --token "$WEPQL_DEMO_TOKEN" --exclude-tag skip-paging --reporter junit > conformance.xml',
   ],
 };
 
