@@ -91,12 +91,24 @@ describe('the SQL text never depends on a value', () => {
             expect(/\u0000|[\uD800-\uDFFF]/.test(value)).toBe(true);
             return;
           }
-          expect(hostile.where).toBe(benign.where);
-          expect(hostile.params.length).toBe(benign.params.length);
+          // The one shape a value chooses: a StartsWith prefix of nothing but U+10FFFF (after folding) has no
+          // successor, so its index range has no upper bound (prefixSuccessor); the value is still only a parameter.
+          const unbounded = /^StartsWith/.test(operator) && /^(\u{10FFFF})+$/u.test(value);
+          const shape = unbounded ? toSql({ filter: text('\u{10FFFF}') }, options) : benign;
+          expect(hostile.where).toBe(shape.where);
+          expect(hostile.params.length).toBe(shape.params.length);
         },
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('a StartsWith prefix of U+10FFFF only: no upper bound, the same text otherwise (a shrunk counterexample)', () => {
+    const options = { dialect: 'postgres' as const, schema, caseSensitive: false };
+    const hostile = toSql({ filter: `LastName.StartsWith(${quote('\u{10FFFF}')})` }, options);
+    const benign = toSql({ filter: `LastName.StartsWith(x)` }, options);
+    expect(`${hostile.where} AND lower("LastName" COLLATE "pg_unicode_fast") < $3`).toBe(benign.where);
+    expect(hostile.params).toEqual(['\u{10FFFF}%', '\u{10FFFF}']);
   });
 
   it.each(['a\u0000b', '\uD800', 'x\uDFFFy'])('refuses %j with invalid-character', (value) => {
