@@ -1,23 +1,28 @@
 /**
- * The layer order of src/ (docs/architecture.md): a folder may import its
- * own files and any folder below it, never one above it. `npm run lint`
- * fails on an import up a layer, on a cycle through two folders, and on an import
- * of a folder that is not in the list (a new folder takes its place here).
- * The order itself is in scripts/layers.cjs, which
- * `scripts/house-counts.mjs` reads too.
+ * The floors of src/ (docs/architecture.md, "Floors"): a folder may import
+ * its own files and the folders of the floors below its own, never a folder
+ * on its own floor or above. `npm run lint` fails on such an import, on a
+ * cycle through two folders, and on an import of a folder that is not on a
+ * floor (a new folder takes its place in scripts/layers.cjs, which holds the
+ * floors).
  */
-const { LAYERS } = require('./scripts/layers.cjs');
+const { FLOORS, LAYERS } = require('./scripts/layers.cjs');
 
-const upward = LAYERS.map((layer, i) => ({
-  name: `layer-${layer}`,
-  comment: `src/${layer}/ may import only folders below it (${LAYERS.slice(0, i).join(', ') || 'none'}), never ${LAYERS.slice(i + 1).join(', ')}`,
-  severity: 'error',
-  // The `wepql/list` entry re-exports the data sources that were once part
-  // of list/ so that importers keep working; nothing in src/ imports an
-  // entry (rule entries-only-from-outside), so no code climbs through it.
-  from: { path: `^src/${layer}/`, pathNot: '^src/list/index\\.ts$' },
-  to: { path: `^src/(${LAYERS.slice(i + 1).join('|')})/` },
-})).filter((rule) => rule.to.path !== '^src/()/');
+const upward = FLOORS.flatMap((floor, i) => {
+  const below = FLOORS.slice(0, i).flat();
+  return floor.map((folder) => {
+    const forbidden = LAYERS.filter((other) => other !== folder && !below.includes(other));
+    return {
+      name: `layer-${folder}`,
+      comment: `src/${folder}/ is on floor ${i + 1}: it may import only ${below.join(', ') || 'nothing'}, never ${forbidden.join(', ')}`,
+      severity: 'error',
+      // Entry files (src/<folder>/index.ts) are held to their folder's floor like
+      // any module: an entry sells what its folder and the floors below it hold.
+      from: { path: `^src/${folder}/` },
+      to: { path: `^src/(${forbidden.join('|')})/` },
+    };
+  });
+}).filter((rule) => rule.to.path !== '^src/()/');
 
 module.exports = {
   forbidden: [

@@ -5,8 +5,7 @@
 // turning filter text into a predicate.
 import { Query as MingoQuery, find as mingoFind } from 'mingo';
 import sift from 'sift';
-import { analyzeFilterOrThrow, compileFilter, compileSort, sortRecords } from '../dist/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { analyzeFilterOrThrow, compileFilter, compileSort, sortRecords, employeeSchema } from '../dist/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, median, medianMs, opsPerSecond, writeSection } from './harness.mjs';
 

@@ -7,7 +7,7 @@
 // a small fraction of it.
 import { createTokenCodec, handleListRequest } from '../dist/list/index.js';
 import { analyzeListQuery } from '../dist/list/request.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { employeeSchema } from '../dist/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
 

@@ -8,8 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { lintText, parseFilter } from '../dist/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { lintText, parseFilter, employeeSchema } from '../dist/index.js';
 import { medianMs, fmt, machineLine, writeSection } from './harness.mjs';
 import { writeLintProject } from './lint-fixture.mjs';
 

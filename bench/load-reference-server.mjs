@@ -3,9 +3,9 @@
 // default admission queue in front of it.
 // Usage: node bench/load-reference-server.mjs <database-url> <pool-size> <secret>; prints `listening <url>`.
 import pg from 'pg';
-import { createPostgresDataSource } from '../dist/list/index.js';
+import { createPostgresDataSource } from '../dist/sources/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { employeeSchema } from '../dist/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE } from '../dist/sample/employees.js';
 
 const [url, poolSize, secret] = process.argv.slice(2);

@@ -9,9 +9,10 @@
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
-import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
+import { createMemoryDataSource } from '../dist/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../dist/list/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { employeeSchema } from '../dist/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';

@@ -3,9 +3,9 @@
 // reference that every page cost before the cache — `query()`'s filter +
 // full sort + slice — and the token pages that seek in the sorted order once
 // it is built, and before (a heap over the matches past the token's key).
-import { query } from '../dist/index.js';
-import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { query, employeeSchema } from '../dist/index.js';
+import { createMemoryDataSource } from '../dist/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../dist/list/index.js';
 import { EMPLOYEE_SCOPE } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';

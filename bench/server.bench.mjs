@@ -5,8 +5,9 @@
 // count and sort; token pages verify the token and sort; skip pages skip
 // the count and the token.
 import http from 'node:http';
-import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../dist/list/index.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { createMemoryDataSource } from '../dist/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../dist/list/index.js';
+import { employeeSchema } from '../dist/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
 import { generateEmployees } from '../examples/generate-employees.mjs';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';

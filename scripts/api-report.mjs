@@ -34,7 +34,7 @@ export function exportEntries(pkg = JSON.parse(readFileSync(join(ROOT, 'package.
   return entries;
 }
 
-/** The report's file name for an import specifier: `wepql/schemas/employee` → `wepql-schemas-employee.api.md`. */
+/** The report's file name for an import specifier: `wepql/grid` → `wepql-grid.api.md`. */
 export function reportName(specifier) {
   return `${specifier.replace(/[^A-Za-z0-9.]+/g, '-')}.api.md`;
 }

@@ -1,9 +1,12 @@
 /**
  * `wepql`: the core of the filter and sort language — parse, validate,
- * format, evaluate, lint — with schemas and diagnostics. SQL, the list
- * contract, the client SDK, language services and the server have their
- * own entries (`wepql/sql`, `wepql/list`, `wepql/sdk`, `wepql/service`,
- * `wepql/server`); the employee schema is `wepql/schemas/employee`.
+ * format, evaluate, lint — with schemas, schema diffs, per-endpoint
+ * policies, diagnostics, the language services of editors and filter bars
+ * (completion, hover, explain, highlighting), the schema's JSON Schema,
+ * OpenAPI and TypeScript documents, and the employee schema the guides use.
+ * SQL, the list contract, data sources, the client SDK and the server have
+ * their own entries (`wepql/sql`, `wepql/list`, `wepql/sources`,
+ * `wepql/sdk`, `wepql/server`), as has each framework and UI bridge.
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
@@ -105,3 +108,35 @@ export { fixText, lintText } from './lint/lint-text.js';
 export type { LintKind, LintTextOptions } from './lint/lint-text.js';
 export { findingToJson, toSarif } from './lint/report.js';
 export type { LintFinding } from './lint/report.js';
+
+// Schema evolution: saved filters across schema versions.
+export { diffSchemas, describeChange, isBreaking, retypeImpact } from './schema/diff.js';
+export type { RetypeImpact, SchemaChange, SchemaDiff } from './schema/diff.js';
+export { evolutionDiagnostics, renameAwareSchema } from './lint/schema-evolution.js';
+export { renameFields } from './lint/lint-text.js';
+
+// Per-endpoint policies.
+export { definePolicy, policyLimits, PolicyDefinitionError } from './policy/policy.js';
+export type { FieldRule, Policy, PolicyCaps, PolicyDefinition, ResolvedFieldRule } from './policy/policy.js';
+export { checkFilterPolicy, checkSortPolicy } from './policy/check-policy.js';
+
+// Language services for editors and filter bars.
+export { complete } from './language-service/complete.js';
+export type { CompleteOptions, CompletionItem, CompletionKind, CompletionResult } from './language-service/complete.js';
+export { explain } from './language-service/explain.js';
+export type { ExplainOptions, ExplainResult } from './language-service/explain.js';
+export { highlightTokens } from './language-service/tokens.js';
+export type { HighlightOptions, HighlightToken, TokenKind } from './language-service/tokens.js';
+export { hoverAt } from './language-service/hover.js';
+export type { HoverInfo, HoverOptions } from './language-service/hover.js';
+
+// API documents of a schema: OpenAPI, JSON Schema, TypeScript record types.
+export { openApiFor } from './openapi/openapi.js';
+export type { OpenApiDocument, OpenApiOptions, WepqlExtension, WepqlFieldInfo } from './openapi/openapi.js';
+export { jsonSchemaFor, schemaFromJsonSchema } from './openapi/json-schema.js';
+export type { FromJsonSchemaOptions, FromJsonSchemaResult, JsonSchema } from './openapi/json-schema.js';
+export { recordTypeFor } from './openapi/record-type.js';
+export type { RecordTypeOptions } from './openapi/record-type.js';
+
+// The employee schema of the reference endpoint (GET …/employees), as the guides and the server use it.
+export { employeeSchema, employeeSchemaDefinition } from './schema/employee-schema.js';

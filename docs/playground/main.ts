@@ -8,10 +8,8 @@
 import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
 import { EditorView, keymap, tooltips } from '@codemirror/view';
 import type { Diagnostic } from '../../src/index.js';
-import { analyzeFilter, analyzeSort, hasErrors, lintText, printFilter, printSort, query, renderCodeFrame } from '../../src/index.js';
+import { analyzeFilter, analyzeSort, hasErrors, lintText, printFilter, printSort, query, renderCodeFrame, explain, employeeSchema } from '../../src/index.js';
 import { wepql } from '../../src/codemirror/index.js';
-import { explain } from '../../src/language-service/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
 import employees from '../../examples/employees.json' with { type: 'json' };
 import { mountVisualBuilder } from './visual-builder.js';
 

@@ -1,9 +1,9 @@
 // The employee list on Express 5: node examples/servers/express.mjs (PORT, API_TOKEN, LIST_SECRET from the environment).
 import express from 'express';
 import { listHandler } from 'wepql/express';
-import { createMemoryDataSource, createTokenCodec } from 'wepql/list';
-import { definePolicy } from 'wepql/policy';
-import { employeeSchema } from 'wepql/schemas/employee';
+import { createMemoryDataSource } from 'wepql/sources';
+import { createTokenCodec } from 'wepql/list';
+import { definePolicy, employeeSchema } from 'wepql';
 // The sample ships with the package: imported by its name, it loads in a clone and in an app that installed wepql.
 import employees from 'wepql/examples/employees.json' with { type: 'json' };
 

@@ -1,9 +1,9 @@
 // The employee list on Fastify 5: node examples/servers/fastify.mjs (PORT, API_TOKEN, LIST_SECRET from the environment).
 import Fastify from 'fastify';
 import { listHandler } from 'wepql/fastify';
-import { createMemoryDataSource, createTokenCodec } from 'wepql/list';
-import { definePolicy } from 'wepql/policy';
-import { employeeSchema } from 'wepql/schemas/employee';
+import { createMemoryDataSource } from 'wepql/sources';
+import { createTokenCodec } from 'wepql/list';
+import { definePolicy, employeeSchema } from 'wepql';
 // The sample ships with the package: imported by its name, it loads in a clone and in an app that installed wepql.
 import employees from 'wepql/examples/employees.json' with { type: 'json' };
 

@@ -2,9 +2,9 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { listHandler } from 'wepql/hono';
-import { createMemoryDataSource, createTokenCodec } from 'wepql/list';
-import { definePolicy } from 'wepql/policy';
-import { employeeSchema } from 'wepql/schemas/employee';
+import { createMemoryDataSource } from 'wepql/sources';
+import { createTokenCodec } from 'wepql/list';
+import { definePolicy, employeeSchema } from 'wepql';
 // The sample ships with the package: imported by its name, it loads in a clone and in an app that installed wepql.
 import employees from 'wepql/examples/employees.json' with { type: 'json' };
 

@@ -10,8 +10,7 @@ import { drizzle } from 'drizzle-orm/sql-js';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import initSqlJs from 'sql.js';
 import { drizzleOrderBy, drizzleWhere } from '../../dist/query-builders/drizzle.js';
-import { query } from '../../dist/index.js';
-import { employeeSchema } from '../../dist/sample/employee-schema.js';
+import { query, employeeSchema } from '../../dist/index.js';
 import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));

@@ -7,9 +7,8 @@
 //   npm run build && MYSQL_URL=mysql://root@127.0.0.1:3306/wepql node examples/sql/employees-mysql.mjs
 import { readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
-import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../dist/sources/mysql.js';
-import { analyzeFilter, analyzeSort, query } from '../../dist/index.js';
-import { employeeSchema } from '../../dist/sample/employee-schema.js';
+import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../dist/sources/index.js';
+import { analyzeFilter, analyzeSort, query, employeeSchema } from '../../dist/index.js';
 import { toSql } from '../../dist/sql/index.js';
 
 const url = process.env.MYSQL_URL;

@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { kyselyOrderBy, kyselyWhere } from '../../dist/query-builders/kysely.js';
-import { query } from '../../dist/index.js';
-import { employeeSchema } from '../../dist/sample/employee-schema.js';
+import { query, employeeSchema } from '../../dist/index.js';
 import { quoteIdentifier, sqlColumnType, toSql, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));

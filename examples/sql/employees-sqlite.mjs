@@ -6,8 +6,7 @@
 // Run after building:  npm run build && node examples/sql/employees-sqlite.mjs
 import { readFileSync } from 'node:fs';
 import initSqlJs from 'sql.js';
-import { query } from '../../dist/index.js';
-import { employeeSchema } from '../../dist/sample/employee-schema.js';
+import { query, employeeSchema } from '../../dist/index.js';
 import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toSql, toStoredValue } from '../../dist/sql/index.js';
 
 const employees = JSON.parse(readFileSync(new URL('../employees.json', import.meta.url), 'utf8'));

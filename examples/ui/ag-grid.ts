@@ -6,7 +6,7 @@
  */
 import type { FilterModel, SortModelItem } from 'ag-grid-community';
 import { fromAgGridFilterModel, fromAgGridSortModel, toAgGridFilterModel } from '../../src/grid/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/index.js';
 
 const filterModel: FilterModel = {
   LastName: {

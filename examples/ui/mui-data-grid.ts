@@ -6,7 +6,7 @@
  */
 import type { GridFilterModel, GridLogicOperator, GridSortModel } from '@mui/x-data-grid';
 import { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel } from '../../src/grid/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/index.js';
 
 const filterModel: GridFilterModel = {
   items: [

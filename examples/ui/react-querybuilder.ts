@@ -3,11 +3,11 @@
  * `<QueryBuilder>` configuration from the schema, a saved filter opened in
  * the builder, and the builder's query sent back as the API's filter text.
  * In your own package, import from 'wepql/querybuilder' and
- * 'wepql/schemas/employee' instead of the relative paths.
+ * 'wepql' instead of the relative paths.
  */
 import type { RuleGroupType } from '@react-querybuilder/core';
 import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/index.js';
 
 // <QueryBuilder {...config} query={query} onQueryChange={setQuery} listsAsArrays />
 const config = queryBuilderConfig(employeeSchema);

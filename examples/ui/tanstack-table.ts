@@ -6,7 +6,7 @@
  */
 import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
 import { fromTanStackColumnFilters, fromTanStackSorting, toTanStackColumnFilters } from '../../src/grid/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/index.js';
 
 // Each column's filterFn lives in its column definition; pass the ones that are not 'auto'.
 const filterFns = { LastName: 'startsWith', ClientId: 'arrHas' } as const;

@@ -247,7 +247,7 @@ const baseTheme = EditorView.baseTheme({
  * @example
  * import { EditorView, basicSetup } from 'codemirror';
  * import { wepql } from 'wepql/codemirror';
- * import { employeeSchema } from 'wepql/schemas/employee';
+ * import { employeeSchema } from 'wepql';
  * new EditorView({
  *   doc: 'LastName.StartsWith(Sm)',
  *   extensions: [basicSetup, wepql({ schema: employeeSchema, oneLine: { onSubmit: (filter) => load(filter) } })],

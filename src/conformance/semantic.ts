@@ -5,7 +5,7 @@
  */
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { query } from '../evaluate/query.js';
-import { employeeSchema } from '../sample/employee-schema.js';
+import { employeeSchema } from '../schema/employee-schema.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';

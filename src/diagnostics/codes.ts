@@ -101,7 +101,7 @@ export const DIAGNOSTIC_CODES = {
     stage: 'validate',
     summary: 'A toSql option (column map, identifier, JSON path, tie-breaker) cannot be used.',
   },
-  // --- per-endpoint policies (wepql/policy) ---
+  // --- per-endpoint policies (definePolicy) ---
   'field-not-filterable': { severity: 'error', stage: 'policy', summary: "The endpoint's policy does not allow filtering on the field." },
   'operator-not-allowed': {
     severity: 'error',

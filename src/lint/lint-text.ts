@@ -32,7 +32,7 @@ export interface LintTextOptions {
   readonly previousSchema?: Schema;
   readonly caseSensitive?: boolean;
   readonly limits?: Partial<Limits>;
-  /** An endpoint's policy (`wepql/policy`): its refusals are reported and its caps tighten `limits`. Needs `schema`. */
+  /** An endpoint's policy (`definePolicy`): its refusals are reported and its caps tighten `limits`. Needs `schema`. */
   readonly policy?: Policy;
 }
 

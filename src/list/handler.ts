@@ -40,7 +40,7 @@ export interface ListHandlerOptions {
   readonly maxLimit?: number;
   /** Limits for filter and sort analysis. */
   readonly limits?: Partial<Limits>;
-  /** The endpoint's policy (`wepql/policy`, defined against `schema`): refusals are 400 `ValidationErrors`. */
+  /** The endpoint's policy (`definePolicy`, defined against `schema`): refusals are 400 `ValidationErrors`. */
   readonly policy?: Policy;
   /** Accepted `api-version` / `x-api-version` values (default `['1.0']`); `false` skips the check. */
   readonly apiVersions?: readonly string[] | false;

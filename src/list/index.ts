@@ -1,7 +1,8 @@
 /**
  * `wepql/list`: the list contract for servers — the framework-neutral
- * handler, request parsing, data tokens, envelopes, data sources, and the
- * wire names shared with the client.
+ * handler, request parsing, data tokens, envelopes, the `DataSource`
+ * interface, and the wire names shared with the client. The data sources
+ * themselves are `wepql/sources`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
  */
@@ -30,15 +31,6 @@ export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
 export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
 export { SourceUnavailableError } from './data-source.js';
-export { createMemoryDataSource } from '../sources/memory-source.js';
-export type { MemoryDataSource, MemoryDataSourceOptions } from '../sources/memory-source.js';
-export { createWorkLane } from '../sources/memory-lane.js';
-export type { LaneTask, WorkLane } from '../sources/memory-lane.js';
-export { createPostgresDataSource } from '../sources/postgres-source.js';
-export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
-export type { PostgresPool, PostgresPoolClient } from '../sources/sql-pools.js';
-export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
-export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,

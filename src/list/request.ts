@@ -96,7 +96,7 @@ export interface ListRequestOptions {
   readonly maxLimit?: number;
   /** Limits for the filter and sort analysis. */
   readonly limits?: Partial<Limits>;
-  /** The endpoint's policy (`wepql/policy`): refusals land in `ValidationErrors`, its caps tighten `limits`. */
+  /** The endpoint's policy (`definePolicy`): refusals land in `ValidationErrors`, its caps tighten `limits`. */
   readonly policy?: Policy;
 }
 

@@ -22,7 +22,7 @@ import type { TokenSecret } from '../list/token.js';
 import { createTokenCodec } from '../list/token.js';
 import { checkApiVersion } from '../list/version.js';
 import type { Schema } from '../schema/schema.js';
-import { employeeSchema } from '../sample/employee-schema.js';
+import { employeeSchema } from '../schema/employee-schema.js';
 import { requestAddress } from '../frameworks/list-route.js';
 
 /**

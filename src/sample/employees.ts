@@ -11,7 +11,7 @@ import type { PostgresPool } from '../sources/sql-pools.js';
 import { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { quoteIdentifier } from '../sql/dialect.js';
-import { employeeSchema } from './employee-schema.js';
+import { employeeSchema } from '../schema/employee-schema.js';
 
 /**
  * The table `wepql db-seed` creates and the server reads.

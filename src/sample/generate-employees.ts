@@ -11,7 +11,7 @@ import type { SqlRunner } from '../sources/postgres-source.js';
 import { createPostgresTable } from '../sources/postgres-table.js';
 import { quoteIdentifier } from '../sql/dialect.js';
 import { sqlColumnType } from '../sql/storage.js';
-import { employeeSchema } from './employee-schema.js';
+import { employeeSchema } from '../schema/employee-schema.js';
 import { EMPLOYEE_TABLE, RECORD_COLUMN, vacuumAnalyze } from './employees.js';
 
 // Case variants, non-ASCII, quotes and shared prefixes, so folding and ordering are exercised at scale.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { runCli } from '../support/cli.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';

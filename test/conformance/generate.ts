@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { analyzeFilter, analyzeSort, query } from '../../src/index.js';
 import type { SemanticCase, SemanticCorpus } from '../../src/conformance/corpus.js';
 import { runSemanticCase, scopedFilter } from '../../src/conformance/semantic.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { EMPLOYEE_TABLE, RECORD_COLUMN, seedEmployeeTable } from '../../src/sample/employees.js';
 import { createMysqlTable, insertMysqlRecords } from '../../src/sources/mysql-source.js';
 import { referenceMatches, referenceSort } from '../support/reference-evaluator.js';

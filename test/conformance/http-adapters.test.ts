@@ -26,7 +26,7 @@ import { listHandler as honoList } from '../../src/frameworks/hono.js';
 import type { ListRouteOptions } from '../../src/frameworks/list-route.js';
 import type { DataSource } from '../../src/list/data-source.js';
 import { createTokenCodec } from '../../src/list/token.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../src/sample/employees.js';
 import { createMemoryDataSource } from '../../src/sources/memory-source.js';
 import { createMysqlDataSource } from '../../src/sources/mysql-source.js';

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceEmployees, readCorpusFile, type SemanticCorpus } from '../../src/conformance/corpus.js';
 import { runSemanticCase, scopedFilter } from '../../src/conformance/semantic.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { toSql } from '../../src/sql/index.js';
 import { touchesFoldGap, type FoldEngine } from '../support/fold-gaps.js';
 import { startMariadb } from '../support/mariadb-engine.js';

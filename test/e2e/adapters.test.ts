@@ -15,12 +15,12 @@ import { listHandler as expressList } from '../../src/frameworks/express.js';
 import { listHandler as fastifyList } from '../../src/frameworks/fastify.js';
 import { listHandler as honoList } from '../../src/frameworks/hono.js';
 import type { ListRouteOptions } from '../../src/frameworks/list-route.js';
-import { createMemoryDataSource, createTokenCodec } from '../../src/list/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { createMemoryDataSource } from '../../src/sources/index.js';
+import { createTokenCodec } from '../../src/list/index.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { get, withQuery } from '../support/http.js';
-import { describeHttpListContract } from './http-list-contract.js';
+import { describeHttpListContract, SHAPE_PATHS } from './http-list-contract.js';
 import type { HttpContractContext, RouteShape, SentResponse } from './http-list-contract.js';
-import { SHAPE_PATHS } from './http-list-contract.js';
 
 const ROUTE = '/api/public/clients/:client_id/employees';
 const UNAUTHORIZED = { 'www-authenticate': 'Bearer error="invalid_token"' };

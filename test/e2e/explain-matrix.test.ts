@@ -19,9 +19,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlRunner } from '../../src/list/index.js';
+import type { SqlRunner } from '../../src/sources/index.js';
 import { adviseIndexes, toSql, type AdvisedIndex, type SqlFragment, type ToSqlOptions } from '../../src/sql/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_TABLE } from '../../src/sample/employees.js';
 import { seedGeneratedEmployees } from '../../src/sample/generate-employees.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { query } from '../../src/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -6,7 +6,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlRunner } from '../../src/list/index.js';
+import type { SqlRunner } from '../../src/sources/index.js';
 import { createListServer, type ListServer } from '../../src/reference-server/index.js';
 import { employeePostgresSource, loadSampleEmployees, seedEmployeeTable } from '../../src/sample/employees.js';
 import { get } from '../support/http.js';

@@ -10,7 +10,7 @@ import type { ListServer } from '../../src/reference-server/index.js';
 import { get } from '../support/http.js';
 import { SHAPE_PATHS, describeHttpListContract, employees } from './http-list-contract.js';
 import { createMemoryDataSource } from '../../src/sources/memory-source.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 
 describeHttpListContract('reference server', async ({ records, shape, authToken, secret, now }) => {
   const app = createListServer({ records, path: SHAPE_PATHS[shape], authToken, secret, now });

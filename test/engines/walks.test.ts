@@ -19,8 +19,15 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Schema } from '../../src/index.js';
 import { analyzeFilter, analyzeSort, defineSchema, query } from '../../src/index.js';
 import type { DataQuery, DataSource, KeyedPage } from '../../src/list/index.js';
-import { createMemoryDataSource, createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/list/index.js';
-import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../src/sources/mysql.js';
+import {
+  createMemoryDataSource,
+  createPostgresDataSource,
+  createPostgresTable,
+  insertPostgresRecords,
+  createMysqlDataSource,
+  createMysqlTable,
+  insertMysqlRecords,
+} from '../../src/sources/index.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { touchesFoldGap, type FoldEngine } from '../support/fold-gaps.js';
 import { findMariadb, mariadbUnavailableReason, startMariadbServer, type MariadbServer } from '../support/mariadb-server.js';

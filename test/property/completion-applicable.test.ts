@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { operatorKind, type FilterOperator } from '../../src/ast/operators.js';
-import { complete } from '../../src/language-service/index.js';
+import { complete } from '../../src/index.js';
 import { GroupKeyword, LParen, RParen } from '../../src/syntax/filter-lexer.js';
 import { scanFilter } from '../../src/syntax/filter-scanner.js';
 import { analyzeFilter } from '../../src/validate/analyze.js';

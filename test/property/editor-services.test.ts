@@ -7,9 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wepqlDiagnostics } from '../../src/codemirror/index.js';
-import { lintText } from '../../src/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
-import { highlightTokens, hoverAt } from '../../src/language-service/index.js';
+import { lintText, highlightTokens, hoverAt } from '../../src/index.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 
 const PIECES = [
   '.',

@@ -18,7 +18,7 @@ import {
   toTanStackColumnFilters,
 } from '../../src/grid/index.js';
 import type { AgGridColumnFilter, TanStackFilterFn } from '../../src/grid/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 
 const schema = defineSchema({
   fields: {

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FilterOperator } from '../../src/ast/operators.js';
-import { checkFilterPolicy, checkSortPolicy, definePolicy } from '../../src/policy/index.js';
-import type { FieldRule, PolicyDefinition } from '../../src/policy/index.js';
+import { checkFilterPolicy, checkSortPolicy, definePolicy } from '../../src/index.js';
+import type { FieldRule, PolicyDefinition } from '../../src/index.js';
 import type { Schema } from '../../src/schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../../src/validate/analyze.js';
 import { operatorsForType } from '../../src/validate/applicability.js';

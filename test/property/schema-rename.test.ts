@@ -6,8 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineSchema, query, type FieldDefinition, type SchemaDefinition } from '../../src/index.js';
-import { lintText, renameFields } from '../../src/evolution/index.js';
+import { defineSchema, query, type FieldDefinition, type SchemaDefinition, lintText, renameFields } from '../../src/index.js';
 import {
   recordsArb,
   TEST_SCHEMA_DEFINITION,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic, TypedFilterNode } from '../../src/index.js';
 import { analyzeFilter, analyzeSort, hasErrors, inferSchema, validateFilter, validateSort } from '../../src/index.js';
 import { convertValueText } from '../../src/validate/convert-value.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { filterAstArb, sortAstArb } from '../support/arbitraries.js';
 import type { FaultKind } from './validate-arbitraries.js';
 import { draftFilterArb, faultSpan, injectFault, renderFilter, renderSort, schemaArb } from './validate-arbitraries.js';

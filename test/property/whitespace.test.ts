@@ -24,8 +24,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWhitespace, trimWhitespace } from '../../src/ast/lexical.js';
 import type { FilterNode } from '../../src/ast/nodes.js';
-import { analyzeFilter, defineSchema, hasErrors, lintText, parseFilter, printFilter } from '../../src/index.js';
-import { complete, explain, highlightTokens } from '../../src/language-service/index.js';
+import {
+  analyzeFilter,
+  defineSchema,
+  hasErrors,
+  lintText,
+  parseFilter,
+  printFilter,
+  complete,
+  explain,
+  highlightTokens,
+} from '../../src/index.js';
 import { filterSpans } from '../../src/lsp/semantic-tokens.js';
 import { dateOnlyDay } from '../../src/schema/date-only.js';
 import { parseDatetimeText, parseNumberText } from '../../src/schema/values.js';

@@ -9,9 +9,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/list/index.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/sources/index.js';
 import { analyzeSortOrThrow } from '../../src/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { startCluster, startPgbouncer, topologyUnavailable } from '../../scripts/topology/clusters.mjs';
 import { describeListContract, employees, SCOPE } from '../unit/list/list-contract.js';

@@ -9,15 +9,11 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPostgresDataSource,
-  createPostgresTable,
-  createTokenCodec,
-  handleListRequest,
-  insertPostgresRecords,
-} from '../../src/list/index.js';
-import type { DataSource, SqlRunner } from '../../src/list/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../src/list/index.js';
+import type { DataSource } from '../../src/list/index.js';
+import type { SqlRunner } from '../../src/sources/index.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { startPrimaryWithStandby, topologyUnavailable, type PrimaryWithStandby } from '../../scripts/topology/clusters.mjs';
 import { employees, SCOPE } from '../unit/list/list-contract.js';

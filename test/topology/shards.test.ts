@@ -11,10 +11,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFilterOrThrow, analyzeSortOrThrow } from '../../src/index.js';
-import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/list/index.js';
-import type { DataQuery, DataSource, SqlRunner } from '../../src/list/index.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../src/sources/index.js';
+import type { DataQuery, DataSource } from '../../src/list/index.js';
+import type { SqlRunner } from '../../src/sources/index.js';
 import { indexesFor } from '../../src/sql/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { FALLBACK_FOLD_COLLATION } from '../../src/sample/employees.js';
 import { startCluster, topologyUnavailable, type Cluster } from '../../scripts/topology/clusters.mjs';
 import { describeListContract, employees, SCOPE } from '../unit/list/list-contract.js';

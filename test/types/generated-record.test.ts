@@ -7,9 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineSchema } from '../../src/index.js';
-import { recordTypeFor } from '../../src/openapi/index.js';
-import { employeeSchema } from '../../src/sample/employee-schema.js';
+import { defineSchema, recordTypeFor } from '../../src/index.js';
+import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { orderBy, where, type Employee } from '../../src/sdk/index.js';
 import type { GeneratedEmployee } from './generated-employee.js';
 

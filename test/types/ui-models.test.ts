@@ -24,7 +24,7 @@ import {
   toTanStackColumnFilters,
   toTanStackSorting,
 } from '../../src/grid/index.js';
-import { employeeSchema as schema } from '../../src/sample/employee-schema.js';
+import { employeeSchema as schema } from '../../src/schema/employee-schema.js';
 
 describe('UI models typecheck against the real packages', () => {
   it('react-querybuilder', () => {

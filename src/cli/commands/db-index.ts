@@ -10,7 +10,7 @@ import { specOf, type CommandDefinition } from '../command.js';
 import { loadYaml, needsYaml, readSavedFilters } from '../../workspace/saved-filters.js';
 import { readInput } from '../io.js';
 import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
-import { employeeSchema } from '../../sample/employee-schema.js';
+import { employeeSchema } from '../../schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
 
 /** `wepql db-index`: options and examples, the source of its help. */

@@ -15,7 +15,7 @@
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import { defineSchema, SchemaDefinitionError } from '../../schema/schema.js';
 import type { Schema } from '../../schema/schema.js';
-import { employeeSchema } from '../../sample/employee-schema.js';
+import { employeeSchema } from '../../schema/employee-schema.js';
 import { schemaFromJsonSchema } from '../../openapi/json-schema.js';
 import { openApiFor } from '../../openapi/openapi.js';
 import { recordTypeFor } from '../../openapi/record-type.js';

@@ -9,7 +9,7 @@ import type { FilterNode } from '../../../src/ast/nodes.js';
 import { assertNever, conditionsOf, foldFilter, matchFilterNode, matchFilterNodeWith } from '../../../src/ast/fold.js';
 import type { FoldHandlers, MatchWithHandlers } from '../../../src/ast/fold.js';
 import { analyzeFilterOrThrow, parseFilter } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const print: FoldHandlers<FilterNode, string> = {
   group: (g, children) => `${g.operator}(${children.join(';')})`,

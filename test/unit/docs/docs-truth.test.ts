@@ -10,9 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
-import { explain } from '../../../src/language-service/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { DIAGNOSTIC_CODES, parseFilter, parseSort, renderCodeFrame, type DiagnosticCode, explain } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { runCli, type CliResult } from '../../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeFilterOrThrow, compileFilter, query, WepqlError } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { schema } from './fixtures.js';
 
 const employees = JSON.parse(readFileSync(new URL('../../../examples/employees.json', import.meta.url), 'utf8')) as Record<

@@ -4,8 +4,17 @@
  * text given the schema it was written for.
  */
 import { describe, expect, it } from 'vitest';
-import { defineSchema, loadSchemaJson, type DiagnosticCode } from '../../../src/index.js';
-import { diffSchemas, isBreaking, lintText, renameAwareSchema, renameFields, retypeImpact } from '../../../src/evolution/index.js';
+import {
+  defineSchema,
+  loadSchemaJson,
+  type DiagnosticCode,
+  diffSchemas,
+  isBreaking,
+  lintText,
+  renameAwareSchema,
+  renameFields,
+  retypeImpact,
+} from '../../../src/index.js';
 
 const previous = defineSchema({
   fields: {

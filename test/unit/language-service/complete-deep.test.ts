@@ -8,8 +8,8 @@
  * deep groups is broken.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { complete } from '../../../src/language-service/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { complete } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const read = vi.hoisted(() => ({ chars: 0 }));
 

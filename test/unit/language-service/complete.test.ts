@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ScalarType } from '../../../src/index.js';
-import { analyzeFilter, defineSchema, hasErrors } from '../../../src/index.js';
-import { complete } from '../../../src/language-service/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { analyzeFilter, defineSchema, hasErrors, complete } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const schema = defineSchema({
   fields: {

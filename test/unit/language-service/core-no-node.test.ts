@@ -4,13 +4,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a CommonJS script without declarations
+import { NODE_ONLY as NODE_ONLY_FOLDERS } from '../../../scripts/layers.cjs';
 
 const SRC = new URL('../../../src/', import.meta.url).pathname;
-// The language server (src/lsp) runs only under the CLI's `wepql lsp`; the
-// workspace layer (config, saved-filter files) and the sample data serve the
-// CLI, the language server and the reference server; the conformance runner
-// (`wepql conformance`) reads the shipped corpora from disk and speaks HTTP.
-const NODE_ONLY = new Set(['cli', 'reference-server', 'lsp', 'workspace', 'sample', 'conformance']);
+// The Node-only folders are listed once, with why, in scripts/layers.cjs.
+const NODE_ONLY = new Set<string>(NODE_ONLY_FOLDERS);
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
 // `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')`, `require('x')`.

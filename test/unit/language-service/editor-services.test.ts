@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
-import { highlightTokens, hoverAt } from '../../../src/language-service/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
+import { highlightTokens, hoverAt } from '../../../src/index.js';
 
 const show = (text: string, kind: 'filter' | 'sort' = 'filter'): string[] =>
   highlightTokens(text, { kind }).map((t) => `${t.kind}:${text.slice(t.start, t.end)}`);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FilterAst, FilterNode } from '../../../src/index.js';
-import { NO_SPAN, defineSchema, parseFilter } from '../../../src/index.js';
+import { NO_SPAN, defineSchema, parseFilter, explain } from '../../../src/index.js';
 import { IN_FIELDS_OPERATORS, baseOperatorOfInFields } from '../../../src/ast/operators.js';
-import { explain } from '../../../src/language-service/index.js';
 import { fieldWords } from '../../../src/language-service/words.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const payroll = defineSchema({
   fields: {

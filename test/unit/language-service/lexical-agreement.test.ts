@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isWhitespace, trimWhitespace } from '../../../src/ast/lexical.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { complete } from '../../../src/language-service/complete.js';
 import { parseFilter } from '../../../src/syntax/parse-filter.js';
 import { analyzeFilter } from '../../../src/validate/analyze.js';

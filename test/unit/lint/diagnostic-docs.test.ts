@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES, lintText, renderCodeFrame, type DiagnosticCode } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const doc = readFileSync(new URL('../../../docs/diagnostics.md', import.meta.url), 'utf8');
 const start = doc.indexOf('## Semantic lint codes');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource, createTokenCodec, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { createMemoryDataSource } from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest, TOKEN_ERROR_HEADER } from '../../../src/list/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import type { DataSource, ListHandlerOptions } from '../../../src/list/index.js';
 import { employees, SCOPE } from './list-contract.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFilter, analyzeSort } from '../../../src/index.js';
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import type { DataQuery, DataSource } from '../../../src/list/index.js';
 
 /** The sample employees (clients 1, 2 and 3; RowStatus 3 = deleted). */

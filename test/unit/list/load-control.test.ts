@@ -9,11 +9,17 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../../src/list/data-source.js';
-import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
-import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../../src/sources/mysql.js';
+import {
+  createPostgresDataSource,
+  createPostgresTable,
+  insertPostgresRecords,
+  createMysqlDataSource,
+  createMysqlTable,
+  insertMysqlRecords,
+} from '../../../src/sources/index.js';
 import type { ListServerOptions } from '../../../src/reference-server/index.js';
 import { createListServer } from '../../../src/reference-server/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
 import { employees, SCOPE } from './list-contract.js';

@@ -4,9 +4,9 @@
  * turns per client too. Each test is named after the finding it reproduces.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource } from '../../../src/list/index.js';
+import { createMemoryDataSource } from '../../../src/sources/index.js';
 import type { DataQuery } from '../../../src/list/data-source.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { analyzeFilter, analyzeSort } from '../../../src/validate/analyze.js';
 import type { WorkLane } from '../../../src/sources/memory-lane.js';
 import { createWorkLane } from '../../../src/sources/memory-lane.js';

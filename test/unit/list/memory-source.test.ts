@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { createMemoryDataSource } from '../../../src/sources/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { WepqlError } from '../../../src/index.js';
 import { analyzeSort } from '../../../src/validate/analyze.js';
 import { createWorkLane } from '../../../src/sources/memory-lane.js';

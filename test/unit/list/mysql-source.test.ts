@@ -6,9 +6,9 @@
  */
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMysqlDataSource, createMysqlTable, insertMysqlRecords, type MysqlRunner } from '../../../src/sources/mysql.js';
+import { createMysqlDataSource, createMysqlTable, insertMysqlRecords, type MysqlRunner } from '../../../src/sources/index.js';
 import { analyzeFilter } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { findMariadb, mariadbUnavailableReason, startMariadbServer, type MariadbServer } from '../../support/mariadb-server.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 

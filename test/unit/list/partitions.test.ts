@@ -9,15 +9,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSort } from '../../../src/index.js';
-import type { DataQuery, SqlRunner } from '../../../src/list/index.js';
-import { createPostgresDataSource } from '../../../src/list/index.js';
+import type { DataQuery } from '../../../src/list/index.js';
+import type { SqlRunner } from '../../../src/sources/index.js';
+import { createPostgresDataSource, createPostgresTable } from '../../../src/sources/index.js';
 import { indexesFor } from '../../../src/sql/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/sample/employees.js';
 import { run as dbSeed } from '../../../src/cli/commands/db-seed.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 import { PGlite } from '@electric-sql/pglite';
-import { createPostgresTable } from '../../../src/list/index.js';
 import { UsageError } from '../../../src/workspace/usage-error.js';
 
 const PARTITIONS = 4;

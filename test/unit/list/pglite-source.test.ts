@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/sources/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 
 async function seeded(): Promise<PGlite> {

@@ -11,13 +11,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema, query as queryRecords } from '../../../src/index.js';
 import type { DataSource } from '../../../src/list/index.js';
-import {
-  createPostgresDataSource,
-  createPostgresTable,
-  createTokenCodec,
-  handleListRequest,
-  insertPostgresRecords,
-} from '../../../src/list/index.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
 import type { PostgresServer } from '../../support/postgres-server.js';
 

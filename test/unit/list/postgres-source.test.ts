@@ -5,8 +5,8 @@
  */
 import pg from 'pg';
 import { describe } from 'vitest';
-import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/list/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/sources/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../../src/sample/employees.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../../support/postgres-server.js';
 import type { PostgresServer } from '../../support/postgres-server.js';

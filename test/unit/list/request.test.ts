@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { errorResponse, parseListRequest } from '../../../src/list/index.js';
 import type { ListRequestInput, ParsedListRequest } from '../../../src/list/index.js';
 

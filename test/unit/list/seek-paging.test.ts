@@ -10,10 +10,9 @@ import {
   createMemoryDataSource,
   createPostgresDataSource,
   createPostgresTable,
-  createTokenCodec,
-  handleListRequest,
   insertPostgresRecords,
-} from '../../../src/list/index.js';
+} from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { defineSchema } from '../../../src/index.js';
 
 const schema = defineSchema({ fields: { Id: { type: 'integer' }, Name: { type: 'string', nullable: true } } });

@@ -4,7 +4,7 @@
  * MariaDB, a third dialect and driver shape (rows returned directly).
  */
 import { createSqlDataSource } from '../../../src/sources/sql-source.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { loadTable, startSqlJs } from '../../support/sql-engines.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 

@@ -13,10 +13,9 @@ import {
   createMemoryDataSource,
   createPostgresDataSource,
   createPostgresTable,
-  createTokenCodec,
-  handleListRequest,
   insertPostgresRecords,
-} from '../../../src/list/index.js';
+} from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import type { Schema } from '../../../src/index.js';
 
 const asText = defineSchema({ fields: { Id: { type: 'integer' }, Code: { type: 'string' } } });

@@ -6,10 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineSchema } from '../../../src/index.js';
+import { defineSchema, jsonSchemaFor, schemaFromJsonSchema } from '../../../src/index.js';
 import type { FieldDefinition, SchemaDefinition } from '../../../src/index.js';
-import { jsonSchemaFor, schemaFromJsonSchema } from '../../../src/openapi/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const nameArb = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/);
 const scalarArb: fc.Arbitrary<FieldDefinition> = fc.record(

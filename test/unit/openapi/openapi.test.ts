@@ -8,12 +8,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../../../src/list/index.js';
+import { createMemoryDataSource } from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import type { ListHandlerOptions } from '../../../src/list/index.js';
-import { openApiFor } from '../../../src/openapi/index.js';
-import type { OpenApiDocument, WepqlExtension } from '../../../src/openapi/index.js';
-import { definePolicy } from '../../../src/policy/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { openApiFor, definePolicy } from '../../../src/index.js';
+import type { OpenApiDocument, WepqlExtension } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';
 const policy = definePolicy(

@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, renderCodeFrame } from '../../../src/index.js';
-import { checkFilterPolicy, checkSortPolicy, definePolicy } from '../../../src/policy/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { DIAGNOSTIC_CODES, renderCodeFrame, checkFilterPolicy, checkSortPolicy, definePolicy } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { analyzeFilter, analyzeSort } from '../../../src/validate/analyze.js';
 
 const doc = readFileSync(new URL('../../../docs/diagnostics.md', import.meta.url), 'utf8');

@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintText } from '../../../src/lint/lint-text.js';
-import { createMemoryDataSource, createTokenCodec, handleListRequest } from '../../../src/list/index.js';
-import { checkFilterPolicy, checkSortPolicy, definePolicy, policyLimits, PolicyDefinitionError } from '../../../src/policy/index.js';
-import type { PolicyDefinition } from '../../../src/policy/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { createMemoryDataSource } from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
+import { checkFilterPolicy, checkSortPolicy, definePolicy, policyLimits, PolicyDefinitionError } from '../../../src/index.js';
+import type { PolicyDefinition } from '../../../src/index.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { analyzeFilter, analyzeSort } from '../../../src/validate/analyze.js';
 
 const SSN_POLICY: PolicyDefinition = { fields: { Ssn: { filter: ['Equal'], sort: false }, BirthOn: { filter: false } } };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { employeeSchema, employeeSchemaDefinition } from '../../../src/sample/employee-schema.js';
+import { employeeSchema, employeeSchemaDefinition } from '../../../src/schema/employee-schema.js';
 import { loadSchemaJson } from '../../../src/index.js';
 
 const root = new URL('../../../', import.meta.url);

@@ -12,10 +12,9 @@ import {
   createMemoryDataSource,
   createPostgresDataSource,
   createPostgresTable,
-  createTokenCodec,
-  handleListRequest,
   insertPostgresRecords,
-} from '../../../src/list/index.js';
+} from '../../../src/sources/index.js';
+import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { defineSchema } from '../../../src/index.js';
 import { paginate } from '../../../src/sdk/index.js';
 

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../../../src/diagnostics/limits.js';
 import { WepqlError } from '../../../src/diagnostics/error.js';
 import { compileFilter } from '../../../src/evaluate/compile-filter.js';
 import { inferSchema } from '../../../src/schema/infer.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { toSql } from '../../../src/sql/index.js';
 import { analyzeFilterOrThrow } from '../../../src/validate/analyze.js';
 import { checkTypedFilter } from '../../../src/validate/check-typed.js';

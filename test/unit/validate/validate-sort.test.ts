@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, SortAst } from '../../../src/index.js';
 import { NO_SPAN, WepqlError, analyzeSort, analyzeSortOrThrow, defineSchema, parseSort, validateSort } from '../../../src/index.js';
-import { employeeSchema } from '../../../src/sample/employee-schema.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
 const schema = defineSchema({
   fields: {

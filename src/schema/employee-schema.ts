@@ -3,8 +3,8 @@
  * as docs/schema.md §"The employee schema" lists it. `schemas/employee.json` is the
  * same schema as a file; a test keeps the two equal.
  */
-import type { Schema, SchemaDefinition } from '../schema/schema.js';
-import { defineSchema } from '../schema/schema.js';
+import type { Schema, SchemaDefinition } from './schema.js';
+import { defineSchema } from './schema.js';
 
 /**
  * The employee record's fields as a schema definition: every field of the
