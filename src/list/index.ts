@@ -37,8 +37,8 @@ export type { LaneTask, WorkLane } from '../sources/memory-lane.js';
 export { createPostgresDataSource } from '../sources/postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from '../sources/postgres-source.js';
 export type { PostgresPool, PostgresPoolClient } from '../sources/sql-pools.js';
-export { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
-export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sources/postgres-table.js';
+export { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
+export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sql/dialects/postgres/table.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,
