@@ -168,3 +168,34 @@ export function epochValues(wrapStrings: boolean): Pick<DialectDriver, 'readExpr
     recordValue: (value, type) => epochRecordValue(unwrap(value, type), type),
   };
 }
+
+/**
+ * The rules of an engine whose parameters need no cast: `?` placeholders,
+ * nothing after a text or datetime placeholder, and no seek key given as
+ * the engine's own text (datetimes are epoch milliseconds).
+ *
+ * @example
+ * const rules = { ...untypedParameters, name: 'sqlite' };
+ */
+export const untypedParameters = Object.freeze({
+  placeholder: (): string => '?',
+  textParameterCast: '',
+  datetimeParameterCast: '',
+  exactTextCast: (): string | undefined => undefined,
+});
+
+/**
+ * The storage of an engine that keeps datetimes as epoch milliseconds and
+ * booleans as 0/1, with plain b-tree indexes only (no `CONCURRENTLY`,
+ * `INCLUDE` or trigram indexes).
+ *
+ * @example
+ * const storage = { ...epochStorage, recordColumnType: 'JSON' };
+ */
+export const epochStorage = Object.freeze({
+  storedValue: numericStored,
+  indexOrderSuffix: (direction: 'Asc' | 'Desc'): string => plainOrder(direction),
+  concurrentIndexes: false,
+  coveringIndexes: false,
+  trigramIndexes: false,
+});

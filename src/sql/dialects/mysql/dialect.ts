@@ -4,7 +4,7 @@
  */
 import type { ScalarType } from '../../../schema/values.js';
 import type { Dialect, DialectStorage, SqlDialectRules } from '../dialect.js';
-import { backtickQuoted, numericStored, plainOrder } from '../shared.js';
+import { backtickQuoted, epochStorage, plainOrder, untypedParameters } from '../shared.js';
 import { mysqlCounterDdl } from './counter.js';
 import { MYSQL_DRIVER } from './driver.js';
 import { DEFAULT_MYSQL_BINARY_COLLATION, DEFAULT_MYSQL_FOLD_COLLATION, MYSQL_LIKE_ESCAPE, mysqlCompared, mysqlJsonValue } from './rules.js';
@@ -28,8 +28,8 @@ const MYSQL_LIST_TYPES: Readonly<Record<ScalarType, string>> = {
 
 const RULES: SqlDialectRules = Object.freeze({
   name: 'mysql',
+  ...untypedParameters,
   quote: backtickQuoted,
-  placeholder: () => '?',
   defaultFoldCollation: DEFAULT_MYSQL_FOLD_COLLATION,
   quoteCollation: backtickQuoted,
   defaultBinaryCollation: DEFAULT_MYSQL_BINARY_COLLATION,
@@ -40,8 +40,6 @@ const RULES: SqlDialectRules = Object.freeze({
   // MySQL has no NULLS FIRST/LAST but sorts NULL below every value, which is
   // exactly wepql's placement, so it writes the direction only (and indexes stay usable).
   orderSuffix: plainOrder,
-  textParameterCast: '',
-  datetimeParameterCast: '',
   // One JSON array read as a table (MariaDB 10.6+, MySQL 8): the statement keeps one `?` per list.
   listMembership: (expr: string, negated: boolean, type: ScalarType, values: readonly unknown[]) => ({
     before: `${expr} ${negated ? 'NOT IN' : 'IN'} (SELECT wepql_list.v FROM JSON_TABLE(`,
@@ -49,22 +47,17 @@ const RULES: SqlDialectRules = Object.freeze({
     after: `, '$[*]' COLUMNS (v ${MYSQL_LIST_TYPES[type]} PATH '$')) AS wepql_list)`,
   }),
   jsonValue: mysqlJsonValue,
-  exactTextCast: () => undefined,
   limitValue: (count: number) => String(count),
   storedFoldedColumns: false,
 });
 
 const STORAGE: DialectStorage = Object.freeze({
+  ...epochStorage,
   columnType: (type: ScalarType) => MYSQL_TYPES[type],
-  storedValue: numericStored,
   recordColumnType: 'JSON',
   tableSuffix: ' DEFAULT CHARACTER SET utf8mb4',
   // Prepared statements take at most 65,535 parameters.
   maxInsertParameters: 60_000,
-  indexOrderSuffix: plainOrder,
-  concurrentIndexes: false,
-  coveringIndexes: false,
-  trigramIndexes: false,
   counterTable: mysqlCounterDdl,
 });
 

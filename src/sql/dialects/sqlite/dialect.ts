@@ -6,7 +6,7 @@
 import type { ScalarType } from '../../../schema/values.js';
 import { LIKE_ESCAPE } from '../../patterns.js';
 import type { Dialect, DialectDriver, DialectStorage, SqlDialectRules } from '../dialect.js';
-import { backtickQuoted, doubleQuoted, doubleQuotedShort, epochValues, nullsPlaced, numericStored, plainOrder } from '../shared.js';
+import { backtickQuoted, doubleQuoted, doubleQuotedShort, epochStorage, epochValues, nullsPlaced, untypedParameters } from '../shared.js';
 import { SQLITE_LOWER_FUNCTION } from './functions.js';
 import { sqliteJsonValue } from './json.js';
 
@@ -20,8 +20,8 @@ const SQLITE_TYPES: Readonly<Record<ScalarType, string>> = {
 
 const RULES: SqlDialectRules = Object.freeze({
   name: 'sqlite',
+  ...untypedParameters,
   quote: doubleQuoted,
-  placeholder: () => '?',
   // Unused: SQLite folds with wepql_lower. The option is still checked as PostgreSQL would, so a bad
   // name fails on every dialect alike.
   defaultFoldCollation: SQLITE_LOWER_FUNCTION,
@@ -35,8 +35,6 @@ const RULES: SqlDialectRules = Object.freeze({
   likeEscape: LIKE_ESCAPE,
   caseSensitiveMatch: 'glob',
   orderSuffix: nullsPlaced,
-  textParameterCast: '',
-  datetimeParameterCast: '',
   // One JSON array, read back with json_each: SQLite allows 32,766 `?` per statement at most.
   listMembership: (expr: string, negated: boolean, _type: ScalarType, values: readonly unknown[]) => ({
     before: `${expr} ${negated ? 'NOT IN' : 'IN'} (SELECT value FROM json_each(`,
@@ -44,7 +42,6 @@ const RULES: SqlDialectRules = Object.freeze({
     after: '))',
   }),
   jsonValue: sqliteJsonValue,
-  exactTextCast: () => undefined,
   limitValue: (count: number) => count,
   storedFoldedColumns: false,
 });
@@ -58,18 +55,15 @@ const DRIVER: DialectDriver = Object.freeze({
   sourceConstructor: 'createSqlDataSource',
 });
 
+// SQLite indexes have no NULLS clause; NULLs are smallest, which is NULLS FIRST under ASC, LAST under DESC,
+// so the plain order of `epochStorage` serves.
 const STORAGE: DialectStorage = Object.freeze({
+  ...epochStorage,
   columnType: (type: ScalarType) => SQLITE_TYPES[type],
-  storedValue: numericStored,
   recordColumnType: 'TEXT',
   tableSuffix: '',
   // SQLite allows 32,766 parameters per statement.
   maxInsertParameters: 30_000,
-  // SQLite indexes have no NULLS clause; NULLs are smallest, which is NULLS FIRST under ASC, LAST under DESC.
-  indexOrderSuffix: plainOrder,
-  concurrentIndexes: false,
-  coveringIndexes: false,
-  trigramIndexes: false,
 });
 
 /**
