@@ -45,6 +45,30 @@ module.exports = {
       to: { path: '^src/', pathNot: `^src/(${LAYERS.join('|')})/|^src/index\\.ts$` },
     },
     {
+      // The compiler's modules import each other in one direction (to-sql → compile → columns → the
+      // dialect types); a cycle, even through types only, would make src/sql a knot again.
+      name: 'no-sql-cycle',
+      comment: 'No import cycle inside src/sql (its dialect folders included), run-time or type-only.',
+      severity: 'error',
+      from: { path: '^src/sql/' },
+      to: { circular: true },
+    },
+    {
+      name: 'engine-folders-apart',
+      comment: 'An engine folder of src/sql/dialects/ imports no other engine folder: adding an engine is adding one folder.',
+      severity: 'error',
+      from: { path: '^src/sql/dialects/([^/]+)/' },
+      to: { path: '^src/sql/dialects/[^/]+/', pathNot: '^src/sql/dialects/$1/' },
+    },
+    {
+      name: 'engines-through-the-registry',
+      comment:
+        'The compiler and the shared dialect code take a Dialect object; only the registry (and the wepql/sql entry) names an engine folder.',
+      severity: 'error',
+      from: { path: '^src/sql/', pathNot: '^src/sql/(index\\.ts|dialects/registry\\.ts|dialects/[^/]+/)' },
+      to: { path: '^src/sql/dialects/[^/]+/' },
+    },
+    {
       name: 'entries-only-from-outside',
       comment: 'The package entries (src/index.ts, src/<folder>/index.ts) are for users; code imports the module that holds a name.',
       severity: 'error',

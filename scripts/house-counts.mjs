@@ -12,7 +12,12 @@
  *   methods, accessors, function expressions and arrows, each counted from
  *   its first to its last line);
  * - layer violations: the dependency-cruiser rules of .dependency-cruiser.cjs
- *   (an import up a layer, a cycle through two folders, an unknown folder).
+ *   (an import up a layer, a cycle through two folders, an unknown folder);
+ * - engine-name comparisons outside the dialect folders (src/sql/dialects/):
+ *   `=== 'postgres'`, `.engine ===`, `dialect.name ===`, `case 'mysql':`, a
+ *   stage that branches on the engine instead of asking its dialect object;
+ * - dialect names quoted outside the dialect folders (`'sqlite'`): a stage
+ *   that names an engine instead of taking its dialect object.
  *
  * `--list` prints what each figure counts; `--json` prints the figures as JSON.
  */
@@ -27,6 +32,8 @@ const SRC = join(ROOT, 'src');
 const TABLE_FILES = new Set(['src/ast/operators.ts', 'src/ast/operator-facts.ts']);
 const FOLD_FILES = new Set(['src/ast/fold.ts']);
 const LONG_FUNCTION = 60;
+const DIALECT_FOLDER = 'src/sql/dialects/';
+const DIALECT_REGISTRY = 'sql/dialects/registry.ts';
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -57,6 +64,45 @@ function operatorNames() {
   });
   if (names.size === 0) throw new Error('house-counts: no OPERATORS table found in src/ast/operators.ts');
   return names;
+}
+
+/** The keys of the `DIALECTS` object literal in src/sql/dialects/registry.ts: the shipped dialects' names. */
+function dialectNames() {
+  const names = new Set();
+  walk(parse(join(SRC, DIALECT_REGISTRY)), (node) => {
+    if (!ts.isVariableDeclaration(node) || node.name.getText() !== 'DIALECTS') return;
+    let init = node.initializer;
+    while (init && (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isCallExpression(init))) {
+      init = ts.isCallExpression(init) ? init.arguments[0] : init.expression;
+    }
+    if (!init || !ts.isObjectLiteralExpression(init)) return;
+    for (const property of init.properties) if (property.name) names.add(property.name.getText());
+  });
+  if (names.size === 0) throw new Error(`house-counts: no DIALECTS table found in src/${DIALECT_REGISTRY}`);
+  return names;
+}
+
+const EQUALITY = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+
+/** An operand that names an engine: a dialect name, `….engine`, `….dialect`, or the `name` of something called dialect, rules or engine. */
+function namesEngine(node, dialects) {
+  if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && dialects.has(node.text)) return true;
+  if (!ts.isPropertyAccessExpression(node)) return false;
+  const name = node.name.text;
+  return name === 'engine' || name === 'dialect' || (name === 'name' && /dialect|rules|engine/i.test(node.expression.getText()));
+}
+
+/** `a === b` (or `!==`, `==`, `!=`) with an engine on either side, or `case 'postgres':`. */
+function isEngineComparison(node, dialects) {
+  if (ts.isBinaryExpression(node) && EQUALITY.has(node.operatorToken.kind)) {
+    return namesEngine(node.left, dialects) || namesEngine(node.right, dialects);
+  }
+  return ts.isCaseClause(node) && namesEngine(node.expression, dialects);
 }
 
 function lineOf(file, pos) {
@@ -97,13 +143,20 @@ function isFilterKindSwitch(node) {
 
 function scanSources() {
   const operators = operatorNames();
-  const found = { operatorNames: [], kindSwitches: [], longFunctions: [] };
+  const dialects = dialectNames();
+  const found = { operatorNames: [], kindSwitches: [], longFunctions: [], engineComparisons: [], dialectNames: [] };
   for (const path of sourceFiles(SRC)) {
     const rel = relative(ROOT, path).split('\\').join('/');
     const file = parse(path);
     walk(file, (node) => {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && operators.has(node.text) && !TABLE_FILES.has(rel)) {
         found.operatorNames.push(`${rel}:${lineOf(file, node.getStart())} '${node.text}'`);
+      }
+      if (!rel.startsWith(DIALECT_FOLDER)) {
+        if (isEngineComparison(node, dialects)) found.engineComparisons.push(`${rel}:${lineOf(file, node.getStart())} ${node.getText()}`);
+        if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && dialects.has(node.text)) {
+          found.dialectNames.push(`${rel}:${lineOf(file, node.getStart())} '${node.text}'`);
+        }
       }
       if (isFilterKindSwitch(node) && !FOLD_FILES.has(rel)) {
         found.kindSwitches.push(`${rel}:${lineOf(file, node.getStart())} switch (${node.expression.getText()})`);
@@ -140,6 +193,8 @@ const counts = {
   functionsOver60Lines: found.longFunctions.length,
   functionsOver100Lines: found.longFunctions.filter((f) => f.lines >= 100).length,
   layerViolations: violations.length,
+  engineComparisons: found.engineComparisons.length,
+  dialectNamesOutsideDialects: found.dialectNames.length,
 };
 
 if (args.has('--json')) {
@@ -151,6 +206,8 @@ if (args.has('--json')) {
       `switch (….kind) outside the fold:                       ${counts.kindSwitchesOutsideFold}`,
       `functions of ${LONG_FUNCTION} lines or more:                          ${counts.functionsOver60Lines} (${counts.functionsOver100Lines} of 100 or more)`,
       `layer violations (dependency-cruiser):                    ${counts.layerViolations}`,
+      `engine-name comparisons outside the dialect folders:      ${counts.engineComparisons}`,
+      `dialect names quoted outside the dialect folders:         ${counts.dialectNamesOutsideDialects}`,
       '',
     ].join('\n'),
   );
@@ -164,4 +221,6 @@ if (args.has('--list')) {
     found.longFunctions.map((f) => `${f.lines} ${f.where}`),
   );
   section('layer violations', violations);
+  section('engine-name comparisons', found.engineComparisons);
+  section('dialect names', found.dialectNames);
 }

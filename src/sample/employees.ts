@@ -8,9 +8,9 @@ import type { DataSource } from '../list/data-source.js';
 import { createPostgresDataSource } from '../sources/postgres-source.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
 import type { PostgresPool } from '../sources/sql-pools.js';
-import { createPostgresTable, insertPostgresRecords } from '../sources/postgres-table.js';
+import { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
-import { quoteIdentifier } from '../sql/dialect.js';
+import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../schema/employee-schema.js';
 
 /**
@@ -120,7 +120,7 @@ export async function seedEmployeeTable(
  * await vacuumAnalyze((sql, params) => client.query(sql, params), 'employees');
  */
 export async function vacuumAnalyze(query: SqlRunner, table: string): Promise<void> {
-  await query(`VACUUM ANALYZE ${quoteIdentifier(table, 'postgres')}`, []);
+  await query(`VACUUM ANALYZE ${POSTGRES_DIALECT.rules.quote(table)}`, []);
 }
 
 /**
@@ -130,7 +130,7 @@ export async function vacuumAnalyze(query: SqlRunner, table: string): Promise<vo
  * employeeCounterDdl().table; // ['employees_wepql_counts']
  */
 export function employeeCounterDdl(): CounterTableDdl {
-  return counterTableDdl(employeeSchema, { dialect: 'postgres', table: EMPLOYEE_TABLE, ...EMPLOYEE_SCOPE });
+  return counterTableDdl(employeeSchema, { dialect: POSTGRES_DIALECT, table: EMPLOYEE_TABLE, ...EMPLOYEE_SCOPE });
 }
 
 /**
@@ -145,7 +145,7 @@ export async function findEmployeeCounter(query: SqlRunner): Promise<readonly st
   const { rows } = await query(
     `SELECT to_regclass($1) IS NOT NULL AS "counter", (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass($2) ` +
       `AND tgname = ANY($3::text[]) AND tgenabled <> 'D') AS "triggers"`,
-    [quoteIdentifier(table[0]!, 'postgres'), quoteIdentifier(EMPLOYEE_TABLE, 'postgres'), triggers],
+    [POSTGRES_DIALECT.rules.quote(table[0]!), POSTGRES_DIALECT.rules.quote(EMPLOYEE_TABLE), triggers],
   );
   const found = rows[0] as { counter: boolean; triggers: string | number };
   return found.counter && Number(found.triggers) === triggers.length ? table : undefined;

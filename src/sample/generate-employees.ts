@@ -8,9 +8,8 @@
  */
 import type { ResolvedField } from '../schema/schema.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
-import { createPostgresTable } from '../sources/postgres-table.js';
-import { quoteIdentifier } from '../sql/dialect.js';
-import { sqlColumnType } from '../sql/storage.js';
+import { createPostgresTable } from '../sql/dialects/postgres/table.js';
+import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../schema/employee-schema.js';
 import { EMPLOYEE_TABLE, RECORD_COLUMN, vacuumAnalyze } from './employees.js';
 
@@ -186,15 +185,15 @@ export async function seedGeneratedEmployees(
     { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN },
     { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) },
   );
-  const table = quoteIdentifier(EMPLOYEE_TABLE, 'postgres');
-  const names = employeeSchema.fields.map((f) => quoteIdentifier(f.name, 'postgres'));
+  const table = POSTGRES_DIALECT.rules.quote(EMPLOYEE_TABLE);
+  const names = employeeSchema.fields.map((f) => POSTGRES_DIALECT.rules.quote(f.name));
   // Datetimes are generated as ISO text (so the record keeps the `…Z` form) and cast for their column.
   const casts = employeeSchema.fields.map((f, k) =>
-    f.type === 'datetime' ? `s.${names[k]}::${sqlColumnType('datetime', 'postgres')}` : `s.${names[k]}`,
+    f.type === 'datetime' ? `s.${names[k]}::${POSTGRES_DIALECT.storage.columnType('datetime')}` : `s.${names[k]}`,
   );
   const inner = employeeSchema.fields.map((f, k) => `${generators[k]!.sql} AS ${names[k]}`).join(', ');
   const sql =
-    `INSERT INTO ${table} (${names.join(', ')}, ${quoteIdentifier(RECORD_COLUMN, 'postgres')}) ` +
+    `INSERT INTO ${table} (${names.join(', ')}, ${POSTGRES_DIALECT.rules.quote(RECORD_COLUMN)}) ` +
     `SELECT ${casts.join(', ')}, json_strip_nulls(row_to_json(s)) FROM (SELECT ${inner} FROM generate_series($1::int, $2::int) AS g(i)) AS s`;
   const batch = 250_000;
   for (let start = 1; start <= rows; start += batch) {

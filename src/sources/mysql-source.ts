@@ -5,27 +5,17 @@
  * `mysql2` pool or connection and imports neither; also creating and
  * filling a table in the storage convention, for seeding and tests.
  */
-import { readField } from '../evaluate/read-field.js';
 import type { Schema } from '../schema/schema.js';
-import { defaultColumnName } from '../sql/columns.js';
-import { quoteIdentifier } from '../sql/dialect.js';
-import { sqlColumnType, toStoredValue } from '../sql/storage.js';
-import type { ColumnMap } from '../sql/to-sql.js';
+import type { ColumnMap } from '../sql/columns.js';
+import { MYSQL_DIALECT } from '../sql/dialects/mysql/dialect.js';
+import type { MysqlRunner } from '../sql/dialects/mysql/table.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
 import type { MysqlPool } from './sql-pools.js';
 import { mysqlPoolRunner } from './sql-pools.js';
 
-/**
- * Runs one statement with `?` parameters and resolves to its rows, or to
- * `mysql2`'s `[rows, fields]` pair as its promise API returns it. With
- * `mysql2/promise`, use `execute` (a server-side prepared statement, so
- * values are bound, not interpolated by the driver).
- *
- * @example
- * const run: MysqlRunner = (sql, params) => pool.execute(sql, params);
- */
-export type MysqlRunner = (sql: string, params: unknown[]) => Promise<unknown>;
+export { createMysqlTable, insertMysqlRecords } from '../sql/dialects/mysql/table.js';
+export type { MysqlRunner, MysqlTableOptions } from '../sql/dialects/mysql/table.js';
 
 /**
  * Options of `createMysqlDataSource`.
@@ -67,9 +57,6 @@ export interface MysqlDataSourceOptions extends ScopeOptions {
   readonly counterTable?: string | readonly string[];
 }
 
-const tableName = (table: string | readonly string[]): string =>
-  (typeof table === 'string' ? [table] : table).map((p) => quoteIdentifier(p, 'mysql')).join('.');
-
 /**
  * Serves a list from MySQL or MariaDB. The table follows `toSql`'s storage
  * convention for MySQL (docs/sql.md): `createMysqlTable` makes one.
@@ -89,75 +76,9 @@ export function createMysqlDataSource(options: MysqlDataSourceOptions): DataSour
   const poolSize = pool?.pool?.config?.connectionLimit ?? 10;
   return createSqlDataSource({
     ...shared,
-    dialect: 'mysql',
+    dialect: MYSQL_DIALECT,
     // A plain runner is called with the statement and its parameters only.
     run: pool !== undefined ? mysqlPoolRunner(pool) : (sql, params) => run!(sql, params),
     concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),
   });
-}
-
-/**
- * Options of `createMysqlTable` and `insertMysqlRecords`.
- *
- * @example
- * const table: MysqlTableOptions = { run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' };
- */
-export interface MysqlTableOptions {
-  readonly run: MysqlRunner;
-  /** Table name, optionally database-qualified as `['payroll', 'employees']`. */
-  readonly table: string | readonly string[];
-  readonly schema: Schema;
-  /** A `JSON` column that stores each record whole. */
-  readonly recordColumn?: string;
-  /** A field that is the primary key (for employees, `Id`; an integer field). */
-  readonly primaryKey?: string;
-}
-
-/**
- * Drops (when `replace`) and creates the table in the storage convention
- * (`sqlColumnType(type, 'mysql')`, strings in utf8mb4); returns the statement run.
- *
- * @example
- * await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
- */
-export async function createMysqlTable(options: MysqlTableOptions, how: { readonly replace?: boolean } = {}): Promise<string> {
-  const table = tableName(options.table);
-  const columns = options.schema.fields.map((f) => {
-    // No NOT NULL: a value that does not read as its type is stored as NULL, as the evaluator counts it.
-    const key = options.primaryKey === f.name ? ' PRIMARY KEY' : '';
-    return `${quoteIdentifier(defaultColumnName(f), 'mysql')} ${sqlColumnType(f.type, 'mysql')}${key}`;
-  });
-  if (options.recordColumn !== undefined) columns.push(`${quoteIdentifier(options.recordColumn, 'mysql')} JSON NOT NULL`);
-  if (how.replace === true) await options.run(`DROP TABLE IF EXISTS ${table}`, []);
-  const sql = `CREATE TABLE ${table} (${columns.join(', ')}) DEFAULT CHARACTER SET utf8mb4`;
-  await options.run(sql, []);
-  return sql;
-}
-
-/**
- * Inserts records in batches of parameterised multi-row INSERTs, values
- * stored as the convention says (`toStoredValue(…, 'mysql')`). Returns the
- * number of rows.
- *
- * @example
- * await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees); // 1200
- */
-export async function insertMysqlRecords(options: MysqlTableOptions, records: readonly unknown[]): Promise<number> {
-  const table = tableName(options.table);
-  const fields = options.schema.fields;
-  const names = fields.map((f) => quoteIdentifier(defaultColumnName(f), 'mysql'));
-  if (options.recordColumn !== undefined) names.push(quoteIdentifier(options.recordColumn, 'mysql'));
-  // Prepared statements take at most 65,535 parameters.
-  const batch = Math.max(1, Math.floor(60_000 / names.length));
-  for (let start = 0; start < records.length; start += batch) {
-    const chunk = records.slice(start, start + batch);
-    const params: unknown[] = [];
-    for (const record of chunk) {
-      for (const f of fields) params.push(toStoredValue(readField(record, f.path), f.type, 'mysql'));
-      if (options.recordColumn !== undefined) params.push(JSON.stringify(record));
-    }
-    const row = `(${names.map(() => '?').join(', ')})`;
-    await options.run(`INSERT INTO ${table} (${names.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, params);
-  }
-  return records.length;
 }

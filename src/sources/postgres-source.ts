@@ -5,19 +5,15 @@
  * with PGlite alike, and imports neither.
  */
 import type { Schema } from '../schema/schema.js';
-import type { ColumnMap } from '../sql/to-sql.js';
+import type { ColumnMap } from '../sql/columns.js';
+import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
+import type { SqlRunner } from '../sql/dialects/postgres/table.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
 import type { PostgresPool } from './sql-pools.js';
 import { postgresPoolRunner } from './sql-pools.js';
 
-/**
- * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
- *
- * @example
- * const query: SqlRunner = (sql, params) => pool.query(sql, params); // or PGlite's db.query
- */
-export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly rows: readonly unknown[] }>;
+export type { SqlRunner } from '../sql/dialects/postgres/table.js';
 
 /**
  * Options of `createPostgresDataSource`.
@@ -93,7 +89,7 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
   const poolSize = pool?.options?.max ?? 10;
   return createSqlDataSource({
     ...shared,
-    dialect: 'postgres',
+    dialect: POSTGRES_DIALECT,
     run,
     ...(primary === undefined ? {} : { primary: (sql: string, params: unknown[]) => primary(sql, params) }),
     concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),

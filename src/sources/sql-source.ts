@@ -11,8 +11,8 @@ import { setAtPath } from './record-path.js';
 import { WepqlError } from '../diagnostics/error.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import { fieldExpression, resolveColumnMap } from '../sql/columns.js';
-import type { SqlDialect } from '../sql/dialect.js';
-import { sqlDialect, type SqlDialectRules } from '../sql/dialect.js';
+import type { Dialect } from '../sql/dialects/dialect.js';
+import { dialectOf, type SqlDialect } from '../sql/dialects/registry.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
 import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
 import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
@@ -31,7 +31,8 @@ export type { SqlStatementRunner } from './sql-engine.js';
  * const options: SqlDataSourceOptions = { dialect: 'postgres', run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id' };
  */
 export interface SqlDataSourceOptions extends ScopeOptions {
-  readonly dialect: SqlDialect;
+  /** The engine: a shipped dialect's name, or a `Dialect` object (an engine of your own). */
+  readonly dialect: SqlDialect | Dialect;
   /**
    * Runs a statement with the dialect's placeholders (`$1` on PostgreSQL,
    * `?` elsewhere). Its third argument, when the request has a deadline or
@@ -143,7 +144,7 @@ class SqlTable {
   readonly engine: SqlEngine;
   /** Where the first page's count and rows run: the `primary` runner's engine, else `engine`. */
   readonly primaryEngine: SqlEngine;
-  private readonly dialect: SqlDialectRules;
+  private readonly dialect: Dialect;
   private readonly quote: (name: string) => string;
   private readonly name: string;
   private readonly columns: ReturnType<typeof resolveColumnMap>;
@@ -151,11 +152,12 @@ class SqlTable {
   private readonly context: CompileContext;
 
   constructor(private readonly options: SqlDataSourceOptions) {
-    const { schema, dialect } = options;
+    const { schema } = options;
+    const dialect = dialectOf(options.dialect);
     this.engine = sqlEngine(dialect, options.run);
     this.primaryEngine = options.primary === undefined ? this.engine : sqlEngine(dialect, options.primary);
-    this.dialect = sqlDialect(dialect);
-    this.quote = this.dialect.quote;
+    this.dialect = dialect;
+    this.quote = dialect.rules.quote;
     this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
     this.columns = resolveColumnMap(schema, options.columns);
     this.context = compileContext(options);
@@ -183,7 +185,7 @@ class SqlTable {
       `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ${this.engine.placeholder(n + 1)}` +
       `${seek === undefined ? ` OFFSET ${this.engine.placeholder(n + 2)}` : ''}`;
     const limits = seek === undefined ? [window.limit, window.offset] : [window.limit];
-    return { sql, params: [...params, ...limits.map(this.dialect.limitValue)], ordered: orderBy !== '' };
+    return { sql, params: [...params, ...limits.map(this.dialect.rules.limitValue)], ordered: orderBy !== '' };
   }
 
   /**
@@ -302,7 +304,7 @@ class SqlTable {
   }
 
   private expression(field: Pick<ResolvedField, 'name' | 'path' | 'type'>): string {
-    return fieldExpression(field, this.columns, this.options.dialect);
+    return fieldExpression(field, this.columns, this.dialect);
   }
 
   // Every ORDER BY key, read back exactly (see `SqlEngine.keyExpression`) so a token can seek from the page's first and last row.
@@ -327,7 +329,7 @@ class SqlTable {
    */
   private compile(q: DataQuery, withSort: boolean, seek?: Seek, more: CompileOptions = {}) {
     const { options } = this;
-    if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(options.dialect);
+    if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(this.dialect);
     const scope = scopeClauses(options.schema, more.clientOnly === true ? { ...options, deleted: undefined } : options, q);
     if (scope.none) return undefined;
     const filter = withClauses(q.filter, scope.clauses);
@@ -338,7 +340,7 @@ class SqlTable {
         ...(seek === undefined ? {} : { seek }),
       },
       {
-        dialect: options.dialect,
+        dialect: this.dialect,
         schema: options.schema,
         tieBreaker: options.tieBreaker,
         ...(options.columns === undefined ? {} : { columns: options.columns }),
@@ -379,9 +381,8 @@ async function readKeyed(q: DataQuery, window: SeekWindow, read: Reader): Promis
   return 'before' in seek ? [...rest, ...rows] : [...rows, ...rest];
 }
 
-function unscopedSourceError(dialect: SqlDialect): WepqlError {
-  const constructor =
-    dialect === 'postgres' ? 'createPostgresDataSource' : dialect === 'mysql' ? 'createMysqlDataSource' : 'createSqlDataSource';
+function unscopedSourceError(dialect: Dialect): WepqlError {
+  const constructor = dialect.driver.sourceConstructor;
   return new WepqlError(
     `configuration error: the list has a client id (its route has :client_id, or the handler was given clientId) ` +
       `but the data source was created without clientField, so it cannot limit rows to that client. ` +

@@ -18,21 +18,28 @@ import { checkTypedFilter } from '../validate/check-typed.js';
 import type { TypedFilter, TypedFilterNode, TypedInFields, TypedScalar, TypedSort } from '../ast/typed-tree.js';
 import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
 import { defaultColumnName, fieldExpression, type ResolvedColumn } from './columns.js';
-import { sqlDialect, type SqlDialect } from './dialect.js';
+import type { Dialect } from './dialects/dialect.js';
 import { sqlError } from './errors.js';
 import { globPattern, likePattern, prefixSuccessor } from './patterns.js';
-import type { SqlPart } from './to-sql.js';
+
+/**
+ * A piece of compiled SQL: fixed text, or one bound parameter.
+ *
+ * @example
+ * const parts: SqlPart[] = [{ sql: '"Id" = ' }, { param: 5 }];
+ */
+export type SqlPart = { readonly sql: string } | { readonly param: unknown };
 
 /**
  * What the compiler needs besides the tree.
  *
  * @example
  * const context: CompileContext = {
- *   dialect: 'postgres', schema, columns: new Map(), caseSensitive: false, foldCollation: '"pg_unicode_fast"', limits: DEFAULT_LIMITS,
+ *   dialect: dialectOf('postgres'), schema, columns: new Map(), caseSensitive: false, foldCollation: '"pg_unicode_fast"', limits: DEFAULT_LIMITS,
  * };
  */
 export interface CompileContext {
-  readonly dialect: SqlDialect;
+  readonly dialect: Dialect;
   readonly schema: Schema;
   readonly columns: ReadonlyMap<string, ResolvedColumn>;
   readonly caseSensitive: boolean;
@@ -151,7 +158,7 @@ class FilterCompiler {
     const expr = comparedExpression(field, this.cx);
     const not = info.negative ? 'NOT ' : '';
     const text = comparableValue(value, 'string', !this.cx.caseSensitive) as string;
-    const dialect = sqlDialect(this.cx.dialect);
+    const dialect = this.cx.dialect.rules;
     if (dialect.caseSensitiveMatch === 'glob' && this.cx.caseSensitive) {
       // SQLite's LIKE ignores ASCII case whatever the collation; GLOB does not.
       this.out.sql(`${expr} ${not}GLOB `).param(globPattern(text, position));
@@ -186,7 +193,7 @@ class FilterCompiler {
     if (orNull) this.out.sql(`(${raw} IS NULL OR `);
     const expr = comparedExpression(field, this.cx);
     // One parameter per list on every dialect, so no list length meets an engine's placeholder limit.
-    const binding = sqlDialect(this.cx.dialect).listMembership(
+    const binding = this.cx.dialect.rules.listMembership(
       expr,
       negated,
       field.type,
@@ -219,7 +226,7 @@ class FilterCompiler {
  */
 export function compared(field: ResolvedField, cx: CompileContext, raw: string): string {
   if (field.type !== 'string') return raw;
-  return sqlDialect(cx.dialect).compared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
+  return cx.dialect.rules.compared(raw, cx.caseSensitive, cx.foldCollation, cx.binaryCollation ?? '');
 }
 
 /**
@@ -261,7 +268,7 @@ export function orderKeys(sort: TypedSort | undefined, context: CompileContext, 
     }
     out.push({ expr: comparedExpression(hit.field, context), direction: key.direction, field: hit.field });
   }
-  if (tieBreaker !== undefined) out.push({ expr: sqlDialect(context.dialect).quote(tieBreaker), direction: 'Asc', field: undefined });
+  if (tieBreaker !== undefined) out.push({ expr: context.dialect.rules.quote(tieBreaker), direction: 'Asc', field: undefined });
   return out;
 }
 
@@ -274,7 +281,7 @@ export function orderKeys(sort: TypedSort | undefined, context: CompileContext, 
  * comparedExpression(lastName, context); // 'lower("LastName" COLLATE "pg_unicode_fast")'
  */
 export function comparedExpression(field: ResolvedField, context: CompileContext): string {
-  if (usesFoldedColumn(field, context)) return sqlDialect(context.dialect).quote(foldedColumnName(storedColumn(field, context)));
+  if (usesFoldedColumn(field, context)) return context.dialect.rules.quote(foldedColumnName(storedColumn(field, context)));
   return compared(field, context, fieldExpression(field, context.columns, context.dialect));
 }
 
@@ -327,10 +334,10 @@ export function sqlParameter(field: ResolvedField, value: TypedScalar, context: 
   if (typeof value === 'string' && hasInvalidCharacter(value)) {
     sqlError('invalid-character', `a value for ${field.name} contains U+0000 or an unpaired surrogate, which databases reject`);
   }
-  const dialect = sqlDialect(context.dialect);
+  const { rules, storage } = context.dialect;
   return {
-    value: dialect.storedValue(comparable as string | number | boolean, field.type),
-    cast: field.type === 'datetime' ? dialect.datetimeParameterCast : '',
+    value: storage.storedValue(comparable as string | number | boolean, field.type),
+    cast: field.type === 'datetime' ? rules.datetimeParameterCast : '',
   };
 }
 
@@ -353,7 +360,7 @@ export function compileSortParts(
   const items = orderKeys(sort, context, tieBreaker).map((key) => {
     const asc = (key.direction === 'Asc') !== reverse;
     if (key.field === undefined) return `${key.expr} ${asc ? 'ASC' : 'DESC'}`;
-    return `${key.expr} ${sqlDialect(context.dialect).orderSuffix(asc ? 'Asc' : 'Desc')}`;
+    return `${key.expr} ${context.dialect.rules.orderSuffix(asc ? 'Asc' : 'Desc')}`;
   });
   return items.length === 0 ? [] : [{ sql: items.join(', ') }];
 }
@@ -364,14 +371,14 @@ export function compileSortParts(
  * parameters in placeholder order.
  *
  * @example
- * renderParts([{ sql: '"Id" = ' }, { param: 5 }], 'postgres', 3); // { sql: '"Id" = $3', params: [5] }
+ * renderParts([{ sql: '"Id" = ' }, { param: 5 }], dialectOf('postgres'), 3); // { sql: '"Id" = $3', params: [5] }
  */
 export function renderParts(
   parts: readonly SqlPart[],
-  dialect: SqlDialect,
+  dialect: Dialect,
   paramStart = 1,
 ): { readonly sql: string; readonly params: readonly unknown[] } {
-  const rules = sqlDialect(dialect);
+  const { rules } = dialect;
   let sql = '';
   const params: unknown[] = [];
   for (const part of parts) {

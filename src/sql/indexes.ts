@@ -11,7 +11,7 @@ import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
 import { fieldExpression } from './columns.js';
 import { comparedExpression, orderKeys, type CompileContext } from './compile.js';
-import { sqlDialect, type SqlDialectRules } from './dialect.js';
+import type { Dialect } from './dialects/dialect.js';
 import { counterTableDdl, type CounterTableDdl } from './counts.js';
 import { sqlError } from './errors.js';
 import { compileContext, typedFilterOf, typedSortOf, type ToSqlOptions } from './to-sql.js';
@@ -153,7 +153,7 @@ export function indexesFor(schema: Schema, options: IndexAdvisorOptions): readon
  */
 export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): IndexAdvice {
   const context = compileContext({ ...options, schema });
-  const dialect = sqlDialect(context.dialect);
+  const dialect = context.dialect.rules;
   const tableParts = typeof options.table === 'string' ? [options.table] : options.table;
   if (!Array.isArray(tableParts) || tableParts.length === 0) sqlError('invalid-sql-option', 'table must be a name or a list of names');
   const table = tableParts.map((p) => dialect.quote(p)).join('.');
@@ -169,10 +169,14 @@ export function adviseIndexes(schema: Schema, options: IndexAdvisorOptions): Ind
     sort: includedColumns(schema, [...(options.include ?? []), ...sorts.folded], options, context, skipped),
   };
   const tableName = tableParts[tableParts.length - 1]!;
-  const indexes = [...plan.advised.values()].map((planned) => indexStatement(planned, { table, tableName, included, dialect, options }));
+  const indexes = [...plan.advised.values()].map((planned) =>
+    indexStatement(planned, { table, tableName, included, dialect: context.dialect, options }),
+  );
   if (options.counts !== true) return { indexes, skipped };
   if (options.clientField === undefined) sqlError('invalid-sql-option', 'counts needs clientField: the counter counts rows per client');
-  if (context.dialect === 'sqlite') sqlError('invalid-sql-option', 'counts: counter tables exist for postgres and mysql');
+  if (context.dialect.storage.counterTable === undefined) {
+    sqlError('invalid-sql-option', `counts: counter tables do not exist on ${context.dialect.name}`);
+  }
   const counter = counterTableDdl(schema, {
     dialect: context.dialect,
     table: options.table,
@@ -215,7 +219,7 @@ function planSortIndexes(
   options: IndexAdvisorOptions,
   context: CompileContext,
 ): { readonly leads: ReadonlyMap<string, string>; readonly folded: ReadonlySet<string> } {
-  const dialect = sqlDialect(context.dialect);
+  const { rules, storage } = context.dialect;
   const leads = new Map<string, string>();
   const folded = new Set<string>();
   for (const input of options.sorts ?? []) {
@@ -223,7 +227,7 @@ function planSortIndexes(
     const keys = orderKeys(sort, context, options.tieBreaker);
     if (keys.length === 0) continue;
     const serves = `sort ${sort?.keys.map((k) => `${k.field.name}=${k.direction}`).join(';') || '(none)'}`;
-    const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${dialect.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
+    const columns = keys.map((k) => ({ expr: k.expr, suffix: ` ${storage.indexOrderSuffix(k.direction, k.field !== undefined)}` }));
     plan.add(columns, serves, 'btree', true);
     if (keys[0]!.field !== undefined) leads.set(keys[0]!.expr, plan.btreeKey(columns));
     for (const k of keys) if (k.field?.type === 'string' && !context.caseSensitive) folded.add(k.field.name);
@@ -232,7 +236,7 @@ function planSortIndexes(
     // A request without a sort (every list's first view, and its page jumps) orders by the tie-breaker
     // alone, whatever sorts the list also offers: without this index a deep jump walks the primary key
     // and visits the table for every skipped row to test the scope.
-    plan.add([{ expr: dialect.quote(options.tieBreaker), suffix: '' }], 'default order (no sort)');
+    plan.add([{ expr: rules.quote(options.tieBreaker), suffix: '' }], 'default order (no sort)');
   }
   return { leads, folded };
 }
@@ -285,14 +289,14 @@ function includedColumns(
   context: CompileContext,
   skipped: SkippedCondition[],
 ): readonly string[] {
-  const dialect = sqlDialect(context.dialect);
-  if (!dialect.postgresIndexes || options.include === undefined || names === undefined) return [];
+  const { dialect } = context;
+  if (!dialect.storage.coveringIndexes || options.include === undefined || names === undefined) return [];
   if (!Array.isArray(options.include)) sqlError('invalid-sql-option', 'include must be a list of field names');
   const out: string[] = [];
   for (const name of names) {
     const f = field(schema, name, 'include');
     const column = fieldExpression(f, context.columns, context.dialect);
-    if (!column.startsWith(dialect.quote('x').charAt(0))) {
+    if (!column.startsWith(dialect.rules.quote('x').charAt(0))) {
       const condition = `include ${name}`;
       if (!skipped.some((s) => s.condition === condition)) {
         skipped.push({ condition, reason: 'a field stored in a JSON column is an expression, which INCLUDE cannot hold' });
@@ -308,7 +312,7 @@ interface StatementContext {
   readonly table: string;
   readonly tableName: string;
   readonly included: { readonly scope: readonly string[]; readonly sort: readonly string[] };
-  readonly dialect: SqlDialectRules;
+  readonly dialect: Dialect;
   readonly options: IndexAdvisorOptions;
 }
 
@@ -318,10 +322,10 @@ function indexStatement(planned: Planned, { table, tableName, included, dialect,
   const columns = planned.sort ? included.sort : included.scope;
   const include = !trigram && columns.length > 0 ? ` INCLUDE (${columns.join(', ')})` : '';
   const name = indexName(tableName, `${planned.method}:${list}${include}`);
-  const concurrently = options.concurrently === true && dialect.postgresIndexes ? 'CONCURRENTLY ' : '';
+  const concurrently = options.concurrently === true && dialect.storage.concurrentIndexes ? 'CONCURRENTLY ' : '';
   return {
     name,
-    sql: `CREATE INDEX ${concurrently}IF NOT EXISTS ${dialect.quote(name)} ON ${table}${trigram ? ' USING gin' : ''} (${list})${include}`,
+    sql: `CREATE INDEX ${concurrently}IF NOT EXISTS ${dialect.rules.quote(name)} ON ${table}${trigram ? ' USING gin' : ''} (${list})${include}`,
     serves: planned.serves.join(', '),
     ...(trigram ? { prerequisite: 'CREATE EXTENSION IF NOT EXISTS pg_trgm' } : {}),
   };
@@ -339,7 +343,7 @@ function conditionIndex(f: ResolvedField, operator: FilterOperator, context: Com
     return { column: { expr, suffix: '' }, method: 'btree' };
   }
   if (!trigram) return { reason: 'a b-tree cannot find a substring; trigram: true (wepql db-index --trigram) adds a pg_trgm index' };
-  if (!sqlDialect(context.dialect).postgresIndexes) return { reason: 'trigram indexes (pg_trgm) exist only on PostgreSQL' };
+  if (!context.dialect.storage.trigramIndexes) return { reason: 'trigram indexes (pg_trgm) exist only on PostgreSQL' };
   return { column: { expr, suffix: ' gin_trgm_ops' }, method: 'trigram' };
 }
 

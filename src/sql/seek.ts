@@ -8,23 +8,20 @@
  */
 import type { ScalarType } from '../schema/values.js';
 import type { TypedScalar, TypedSort } from '../ast/typed-tree.js';
-import { PartWriter, compared, orderKeys, sqlParameter, usesFoldedColumn, type CompileContext, type OrderKey } from './compile.js';
-import { sqlDialect } from './dialect.js';
+import {
+  PartWriter,
+  compared,
+  orderKeys,
+  sqlParameter,
+  usesFoldedColumn,
+  type CompileContext,
+  type OrderKey,
+  type SqlPart,
+} from './compile.js';
+import type { SeekValue } from './dialects/dialect.js';
 import { sqlError } from './errors.js';
-import type { SqlPart } from './to-sql.js';
 
-/**
- * One value of a seek key, as JSON can carry it: text, a number (datetimes
- * as epoch milliseconds), a boolean, or null. The tie-breaker's value may be
- * text for a 64-bit key beyond 2^53. On PostgreSQL a datetime may also be
- * the exact UTC text the SQL data source reads (`2026-11-24 11:55:50.123456+00 AD`,
- * `infinity`) and a number `NaN`, `Infinity` or `-Infinity`, so keys keep
- * the column's full precision.
- *
- * @example
- * const value: SeekValue = 1704067200000; // a datetime key
- */
-export type SeekValue = string | number | boolean | null;
+export type { SeekValue } from './dialects/dialect.js';
 
 /**
  * A row's sort key: one value per sort key, then the tie-breaker's.
@@ -192,10 +189,7 @@ class Writer extends PartWriter {
       if (typeof value !== 'string') sqlError('invalid-value', `a seek value for ${key.field.name} must be text or null`);
       // A folded column's key is that column's own stored text (the SQL data source reads it back as the key).
       if (usesFoldedColumn(key.field, cx)) return this.param(value);
-      const [before, after] = compared(key.field, cx, `\u0000${sqlDialect(cx.dialect).textParameterCast}`).split('\u0000') as [
-        string,
-        string,
-      ];
+      const [before, after] = compared(key.field, cx, `\u0000${cx.dialect.rules.textParameterCast}`).split('\u0000') as [string, string];
       this.sql(before);
       this.param(value);
       return this.sql(after);
@@ -215,7 +209,7 @@ class Writer extends PartWriter {
  * through `sqlParameter` like any value).
  */
 function exactEngineValue(type: ScalarType, value: SeekValue, cx: CompileContext): string | undefined {
-  return typeof value === 'string' ? sqlDialect(cx.dialect).exactTextCast(type, value) : undefined;
+  return typeof value === 'string' ? cx.dialect.rules.exactTextCast(type, value) : undefined;
 }
 
 /** A seek value read back as the typed value its field compares with. */

@@ -10,39 +10,15 @@ import { resolveLimits, type Limits } from '../diagnostics/limits.js';
 import type { Schema } from '../schema/schema.js';
 import { analyzeFilter, analyzeSort } from '../validate/analyze.js';
 import type { TypedFilter, TypedSort } from '../ast/typed-tree.js';
-import { resolveColumnMap } from './columns.js';
-import { compileFilterParts, compileSortParts, renderParts, type CompileContext } from './compile.js';
-import { sqlDialect, type SqlDialect } from './dialect.js';
-import { checkDialect, sqlError } from './errors.js';
-import { DEFAULT_MYSQL_BINARY_COLLATION } from './mysql.js';
+import { resolveColumnMap, type ColumnMap } from './columns.js';
+import { compileFilterParts, compileSortParts, renderParts, type CompileContext, type SqlPart } from './compile.js';
+import type { Dialect } from './dialects/dialect.js';
+import { dialectOf, type SqlDialect } from './dialects/registry.js';
+import { sqlError } from './errors.js';
 import { compileSeekParts, type Seek } from './seek.js';
 
-/**
- * Where a field is stored: a column name, or a JSON column (`jsonb` in
- * PostgreSQL, JSON text in SQLite) and the key path inside it.
- *
- * @example
- * const zip: ColumnMapping = { json: 'address', path: ['zip'] };
- */
-export type ColumnMapping = string | { readonly column: string } | { readonly json: string; readonly path: readonly string[] };
-
-/**
- * Field name (schema spelling, `Address.Zip` for nested) → where it is stored.
- *
- * @example
- * const columns: ColumnMap = { LastName: 'last_name', 'Address.Zip': { json: 'address', path: ['zip'] } };
- */
-export type ColumnMap = Readonly<Record<string, ColumnMapping>>;
-
-/**
- * A piece of compiled SQL: fixed text, or one bound parameter.
- *
- * @example
- * const parts: SqlPart[] = [{ sql: '"Id" = ' }, { param: 5 }];
- */
-export type SqlPart = { readonly sql: string } | { readonly param: unknown };
-
-export { DEFAULT_FOLD_COLLATION } from './dialect.js';
+export type { ColumnMap, ColumnMapping } from './columns.js';
+export type { SqlPart } from './compile.js';
 
 /**
  * Options of `toSql`.
@@ -52,7 +28,8 @@ export { DEFAULT_FOLD_COLLATION } from './dialect.js';
  * const onPostgres17: ToSqlOptions = { dialect: 'postgres', schema: employeeSchema, foldCollation: 'pg_c_utf8' };
  */
 export interface ToSqlOptions {
-  readonly dialect: SqlDialect;
+  /** The engine: a shipped dialect's name, or a `Dialect` object (an engine of your own). */
+  readonly dialect: SqlDialect | Dialect;
   readonly schema: Schema;
   /**
    * Field name (schema spelling, `Address.Zip` for nested) → column name,
@@ -221,7 +198,7 @@ function deferredJoinParts(
   orderBy: readonly SqlPart[],
 ): readonly SqlPart[] {
   const jump = options.deferredJoin!;
-  const dialect = sqlDialect(context.dialect);
+  const dialect = context.dialect.rules;
   if (typeof options.tieBreaker !== 'string') sqlError('invalid-sql-option', 'deferredJoin needs a tieBreaker (a unique column)');
   const count = (value: unknown, name: string, min: number): number => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
@@ -278,8 +255,9 @@ export function toSql(query: SqlQuery, options: ToSqlOptions): SqlFragment {
   const parts = toSqlParts(query, options);
   const start = options.paramStart ?? 1;
   if (!Number.isSafeInteger(start) || start < 1) sqlError('invalid-sql-option', 'paramStart must be a whole number ≥ 1');
-  const where = renderParts(parts.where, options.dialect, start);
-  const orderBy = renderParts(parts.orderBy, options.dialect, start + where.params.length);
+  const dialect = dialectOf(options.dialect);
+  const where = renderParts(parts.where, dialect, start);
+  const orderBy = renderParts(parts.orderBy, dialect, start + where.params.length);
   return { where: where.sql, orderBy: orderBy.sql, params: [...where.params, ...orderBy.params] };
 }
 
@@ -297,18 +275,18 @@ export function compileContext(
     'dialect' | 'schema' | 'columns' | 'caseSensitive' | 'foldCollation' | 'binaryCollation' | 'foldedColumns' | 'limits'
   >,
 ): CompileContext {
-  const dialect = checkDialect(options?.dialect);
+  const dialect = dialectOf(options?.dialect);
   const schema = options.schema;
   if (typeof schema?.lookup !== 'function') sqlError('invalid-sql-option', 'schema must be a Schema from defineSchema');
   const limits = resolveLimits(options.limits);
-  const rules = sqlDialect(dialect);
+  const { rules } = dialect;
   const fold = options.foldCollation !== undefined ? options.foldCollation : rules.defaultFoldCollation;
   if (typeof fold !== 'string') sqlError('invalid-sql-option', 'foldCollation must be a collation name');
-  const binary = options.binaryCollation !== undefined ? options.binaryCollation : DEFAULT_MYSQL_BINARY_COLLATION;
+  const binary = options.binaryCollation !== undefined ? options.binaryCollation : rules.defaultBinaryCollation;
   if (typeof binary !== 'string') sqlError('invalid-sql-option', 'binaryCollation must be a collation name');
   const folded = options.foldedColumns ?? false;
   if (typeof folded !== 'boolean') sqlError('invalid-sql-option', 'foldedColumns must be true or false');
-  if (folded && !rules.storedFoldedColumns) sqlError('invalid-sql-option', `foldedColumns is not supported on ${dialect}`);
+  if (folded && !rules.storedFoldedColumns) sqlError('invalid-sql-option', `foldedColumns is not supported on ${dialect.name}`);
   return {
     dialect,
     schema,
@@ -316,7 +294,7 @@ export function compileContext(
     caseSensitive: options.caseSensitive === true,
     // Quoted (and checked) even where it goes unused, so a bad name fails on every dialect alike.
     foldCollation: rules.quoteCollation(fold),
-    binaryCollation: sqlDialect('mysql').quote(binary),
+    binaryCollation: rules.quoteBinaryCollation(binary),
     foldedColumns: folded,
     limits,
   };

@@ -13,7 +13,7 @@ import { analyzeFilter } from '../../src/index.js';
 import type { DataQuery, DataSource } from '../../src/list/index.js';
 import { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from '../../src/sources/index.js';
 import { createPostgresDataSource } from '../../src/sources/postgres-source.js';
-import { createPostgresTable, insertPostgresRecords } from '../../src/sources/postgres-table.js';
+import { createPostgresTable, insertPostgresRecords } from '../../src/sql/dialects/postgres/table.js';
 import { adviseIndexes } from '../../src/sql/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { EMPLOYEE_SCOPE, loadSampleEmployees } from '../../src/sample/employees.js';

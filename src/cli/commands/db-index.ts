@@ -10,6 +10,7 @@ import { specOf, type CommandDefinition } from '../command.js';
 import { loadYaml, needsYaml, readSavedFilters } from '../../workspace/saved-filters.js';
 import { readInput } from '../io.js';
 import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
+import { POSTGRES_DIALECT } from '../../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../../schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
 
@@ -76,7 +77,7 @@ export async function run(argv: readonly string[]): Promise<number> {
 
   const advise = (foldCollation: string | undefined) =>
     adviseIndexes(employeeSchema, {
-      dialect: 'postgres',
+      dialect: POSTGRES_DIALECT,
       table: EMPLOYEE_TABLE,
       clientField: EMPLOYEE_SCOPE.clientField,
       // Every list query tests the soft-delete marker; in the indexes, counts are index-only scans.

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFilter, defineSchema, query, type TypedFilter } from '../../../src/index.js';
 import { toSql } from '../../../src/sql/index.js';
-import { sqliteLower } from '../../../src/sql/sqlite-functions.js';
+import { sqliteLower } from '../../../src/sql/dialects/sqlite/functions.js';
 import { dialectEngines } from '../../support/mariadb-engine.js';
 import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../../support/sql-engines.js';
 

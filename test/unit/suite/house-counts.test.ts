@@ -2,7 +2,8 @@
  * The figures of `npm run counts` only go down (docs/architecture.md): a
  * change that quotes an operator name outside the table, adds a
  * `switch (node.kind)` outside the fold, writes a function of 60 lines or
- * more or imports up a layer fails here. When a figure falls, lower its
+ * more, imports up a layer, or compares or quotes an engine's name outside
+ * the dialect folders fails here. When a figure falls, lower its
  * ceiling with it.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,8 @@ const CEILINGS = {
   kindSwitchesOutsideFold: 0,
   functionsOver60Lines: 0,
   layerViolations: 0,
+  engineComparisons: 0,
+  dialectNamesOutsideDialects: 0,
 };
 
 describe('npm run counts', () => {

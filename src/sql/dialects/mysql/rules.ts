@@ -1,9 +1,9 @@
 /**
  * What is particular to MySQL and MariaDB, in one place: how a string is
  * folded and compared, the LIKE escape character, and how a JSON value is
- * read as a field (the MySQL dialect object in dialect.ts uses them). The compiler asks this module instead of spelling MySQL itself.
+ * read as a field (the MySQL dialect object, ./dialect.ts, uses them).
  */
-import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../schema/values.js';
+import { MAX_DATETIME_MS, MIN_DATETIME_MS, type ScalarType } from '../../../schema/values.js';
 
 /**
  * The collation `LOWER()` folds with on MySQL unless `foldCollation` names

@@ -5,7 +5,7 @@
  * match the evaluator
  * by construction.
  */
-import { recordValueAs } from '../schema/values.js';
+import { recordValueAs } from '../../../schema/values.js';
 
 /**
  * The name of the case-folding function (`toLowerCase`) that SQL compiled for SQLite calls.

@@ -1,17 +1,26 @@
 /**
- * Creating and filling a PostgreSQL table in `toSql`'s storage convention
- * (one column per schema field, named as `toSql` expects, with the
- * convention's types), optionally with a `json` column that keeps each whole
- * record as it was. `wepql db-seed` and the contract tests use it.
+ * Creating and filling a PostgreSQL table in `toSql`'s storage convention:
+ * the shared table code (../table.ts) with this dialect, plus what only
+ * PostgreSQL has — hash partitions, partitions kept on other servers
+ * through `postgres_fdw`, and stored folded twins of string columns.
+ * `wepql db-seed` and the contract tests use it.
  */
-import type { Schema } from '../schema/schema.js';
-import { defaultColumnName } from '../sql/columns.js';
-import { quoteIdentifier, sqlDialect } from '../sql/dialect.js';
-import { foldedColumnName } from '../sql/compile.js';
-import { sqlColumnType, toStoredValue } from '../sql/storage.js';
-import { readField } from '../evaluate/read-field.js';
-import { WepqlError } from '../diagnostics/error.js';
-import type { SqlRunner } from './postgres-source.js';
+import type { Schema } from '../../../schema/schema.js';
+import { defaultColumnName } from '../../columns.js';
+import { foldedColumnName } from '../../compile.js';
+import { WepqlError } from '../../../diagnostics/error.js';
+import { columnDefinitions, insertSqlRecords, qualifiedTable } from '../table.js';
+import { POSTGRES_DIALECT } from './dialect.js';
+
+const { quote } = POSTGRES_DIALECT.rules;
+
+/**
+ * Runs one parameterised statement: `pool.query`, `client.query` and PGlite's `db.query` all fit.
+ *
+ * @example
+ * const query: SqlRunner = (sql, params) => pool.query(sql, params); // or PGlite's db.query
+ */
+export type SqlRunner = (sql: string, params: unknown[]) => Promise<{ readonly rows: readonly unknown[] }>;
 
 /**
  * Options of `createPostgresTable` and `insertPostgresRecords`.
@@ -94,7 +103,7 @@ export async function createPostgresTable(options: PostgresTableOptions, how: Po
   if (shards.length > 0 && shards.length !== partitions?.count) {
     throw new WepqlError(`shards: give one shard per partition (${shards.length} shards, ${partitions?.count ?? 0} partitions)`, []);
   }
-  const columns = columnDefinitions(options, how, partitions === undefined);
+  const columns = postgresColumns(options, how, partitions === undefined);
   // A partitioned table's unique keys must hold the partition key; a partitioned table with foreign partitions can have
   // none (each shard keeps its own).
   const key = partitions === undefined ? undefined : partitionedKey(options, partitions.column);
@@ -121,27 +130,20 @@ export async function createPostgresTable(options: PostgresTableOptions, how: Po
 }
 
 /** Each field's column, the folded twins, and the record column; the primary key inline on a plain table. */
-function columnDefinitions(options: PostgresTableOptions, how: PostgresTableCreation, inlineKey: boolean): string[] {
-  const columns = options.schema.fields.map((f) => {
-    const name = quoteIdentifier(defaultColumnName(f), 'postgres');
-    // No NOT NULL: a value that does not read as its type is stored as NULL, as the evaluator counts it.
-    const key = options.primaryKey === f.name && inlineKey ? ' PRIMARY KEY' : '';
-    return `${name} ${sqlColumnType(f.type, 'postgres')}${key}`;
-  });
+function postgresColumns(options: PostgresTableOptions, how: PostgresTableCreation, inlineKey: boolean): string[] {
+  const extra: string[] = [];
   if (how.foldedColumns !== undefined) {
-    const fold = sqlDialect('postgres').quoteCollation(how.foldedColumns.foldCollation);
+    const fold = POSTGRES_DIALECT.rules.quoteCollation(how.foldedColumns.foldCollation);
     for (const f of options.schema.fields) {
       if (f.type !== 'string') continue;
       const column = defaultColumnName(f);
       // "C" orders bytes, and UTF-8's byte order is code-point order: the order of the folded expression.
-      columns.push(
-        `${quoteIdentifier(foldedColumnName(column), 'postgres')} text COLLATE "C" ` +
-          `GENERATED ALWAYS AS (lower(${quoteIdentifier(column, 'postgres')} COLLATE ${fold})) STORED`,
+      extra.push(
+        `${quote(foldedColumnName(column))} text COLLATE "C" GENERATED ALWAYS AS (lower(${quote(column)} COLLATE ${fold})) STORED`,
       );
     }
   }
-  if (options.recordColumn !== undefined) columns.push(`${quoteIdentifier(options.recordColumn, 'postgres')} json NOT NULL`);
-  return columns;
+  return columnDefinitions(POSTGRES_DIALECT, options, { inlineKey, extra });
 }
 
 function partitionedKey(options: PostgresTableOptions, partitionColumnName: string): string | undefined {
@@ -160,7 +162,7 @@ function foreignPartition(
   shard: PostgresShard,
 ): string[] {
   const base = typeof name === 'string' ? name : name[name.length - 1]!;
-  const server = quoteIdentifier(`${base}_shard${i}`, 'postgres');
+  const server = quote(`${base}_shard${i}`);
   const remoteTable = typeof name === 'string' ? [`${name}_p${i}`] : [...name.slice(0, -1), `${base}_p${i}`];
   const remoteName = remoteTable[remoteTable.length - 1]!;
   const remoteSchema = remoteTable.length > 1 ? remoteTable[0]! : 'public';
@@ -196,7 +198,7 @@ function partitionColumn(options: PostgresTableOptions, partitions: { readonly f
 function columnOf(options: PostgresTableOptions, name: string, option: string): string {
   const field = options.schema.fields.find((f) => f.name === name);
   if (field === undefined) throw new WepqlError(`${option}: the schema has no scalar field ${JSON.stringify(name)}`, []);
-  return quoteIdentifier(defaultColumnName(field), 'postgres');
+  return quote(defaultColumnName(field));
 }
 
 /** `employees` → `"employees_p3"`, in the table's own schema when qualified. */
@@ -215,33 +217,9 @@ function partitionName(table: string | readonly string[], i: number): string {
  * await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees); // 1200
  */
 export async function insertPostgresRecords(options: PostgresTableOptions, records: readonly unknown[]): Promise<number> {
-  const table = tableName(options.table);
-  const fields = options.schema.fields;
-  const names = fields.map((f) => quoteIdentifier(defaultColumnName(f), 'postgres'));
-  if (options.recordColumn !== undefined) names.push(quoteIdentifier(options.recordColumn, 'postgres'));
-  const perRow = names.length;
-  // PostgreSQL allows 65,535 parameters per statement.
-  const batch = Math.max(1, Math.floor(60_000 / perRow));
-  for (let start = 0; start < records.length; start += batch) {
-    const chunk = records.slice(start, start + batch);
-    const params: unknown[] = [];
-    const rows = chunk.map((record) => {
-      const placeholders: string[] = [];
-      for (const f of fields) {
-        params.push(toStoredValue(readField(record, f.path), f.type, 'postgres'));
-        placeholders.push(`$${params.length}`);
-      }
-      if (options.recordColumn !== undefined) {
-        params.push(JSON.stringify(record));
-        placeholders.push(`$${params.length}`);
-      }
-      return `(${placeholders.join(', ')})`;
-    });
-    await options.query(`INSERT INTO ${table} (${names.join(', ')}) VALUES ${rows.join(', ')}`, params);
-  }
-  return records.length;
+  return insertSqlRecords(POSTGRES_DIALECT, options.query, options, records);
 }
 
 function tableName(table: string | readonly string[]): string {
-  return (typeof table === 'string' ? [table] : table).map((p) => quoteIdentifier(p, 'postgres')).join('.');
+  return qualifiedTable(POSTGRES_DIALECT, table);
 }
