@@ -8,7 +8,7 @@ import { passesTest } from '../ast/operator-facts.js';
 import type { TextPosition } from '../ast/operators.js';
 import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
-import { isFieldHolder } from './read-field.js';
+import { isFieldHolder } from '../schema/read-field.js';
 import { typedFieldReader } from './typed-reader.js';
 
 type Getter = (record: unknown) => PlanValue | null;

@@ -10,7 +10,7 @@
 import { recordDatetime } from './datetime.js';
 import type { RecordPredicate } from './options.js';
 import type { PlanNode, PlanTest, PlanValue } from './plan.js';
-import { isFieldHolder, readField } from './read-field.js';
+import { isFieldHolder, readField } from '../schema/read-field.js';
 import { isIdentifier } from '../ast/lexical.js';
 import type { PositiveRelation } from '../ast/operator-facts.js';
 import type { TextPosition } from '../ast/operators.js';

@@ -9,7 +9,7 @@
  */
 import type { ScalarType } from '../schema/values.js';
 import { recordDatetime } from './datetime.js';
-import { fieldReader } from './read-field.js';
+import { fieldReader } from '../schema/read-field.js';
 
 /**
  * A record value read as its field's type: text (folded when asked),

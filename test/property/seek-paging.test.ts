@@ -17,7 +17,7 @@ import { toSql } from '../../src/sql/index.js';
 import { createMemoryDataSource } from '../../src/sources/index.js';
 import { createTokenCodec, handleListRequest } from '../../src/list/index.js';
 import { query } from '../../src/index.js';
-import { readField } from '../../src/evaluate/read-field.js';
+import { readField } from '../../src/schema/read-field.js';
 import { recordValueAs } from '../../src/schema/values.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { startMariadb } from '../support/mariadb-engine.js';

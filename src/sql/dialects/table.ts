@@ -7,7 +7,7 @@
  * table options (PostgreSQL's partitions and shards) build on these pieces.
  */
 import { hasInvalidCharacter } from '../../ast/lexical.js';
-import { readField } from '../../evaluate/read-field.js';
+import { readField } from '../../schema/read-field.js';
 import type { Schema } from '../../schema/schema.js';
 import { recordValueAs, type ScalarType } from '../../schema/values.js';
 import { defaultColumnName } from '../columns.js';
