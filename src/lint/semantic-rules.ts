@@ -4,7 +4,7 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
-import { foldFilter } from '../ast/fold.js';
+import { foldFilter, type FoldHandlers } from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
@@ -80,8 +80,10 @@ function removeClauseEdit(ctx: Context, siblings: readonly TypedFilterNode[], in
 /** The clauses ANDed at one level: nested `And` groups are looked through. */
 function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
   const out: TypedFilterNode[] = [];
-  for (const c of clauses) {
-    if (c.kind === 'group' && c.operator === 'And') out.push(...andLevel(c.children));
+  // A stack, in text order: And groups nested as deep as a tree goes must not exhaust the call stack.
+  const stack = [...clauses].reverse();
+  for (let c = stack.pop(); c !== undefined; c = stack.pop()) {
+    if (c.kind === 'group' && c.operator === 'And') for (let k = c.children.length - 1; k >= 0; k--) stack.push(c.children[k]!);
     else out.push(c);
   }
   return out;
@@ -263,49 +265,65 @@ function checkRedundantBranches(ctx: Context, group: TypedGroup): void {
   });
 }
 
-/** Walks a list of ANDed clauses; returns whether they can be satisfied. */
-function walkAnd(ctx: Context, clauses: readonly TypedFilterNode[], depth: number): boolean {
+/**
+ * What the fold of one node gives its parent: whether the node can match
+ * some record by these rules, and, for an `And` group, the contradictions
+ * of its level — reported by an `Or` parent (the group is a branch of its
+ * own), dropped by an `And` parent (whose level looks through the group and
+ * reports them itself).
+ */
+interface NodeFindings {
+  readonly satisfiable: boolean;
+  readonly contradictions: readonly Diagnostic[];
+}
+
+const NONE: readonly Diagnostic[] = [];
+
+/**
+ * The rules of every node, bottom-up through the fold (which walks with its
+ * own stack, so a tree as deep as the nesting limit, or deeper, is linted
+ * whole): list values and date-only checks on each condition, duplicates
+ * among each group's children, redundant branches of each `Or`.
+ */
+function walkHandlers(ctx: Context): FoldHandlers<TypedFilterNode, NodeFindings> {
+  const leaf = (node: TypedFilterNode): NodeFindings => {
+    checkListValues(ctx, node);
+    checkDateOnly(ctx, node);
+    return { satisfiable: true, contradictions: NONE };
+  };
+  return {
+    comparison: leaf,
+    'null-check': leaf,
+    list: leaf,
+    'in-fields': leaf,
+    group: (group, children) => {
+      checkDuplicates(ctx, group.children);
+      if (group.operator === 'And') {
+        const level: Context = { ...ctx, out: [] };
+        const satisfiable = checkContradictions(level, andLevel(group.children));
+        return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions: level.out };
+      }
+      checkRedundantBranches(ctx, group);
+      // Each branch is a level of its own: an And branch's contradictions are reported, a condition is checked alone.
+      let any = false;
+      group.children.forEach((branch, k) => {
+        const found = children[k]!;
+        for (const d of found.contradictions) ctx.out.push(d);
+        const alone = branch.kind === 'group' || checkContradictions(ctx, [branch]);
+        any = (alone && found.satisfiable) || any;
+      });
+      return { satisfiable: any, contradictions: NONE };
+    },
+  };
+}
+
+/** Lints the top-level clauses (one AND level); returns whether they can be satisfied. */
+function walkTopLevel(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
+  const handlers = walkHandlers(ctx);
+  const found = clauses.map((clause) => foldFilter(clause, handlers));
   checkDuplicates(ctx, clauses);
-  const level = andLevel(clauses);
-  let ok = checkContradictions(ctx, level);
-  for (const node of clauses) ok = walkNode(ctx, node, depth) && ok;
-  return ok;
-}
-
-function walkNode(ctx: Context, node: TypedFilterNode, depth: number): boolean {
-  checkListValues(ctx, node);
-  checkDateOnly(ctx, node);
-  if (node.kind !== 'group') return true;
-  if (depth > 64) return true; // validated trees are far shallower; never recurse without bound
-  if (node.operator === 'And') {
-    // Contradictions of this level were checked by the enclosing AND level
-    // (And groups are looked through); check only what is new here.
-    checkDuplicates(ctx, node.children);
-    let ok = true;
-    for (const c of node.children) ok = walkNode(ctx, c, depth + 1) && ok;
-    return ok && levelSatisfiable(ctx, node.children);
-  }
-  checkDuplicates(ctx, node.children);
-  checkRedundantBranches(ctx, node);
-  let any = false;
-  for (const child of node.children) {
-    const ok =
-      child.kind === 'group' && child.operator === 'And' ? walkAnd(ctx, child.children, depth + 1) : walkChild(ctx, child, depth + 1);
-    any = ok || any;
-  }
-  return any;
-}
-
-/** A single Or branch that is not an And group: its own level. */
-function walkChild(ctx: Context, node: TypedFilterNode, depth: number): boolean {
-  if (node.kind === 'group') return walkNode(ctx, node, depth);
-  return checkContradictions(ctx, [node]) && walkNode(ctx, node, depth);
-}
-
-/** Satisfiability of an AND level without reporting (used for nested And groups). */
-function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
-  const silent: Context = { ...ctx, out: [] };
-  return checkContradictions(silent, andLevel(clauses));
+  const ok = checkContradictions(ctx, andLevel(clauses));
+  return ok && found.every((f) => f.satisfiable);
 }
 
 function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
@@ -341,7 +359,7 @@ export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diag
     caseSensitive: options.caseSensitive === true,
     out: [],
   };
-  const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
+  const ok = filter.clauses.length === 0 || walkTopLevel(ctx, filter.clauses);
   if (!ok) {
     const span = filter.source.span;
     const start = filter.clauses.length > 0 ? spanOf(filter.clauses[0]!).start : span.start;
