@@ -4,7 +4,7 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
-import { foldFilter, type FoldHandlers } from '../ast/fold.js';
+import { foldFilter, matchFilterNode, type FoldHandlers, type MatchHandlers } from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
@@ -43,13 +43,28 @@ function spanOf(node: TypedFilterNode): NodeSpan {
 function quote(ctx: Context, node: TypedFilterNode): string {
   const s = spanOf(node);
   if (ctx.text !== undefined && s.end > s.start) return ctx.text.slice(s.start, s.end);
-  if (node.kind === 'group') return `${node.operator}(…)`;
-  if (node.kind === 'in-fields') return `….${node.operator}(${node.fields.map((f) => f.name).join(',')})`;
-  return `${node.field.name}.${node.operator}(…)`;
+  return matchFilterNode(node, QUOTE_WITHOUT_TEXT);
 }
 
+const fieldCondition = (c: SingleFieldCondition) => `${c.field.name}.${c.operator}(…)`;
+const QUOTE_WITHOUT_TEXT: MatchHandlers<TypedFilterNode, string> = {
+  group: (g) => `${g.operator}(…)`,
+  'in-fields': (f) => `….${f.operator}(${f.fields.map((field) => field.name).join(',')})`,
+  comparison: fieldCondition,
+  list: fieldCondition,
+  'null-check': fieldCondition,
+};
+
+const SINGLE_FIELD: MatchHandlers<TypedFilterNode, boolean> = {
+  comparison: () => true,
+  list: () => true,
+  'null-check': () => true,
+  group: () => false,
+  'in-fields': () => false,
+};
+
 function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
-  return node.kind === 'comparison' || node.kind === 'list' || node.kind === 'null-check';
+  return matchFilterNode(node, SINGLE_FIELD);
 }
 
 /** A structural key: equal keys mean equivalent conditions. */
@@ -137,6 +152,28 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
   });
 }
 
+/** The values a condition tests for equality with one instant each: `Equal`/`NotEqual` (negated) and the list operators that match no null. */
+interface InstantTest {
+  readonly values: readonly { readonly value: string }[];
+  readonly negate: boolean;
+  readonly field: SingleFieldCondition['field'];
+}
+
+const INSTANT_TESTS: MatchHandlers<TypedFilterNode, InstantTest | undefined> = {
+  comparison: (c) => {
+    const facts = operatorFacts(c.operator);
+    if (facts.test.kind !== 'compare' || facts.test.relation !== '=') return undefined;
+    return { values: [c.source.value], negate: facts.negated, field: c.field };
+  },
+  list: (l) => {
+    const facts = operatorFacts(l.operator);
+    return facts.negated || facts.nullMatches ? undefined : { values: l.source.values, negate: false, field: l.field };
+  },
+  'null-check': () => undefined,
+  'in-fields': () => undefined,
+  group: () => undefined,
+};
+
 /**
  * A datetime compared with a date that has no time: `Equal`, `NotEqual` and
  * `InArray` then test one instant (midnight UTC), which is rarely what the
@@ -144,19 +181,12 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
  * matches, so only a person may choose it.
  */
 function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
-  let values: readonly { readonly value: string }[];
-  let negate = false;
-  if (node.kind !== 'comparison' && node.kind !== 'list') return;
-  const facts = operatorFacts(node.operator);
-  if (node.kind === 'comparison' && facts.test.kind === 'compare' && facts.test.relation === '=') {
-    values = [node.source.value];
-    negate = facts.negated;
-  } else if (node.kind === 'list' && !facts.negated && !facts.nullMatches) {
-    values = node.source.values;
-  } else return;
-  if (node.field.type !== 'datetime') return;
+  const tested = matchFilterNode(node, INSTANT_TESTS);
+  if (tested === undefined) return;
+  const { values, negate, field } = tested;
+  if (field.type !== 'datetime') return;
   const said = instantEquality(
-    node.field.name,
+    field.name,
     values.map((v) => v.value),
     negate,
     ctx.orBranches.has(node),
@@ -166,7 +196,7 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
   ctx.out.push({
     code: 'date-only-equality',
     severity: 'warning',
-    message: `${quote(ctx, node)} compares ${node.field.name} with the exact instant${s} ${said.instants.join(', ')} (midnight UTC), not with ${said.wholeDay}; ${said.remedy} write ${said.range}.`,
+    message: `${quote(ctx, node)} compares ${field.name} with the exact instant${s} ${said.instants.join(', ')} (midnight UTC), not with ${said.wholeDay}; ${said.remedy} write ${said.range}.`,
     start: spanOf(node).start,
     end: spanOf(node).end,
     suggestion: said.range,

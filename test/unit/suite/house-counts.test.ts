@@ -1,7 +1,8 @@
 /**
  * The figures of `npm run counts` only go down (docs/architecture.md): a
  * change that quotes an operator name outside the table, adds a
- * `switch (node.kind)` outside the fold, writes a function of 60 lines or
+ * `switch (node.kind)` or a `.kind ===` chain outside the fold, hand-writes a
+ * JSON or YAML reader, writes a function of 60 lines or
  * more or imports up a layer fails here. When a figure falls, lower its
  * ceiling with it.
  */
@@ -14,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CEILINGS = {
   operatorNamesOutsideTable: 0,
   kindSwitchesOutsideFold: 0,
+  handWrittenJsonYamlReaders: 0,
+  kindChainsOutsideFold: 2,
   functionsOver60Lines: 0,
   layerViolations: 0,
 };
