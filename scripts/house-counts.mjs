@@ -8,6 +8,14 @@
  *   operator interprets it itself instead of reading the table's facts;
  * - `switch (….kind)` over filter tree nodes outside the fold (src/ast/fold.ts): a hand walk that a
  *   new node kind may silently skip;
+ * - hand-written JSON and YAML readers, where `jsonc-parser` and `yaml`
+ *   (src/workspace/json-positions.ts, yaml-positions.ts) are the one reader
+ *   of each: a function or class that compares characters with both a
+ *   quote (`'"'`, 34) and an opening bracket (`'{'`, `'['`, 123, 91), or
+ *   holds a regular expression that measures a line's indentation
+ *   (`/^( *)/`, `/^(\s*)/`) or matches a block-sequence dash (`/^\s*- /`);
+ * - `.kind ===` chains over filter tree nodes outside the fold: a function
+ *   comparing `….kind` with two or more node kinds dispatches by hand;
  * - functions of 60 lines or more (TypeScript compiler API: declarations,
  *   methods, accessors, function expressions and arrows, each counted from
  *   its first to its last line);
@@ -141,13 +149,109 @@ function isFilterKindSwitch(node) {
   );
 }
 
+const JSON_QUOTES = new Set(['"', 34]);
+const JSON_OPENERS = new Set(['{', '[', 123, 91]);
+const INDENT_REGEX = /^\/\^(?:\((?: |\\s|\[ \\t\])[*+]\)|(?: |\\s)\*- )/;
+
+/** The nearest enclosing class, else the nearest function: where a hand reader's comparisons add up. */
+function readerUnit(node) {
+  let fn;
+  for (let at = node.parent; at; at = at.parent) {
+    if (ts.isClassLike(at)) return at;
+    if (fn === undefined && isFunctionLike(at)) fn = at;
+  }
+  return fn;
+}
+
+function innermostFunction(node) {
+  for (let at = node.parent; at; at = at.parent) if (isFunctionLike(at)) return at;
+  return undefined;
+}
+
+function literalOf(node) {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isNumericLiteral(node)) return Number(node.text);
+  return undefined;
+}
+
+/** The character literals a `===`/`!==` comparison or a `case` tests against. */
+function comparedLiterals(node) {
+  if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    if (op !== ts.SyntaxKind.EqualsEqualsEqualsToken && op !== ts.SyntaxKind.ExclamationEqualsEqualsToken) return [];
+    return [literalOf(node.left), literalOf(node.right)].filter((v) => v !== undefined);
+  }
+  if (ts.isCaseClause(node)) {
+    const v = literalOf(node.expression);
+    return v === undefined ? [] : [v];
+  }
+  return [];
+}
+
+/** The filter node kind a `….kind ===|!== '<kind>'` comparison names, if it is one. */
+function comparedKind(node) {
+  if (!ts.isBinaryExpression(node)) return undefined;
+  const op = node.operatorToken.kind;
+  if (op !== ts.SyntaxKind.EqualsEqualsEqualsToken && op !== ts.SyntaxKind.ExclamationEqualsEqualsToken) return undefined;
+  const [access, literal] = ts.isPropertyAccessExpression(node.left) ? [node.left, node.right] : [node.right, node.left];
+  if (!ts.isPropertyAccessExpression(access) || access.name.text !== 'kind' || !ts.isStringLiteral(literal)) return undefined;
+  return FILTER_NODE_KINDS.has(literal.text) ? literal.text : undefined;
+}
+
+/** Hand JSON/YAML readers and `.kind ===` chains of one file. */
+function handReadersAndKindChains(rel, file) {
+  const units = new Map();
+  const kinds = new Map();
+  walk(file, (node) => {
+    if (ts.isRegularExpressionLiteral(node) && INDENT_REGEX.test(node.text)) {
+      const unit = readerUnit(node) ?? file;
+      units.set(unit, { ...(units.get(unit) ?? { chars: new Set() }), yaml: node.text });
+    }
+    const chars = comparedLiterals(node).filter((v) => JSON_QUOTES.has(v) || JSON_OPENERS.has(v));
+    if (chars.length > 0) {
+      const unit = readerUnit(node) ?? file;
+      const entry = units.get(unit) ?? { chars: new Set() };
+      for (const c of chars) entry.chars.add(c);
+      units.set(unit, entry);
+    }
+    const kind = comparedKind(node);
+    if (kind !== undefined && !FOLD_FILES.has(rel)) {
+      const fn = innermostFunction(node) ?? file;
+      kinds.set(fn, (kinds.get(fn) ?? new Set()).add(kind));
+    }
+  });
+  const where = (unit) =>
+    `${rel}:${lineOf(file, unit.getStart())} ${unit === file ? '(module)' : ts.isClassLike(unit) ? (unit.name?.getText() ?? '(class)') : functionName(unit)}`;
+  const readers = [];
+  for (const [unit, { chars, yaml }] of units) {
+    const json = [...chars].some((c) => JSON_QUOTES.has(c)) && [...chars].some((c) => JSON_OPENERS.has(c));
+    if (json) readers.push(`${where(unit)} compares characters with ${[...chars].map((c) => JSON.stringify(c)).join(', ')}`);
+    if (yaml !== undefined) readers.push(`${where(unit)} walks indentation with ${yaml}`);
+  }
+  const chains = [...kinds]
+    .filter(([, set]) => set.size >= 2)
+    .map(([fn, set]) => `${where(fn)} tests .kind against ${[...set].join(', ')}`);
+  return { readers, chains };
+}
+
 function scanSources() {
   const operators = operatorNames();
   const dialects = dialectNames();
-  const found = { operatorNames: [], kindSwitches: [], longFunctions: [], engineComparisons: [], dialectNames: [] };
+  const found = {
+    operatorNames: [],
+    kindSwitches: [],
+    longFunctions: [],
+    engineComparisons: [],
+    dialectNames: [],
+    handReaders: [],
+    kindChains: [],
+  };
   for (const path of sourceFiles(SRC)) {
     const rel = relative(ROOT, path).split('\\').join('/');
     const file = parse(path);
+    const { readers, chains } = handReadersAndKindChains(rel, file);
+    found.handReaders.push(...readers);
+    found.kindChains.push(...chains);
     walk(file, (node) => {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && operators.has(node.text) && !TABLE_FILES.has(rel)) {
         found.operatorNames.push(`${rel}:${lineOf(file, node.getStart())} '${node.text}'`);
@@ -190,6 +294,8 @@ const counts = {
   operatorNamesOutsideTable: found.operatorNames.length,
   operatorNameFiles: new Set(found.operatorNames.map((w) => w.split(':')[0])).size,
   kindSwitchesOutsideFold: found.kindSwitches.length,
+  handWrittenJsonYamlReaders: found.handReaders.length,
+  kindChainsOutsideFold: found.kindChains.length,
   functionsOver60Lines: found.longFunctions.length,
   functionsOver100Lines: found.longFunctions.filter((f) => f.lines >= 100).length,
   layerViolations: violations.length,
@@ -204,6 +310,8 @@ if (args.has('--json')) {
     [
       `operator names quoted outside the table and its lowering: ${counts.operatorNamesOutsideTable} (in ${counts.operatorNameFiles} files)`,
       `switch (….kind) outside the fold:                       ${counts.kindSwitchesOutsideFold}`,
+      `hand-written JSON/YAML readers:                          ${counts.handWrittenJsonYamlReaders}`,
+      `.kind === chains outside the fold:                       ${counts.kindChainsOutsideFold}`,
       `functions of ${LONG_FUNCTION} lines or more:                          ${counts.functionsOver60Lines} (${counts.functionsOver100Lines} of 100 or more)`,
       `layer violations (dependency-cruiser):                    ${counts.layerViolations}`,
       `engine-name comparisons outside the dialect folders:      ${counts.engineComparisons}`,
@@ -216,6 +324,8 @@ if (args.has('--list')) {
   const section = (title, lines) => process.stdout.write(`\n${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   section('operator names', found.operatorNames);
   section('kind switches', found.kindSwitches);
+  section('hand-written JSON/YAML readers', found.handReaders);
+  section('.kind === chains', found.kindChains);
   section(
     'long functions',
     found.longFunctions.map((f) => `${f.lines} ${f.where}`),

@@ -4,7 +4,7 @@
  * accepts, read from the operator table. Nothing here exists at run time
  * except the `FIELD_TYPES` symbol.
  */
-import type { FilterOperator, InFieldsOperator, OperatorsForType, ScalarType } from '../ast/operators.js';
+import type { FilterOperator, InFieldsOperator, OPERATORS, OperatorsForType, ScalarType } from '../ast/operators.js';
 
 /**
  * The kinds of field the builder distinguishes (the schema's scalar types).
@@ -206,7 +206,8 @@ export type EqualityValue<T, M, P extends string> =
         : ValueOfKind<K>
     : never;
 
-type InFieldsBase<O> = O extends `${infer B}InFields` ? Uncapitalize<B> : never;
+/** The builder method of InFields operators `O`: its base operator in the operator table, uncapitalised (`StartsWithInFields` → `startsWith`). */
+type InFieldsBase<O extends InFieldsOperator> = O extends InFieldsOperator ? Uncapitalize<(typeof OPERATORS)[O]['base']> : never;
 
 /**
  * The InFields operators, by the builder's method names.

@@ -4,7 +4,7 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
-import { foldFilter } from '../ast/fold.js';
+import { foldFilter, matchFilterNode, type FoldHandlers, type MatchHandlers } from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
@@ -43,13 +43,28 @@ function spanOf(node: TypedFilterNode): NodeSpan {
 function quote(ctx: Context, node: TypedFilterNode): string {
   const s = spanOf(node);
   if (ctx.text !== undefined && s.end > s.start) return ctx.text.slice(s.start, s.end);
-  if (node.kind === 'group') return `${node.operator}(…)`;
-  if (node.kind === 'in-fields') return `….${node.operator}(${node.fields.map((f) => f.name).join(',')})`;
-  return `${node.field.name}.${node.operator}(…)`;
+  return matchFilterNode(node, QUOTE_WITHOUT_TEXT);
 }
 
+const fieldCondition = (c: SingleFieldCondition) => `${c.field.name}.${c.operator}(…)`;
+const QUOTE_WITHOUT_TEXT: MatchHandlers<TypedFilterNode, string> = {
+  group: (g) => `${g.operator}(…)`,
+  'in-fields': (f) => `….${f.operator}(${f.fields.map((field) => field.name).join(',')})`,
+  comparison: fieldCondition,
+  list: fieldCondition,
+  'null-check': fieldCondition,
+};
+
+const SINGLE_FIELD: MatchHandlers<TypedFilterNode, boolean> = {
+  comparison: () => true,
+  list: () => true,
+  'null-check': () => true,
+  group: () => false,
+  'in-fields': () => false,
+};
+
 function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
-  return node.kind === 'comparison' || node.kind === 'list' || node.kind === 'null-check';
+  return matchFilterNode(node, SINGLE_FIELD);
 }
 
 /** A structural key: equal keys mean equivalent conditions. */
@@ -80,8 +95,10 @@ function removeClauseEdit(ctx: Context, siblings: readonly TypedFilterNode[], in
 /** The clauses ANDed at one level: nested `And` groups are looked through. */
 function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
   const out: TypedFilterNode[] = [];
-  for (const c of clauses) {
-    if (c.kind === 'group' && c.operator === 'And') out.push(...andLevel(c.children));
+  // A stack, in text order: And groups nested as deep as a tree goes must not exhaust the call stack.
+  const stack = [...clauses].reverse();
+  for (let c = stack.pop(); c !== undefined; c = stack.pop()) {
+    if (c.kind === 'group' && c.operator === 'And') for (let k = c.children.length - 1; k >= 0; k--) stack.push(c.children[k]!);
     else out.push(c);
   }
   return out;
@@ -135,6 +152,28 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
   });
 }
 
+/** The values a condition tests for equality with one instant each: `Equal`/`NotEqual` (negated) and the list operators that match no null. */
+interface InstantTest {
+  readonly values: readonly { readonly value: string }[];
+  readonly negate: boolean;
+  readonly field: SingleFieldCondition['field'];
+}
+
+const INSTANT_TESTS: MatchHandlers<TypedFilterNode, InstantTest | undefined> = {
+  comparison: (c) => {
+    const facts = operatorFacts(c.operator);
+    if (facts.test.kind !== 'compare' || facts.test.relation !== '=') return undefined;
+    return { values: [c.source.value], negate: facts.negated, field: c.field };
+  },
+  list: (l) => {
+    const facts = operatorFacts(l.operator);
+    return facts.negated || facts.nullMatches ? undefined : { values: l.source.values, negate: false, field: l.field };
+  },
+  'null-check': () => undefined,
+  'in-fields': () => undefined,
+  group: () => undefined,
+};
+
 /**
  * A datetime compared with a date that has no time: `Equal`, `NotEqual` and
  * `InArray` then test one instant (midnight UTC), which is rarely what the
@@ -142,19 +181,12 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
  * matches, so only a person may choose it.
  */
 function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
-  let values: readonly { readonly value: string }[];
-  let negate = false;
-  if (node.kind !== 'comparison' && node.kind !== 'list') return;
-  const facts = operatorFacts(node.operator);
-  if (node.kind === 'comparison' && facts.test.kind === 'compare' && facts.test.relation === '=') {
-    values = [node.source.value];
-    negate = facts.negated;
-  } else if (node.kind === 'list' && !facts.negated && !facts.nullMatches) {
-    values = node.source.values;
-  } else return;
-  if (node.field.type !== 'datetime') return;
+  const tested = matchFilterNode(node, INSTANT_TESTS);
+  if (tested === undefined) return;
+  const { values, negate, field } = tested;
+  if (field.type !== 'datetime') return;
   const said = instantEquality(
-    node.field.name,
+    field.name,
     values.map((v) => v.value),
     negate,
     ctx.orBranches.has(node),
@@ -164,7 +196,7 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
   ctx.out.push({
     code: 'date-only-equality',
     severity: 'warning',
-    message: `${quote(ctx, node)} compares ${node.field.name} with the exact instant${s} ${said.instants.join(', ')} (midnight UTC), not with ${said.wholeDay}; ${said.remedy} write ${said.range}.`,
+    message: `${quote(ctx, node)} compares ${field.name} with the exact instant${s} ${said.instants.join(', ')} (midnight UTC), not with ${said.wholeDay}; ${said.remedy} write ${said.range}.`,
     start: spanOf(node).start,
     end: spanOf(node).end,
     suggestion: said.range,
@@ -263,49 +295,65 @@ function checkRedundantBranches(ctx: Context, group: TypedGroup): void {
   });
 }
 
-/** Walks a list of ANDed clauses; returns whether they can be satisfied. */
-function walkAnd(ctx: Context, clauses: readonly TypedFilterNode[], depth: number): boolean {
+/**
+ * What the fold of one node gives its parent: whether the node can match
+ * some record by these rules, and, for an `And` group, the contradictions
+ * of its level — reported by an `Or` parent (the group is a branch of its
+ * own), dropped by an `And` parent (whose level looks through the group and
+ * reports them itself).
+ */
+interface NodeFindings {
+  readonly satisfiable: boolean;
+  readonly contradictions: readonly Diagnostic[];
+}
+
+const NONE: readonly Diagnostic[] = [];
+
+/**
+ * The rules of every node, bottom-up through the fold (which walks with its
+ * own stack, so a tree as deep as the nesting limit, or deeper, is linted
+ * whole): list values and date-only checks on each condition, duplicates
+ * among each group's children, redundant branches of each `Or`.
+ */
+function walkHandlers(ctx: Context): FoldHandlers<TypedFilterNode, NodeFindings> {
+  const leaf = (node: TypedFilterNode): NodeFindings => {
+    checkListValues(ctx, node);
+    checkDateOnly(ctx, node);
+    return { satisfiable: true, contradictions: NONE };
+  };
+  return {
+    comparison: leaf,
+    'null-check': leaf,
+    list: leaf,
+    'in-fields': leaf,
+    group: (group, children) => {
+      checkDuplicates(ctx, group.children);
+      if (group.operator === 'And') {
+        const level: Context = { ...ctx, out: [] };
+        const satisfiable = checkContradictions(level, andLevel(group.children));
+        return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions: level.out };
+      }
+      checkRedundantBranches(ctx, group);
+      // Each branch is a level of its own: an And branch's contradictions are reported, a condition is checked alone.
+      let any = false;
+      group.children.forEach((branch, k) => {
+        const found = children[k]!;
+        for (const d of found.contradictions) ctx.out.push(d);
+        const alone = branch.kind === 'group' || checkContradictions(ctx, [branch]);
+        any = (alone && found.satisfiable) || any;
+      });
+      return { satisfiable: any, contradictions: NONE };
+    },
+  };
+}
+
+/** Lints the top-level clauses (one AND level); returns whether they can be satisfied. */
+function walkTopLevel(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
+  const handlers = walkHandlers(ctx);
+  const found = clauses.map((clause) => foldFilter(clause, handlers));
   checkDuplicates(ctx, clauses);
-  const level = andLevel(clauses);
-  let ok = checkContradictions(ctx, level);
-  for (const node of clauses) ok = walkNode(ctx, node, depth) && ok;
-  return ok;
-}
-
-function walkNode(ctx: Context, node: TypedFilterNode, depth: number): boolean {
-  checkListValues(ctx, node);
-  checkDateOnly(ctx, node);
-  if (node.kind !== 'group') return true;
-  if (depth > 64) return true; // validated trees are far shallower; never recurse without bound
-  if (node.operator === 'And') {
-    // Contradictions of this level were checked by the enclosing AND level
-    // (And groups are looked through); check only what is new here.
-    checkDuplicates(ctx, node.children);
-    let ok = true;
-    for (const c of node.children) ok = walkNode(ctx, c, depth + 1) && ok;
-    return ok && levelSatisfiable(ctx, node.children);
-  }
-  checkDuplicates(ctx, node.children);
-  checkRedundantBranches(ctx, node);
-  let any = false;
-  for (const child of node.children) {
-    const ok =
-      child.kind === 'group' && child.operator === 'And' ? walkAnd(ctx, child.children, depth + 1) : walkChild(ctx, child, depth + 1);
-    any = ok || any;
-  }
-  return any;
-}
-
-/** A single Or branch that is not an And group: its own level. */
-function walkChild(ctx: Context, node: TypedFilterNode, depth: number): boolean {
-  if (node.kind === 'group') return walkNode(ctx, node, depth);
-  return checkContradictions(ctx, [node]) && walkNode(ctx, node, depth);
-}
-
-/** Satisfiability of an AND level without reporting (used for nested And groups). */
-function levelSatisfiable(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
-  const silent: Context = { ...ctx, out: [] };
-  return checkContradictions(silent, andLevel(clauses));
+  const ok = checkContradictions(ctx, andLevel(clauses));
+  return ok && found.every((f) => f.satisfiable);
 }
 
 function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
@@ -341,7 +389,7 @@ export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diag
     caseSensitive: options.caseSensitive === true,
     out: [],
   };
-  const ok = filter.clauses.length === 0 || walkAnd(ctx, filter.clauses, 0);
+  const ok = filter.clauses.length === 0 || walkTopLevel(ctx, filter.clauses);
   if (!ok) {
     const span = filter.source.span;
     const start = filter.clauses.length > 0 ? spanOf(filter.clauses[0]!).start : span.start;

@@ -5,6 +5,7 @@
  * an offset in an entry's text to an offset in the file. In a JSON string a
  * character may be written as an escape (`\"`, `\u00e9`), so the two differ.
  */
+import { jsonMembers, readJsonTreeTolerantly, type JsonNode } from '../workspace/json-positions.js';
 import { readSavedFilters, rewriteSavedFile, type SavedEntry, type SavedSelectors } from '../workspace/saved-filters.js';
 
 /** One entry with its offset mapping. */
@@ -78,99 +79,30 @@ export function encodeEntryText(entry: SavedEntry, text: string, content: string
 /**
  * Where each schema field's key is written in a schema JSON file: a map
  * from the field's path (`Address.Zip`) to the offset of its key's opening
- * quote. A small reader of its own because the locations are needed, not the
- * values; a file that is not JSON yields what was read before the problem.
+ * quote. Read through `jsonc-parser`'s tree, which keeps going after a
+ * syntax error, so a file that is not JSON yields what it could read; nesting
+ * deeper than a schema has (64 levels) is not searched.
  */
 export function schemaFieldLocations(json: string): Map<string, number> {
-  const reader = new FieldKeyReader(json);
-  reader.value([], undefined, 0);
-  return reader.locations;
-}
-
-/**
- * A cursor over a schema JSON file that records where each field's key is
- * written. JSON's own whitespace is skipped with `\s` (a superset), which
- * is harmless here: the file is JSON, not filter text.
- */
-class FieldKeyReader {
-  /** Field path (`Address.Zip`) to the offset of its key's opening quote. */
-  readonly locations = new Map<string, number>();
-  readonly #json: string;
-  #i = 0;
-
-  constructor(json: string) {
-    this.#json = json;
-  }
-
-  /**
-   * Reads one value. `path` is the field the value belongs to; `fieldsOf` is
-   * that path when the value is a `fields` map, whose keys are field names.
-   */
-  value(path: readonly string[], fieldsOf: readonly string[] | undefined, depth: number): void {
-    this.#space();
-    if (depth > 64 || this.#i >= this.#json.length) return;
-    const c = this.#json[this.#i];
-    if (c === '"') this.#string();
-    else if (c === '[') this.#array(path, depth);
-    else if (c === '{') this.#object(path, fieldsOf, depth);
-    else this.#scalar();
-  }
-
-  #array(path: readonly string[], depth: number): void {
-    const json = this.#json;
-    this.#i++;
-    for (this.#space(); this.#i < json.length && json[this.#i] !== ']'; this.#space()) {
-      this.value(path, undefined, depth + 1);
-      this.#space();
-      if (json[this.#i] === ',') this.#i++;
-      else break;
-    }
-    this.#i++;
-  }
-
-  /** An object; a member that is not `"key": value` ends it where it stands. */
-  #object(path: readonly string[], fieldsOf: readonly string[] | undefined, depth: number): void {
-    const json = this.#json;
-    this.#i++;
-    for (this.#space(); this.#i < json.length && json[this.#i] === '"'; this.#space()) {
-      const keyAt = this.#i;
-      const key = this.#string();
-      this.#space();
-      if (key === undefined || json[this.#i] !== ':') return;
-      this.#i++;
-      if (fieldsOf !== undefined) {
-        const fieldPath = [...fieldsOf, key];
-        this.locations.set(fieldPath.join('.'), keyAt);
-        this.value(fieldPath, undefined, depth + 1);
-      } else {
-        this.value(path, key === 'fields' ? path : undefined, depth + 1);
+  const locations = new Map<string, number>();
+  const tree = readJsonTreeTolerantly(json);
+  // Iterative, with the path each value belongs to; `fieldsOf` is that path when the value is a `fields` map.
+  const stack: { node: JsonNode; path: readonly string[]; fieldsOf: readonly string[] | undefined; depth: number }[] = [];
+  if (tree !== undefined) stack.push({ node: tree, path: [], fieldsOf: undefined, depth: 0 });
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    const { node, path, fieldsOf, depth } = at;
+    if (depth > 64) continue;
+    if (node.type === 'array')
+      for (const item of node.children ?? []) stack.push({ node: item, path, fieldsOf: undefined, depth: depth + 1 });
+    for (const [key, value, keyNode] of jsonMembers(node)) {
+      if (fieldsOf === undefined) {
+        stack.push({ node: value, path, fieldsOf: key === 'fields' ? path : undefined, depth: depth + 1 });
+        continue;
       }
-      this.#space();
-      if (json[this.#i] === ',') this.#i++;
-    }
-    this.#i++;
-  }
-
-  /** A string literal, decoded; undefined when it is not valid JSON. */
-  #string(): string | undefined {
-    const json = this.#json;
-    const start = this.#i;
-    this.#i++;
-    while (this.#i < json.length && json[this.#i] !== '"') this.#i += json[this.#i] === '\\' ? 2 : 1;
-    this.#i++;
-    try {
-      return JSON.parse(json.slice(start, this.#i)) as string;
-    } catch {
-      return undefined;
+      const fieldPath = [...fieldsOf, key];
+      locations.set(fieldPath.join('.'), keyNode.offset);
+      stack.push({ node: value, path: fieldPath, fieldsOf: undefined, depth: depth + 1 });
     }
   }
-
-  /** A number, `true`, `false` or `null`: up to the next delimiter. */
-  #scalar(): void {
-    while (this.#i < this.#json.length && !/[,\]}\s]/.test(this.#json[this.#i]!)) this.#i++;
-  }
-
-  #space(): void {
-    while (this.#i < this.#json.length && /\s/.test(this.#json[this.#i]!)) this.#i++;
-  }
+  return locations;
 }

@@ -9,11 +9,12 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { compileGlob, type Glob } from './glob.js';
 import { insideProject } from './project-root.js';
+import { jsonValue, readJsonTree } from './json-positions.js';
+import { LineIndex } from './line-index.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -128,29 +129,6 @@ export function findConfig(cwd: string, explicit?: string): string | undefined {
   }
 }
 
-/** The value of a JSONC tree; objects have no prototype, so a `__proto__` key is only a key. */
-function treeValue(node: JsonNode): unknown {
-  switch (node.type) {
-    case 'object': {
-      const out = Object.create(null) as Record<string, unknown>;
-      for (const property of node.children ?? []) {
-        const [key, value] = property.children ?? [];
-        if (key !== undefined && value !== undefined) out[key.value as string] = treeValue(value);
-      }
-      return out;
-    }
-    case 'array':
-      return (node.children ?? []).map(treeValue);
-    default:
-      return node.value;
-  }
-}
-
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split('\n');
-  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
-}
-
 /**
  * Reads JSON with comments (`//`, `/* *\/`) and trailing commas, as editors
  * read `tsconfig.json`. Throws `UsageError` with the position of the first
@@ -160,15 +138,14 @@ function lineColumn(text: string, offset: number): string {
  * readJsonc('{ "schema": "s.json", // the current schema\n }', 'wepql.config.json'); // { schema: 's.json' }
  */
 export function readJsonc(text: string, file: string): unknown {
-  const errors: ParseError[] = [];
-  let tree: JsonNode | undefined;
+  const read = readJsonTree(text, 'jsonc');
+  if (read.problem === 'syntax') {
+    const at = new LineIndex(text).position(read.offset);
+    throw new UsageError(`config ${file}: not valid JSON (${read.error} at line ${at.line}, column ${at.column})`);
+  }
+  if (read.problem !== undefined) throw new UsageError(`config ${file}: ${read.error}`);
   try {
-    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-    const first = errors[0];
-    if (first !== undefined)
-      throw new UsageError(`config ${file}: not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)})`);
-    if (tree === undefined) throw new UsageError(`config ${file}: empty`);
-    return treeValue(tree);
+    return jsonValue(read.tree);
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(`config ${file}: nests too deeply to read`);
     throw e;

@@ -21,7 +21,10 @@ import type { Node as YamlNode } from 'yaml';
 import { trimWhitespace } from '../ast/lexical.js';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { jsonMember, jsonValue, readJsonTree, type JsonNode, type JsonProblem } from './json-positions.js';
+import { LineIndex } from './line-index.js';
 import { select, type SelectorStep, type TreeAdapter } from './selector.js';
+import { readYamlDocuments, yamlScalar, type YamlRead, type YamlScalarAt } from './yaml-positions.js';
 
 type YamlModule = typeof import('yaml');
 let yaml: YamlModule | undefined;
@@ -146,113 +149,34 @@ function formatOf(path: string, content: string): SavedFile['format'] {
   return 'txt';
 }
 
-/** Line starts of a text, for offset → line/column. */
-function lineStarts(content: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < content.length; i++) if (content.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
+/** A JSON object of a saved-filter file: its node, how messages name it, and the file offset its text's offsets count from. */
+interface JsonObjectAt {
+  readonly node: JsonNode;
+  readonly where: string;
+  /** 0 for a JSON file; an NDJSON line's start. */
+  readonly base: number;
 }
 
-function positionOf(starts: readonly number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
-}
-
-interface StringSlot {
-  readonly key: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/**
- * Finds, for each object at `objectDepth` (1 = top-level object, 2 = objects
- * inside a top-level array), the positions of its string-valued members.
- * The text must already be known to be valid JSON.
- */
-function scanObjects(json: string, base: number): StringSlot[][] {
-  const objects: StringSlot[][] = [];
-  const stack: ('{' | '[')[] = [];
-  let current: StringSlot[] | undefined;
-  let pendingKey: string | undefined;
-  let expectKey = false;
-  let i = 0;
-  const readString = (): { value: string; end: number } => {
-    let j = i + 1;
-    while (j < json.length) {
-      const c = json.charCodeAt(j);
-      if (c === 92) j += 2;
-      else if (c === 34) break;
-      else j++;
-    }
-    return { value: JSON.parse(json.slice(i, j + 1)) as string, end: j + 1 };
-  };
-  while (i < json.length) {
-    const ch = json[i]!;
-    if (ch === '{' || ch === '[') {
-      stack.push(ch);
-      const isEntry = ch === '{' && (stack.length === 1 || (stack.length === 2 && stack[0] === '['));
-      if (isEntry) {
-        current = [];
-        objects.push(current);
-      }
-      expectKey = ch === '{';
-      pendingKey = undefined;
-      i++;
-    } else if (ch === '}' || ch === ']') {
-      stack.pop();
-      if (ch === '}' && (stack.length === 0 || (stack.length === 1 && stack[0] === '['))) current = undefined;
-      pendingKey = undefined;
-      i++;
-    } else if (ch === '"') {
-      const { value, end } = readString();
-      const inEntry = current !== undefined && (stack.length === 1 ? stack[0] === '{' : stack.length === 2 && stack[1] === '{');
-      if (expectKey) {
-        pendingKey = value;
-        expectKey = false;
-      } else if (inEntry && pendingKey !== undefined) {
-        current!.push({ key: pendingKey, start: base + i, end: base + end });
-        pendingKey = undefined;
-      } else pendingKey = undefined;
-      i = end;
-    } else if (ch === ',') {
-      expectKey = stack[stack.length - 1] === '{';
-      pendingKey = undefined;
-      i++;
-    } else i++;
-  }
-  return objects;
-}
-
-function entriesFromObject(
-  path: string,
-  value: unknown,
-  slots: readonly StringSlot[],
-  starts: readonly number[],
-  where: string,
-): SavedEntry[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+/** The entries of one JSON object (an array item, an NDJSON line, or the whole file). */
+function entriesFromObject(path: string, o: JsonObjectAt, lines: LineIndex): SavedEntry[] {
+  const { node, where, base } = o;
+  if (node.type !== 'object') {
     throw new SavedFileError(path, `${where}: expected an object with "filter" and/or "sort" fields`);
   }
-  const record = value as Record<string, unknown>;
   const out: SavedEntry[] = [];
-  const name = Object.hasOwn(record, 'name') && typeof record.name === 'string' ? record.name : undefined;
-  const disable = Object.hasOwn(record, DISABLE_KEY) ? disabledCodes(path, where, record[DISABLE_KEY]) : undefined;
+  const nameNode = jsonMember(node, 'name');
+  const name = nameNode?.type === 'string' ? (nameNode.value as string) : undefined;
+  const disableNode = jsonMember(node, DISABLE_KEY);
+  const disable = disableNode === undefined ? undefined : disabledCodes(path, where, jsonValue(disableNode));
   for (const kind of ['filter', 'sort'] as const) {
-    if (!Object.hasOwn(record, kind) || record[kind] === null || record[kind] === undefined) continue;
-    const text = record[kind];
-    if (typeof text !== 'string') throw new SavedFileError(path, `${where}: "${kind}" must be a string`);
-    const slot = slots.find((s) => s.key === kind);
-    const range = slot === undefined ? { start: 0, end: 0 } : { start: slot.start, end: slot.end };
-    const pos = positionOf(starts, range.start);
+    const text = jsonMember(node, kind);
+    if (text === undefined || text.type === 'null') continue;
+    if (text.type !== 'string') throw new SavedFileError(path, `${where}: "${kind}" must be a string`);
+    const range = { start: base + text.offset, end: base + text.offset + text.length };
+    const pos = lines.position(range.start);
     out.push({
       kind,
-      text,
+      text: text.value as string,
       line: pos.line,
       column: pos.column + 1,
       ...(name === undefined ? {} : { name }),
@@ -270,15 +194,11 @@ function entriesFromObject(
  * list at all (no entries; the caller says the file holds none); a list in
  * which some do and one has neither is malformed.
  */
-function entriesOfObjects(
-  path: string,
-  objects: readonly { value: unknown; slots: readonly StringSlot[]; where: string }[],
-  starts: readonly number[],
-): SavedEntry[] {
+function entriesOfObjects(path: string, objects: readonly JsonObjectAt[], lines: LineIndex): SavedEntry[] {
   const out: SavedEntry[] = [];
   let empty: string | undefined;
   for (const o of objects) {
-    const found = entriesFromObject(path, o.value, o.slots, starts, o.where);
+    const found = entriesFromObject(path, o, lines);
     if (found.length === 0) empty ??= o.where;
     // A loop, not push(...found): a spread of a huge list overflows the stack.
     for (const e of found) out.push(e);
@@ -298,24 +218,24 @@ function entriesOfObjects(
  */
 export function readSavedFilters(path: string, content: string, selectors?: SavedSelectors): SavedFile {
   const format = formatOf(path, content);
-  const starts = lineStarts(content);
   const selecting = selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined);
   let entries: SavedEntry[];
   // Selectors need a tree to walk: JSON and NDJSON are read as YAML when there are any.
   if (format === 'yaml' || (selecting && (format === 'json' || format === 'ndjson'))) {
-    entries = yamlEntries(path, content, starts, selecting ? selectors : undefined);
+    entries = yamlEntries(path, content, selecting ? selectors : undefined);
   } else if (format === 'txt') {
-    entries = txtEntries(path, content, starts);
+    entries = txtEntries(path, content, new LineIndex(content));
   } else if (format === 'json') {
-    entries = jsonEntries(path, content, starts);
+    entries = jsonEntries(path, content, new LineIndex(content));
   } else {
-    entries = ndjsonEntries(path, content, starts);
+    entries = ndjsonEntries(path, content, new LineIndex(content));
   }
   return { path, content, format, entries };
 }
 
 /** Entries of a text file: each line not blank and not a `#` comment is a filter. */
-function txtEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
+function txtEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+  const { starts } = lines;
   const entries: SavedEntry[] = [];
   for (let n = 0; n < starts.length; n++) {
     const start = starts[n]!;
@@ -340,41 +260,41 @@ function txtEntries(path: string, content: string, starts: readonly number[]): S
   return entries;
 }
 
+/** The message of a JSON text that does not read, with the line and column of the problem. */
+function jsonProblem(path: string, read: JsonProblem, lines: LineIndex, base: number): SavedFileError {
+  if (read.problem === 'too-deep') return new SavedFileError(path, 'the document nests too deeply to read');
+  const at = lines.position(base + read.offset);
+  return new SavedFileError(path, `line ${at.line}, column ${at.column}: not valid JSON (${read.error})`);
+}
+
 /** Entries of a JSON file: one object, or a list of them. */
-function jsonEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch (e) {
-    throw new SavedFileError(path, `not valid JSON (${(e as Error).message})`);
-  }
-  const objects = scanObjects(content, 0);
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  const where = (k: number) => (Array.isArray(parsed) ? `entry ${k}` : 'the object');
+function jsonEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+  const read = readJsonTree(content, 'json');
+  if (read.problem !== undefined) throw jsonProblem(path, read, lines, 0);
+  const { tree } = read;
+  const list = tree.type === 'array' ? (tree.children ?? []) : [tree];
+  const where = (k: number) => (tree.type === 'array' ? `entry ${k}` : 'the object');
   return entriesOfObjects(
     path,
-    list.map((value, k) => ({ value, slots: objects[k] ?? [], where: where(k) })),
-    starts,
+    list.map((node, k) => ({ node, where: where(k), base: 0 })),
+    lines,
   );
 }
 
 /** Entries of an NDJSON file: one object per non-blank line. */
-function ndjsonEntries(path: string, content: string, starts: readonly number[]): SavedEntry[] {
-  const objects: { value: unknown; slots: readonly StringSlot[]; where: string }[] = [];
+function ndjsonEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+  const { starts } = lines;
+  const objects: JsonObjectAt[] = [];
   for (let n = 0; n < starts.length; n++) {
     const start = starts[n]!;
     const end = n + 1 < starts.length ? starts[n + 1]! - 1 : content.length;
     const line = content.slice(start, end);
     if (line.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (e) {
-      throw new SavedFileError(path, `line ${n + 1}: not valid JSON (${(e as Error).message})`);
-    }
-    objects.push({ value: parsed, slots: scanObjects(line, start)[0] ?? [], where: `line ${n + 1}` });
+    const read = readJsonTree(line, 'json');
+    if (read.problem !== undefined) throw jsonProblem(path, read, lines, start);
+    objects.push({ node: read.tree, where: `line ${n + 1}`, base: start });
   }
-  return entriesOfObjects(path, objects, starts);
+  return entriesOfObjects(path, objects, lines);
 }
 
 /**
@@ -387,14 +307,21 @@ function ndjsonEntries(path: string, content: string, starts: readonly number[])
 export function plainDocuments(path: string, content: string): unknown[] | undefined {
   try {
     const format = formatOf(path, content);
-    if (format === 'json') return [JSON.parse(content)];
+    const plainJson = (text: string): unknown => {
+      const read = readJsonTree(text, 'json');
+      if (read.problem !== undefined) throw new SyntaxError(read.error);
+      return jsonValue(read.tree);
+    };
+    if (format === 'json') return [plainJson(content)];
     if (format === 'ndjson')
       return content
         .split('\n')
         .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as unknown);
-    if (format === 'yaml' && yaml !== undefined)
-      return yaml.parseAllDocuments(content, { uniqueKeys: false }).map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+        .map(plainJson);
+    if (format === 'yaml' && yaml !== undefined) {
+      const read = readYamlDocuments(yaml, content);
+      return read?.documents.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+    }
   } catch {
     // Not parseable: no documents to search.
   }
@@ -415,22 +342,31 @@ const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorSt
 };
 
 /** Entries of a YAML (or JSON, read as YAML) file, found by selectors or in the default places. */
-function yamlEntries(path: string, content: string, starts: readonly number[], selectors: SavedSelectors | undefined): SavedEntry[] {
+function yamlEntries(path: string, content: string, selectors: SavedSelectors | undefined): SavedEntry[] {
   if (yaml === undefined) throw new Error('readSavedFilters: call loadYaml() before reading YAML or using selectors');
-  const { isScalar } = yaml;
-  const tree = yamlTree(yaml);
+  const y = yaml;
+  const tree = yamlTree(y);
+  const read = readYamlDocuments(y, content);
+  if (read === undefined) throw new SavedFileError(path, 'the document nests too deeply to read');
   const out: { entry: SavedEntry; at: number }[] = [];
-  for (const doc of yamlDocuments(yaml, path, content, starts)) {
+  for (const doc of read.documents) {
+    // A document with a syntax error stops the reading there, so an earlier document's entry errors come first.
+    const error = doc.errors[0];
+    if (error !== undefined) {
+      const pos = read.lines.linePos(error.pos[0]);
+      const format = path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML';
+      throw new SavedFileError(path, `line ${pos.line}, column ${pos.col}: not valid ${format} (${error.message.split('\n')[0]})`);
+    }
     for (const kind of ['filter', 'sort'] as const) {
       // Selectors add to the default shapes: a plain list of {name, filter, sort} stays read beside nested views.
       const chosen = [...DEFAULT_SELECTORS[kind], ...(selectors?.[kind] ?? [])];
       const seen = new Set<unknown>();
       for (const steps of chosen) {
         for (const { node, parent } of select<unknown>(doc.contents, steps, tree)) {
-          if (!isScalar(node) || node.value === null || seen.has(node)) continue;
-          seen.add(node);
-          const scalar = node as YamlScalarAt;
-          out.push({ at: scalar.range[0], entry: yamlEntry(yaml, path, content, starts, kind, scalar, parent) });
+          const scalar = yamlScalar(y, node);
+          if (scalar === undefined || scalar.value === null || seen.has(scalar)) continue;
+          seen.add(scalar);
+          out.push({ at: scalar.range[0], entry: yamlEntry(y, path, content, read, kind, scalar, parent) });
         }
       }
     }
@@ -438,47 +374,19 @@ function yamlEntries(path: string, content: string, starts: readonly number[], s
   return out.sort((a, b) => a.at - b.at).map((e) => e.entry);
 }
 
-/** A YAML scalar with the fields an entry reads: its value, quoting style and source range. */
-type YamlScalarAt = YamlNode & { value: unknown; type?: string; range: [number, number, number] };
-
-/**
- * The documents of a YAML text, one at a time: throws `SavedFileError` for nesting too deep
- * to parse, or on reaching a document with a syntax error (so an earlier document's entry errors come first).
- */
-function* yamlDocuments(y: YamlModule, path: string, content: string, starts: readonly number[]) {
-  let documents;
-  try {
-    documents = y.parseAllDocuments(content, { prettyErrors: false, uniqueKeys: false });
-  } catch (e) {
-    if (e instanceof RangeError) throw new SavedFileError(path, 'the document nests too deeply to read');
-    throw e;
-  }
-  const list = Array.isArray(documents) ? documents : [documents];
-  for (const doc of list) {
-    const error = doc.errors[0];
-    if (error !== undefined) {
-      const pos = positionOf(starts, error.pos[0]);
-      throw new SavedFileError(
-        path,
-        `line ${pos.line}, column ${pos.column}: not valid ${path.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${error.message.split('\n')[0]})`,
-      );
-    }
-    yield doc;
-  }
-}
-
 /** The entry of one selected scalar, with the name and disable directive of the map it sits in. */
 function yamlEntry(
   y: YamlModule,
   path: string,
   content: string,
-  starts: readonly number[],
+  read: YamlRead,
   kind: 'filter' | 'sort',
   scalar: YamlScalarAt,
   parent: unknown,
 ): SavedEntry {
   const { isMap, isScalar } = y;
-  const at = positionOf(starts, scalar.range[0]);
+  const { line, col } = read.lines.linePos(scalar.range[0]);
+  const at = { line, column: col };
   if (typeof scalar.value !== 'string') {
     throw new SavedFileError(path, `line ${at.line}: "${kind}" must be a string`);
   }
@@ -489,7 +397,7 @@ function yamlEntry(
   const disable =
     disableNode !== undefined
       ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON())
-      : directiveAbove(path, content, starts, at.line);
+      : directiveAbove(path, content, read.lines.lineStarts, at.line);
   const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
   return {
     kind,

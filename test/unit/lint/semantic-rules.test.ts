@@ -162,3 +162,32 @@ describe('date-only-equality inside an Or', () => {
     expect(lintText(replaced, 'filter', { schema }).filter((x) => x.severity === 'error')).toEqual([]);
   });
 });
+
+describe('nesting as deep as the limit allows', () => {
+  // The rules once stopped silently below 64 levels; the parser's ceiling is 200.
+  const nested = (depth: number, inner: string): string => {
+    let text = inner;
+    for (let k = 0; k < depth; k++) text = `${k % 2 === 0 ? 'And' : 'Or'}(${text};Score.Equal(${k}))`;
+    return text;
+  };
+  const limits = { maxDepth: 200 };
+
+  it.each([
+    [1, 'Age.GreaterThan(5);Age.LessThan(3)', 'contradiction'],
+    [199, 'Age.GreaterThan(5);Age.LessThan(3)', 'contradiction'],
+    [199, 'Age.InArray(1,1)', 'duplicate-list-value'],
+    [199, 'Age.Equal(1);Age.Equal(1)', 'duplicate-condition'],
+    [198, 'Or(Age.Equal(1);Age.Equal(1))', 'duplicate-condition'],
+    [198, 'Or(Age.GreaterThan(1);Age.GreaterThan(5))', 'redundant-or-branch'],
+  ])('at depth %i, %s (innermost) is still linted: %s', (depth, inner, code) => {
+    const text = nested(depth, `And(${inner})`);
+    const found = lintText(text, 'filter', { schema, limits }).map((d) => d.code);
+    expect(found).not.toContain('nesting-too-deep');
+    expect(found).toContain(code);
+  });
+
+  it('the depth 200 is the limit: one more is nesting-too-deep, and linting it does not throw', () => {
+    const found = lintText(nested(200, 'And(Age.Equal(1))'), 'filter', { schema, limits }).map((d) => d.code);
+    expect(found).toContain('nesting-too-deep');
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * The figures of `npm run counts` only go down (docs/architecture.md): a
  * change that quotes an operator name outside the table, adds a
- * `switch (node.kind)` outside the fold, writes a function of 60 lines or
- * more, imports up a layer, or compares or quotes an engine's name outside
- * the dialect folders fails here. When a figure falls, lower its
+ * `switch (node.kind)` or a `.kind ===` chain outside the fold, hand-writes a
+ * JSON or YAML reader, writes a function of 60 lines or more, imports up a
+ * layer, or compares or quotes an engine's name outside the dialect folders
+ * fails here. When a figure falls, lower its
  * ceiling with it.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CEILINGS = {
   operatorNamesOutsideTable: 0,
   kindSwitchesOutsideFold: 0,
+  handWrittenJsonYamlReaders: 0,
+  kindChainsOutsideFold: 2,
   functionsOver60Lines: 0,
   layerViolations: 0,
   engineComparisons: 0,
