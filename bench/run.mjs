@@ -10,9 +10,11 @@ const here = new URL('./', import.meta.url);
 const only = process.argv[2];
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.mjs'))
-  // The scale and open-loop load benchmarks seed a million rows: only `npm run bench:scale` and
-  // `npm run bench:load` (or `node bench/run.mjs scale` / `load-open`) run them.
-  .filter((f) => (only === undefined ? !f.startsWith('scale.') && !f.startsWith('load-open.') : f.includes(only)))
+  // The scale, open-loop load and million benchmarks seed a million rows: only `npm run bench:scale`,
+  // `npm run bench:load` and `npm run bench:million` (or `node bench/run.mjs scale` / `load-open` / `million`) run them.
+  .filter((f) =>
+    only === undefined ? !f.startsWith('scale.') && !f.startsWith('load-open.') && !f.startsWith('million.') : f.includes(only),
+  )
   .sort();
 let failed = 0;
 for (const file of files) {

@@ -28,11 +28,18 @@ export type { ListRouteOptions } from './list-route.js';
 export function listHandler(options: ListRouteOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const route = createListRoute(options);
   return async (request, reply) => {
+    // A client that goes away before its answer (the response closes unfinished) cancels the request's statements.
+    const gone = new AbortController();
+    const raw: Partial<Pick<typeof reply.raw, 'once' | 'writableFinished'>> = reply.raw;
+    raw.once?.('close', () => {
+      if (raw.writableFinished !== true) gone.abort(new Error('the client closed the connection'));
+    });
     const response = await route.serve({
       url: requestAddress(request.raw.url ?? request.url, request.protocol, localAuthority(request.raw.socket)),
       headers: requestHeaders(request),
       routePattern: request.routeOptions.url ?? request.url,
       params: (request.params ?? {}) as Record<string, unknown>,
+      signal: gone.signal,
     });
     reply.code(response.status).headers(response.headers);
     // A string payload with the content type already set goes out byte for byte.

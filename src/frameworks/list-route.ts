@@ -8,6 +8,7 @@
  */
 import type { AdmissionOptions } from '../list/admission.js';
 import { createAdmission } from '../list/admission.js';
+import { checkCountStrategy } from '../list/count-strategy.js';
 import type { ListResponse } from '../list/envelope.js';
 import { errorResponse } from '../list/envelope.js';
 import type { ListHandlerOptions } from '../list/handler.js';
@@ -93,6 +94,7 @@ export interface ListRoute {
  * const route = createListRoute({ source, schema: employeeSchema, codec });
  */
 export function createListRoute(options: ListRouteOptions): ListRoute {
+  checkCountStrategy(options.count);
   const param = options.clientParam ?? 'client_id';
   const asksForClient = options.clientParam !== undefined || options.resolveClient !== undefined;
   if (asksForClient && options.source.clientScoped === false) {

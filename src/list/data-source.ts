@@ -81,6 +81,18 @@ export interface KeyedPage {
 }
 
 /**
+ * A total and whether it is exact: `estimated` when it is a guess (the
+ * planner's row estimate), which the list marks with `x-wepql-total: estimated`.
+ *
+ * @example
+ * const answer: CountAnswer = await source.estimateCount!(q, 10_000); // { total: 969_897, estimated: true }
+ */
+export interface CountAnswer {
+  readonly total: number;
+  readonly estimated: boolean;
+}
+
+/**
  * Where a list's records come from. A source that implements `keyedPage`
  * is paged by seek (keyset) in token mode; one that does not, by offset.
  *
@@ -90,6 +102,13 @@ export interface KeyedPage {
 export interface DataSource {
   /** How many records match. */
   count(q: DataQuery): Promise<number>;
+  /**
+   * The total exactly when at most `exactUpTo` records match, else a cheap
+   * estimate above `exactUpTo` (a SQL source's planner estimate); asked only
+   * when the server's count strategy is `{ estimateAbove }`. Absent: `count`
+   * is asked, and the total is exact.
+   */
+  estimateCount?(q: DataQuery, exactUpTo: number): Promise<CountAnswer>;
   /** The records of one window, in the query's order. */
   page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]>;
   /** The records of a window that may seek, with the keys of its first and last record. */

@@ -13,6 +13,8 @@ import type { ScalarType } from '../ast/operators.js';
 import type { SeekValue } from '../sql/seek.js';
 import type { Admission, RequestTicket, StatementClass } from './admission.js';
 import { BusyError } from './admission.js';
+import type { CountStrategy } from './count-strategy.js';
+import { countTotal } from './count-strategy.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
 import { SourceUnavailableError } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
@@ -21,6 +23,7 @@ import type { ListRequest, ListRequestInput } from './request.js';
 import { NO_TOKEN_RANGE, analyzeListQuery, parseListRequest, readWholeNumber, requestParts } from './request.js';
 import type { DataTokenPayload, TokenCodec, VerifiedDataToken } from './token.js';
 import { checkApiVersion } from './version.js';
+import { TOTAL_HEADER, TOTAL_ESTIMATED } from '../wire/contract.js';
 
 /**
  * Options of `handleListRequest`.
@@ -55,6 +58,13 @@ export interface ListHandlerOptions {
   readonly admission?: Admission;
   /** Aborted when the client goes away: the request's statements and lane work are cancelled. */
   readonly signal?: AbortSignal;
+  /**
+   * How a first page's `TotalRecords` is found: `'exact'` (the default), or
+   * `{ estimateAbove, cacheTtlMs }` (docs/server.md, "Counting"). A total that
+   * is not exact is answered with `x-wepql-total: estimated` on every page of its walk.
+   * Pass the same object to every request: the cache of totals belongs to it.
+   */
+  readonly count?: CountStrategy;
 }
 
 /**
@@ -121,9 +131,12 @@ function gatedSource(options: ListHandlerOptions, work: Work): DataSource {
       release();
     }
   };
-  const keyedPage = source.keyedPage;
+  const { keyedPage, estimateCount } = source;
   return {
     count: (q) => gated('count', () => source.count(q)),
+    ...(estimateCount === undefined
+      ? {}
+      : { estimateCount: (q: DataQuery, exactUpTo: number) => gated('count', () => estimateCount.call(source, q, exactUpTo)) }),
     page: (q, window) => gated('rows', () => source.page(q, window)),
     ...(keyedPage === undefined
       ? {}
@@ -195,7 +208,9 @@ async function serveFirstPage(
   // Counting and reading the page are independent: on a pool they run at once. The page is asked
   // for first, so a source that filters once for both (the memory source) selects the page on the way.
   const reading = readPage(source, q, { offset: 0, limit: request.limit });
-  const [totalRecords, page] = await Promise.all([source.count(q), reading]);
+  const countKey = JSON.stringify([route, options.clientId ?? null, request.includeDeleted, request.filterText]);
+  const [total, page] = await Promise.all([countTotal(source, q, options.count, countKey, Date.now()), reading]);
+  const totalRecords = total.total;
   const totalPages = Math.ceil(totalRecords / request.limit);
   const state = {
     route,
@@ -205,18 +220,23 @@ async function serveFirstPage(
     limit: request.limit,
     totalRecords,
     totalPages,
+    ...(total.estimated ? { totalEstimated: true } : {}),
   };
   // Every later token must be accepted too, or paging would break midway. Tokens of one walk differ
   // only in their page number's digits and their keys (`token-wire.ts`), so the keyless token of the
   // last page is the longest that must be issued; the codec checks it with the checks `verify` runs.
   // A page whose keys do not fit gets a keyless token, and the next move from it pages by count.
-  const longest = codec.tryIssue({ ...state, page: Math.max(1, totalPages) });
+  // A walk whose total is estimated may go on past its last page: its page numbers are bounded only by the safe integers.
+  const longest = codec.tryIssue({ ...state, page: total.estimated ? Number.MAX_SAFE_INTEGER : Math.max(1, totalPages) });
   if (!longest.ok) return errorResponse(tokenTooLong(longest.message));
   const dataToken = issueToken(codec, { ...state, page: 1 }, page.keys);
-  return listResponse({
-    data: page.rows,
-    pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
-  });
+  return markTotal(
+    listResponse({
+      data: page.rows,
+      pagination: { pageNo: 1, pageSize: request.limit, totalRecords, totalPages, dataToken },
+    }),
+    total.estimated,
+  );
 }
 
 async function serveTokenPage(
@@ -235,9 +255,10 @@ async function serveTokenPage(
   if (conflicts.length > 0) return errorResponse({ kind: 'validation', errors: conflicts });
   const move = request.move;
   const target = move.kind === 'next' ? state.page + 1 : move.kind === 'prev' ? state.page - 1 : move.page;
-  // Page 1 of an empty list is still a page (with no rows), so the range never ends below 1.
+  // Page 1 of an empty list is still a page (with no rows), so the range never ends below 1. An estimated
+  // total may be short of the list: a walk goes on past it (and ends at a short or empty page).
   const last = Math.max(1, state.totalPages);
-  if (!(Number.isSafeInteger(target) && target >= 1 && target <= last)) {
+  if (!(Number.isSafeInteger(target) && target >= 1 && (target <= last || state.totalEstimated === true))) {
     return errorResponse({ kind: 'page-out-of-range', first: 1, last });
   }
   const window = seekWindow(state, target);
@@ -258,10 +279,18 @@ async function serveTokenPage(
   }
   const { issuedAt: _issued, expiresAt: _expires, keys: _keys, ...carried } = state;
   const dataToken = issueToken(codec, { ...carried, page: target }, page.keys ?? emptyPageKeys(window));
-  return listResponse({
-    data: page.rows,
-    pagination: { pageNo: target, pageSize: state.limit, totalRecords: state.totalRecords, totalPages: state.totalPages, dataToken },
-  });
+  return markTotal(
+    listResponse({
+      data: page.rows,
+      pagination: { pageNo: target, pageSize: state.limit, totalRecords: state.totalRecords, totalPages: state.totalPages, dataToken },
+    }),
+    state.totalEstimated === true,
+  );
+}
+
+/** A response whose `TotalRecords` is not exact says so in a header; an exact one has no such header. */
+function markTotal(response: ListResponse, estimated: boolean): ListResponse {
+  return estimated ? { ...response, headers: { ...response.headers, [TOTAL_HEADER]: TOTAL_ESTIMATED } } : response;
 }
 
 /**

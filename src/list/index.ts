@@ -29,13 +29,16 @@ export type {
 } from './token.js';
 export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
-export type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
+export type { CountEstimate, CountStrategy } from './count-strategy.js';
+export type { CountAnswer, DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
 export { SourceUnavailableError } from './data-source.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,
   PARAMETER_HEADER_PREFIX,
   TOKEN_ERROR_HEADER,
+  TOTAL_ESTIMATED,
+  TOTAL_HEADER,
   VERSION_HEADERS,
   parameterHeader,
 } from '../wire/contract.js';

@@ -12,6 +12,9 @@
  *   totalPages, issuedAt, expiresAt]`, always plain, so a token's length
  *   grows with the digits of its page number and nothing else.
  *
+ * A flag bit marks a walk whose `totalRecords` is an estimate (the server's
+ * count strategy), so every page of that walk says so.
+ *
  * The list and keys parts are stored deflate-raw compressed (`fflate`,
  * synchronous, in Node and browsers) only when they are long enough for that
  * to pay: below `COMPRESS_FROM` bytes plain JSON is shorter to produce and to
@@ -45,6 +48,8 @@ export const MAX_PAYLOAD_BYTES = 1 << 16;
 
 const FLAG_LIST_DEFLATED = 1;
 const FLAG_KEYS_DEFLATED = 2;
+const FLAG_TOTAL_ESTIMATED = 4;
+const KNOWN_FLAGS = FLAG_LIST_DEFLATED | FLAG_KEYS_DEFLATED | FLAG_TOTAL_ESTIMATED;
 // Below this a part is stored plain: compressing a short text costs more than it saves.
 const COMPRESS_FROM = 512;
 const encoder = new TextEncoder();
@@ -60,6 +65,8 @@ export interface PayloadParts {
   readonly list: readonly [route: string, filter: string, sort: string];
   readonly keys: readonly [first: SeekKey | null, last: SeekKey | null] | undefined;
   readonly state: readonly [deleted: 0 | 1, limit: number, page: number, records: number, pages: number, issued: number, expires: number];
+  /** Whether `records` (and so `pages`) is an estimate rather than an exact count; absent: exact. */
+  readonly estimated?: boolean;
 }
 
 /**
@@ -86,7 +93,10 @@ export function encodePayload(parts: PayloadParts, keyId: Uint8Array): EncodedPa
   const state = encoder.encode(JSON.stringify(parts.state));
   const out = new Uint8Array(HEADER_BYTES + 4 + list.bytes.length + 4 + keys.bytes.length + state.length);
   out[0] = FORMAT;
-  out[1] = (list.deflated ? FLAG_LIST_DEFLATED : 0) | (keys.deflated ? FLAG_KEYS_DEFLATED : 0);
+  out[1] =
+    (list.deflated ? FLAG_LIST_DEFLATED : 0) |
+    (keys.deflated ? FLAG_KEYS_DEFLATED : 0) |
+    (parts.estimated === true ? FLAG_TOTAL_ESTIMATED : 0);
   out.set(keyId, 2);
   const view = new DataView(out.buffer);
   let at = HEADER_BYTES;
@@ -118,7 +128,7 @@ export function payloadKeyId(bytes: Uint8Array): Uint8Array | undefined {
  * decodePayload(encodePayload(parts, keyId).bytes)?.parts.state[2]; // the page number
  */
 export function decodePayload(bytes: Uint8Array): { parts: PayloadParts; plainBytes: number } | undefined {
-  if (payloadKeyId(bytes) === undefined || (bytes[1]! & ~(FLAG_LIST_DEFLATED | FLAG_KEYS_DEFLATED)) !== 0) return undefined;
+  if (payloadKeyId(bytes) === undefined || (bytes[1]! & ~KNOWN_FLAGS) !== 0) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const listLength = view.getUint32(HEADER_BYTES);
   const keysAt = HEADER_BYTES + 4 + listLength;
@@ -138,6 +148,7 @@ export function decodePayload(bytes: Uint8Array): { parts: PayloadParts; plainBy
       list: JSON.parse(decoder.decode(list)),
       keys: keys === undefined ? undefined : JSON.parse(decoder.decode(keys)),
       state: JSON.parse(decoder.decode(bytes.subarray(stateAt))),
+      ...((bytes[1]! & FLAG_TOTAL_ESTIMATED) !== 0 ? { estimated: true } : {}),
     };
     return isParts(parts) ? { parts, plainBytes } : undefined;
   } catch {

@@ -43,6 +43,12 @@ export interface DataTokenPayload {
   /** Computed once on the first page and carried forward. */
   readonly totalPages: number;
   /**
+   * True when `totalRecords` is an estimate (the server's count strategy): every page of the walk
+   * is then answered with `x-wepql-total: estimated`, and `next-page` may go past `totalPages`.
+   * Absent or false: the total is exact.
+   */
+  readonly totalEstimated?: boolean;
+  /**
    * Where `prev-page` and `next-page` seek from: the sort keys (tie-breaker
    * included) of the page's first and last rows. An empty page reached by a
    * seek keeps the one key that bounds it (`last` after a `next-page`,
@@ -245,6 +251,7 @@ function issueToken(payload: DataTokenPayload, ring: KeyRing, limits: CodecLimit
       issuedAt,
       issuedAt + Math.round(limits.ttlSeconds * 1000),
     ],
+    ...(payload.totalEstimated === true ? { estimated: true } : {}),
   };
   const encoded = encodePayload(parts, key.id);
   const payloadText = encodeBase64Url(encoded.bytes);
@@ -306,7 +313,20 @@ function checkState(parts: PayloadParts, route: string, limits: CodecLimits, at:
   const keys = parts.keys === undefined ? {} : { keys: { ...(first === null ? {} : { first }), ...(last === null ? {} : { last }) } };
   return {
     ok: true,
-    payload: { route: r, filter, sort, includeDeleted: d === 1, limit, page, totalRecords, totalPages, issuedAt, expiresAt, ...keys },
+    payload: {
+      route: r,
+      filter,
+      sort,
+      includeDeleted: d === 1,
+      limit,
+      page,
+      totalRecords,
+      totalPages,
+      ...(parts.estimated === true ? { totalEstimated: true } : {}),
+      issuedAt,
+      expiresAt,
+      ...keys,
+    },
   };
 }
 

@@ -10,6 +10,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Limits } from '../diagnostics/limits.js';
 import type { AdmissionOptions } from '../list/admission.js';
+import type { CountStrategy } from '../list/count-strategy.js';
+import { checkCountStrategy } from '../list/count-strategy.js';
 import { createAdmission } from '../list/admission.js';
 import type { DataSource } from '../list/data-source.js';
 import type { ListResponse } from '../list/envelope.js';
@@ -77,6 +79,11 @@ export interface ListServerOptions {
    * `false` for none (statements run as they arrive, without a deadline).
    */
   readonly admission?: AdmissionOptions | false;
+  /**
+   * How a first page's total is found: `'exact'` (default) or `{ estimateAbove, cacheTtlMs }`;
+   * a total that is not exact is answered with `x-wepql-total: estimated` (docs/server.md, "Counting").
+   */
+  readonly count?: CountStrategy;
 }
 
 /**
@@ -129,6 +136,7 @@ interface ServedData {
  * await app.close();
  */
 export function createListServer(options: ListServerOptions): ListServer {
+  checkCountStrategy(options.count);
   const schema = options.schema ?? employeeSchema;
   const route = servedRoute(options.path ?? DEFAULT_PATH);
   const data = servedData(options, schema, route.scoped);
@@ -147,6 +155,7 @@ export function createListServer(options: ListServerOptions): ListServer {
     apiVersions: false,
     ...(options.maxLimit === undefined ? {} : { maxLimit: options.maxLimit }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.count === undefined ? {} : { count: options.count }),
     ...(options.admission === false
       ? {}
       : { admission: createAdmission({ concurrency: data.source.concurrency ?? 8, ...options.admission }) }),

@@ -7,7 +7,7 @@ import type { ListRequestErrorDetails } from './errors.js';
 import { ListRequestError } from './errors.js';
 import type { ResponseLike } from './http.js';
 import type { ListEnvelope, WirePagination } from '../wire/contract.js';
-import { TOKEN_ERROR_HEADER } from '../wire/contract.js';
+import { TOKEN_ERROR_HEADER, TOTAL_ESTIMATED, TOTAL_HEADER } from '../wire/contract.js';
 
 /**
  * One answer, read in full.
@@ -21,6 +21,8 @@ export interface Answer {
   readonly body: unknown;
   /** The token-error header, or null. */
   readonly tokenError: string | null;
+  /** True when the answer's `TotalRecords` is an estimate (`x-wepql-total: estimated`). */
+  readonly totalEstimated: boolean;
   readonly url: string;
 }
 
@@ -76,7 +78,13 @@ export async function readAnswer(response: ResponseLike, url: string): Promise<A
       body = text;
     }
   }
-  return { status: response.status, body, tokenError: response.headers.get(TOKEN_ERROR_HEADER), url };
+  return {
+    status: response.status,
+    body,
+    tokenError: response.headers.get(TOKEN_ERROR_HEADER),
+    totalEstimated: response.headers.get(TOTAL_HEADER)?.trim().toLowerCase() === TOTAL_ESTIMATED,
+    url,
+  };
 }
 
 /**

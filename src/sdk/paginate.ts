@@ -103,6 +103,12 @@ export interface ListPage<T> {
   /** From `Pagination` (token paging only). */
   readonly totalRecords?: number;
   readonly totalPages?: number;
+  /**
+   * True when `totalRecords` and `totalPages` are the server's estimate
+   * (`x-wepql-total: estimated`): the walk then goes on while pages are
+   * full, past `totalPages` if need be, and ends at a short or empty page.
+   */
+  readonly totalEstimated?: boolean;
   /** The `skip` sent (skip paging only). */
   readonly skip?: number;
   /** True for the first page after a restart caused by an expired token. */

@@ -27,6 +27,8 @@ interface Arrived {
   readonly pageSize: number;
   readonly totalPages?: number;
   readonly totalRecords?: number;
+  /** The server marked the total as an estimate: `totalPages` does not end the walk. */
+  readonly totalEstimated: boolean;
   readonly token?: string;
 }
 
@@ -66,6 +68,7 @@ function arrive(session: PageSession, move: Move, request: ListRequestParams, an
     pageSize,
     ...(totalPages === undefined ? {} : { totalPages }),
     ...(totalRecords === undefined ? {} : { totalRecords }),
+    totalEstimated: answer.totalEstimated,
     ...(token === undefined || token === '' ? {} : { token }),
   };
 }
@@ -75,17 +78,19 @@ function arrive(session: PageSession, move: Move, request: ListRequestParams, an
 function resumeFrom(session: PageSession, page: Arrived): Move | 'done' | 'here' {
   const target = Math.floor(session.yielded / page.pageSize) + 1;
   if (target === 1) return 'here';
-  if (page.totalPages !== undefined && target > page.totalPages) return 'done'; // The list shrank below what was yielded.
+  // The list shrank below what was yielded (known only when the total is exact).
+  if (page.totalPages !== undefined && !page.totalEstimated && target > page.totalPages) return 'done';
   if (page.token === undefined) return 'here';
   return { kind: 'jump', token: page.token, page: target };
 }
 
-// What follows a page: the end, or the next page. An explicit end needs
-// TotalPages; without it, a full page asks for more and a short one ends.
+// What follows a page: the end, or the next page. An explicit end needs an
+// exact TotalPages; without one (or with an estimate), a full page asks for
+// more and a short one ends: an estimate never ends a walk early, nor makes it endless.
 function nextMove(session: PageSession, page: Arrived): Move | 'done' {
   const size = page.envelope.Data.length;
   if (size === 0) return 'done';
-  const more = page.totalPages !== undefined ? page.pageNo < page.totalPages : size >= page.pageSize;
+  const more = page.totalPages !== undefined && !page.totalEstimated ? page.pageNo < page.totalPages : size >= page.pageSize;
   if (!more) return 'done';
   if (page.token === undefined) {
     const why = page.envelope.Pagination === undefined ? "without Pagination (use skip paging, mode: 'skip')" : 'without a DataToken';
@@ -103,6 +108,7 @@ function toListPage<T>(page: Arrived, skipFirst: number, restarted: boolean): Li
     pageSize: page.pageSize,
     ...(page.totalRecords === undefined ? {} : { totalRecords: page.totalRecords }),
     ...(page.totalPages === undefined ? {} : { totalPages: page.totalPages }),
+    ...(page.totalEstimated ? { totalEstimated: true } : {}),
     restarted,
   };
 }

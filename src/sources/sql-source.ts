@@ -16,11 +16,12 @@ import { dialectOf, type SqlDialect } from '../sql/dialects/registry.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
 import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
 import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
-import type { DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
+import type { CountAnswer, DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
 import { BusyError, remainingMs } from '../list/admission.js';
 import { sqlEngine, type SqlEngine, type SqlStatementRunner, type StatementContext } from './sql-engine.js';
 import { convertValueText } from '../validate/convert-value.js';
+import { estimateSqlCount } from './sql-estimate.js';
 
 export type { SqlStatementRunner } from './sql-engine.js';
 
@@ -101,6 +102,13 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     };
   const read = readWith(table.engine);
   const readFirst = readWith(table.primaryEngine);
+  const count = async (q: DataQuery): Promise<number> => {
+    const statement = table.counted(q) ?? table.count(q);
+    if (statement === undefined) return 0;
+    // Only a first page counts: its total comes from where its rows come from.
+    const rows = await table.rows(q, statement, table.primaryEngine);
+    return Number(rows[0]?.n ?? 0);
+  };
   return Object.freeze({
     // The handler checks at start-up that a route with a client id meets a source with a client field, and the reverse.
     clientScoped: options.clientField !== undefined,
@@ -114,12 +122,12 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
         keys: { first: table.keyOf(q, rows[0]!), last: table.keyOf(q, rows[rows.length - 1]!) },
       };
     },
-    async count(q: DataQuery): Promise<number> {
-      const statement = table.counted(q) ?? table.count(q);
-      if (statement === undefined) return 0;
-      // Only a first page counts: its total comes from where its rows come from.
-      const rows = await table.rows(q, statement, table.primaryEngine);
-      return Number(rows[0]?.n ?? 0);
+    count,
+    async estimateCount(q: DataQuery, exactUpTo: number): Promise<CountAnswer> {
+      const matching = table.counted(q) === undefined ? table.matching(q) : undefined;
+      if (matching === undefined) return { total: await count(q), estimated: false };
+      const run = (statement: Statement) => table.rows(q, statement, table.primaryEngine);
+      return estimateSqlCount({ ...table.spelling, run, exact: () => count(q) }, matching, exactUpTo);
     },
     async page(q: DataQuery, window: PageWindow): Promise<readonly unknown[]> {
       return (await read(q, window, undefined, false)).map((r) => table.record(r));
@@ -224,6 +232,23 @@ class SqlTable {
     return {
       sql: `SELECT COALESCE(SUM(${this.quote('n')}), 0) AS ${this.quote('n')} FROM ${name} WHERE ${this.quote('ClientId')} = ${this.engine.placeholder(1)}${deleted}`,
       params: [client.value],
+      ordered: false,
+    };
+  }
+
+  /** The dialect's spelling, for statements written outside this class (`estimateSqlCount`). */
+  get spelling() {
+    const { dialect, quote } = this;
+    return { rowEstimate: dialect.driver.rowEstimate, quote, placeholder: this.engine.placeholder, limitValue: dialect.rules.limitValue };
+  }
+
+  /** `SELECT 1 FROM … WHERE …`: the rows a query matches, unordered; undefined when no row can match. */
+  matching(q: DataQuery): Statement | undefined {
+    const compiled = this.compile(q, false);
+    if (compiled === undefined) return undefined;
+    return {
+      sql: `SELECT 1 FROM ${this.name}${compiled.where ? ` WHERE ${compiled.where}` : ''}`,
+      params: [...compiled.params],
       ordered: false,
     };
   }

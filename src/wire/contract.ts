@@ -121,3 +121,20 @@ export interface ErrorEnvelope {
   readonly StackTrace: string;
   readonly ValidationErrors?: Readonly<Record<string, readonly (readonly [string, string])[]>>;
 }
+
+/**
+ * The response header that marks a `TotalRecords` that is not an exact
+ * count (the server chose an estimate or a cached total); absent when it is exact.
+ *
+ * @example
+ * response.headers.get(TOTAL_HEADER) === TOTAL_ESTIMATED; // true when the total is an estimate
+ */
+export const TOTAL_HEADER = 'x-wepql-total';
+
+/**
+ * The value of `TOTAL_HEADER` on a response whose total is estimated.
+ *
+ * @example
+ * TOTAL_ESTIMATED; // 'estimated'
+ */
+export const TOTAL_ESTIMATED = 'estimated';

@@ -149,6 +149,23 @@ export interface DialectDriver {
   recordValue(value: unknown, type: ScalarType): unknown;
   /** The function users create a data source for this engine with, named in configuration errors. */
   readonly sourceConstructor: string;
+  /** How the planner's row estimate of a statement is asked for and read; absent where the engine has none. */
+  readonly rowEstimate?: RowEstimate;
+}
+
+/**
+ * The planner's row estimate of a statement, where an engine has one: the
+ * `EXPLAIN` that asks for it and how its answer is read. Estimated totals
+ * (docs/server.md, "Counting") use it.
+ *
+ * @example
+ * const rows = await run(dialectOf('postgres').driver.rowEstimate!.explain('SELECT 1 FROM "employees"'), []);
+ */
+export interface RowEstimate {
+  /** The statement that asks the planner for its estimate of `sql`. */
+  explain(sql: string): string;
+  /** The estimated row count from the rows the `explain` statement returned; undefined when they hold none. */
+  plannedRows(rows: readonly Record<string, unknown>[]): number | undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { highlightTokens } from '../../../src/language-service/index.js';
+import { highlightTokens } from '../../../src/index.js';
 import { classifyText } from '../../../src/language-service/tokens.js';
 import { filterSpans, sortSpans } from '../../../src/lsp/semantic-tokens.js';
 

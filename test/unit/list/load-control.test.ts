@@ -5,6 +5,9 @@
  * (no slow filter exists in the language), so the tests decide how long it runs.
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import Fastify from 'fastify';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +20,11 @@ import {
   createMysqlTable,
   insertMysqlRecords,
 } from '../../../src/sources/index.js';
+import { createTokenCodec } from '../../../src/list/index.js';
 import type { ListServerOptions } from '../../../src/reference-server/index.js';
 import { createListServer } from '../../../src/reference-server/index.js';
+import { listHandler as expressList } from '../../../src/frameworks/express.js';
+import { listHandler as fastifyList } from '../../../src/frameworks/fastify.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
@@ -258,6 +264,42 @@ for (const [name, available, start] of engines) {
         await app.close();
       }
     });
+
+    it.each(['Fastify', 'Express'])(
+      "cancellation through %s: a client that disconnects cancels its running statements (gone from the server's activity list)",
+      async (framework) => {
+        const handler = { source: engine.source, schema: employeeSchema, codec: createTokenCodec({ secret: 'c'.repeat(32) }) };
+        const route = '/api/public/clients/:client_id/employees';
+        let url: string;
+        let close: () => Promise<void>;
+        if (framework === 'Fastify') {
+          const app = Fastify();
+          app.get(route, fastifyList({ ...handler, admission: { deadlineMs: 30_000 } }));
+          url = await app.listen({ host: '127.0.0.1', port: 0 });
+          close = () => app.close();
+        } else {
+          const app = express();
+          app.get(route, expressList({ ...handler, admission: { deadlineMs: 30_000 } }));
+          const server = app.listen(0, '127.0.0.1');
+          await new Promise((resolve) => server.once('listening', resolve));
+          url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+          close = () => new Promise((resolve) => server.close(() => resolve()));
+        }
+        const release = await engine.lock();
+        try {
+          const leaving = new AbortController();
+          const request = get(url, 'limit=5&sort=FirstName%3DAsc', 'none', leaving.signal).catch((e: Error) => e);
+          expect(await until(async () => (await engine.running()) >= 2, 5_000)).toBe(true);
+          leaving.abort();
+          expect(await request).toBeInstanceOf(Error);
+          // Well before the 30 s deadline and with the lock still held, the count and the page are cancelled.
+          expect(await until(async () => (await engine.running()) === 0, 3_000)).toBe(true);
+        } finally {
+          await release();
+          await close();
+        }
+      },
+    );
 
     it('shedding: a burst larger than the queue is answered at once (503, Retry-After, the exact body), never left waiting', async () => {
       const app = serve(engine, { concurrency: 1, queue: 2, maxWaitMs: 800, deadlineMs: 5_000 });

@@ -178,6 +178,8 @@ describe('createTokenCodec', () => {
           page: fc.integer({ min: 1, max: 1e6 }),
           totalRecords: fc.nat(),
           totalPages: fc.nat(),
+          // An estimated total is a flag bit of the token: present only when true.
+          totalEstimated: fc.option(fc.constant(true as const), { nil: undefined }),
         }),
         async (p) => {
           const checked = await codec.verify(await codec.issue(p), p.route);

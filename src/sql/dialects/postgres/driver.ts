@@ -5,7 +5,7 @@
  * behind an `x` — and turned into seek keys and record values.
  */
 import type { ScalarType } from '../../../schema/values.js';
-import type { DialectDriver, SeekValue } from '../dialect.js';
+import type { DialectDriver, RowEstimate, SeekValue } from '../dialect.js';
 import { unwrapText, wrappedText } from '../shared.js';
 
 /**
@@ -104,6 +104,17 @@ function postgresRecordValue(read: unknown, type: ScalarType): unknown {
   return value;
 }
 
+/** PostgreSQL's row estimate: `EXPLAIN (FORMAT JSON)`'s top "Plan Rows" (`pg` parses the JSON, PGlite may not). */
+const POSTGRES_ROW_ESTIMATE: RowEstimate = Object.freeze({
+  explain: (sql: string) => `EXPLAIN (FORMAT JSON) ${sql}`,
+  plannedRows(rows: readonly Record<string, unknown>[]): number | undefined {
+    const raw = rows[0]?.['QUERY PLAN'];
+    const plan: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    const n = Array.isArray(plan) ? (plan[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined)?.Plan?.['Plan Rows'] : undefined;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : undefined;
+  },
+});
+
 // PostgreSQL's query_canceled (statement_timeout and cancel requests alike).
 const POSTGRES_CANCELED = '57014';
 
@@ -123,4 +134,5 @@ export const POSTGRES_DRIVER: DialectDriver = Object.freeze({
   seekValue: postgresSeekValue,
   recordValue: postgresRecordValue,
   sourceConstructor: 'createPostgresDataSource',
+  rowEstimate: POSTGRES_ROW_ESTIMATE,
 });

@@ -1,0 +1,215 @@
+// `npm run bench:million`: two questions at 10^6 rows on a throw-away PostgreSQL 15 server, seeded once
+// (`wepql db-seed`, then `wepql db-index --sort LastName=Asc --counts --apply`, `VACUUM ANALYZE`):
+//
+// 1. A `page=N` jump in the default order (no sort) to the last page, through the reference server over
+//    HTTP and as the one statement the data source sends, against the deferred join a DBA writes on the
+//    same index; with the EXPLAIN of each.
+// 2. What the counter table's triggers cost writers: single-row inserts, updates that move a row to
+//    another client, updates of another column, single-row deletes, and a 1,000-row insert and delete,
+//    with the triggers enabled and disabled (`ALTER TABLE … DISABLE TRIGGER USER`) in alternating
+//    rounds on the same table and indexes; medians per operation and the ratio.
+//
+// ROWS=100000 node bench/million.bench.mjs for a quick run (ROUNDS=… for more write rounds). Not part of `npm run bench`.
+import os from 'node:os';
+import http from 'node:http';
+import pg from 'pg';
+import { createListServer } from '../dist/reference-server/index.js';
+import { chooseFoldCollation, employeePostgresSource } from '../dist/sample/employees.js';
+import { generatedEmployee } from '../dist/sample/generate-employees.js';
+import { employeeSchema } from '../dist/sample/employee-schema.js';
+import { insertPostgresRecords } from '../dist/list/index.js';
+import { counterTableOf } from '../dist/sql/index.js';
+import { fmt, machineLine, median, writeSection } from './harness.mjs';
+import { cli, startPostgres } from './postgres-server.mjs';
+
+const ROWS = Number(process.env.ROWS ?? 1_000_000);
+const LIMIT = 100;
+const SAMPLES = 7;
+const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const SINGLE = 200;
+const BULK = 1_000;
+const ROUTE = '/api/public/clients/1/employees';
+const AUTH = 'million-bench-token';
+const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
+
+async function timeMs(fn, samples = SAMPLES) {
+  const times = [];
+  for (let s = 0; s < samples; s++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+const timed = (args) => {
+  const t0 = performance.now();
+  const out = cli(args);
+  return { s: (performance.now() - t0) / 1000, out };
+};
+
+const lines = [];
+const loadBefore = os.loadavg().map((l) => l.toFixed(1));
+const server = await startPostgres();
+try {
+  const seed = timed(['db-seed', '--database-url', server.url, '--rows', String(ROWS)]);
+  const indexed = timed(['db-index', '--database-url', server.url, '--sort', 'LastName=Asc', '--counts', '--apply']);
+  console.log(`seeded ${fmt(ROWS)} rows in ${fmt(seed.s, 1)} s; indexed in ${fmt(indexed.s, 1)} s\n${indexed.out}`);
+  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  const query = (sql, params) => pool.query(sql, params);
+  await query('VACUUM ANALYZE employees', []);
+  const { foldCollation } = await chooseFoldCollation(query);
+  const version = (await query('SHOW server_version', [])).rows[0].server_version;
+
+  // --- 1. the default-order jump ------------------------------------------------------------
+  const sent = [];
+  const recording = (sql, params) => {
+    sent.push({ sql, params });
+    return query(sql, params);
+  };
+  const { source, clientExists } = employeePostgresSource(recording, foldCollation, counterTableOf('employees'));
+  const app = createListServer({ source, clientExists, authToken: AUTH, ttlSeconds: 3600 });
+  const { url } = await app.listen();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (q) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        `${url}${ROUTE}?${new URLSearchParams(q)}`,
+        { agent, headers: { authorization: `Bearer ${AUTH}` } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (res.statusCode === 200) resolve(body);
+            else reject(new Error(`HTTP ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  const firstMs = await timeMs(() => get({ limit: String(LIMIT) }));
+  const first = await get({ limit: String(LIMIT) });
+  const last = first.Pagination.TotalPages;
+  const jump = { 'data-token': first.Pagination.DataToken, page: String(last) };
+  sent.length = 0;
+  const jumped = await get(jump);
+  const statement = sent.find((s) => s.sql.includes('OFFSET'));
+  if (statement === undefined) throw new Error(`no jump statement among ${JSON.stringify(sent)}`);
+  const hand =
+    `SELECT e."Record" FROM employees e JOIN (SELECT "Id" FROM employees WHERE ${SCOPE} ORDER BY "Id" LIMIT ${LIMIT} OFFSET ${(last - 1) * LIMIT}) p` +
+    ` USING ("Id") ORDER BY e."Id"`;
+  const handRows = (await query(hand, [])).rows.map((r) => r.Record.Id);
+  if (JSON.stringify(handRows) !== JSON.stringify(jumped.Data.map((r) => r.Id))) throw new Error('the hand jump reads other rows');
+  // Alternating samples, so a change in the machine's load falls on both.
+  const handTimes = [];
+  const sqlTimes = [];
+  const httpTimes = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    handTimes.push(await timeMs(() => query(hand, []), 1));
+    sqlTimes.push(await timeMs(() => query(statement.sql, statement.params), 1));
+    httpTimes.push(await timeMs(() => get(jump), 1));
+  }
+  const plan = async (sql, params) =>
+    (await query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  const handPlan = await plan(hand, []);
+  const sqlPlan = await plan(statement.sql, statement.params);
+  agent.destroy();
+  await app.close();
+  const j = { hand: median(handTimes), sql: median(sqlTimes), http: median(httpTimes) };
+  console.log({ firstMs, last, ...j });
+
+  // --- 2. the counter table's write cost ----------------------------------------------------
+  const table = { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' };
+  let nextId = 10 * ROWS;
+  const phases = ['insert', 'move', 'update', 'delete', 'bulkInsert', 'bulkDelete'];
+  const times = { on: Object.fromEntries(phases.map((p) => [p, []])), off: Object.fromEntries(phases.map((p) => [p, []])) };
+  const perOp = async (list, n, fn) => {
+    const t0 = performance.now();
+    await fn();
+    list.push((performance.now() - t0) / n);
+  };
+  const rowsOf = (n) =>
+    Array.from({ length: n }, () => {
+      const id = nextId++;
+      return { ...generatedEmployee(id), Id: id, ClientId: 1, RowStatus: 1 };
+    });
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+      await query(`ALTER TABLE employees ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER USER`, []);
+      const t = times[mode];
+      const single = rowsOf(SINGLE);
+      const ids = single.map((r) => r.Id);
+      await perOp(t.insert, SINGLE, async () => {
+        for (const r of single) await insertPostgresRecords(table, [r]);
+      });
+      await perOp(t.move, SINGLE, async () => {
+        for (const id of ids) await query('UPDATE employees SET "ClientId" = 2 WHERE "Id" = $1', [id]);
+      });
+      await perOp(t.update, SINGLE, async () => {
+        for (const id of ids) await query('UPDATE employees SET "Gender" = 2 WHERE "Id" = $1', [id]);
+      });
+      await perOp(t.delete, SINGLE, async () => {
+        for (const id of ids) await query('DELETE FROM employees WHERE "Id" = $1', [id]);
+      });
+      const bulk = rowsOf(BULK);
+      await perOp(t.bulkInsert, 1, () => insertPostgresRecords(table, bulk));
+      await perOp(t.bulkDelete, 1, () => query('DELETE FROM employees WHERE "Id" >= $1 AND "Id" <= $2', [bulk[0].Id, bulk[BULK - 1].Id]));
+    }
+  }
+  await query('ALTER TABLE employees ENABLE TRIGGER USER', []);
+  const w = Object.fromEntries(phases.map((p) => [p, { on: median(times.on[p]), off: median(times.off[p]) }]));
+  console.log(w);
+  await pool.end();
+
+  const titles = {
+    insert: 'insert one row (autocommit), per row',
+    move: 'update "ClientId" of one row (moves it to another client), per row',
+    update: 'update "Gender" of one row (no scope column), per row',
+    delete: 'delete one row, per row',
+    bulkInsert: `insert ${fmt(BULK)} rows in one statement`,
+    bulkDelete: `delete ${fmt(BULK)} rows in one statement`,
+  };
+  const loadAfter = os.loadavg().map((l) => l.toFixed(1));
+  lines.push(
+    `## 10^6 rows: the default-order jump and the counter table's write cost`,
+    '',
+    `\`node bench/million.bench.mjs\`: ${fmt(ROWS)} generated employees (\`wepql db-seed\`, ${fmt(seed.s, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --counts --apply\` (${fmt(indexed.s, 1)} s: the default order's index, the sort's, the counter table and its triggers), then \`VACUUM ANALYZE\`; PostgreSQL ${version}, fsync off. Client 1 holds ${fmt(first.Pagination.TotalRecords)} live rows; limit ${LIMIT}.`,
+    `Load average (1/5/15 min) ${loadBefore.join(' / ')} before and ${loadAfter.join(' / ')} after, on a 2-core machine shared with other work (and, in this run, with \`npm run bench:load\`): compare rows of this table, not across runs.`,
+    '',
+    `**Jump to the last page in the default order** (\`page=${fmt(last)}\`, OFFSET ${fmt((last - 1) * LIMIT)}), medians of ${SAMPLES} alternating samples:`,
+    '',
+    '| request | ms | vs hand |',
+    '|---|---:|---:|',
+    `| hand: deferred join a DBA writes (key-only subquery with OFFSET, join for the page) | ${j.hand.toFixed(1)} | 1.00× |`,
+    `| the statement the data source sends (\`toSql\` deferredJoin) | ${j.sql.toFixed(1)} | ${(j.sql / j.hand).toFixed(2)}× |`,
+    `| \`page=${fmt(last)}\` through the reference server over HTTP (token checks, one statement) | ${j.http.toFixed(1)} | ${(j.http / j.hand).toFixed(2)}× |`,
+    `| (first page, no sort, over HTTP, its total from the counter table) | ${firstMs.toFixed(1)} | |`,
+    '',
+    'Plan of the hand statement (EXPLAIN ANALYZE, costs and timing off):',
+    '',
+    '```',
+    handPlan,
+    '```',
+    '',
+    "Plan of the data source's statement:",
+    '',
+    '```',
+    sqlPlan,
+    '```',
+    '',
+    `**What the counter table's triggers cost writers**: the same table and indexes with the triggers enabled and disabled, ${ROUNDS} alternating rounds of ${SINGLE} single-row statements of each kind (autocommit, through pg) and one ${fmt(BULK)}-row insert and delete; medians of the rounds.`,
+    '',
+    '| write | without triggers (ms) | with the counter (ms) | ratio |',
+    '|---|---:|---:|---:|',
+    ...phases.map((p) => `| ${titles[p]} | ${w[p].off.toFixed(3)} | ${w[p].on.toFixed(3)} | ${(w[p].on / w[p].off).toFixed(2)}× |`),
+    '',
+    `Machine: ${machineLine()}.`,
+  );
+} finally {
+  server.stop();
+}
+writeSection('million', lines.join('\n'));
+console.log(lines.join('\n'));
+process.exit(0);
