@@ -113,6 +113,10 @@ afterAll(async () => {
 });
 
 if (unavailable === undefined) {
+  // Starting the run's shard clusters (the first file to ask) and filling them takes longer than a hook's default on a busy machine.
+  beforeAll(async () => {
+    await sharded();
+  }, 300_000);
   describeListContract('PostgreSQL coordinator with two postgres_fdw shards (foldedColumns)', async () => ({
     source: sourceOver((await sharded()).query),
   }));
