@@ -25,5 +25,6 @@ export function hasPostgresFdw(): boolean;
 export function topologyUnavailable(name: 'pgbouncer' | 'replica' | 'shards'): string | undefined;
 export function freePort(): Promise<number>;
 export function startCluster(name: string): Promise<Cluster>;
+export function waitForReplay(primary: Query, standby: Query): Promise<void>;
 export function startPrimaryWithStandby(): Promise<PrimaryWithStandby>;
 export function startPgbouncer(upstream: Cluster, options?: { poolSize?: number }): Promise<Pgbouncer>;

@@ -240,21 +240,31 @@ export async function startPrimaryWithStandby() {
   return {
     primary,
     standby,
-    async caughtUp(primaryQuery, standbyQuery) {
-      const lsn = (await primaryQuery('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const r = await standbyQuery(`SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`);
-        if (r.rows[0].done === true) return;
-        if (Date.now() > deadline) throw new Error(`the standby did not replay ${lsn} within 30 s`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    caughtUp: waitForReplay,
     stop() {
       standby.stop();
       primary.stop();
     },
   };
+}
+
+/**
+ * Resolves once the standby has replayed everything the primary had
+ * written when it was called (30 s at most).
+ *
+ * @param {(sql: string) => Promise<{rows: any[]}>} primaryQuery
+ * @param {(sql: string) => Promise<{rows: any[]}>} standbyQuery
+ * @returns {Promise<void>}
+ */
+export async function waitForReplay(primaryQuery, standbyQuery) {
+  const lsn = (await primaryQuery('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await standbyQuery(`SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`);
+    if (r.rows[0].done === true) return;
+    if (Date.now() > deadline) throw new Error(`the standby did not replay ${lsn} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**

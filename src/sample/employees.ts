@@ -12,6 +12,7 @@ import { createPostgresTable, insertPostgresRecords } from '../sql/dialects/post
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../schema/employee-schema.js';
+import { employeeTableCreation, finishShardedTable, type EmployeeLayout } from './employee-shards.js';
 
 /**
  * The table `wepql db-seed` creates and the server reads.
@@ -87,7 +88,9 @@ export async function chooseFoldCollation(
 
 /**
  * Creates (replacing) the employees table and fills it with records; with
- * `partitions`, hash-partitioned on `ClientId` (primary key `("ClientId", "Id")`).
+ * `partitions`, hash-partitioned on `ClientId` (primary key `("ClientId", "Id")`);
+ * with `shards`, partitioned over the shard servers (`finishShardedTable`
+ * then indexes and analyses each shard, and `onStep` hears what it did).
  *
  * @example
  * await seedEmployeeTable(query, loadSampleEmployees()); // 1200
@@ -96,14 +99,15 @@ export async function chooseFoldCollation(
 export async function seedEmployeeTable(
   query: SqlRunner,
   records: readonly unknown[],
-  how: { readonly partitions?: number } = {},
+  how: EmployeeLayout & { readonly onStep?: (line: string) => void } = {},
 ): Promise<number> {
   const table = { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, primaryKey: 'Id' };
-  await createPostgresTable(table, {
-    replace: true,
-    ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }),
-  });
+  await createPostgresTable(table, employeeTableCreation(how));
   const count = await insertPostgresRecords(table, records);
+  if (how.shards !== undefined) {
+    for (const line of await finishShardedTable(query, EMPLOYEE_TABLE, how.shards)) how.onStep?.(line);
+    return count;
+  }
   await query(`CREATE INDEX ON "${EMPLOYEE_TABLE}" ("ClientId")`, []);
   await vacuumAnalyze(query, EMPLOYEE_TABLE);
   return count;

@@ -12,6 +12,7 @@ import { createPostgresTable } from '../sql/dialects/postgres/table.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../schema/employee-schema.js';
 import { EMPLOYEE_TABLE, RECORD_COLUMN, vacuumAnalyze } from './employees.js';
+import { employeeTableCreation, finishShardedTable, type EmployeeLayout } from './employee-shards.js';
 
 // Case variants, non-ASCII, quotes and shared prefixes, so folding and ordering are exercised at scale.
 const LAST_NAMES = [
@@ -167,7 +168,9 @@ export function generatedEmployee(i: number): Record<string, unknown> {
  * generated employees (Ids 1…rows), in batches inside the server; then
  * indexes `ClientId` and runs `VACUUM ANALYZE` (see `vacuumAnalyze`). `onProgress` hears the rows done so far.
  * With `partitions`, the table is `PARTITION BY HASH ("ClientId")` with
- * that many partitions (see `createPostgresTable`).
+ * that many partitions (see `createPostgresTable`); with `shards`,
+ * partitioned over the shard servers and finished by `finishShardedTable`
+ * (`onStep` hears what it did).
  *
  * @example
  * await seedGeneratedEmployees((sql, params) => pool.query(sql, params), 1_000_000); // 1000000
@@ -177,13 +180,15 @@ export async function seedGeneratedEmployees(
   query: SqlRunner,
   rows: number,
   onProgress?: (done: number) => void,
-  how: { readonly partitions?: number } = {},
+  how: EmployeeLayout & { readonly onStep?: (line: string) => void } = {},
 ): Promise<number> {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`rows must be a whole number ≥ 0, got ${rows}`);
-  // The primary key is added after the load: one bulk index build instead of a million insertions.
+  // The primary key is added after the load: one bulk index build instead of a million insertions. A shard's table
+  // gets it when created (a partitioned table with foreign partitions can have no key of its own).
+  const sharded = how.shards !== undefined;
   await createPostgresTable(
-    { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN },
-    { replace: true, ...(how.partitions === undefined ? {} : { partitions: { field: 'ClientId', count: how.partitions } }) },
+    { query, table: EMPLOYEE_TABLE, schema: employeeSchema, recordColumn: RECORD_COLUMN, ...(sharded ? { primaryKey: 'Id' } : {}) },
+    employeeTableCreation(how),
   );
   const table = POSTGRES_DIALECT.rules.quote(EMPLOYEE_TABLE);
   const names = employeeSchema.fields.map((f) => POSTGRES_DIALECT.rules.quote(f.name));
@@ -200,6 +205,10 @@ export async function seedGeneratedEmployees(
     const end = Math.min(rows, start + batch - 1);
     await query(sql, [start, end]);
     onProgress?.(end);
+  }
+  if (how.shards !== undefined) {
+    for (const line of await finishShardedTable(query, EMPLOYEE_TABLE, how.shards)) how.onStep?.(line);
+    return rows;
   }
   // A partitioned table's primary key must hold its partition key.
   await query(`ALTER TABLE ${table} ADD PRIMARY KEY (${how.partitions === undefined ? '"Id"' : '"ClientId", "Id"'})`, []);

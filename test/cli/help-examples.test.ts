@@ -2,8 +2,10 @@
  * Every example printed by `wepql help <command>` (and `wepql help schema
  * diff`) runs, as printed, through a shell against the built binary, in a
  * copy of the repository's schemas/ and examples/ with a real PostgreSQL
- * behind `$DATABASE_URL`: it ends with 0 or 1 (findings), never a usage
- * error or an internal error. Every help also says what `--` does.
+ * behind `$DATABASE_URL` (and two more databases of that server behind
+ * `$SHARD0_URL` and `$SHARD1_URL`, for the `--shards` examples): it ends
+ * with 0 or 1 (findings), never a usage error or an internal error. Every
+ * help also says what `--` does.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -58,6 +60,7 @@ if (findPostgresBin() === undefined) {
 } else {
   describe('every help example runs as printed', () => {
     let server: PostgresServer;
+    const shardUrls: Record<string, string> = {};
     const sandbox = mkdtempSync(join(tmpdir(), 'wepql-help-examples-'));
     const bin = join(sandbox, '.bin');
 
@@ -72,10 +75,26 @@ if (findPostgresBin() === undefined) {
       await client.connect();
       await client.query('CREATE TABLE employee_views (id integer PRIMARY KEY, filter text)');
       await client.query("INSERT INTO employee_views VALUES (1, 'LastName.StartsWith(Sm)'), (2, 'Nope.Equal(1)')");
+      // The shards of `db-seed --shards`: databases of the same server, reached by postgres_fdw on loopback.
+      const base = new URL(server.url);
+      for (const i of [0, 1]) {
+        const name = `${base.pathname.slice(1)}_shard${i}`;
+        await client.query(`CREATE DATABASE "${name}"`);
+        shardUrls[`SHARD${i}_URL`] = new URL(`/${name}`, base).href;
+      }
       await client.end();
     }, 120_000);
     afterAll(async () => {
       // The shared-server coordinator may already be gone at the very end of a run; the database goes with it.
+      const client = new pg.Client({ connectionString: server.url });
+      await client
+        .connect()
+        .then(async () => {
+          for (const url of Object.values(shardUrls))
+            await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+        })
+        .catch(() => {})
+        .finally(() => client.end().catch(() => {}));
       await server?.stop().catch(() => {});
     });
 
@@ -87,7 +106,7 @@ if (findPostgresBin() === undefined) {
           encoding: 'utf8',
           input: '',
           timeout: 120_000,
-          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, DATABASE_URL: server.url, NO_COLOR: '1' },
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, DATABASE_URL: server.url, ...shardUrls, NO_COLOR: '1' },
         });
         expect(r.stderr).not.toMatch(/internal error|usage: wepql|unknown option|command not found/);
         expect([0, 1]).toContain(r.status);

@@ -7,7 +7,9 @@
  *
  * Routes (POST, JSON bodies): `/postgres/create`, `/mariadb/create` →
  * a `SharedDatabase`; `/postgres/drop`, `/mariadb/drop` with
- * `{ database }` → `{}`. Errors answer 500 with `{ error }`.
+ * `{ database }` → `{}`; `/topology/<pgbouncer|replica|shards>/create`
+ * → a `TopologyDatabases` and `/topology/<name>/drop` with `{ database }`
+ * (topology-host.ts). Errors answer 500 with `{ error }`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import mysql from 'mysql2/promise';
@@ -15,6 +17,7 @@ import pg from 'pg';
 import { startPrivateMariadbServer, type MariadbServer } from './mariadb-server.js';
 import { startPrivatePostgresServer, type PostgresServer } from './postgres-server.js';
 import type { SharedDatabase, SharedEngine } from './shared-servers.js';
+import { topologyHost, type TopologyName } from './topology-host.js';
 
 /**
  * A running coordinator.
@@ -152,8 +155,27 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
  */
 export async function startServerCoordinator(): Promise<ServerCoordinator> {
   const hosts: Record<SharedEngine, EngineHost> = { postgres: postgresHost(), mariadb: mariadbHost() };
+  const topologies = topologyHost(hosts.postgres);
   const http = createServer((req, res) => {
-    const [, engine, action] = (req.url ?? '').split('/');
+    const parts = (req.url ?? '').split('/');
+    if (parts[1] === 'topology') {
+      const [, , name, action] = parts;
+      if (req.method !== 'POST' || !['pgbouncer', 'replica', 'shards'].includes(name!) || (action !== 'create' && action !== 'drop')) {
+        answer(res, 404, { error: `no route ${req.method} ${req.url}` });
+        return;
+      }
+      const topology = name as TopologyName;
+      readJson(req)
+        .then(async (body) =>
+          action === 'create' ? topologies.create(topology, body) : topologies.drop(topology, String(body['database'])).then(() => ({})),
+        )
+        .then(
+          (result) => answer(res, 200, result),
+          (error: unknown) => answer(res, 500, { error: error instanceof Error ? error.message : String(error) }),
+        );
+      return;
+    }
+    const [, engine, action] = parts;
     const host = engine === 'postgres' || engine === 'mariadb' ? hosts[engine] : undefined;
     if (req.method !== 'POST' || host === undefined || (action !== 'create' && action !== 'drop')) {
       answer(res, 404, { error: `no route ${req.method} ${req.url}` });
@@ -177,6 +199,8 @@ export async function startServerCoordinator(): Promise<ServerCoordinator> {
     address: `http://127.0.0.1:${port}`,
     async close() {
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      // The topologies first: pgbouncer and the coordinator's shards lean on the shared PostgreSQL server.
+      await topologies.stop().catch(() => {});
       await Promise.allSettled([hosts.postgres.stop(), hosts.mariadb.stop()]);
     },
   };

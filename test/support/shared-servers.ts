@@ -16,6 +16,7 @@
  * mariadb-server.ts start a private server as they always did.
  */
 import { inject } from 'vitest';
+import type { TopologyDatabases, TopologyName } from './topology-host.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -94,4 +95,42 @@ export async function createSharedDatabase(engine: SharedEngine): Promise<Shared
  */
 export async function dropSharedDatabase(db: SharedDatabase): Promise<void> {
   await call(`/${db.engine}/drop`, { database: db.database });
+}
+
+/**
+ * Asks the coordinator for databases of this file's own on a topology of
+ * scripts/topology/clusters.mjs (test/support/topology-host.ts), starting
+ * the topology if this is the first request of the run; `options.poolSize`
+ * picks the pgbouncer (transaction mode, that many server connections).
+ *
+ * @example
+ * const t = await createTopologyDatabases('shards'); // { database, ports: { coordinator, shard0, shard1 } }
+ */
+export async function createTopologyDatabases(
+  topology: TopologyName,
+  options: { readonly poolSize?: number } = {},
+): Promise<TopologyDatabases> {
+  return (await call(`/topology/${topology}/create`, options)) as TopologyDatabases;
+}
+
+/**
+ * Drops the databases `createTopologyDatabases` made; the topology keeps running for other files.
+ *
+ * @example
+ * await dropTopologyDatabases(t);
+ */
+export async function dropTopologyDatabases(t: TopologyDatabases): Promise<void> {
+  await call(`/topology/${t.topology}/drop`, { database: t.database });
+}
+
+/**
+ * The URL of a topology database on one of its servers.
+ *
+ * @example
+ * topologyUrl(t, 'shard0'); // 'postgres://postgres@127.0.0.1:40123/wepql_7_3'
+ */
+export function topologyUrl(t: TopologyDatabases, role: string): string {
+  const port = t.ports[role];
+  if (port === undefined) throw new Error(`topology ${t.topology} has no ${role}`);
+  return `postgres://postgres@127.0.0.1:${port}/${t.database}`;
 }

@@ -13,7 +13,9 @@ import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } 
 import { analyzeSortOrThrow } from '../../src/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
-import { startCluster, startPgbouncer, topologyUnavailable } from '../../scripts/topology/clusters.mjs';
+import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
+import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
+import type { TopologyDatabases } from '../support/topology-host.js';
 import { describeListContract, employees, SCOPE } from '../unit/list/list-contract.js';
 
 const unavailable = topologyUnavailable('pgbouncer');
@@ -21,21 +23,17 @@ if (unavailable !== undefined) {
   console.warn(`SKIPPED: the list contract through pgbouncer — ${unavailable}`);
   describe.skip('pgbouncer (not installed)', () => {});
 } else {
-  type Started = Awaited<ReturnType<typeof startCluster>>;
-  type Bouncer = Awaited<ReturnType<typeof startPgbouncer>>;
-  let cluster: Started | undefined;
-  let bouncer: Bouncer | undefined;
+  let bounced: TopologyDatabases | undefined;
   let pool: pg.Pool | undefined;
   const stopAll = async () => {
     await pool?.end();
-    bouncer?.stop();
-    cluster?.stop();
+    if (bounced !== undefined) await dropTopologyDatabases(bounced);
   };
 
   describeListContract('PostgreSQL through pgbouncer (transaction mode, 2 server connections)', async () => {
-    cluster = await startCluster('bounced');
-    bouncer = await startPgbouncer(cluster, { poolSize: 2 });
-    pool = new pg.Pool({ connectionString: bouncer.url('postgres'), max: 8 });
+    // The run's pgbouncer with two server connections per database, in front of the shared server.
+    bounced = await createTopologyDatabases('pgbouncer', { poolSize: 2 });
+    pool = new pg.Pool({ connectionString: topologyUrl(bounced, 'bouncer'), max: 8 });
     const query = (sql: string, params: unknown[]) => pool!.query(sql, params);
     const { foldCollation } = await chooseFoldCollation(query);
     await createPostgresTable(
@@ -57,19 +55,18 @@ if (unavailable !== undefined) {
 
   describe('pgbouncer in transaction mode: what a source leaves in a session', () => {
     let direct: pg.Client | undefined;
-    let own: { cluster: Started; bouncer: Bouncer; pool: pg.Pool } | undefined;
+    let own: { t: TopologyDatabases; pool: pg.Pool } | undefined;
     beforeAll(async () => {
-      const c = await startCluster('bounced-session');
-      const b = await startPgbouncer(c, { poolSize: 1 });
-      own = { cluster: c, bouncer: b, pool: new pg.Pool({ connectionString: b.url('postgres'), max: 6 }) };
-      direct = new pg.Client({ connectionString: c.url });
+      // The run's pgbouncer with one server connection per database: every statement of this file shares it.
+      const t = await createTopologyDatabases('pgbouncer', { poolSize: 1 });
+      own = { t, pool: new pg.Pool({ connectionString: topologyUrl(t, 'bouncer'), max: 6 }) };
+      direct = new pg.Client({ connectionString: topologyUrl(t, 'direct') });
       await direct.connect();
     }, 120_000);
     afterAll(async () => {
       await direct?.end();
       await own?.pool.end();
-      own?.bouncer.stop();
-      own?.cluster.stop();
+      if (own !== undefined) await dropTopologyDatabases(own.t);
     });
 
     it('many concurrent pages over one server connection: every page right, and no setting left behind in the session', async () => {
@@ -106,7 +103,7 @@ if (unavailable !== undefined) {
         expect(r.rows).toBe(Math.min(5, r.expected));
       }
       // The one server connection pgbouncer used: nothing set per session there, no prepared statement kept.
-      const server = new pg.Client({ connectionString: own!.bouncer.url('postgres') });
+      const server = new pg.Client({ connectionString: topologyUrl(own!.t, 'bouncer') });
       await server.connect();
       try {
         const settings = await server.query(`SELECT name, setting FROM pg_settings WHERE source = 'session' ORDER BY name`);

@@ -17,7 +17,9 @@ import type { SqlRunner } from '../../src/sources/index.js';
 import { indexesFor } from '../../src/sql/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { FALLBACK_FOLD_COLLATION } from '../../src/sample/employees.js';
-import { startCluster, topologyUnavailable, type Cluster } from '../../scripts/topology/clusters.mjs';
+import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
+import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
+import type { TopologyDatabases } from '../support/topology-host.js';
 import { describeListContract, employees, SCOPE } from '../unit/list/list-contract.js';
 
 const unavailable = topologyUnavailable('shards');
@@ -27,24 +29,21 @@ const SHARDS = 2;
 const FOLD = FALLBACK_FOLD_COLLATION;
 
 interface Sharded {
-  readonly coordinator: Cluster;
-  readonly shards: readonly Cluster[];
   readonly pools: readonly pg.Pool[];
   readonly query: SqlRunner;
   stop(): Promise<void>;
 }
 
-/** A coordinator and two shards holding the sample employees, each shard with the advised indexes. */
+/** A coordinator and two shards (the run's, databases of this file's own) holding the sample employees, each shard with the advised indexes. */
 async function startSharded(): Promise<Sharded> {
-  const coordinator = await startCluster('coordinator');
-  const shards = [await startCluster('shard0'), await startCluster('shard1')];
+  const t: TopologyDatabases = await createTopologyDatabases('shards');
   // Counts group by the client, so the coordinator can ship the whole aggregate to the shard (a setting of the
   // database, not of a session: pgbouncer in front of the coordinator keeps no session settings).
-  const setup = new pg.Client({ connectionString: coordinator.url });
+  const setup = new pg.Client({ connectionString: topologyUrl(t, 'coordinator') });
   await setup.connect();
-  await setup.query('ALTER DATABASE postgres SET enable_partitionwise_aggregate = on');
+  await setup.query(`ALTER DATABASE "${t.database}" SET enable_partitionwise_aggregate = on`);
   await setup.end();
-  const pools = [coordinator, ...shards].map((c) => new pg.Pool({ connectionString: c.url, max: 4 }));
+  const pools = ['coordinator', 'shard0', 'shard1'].map((role) => new pg.Pool({ connectionString: topologyUrl(t, role), max: 4 }));
   const runner =
     (p: pg.Pool): SqlRunner =>
     (sql, params) =>
@@ -58,11 +57,11 @@ async function startSharded(): Promise<Sharded> {
       replace: true,
       partitions: { field: 'ClientId', count: SHARDS },
       foldedColumns: { foldCollation: FOLD },
-      shards: shards.map((s, i) => ({
+      shards: [0, 1].map((i) => ({
         query: runner(pools[i + 1]!),
         host: '127.0.0.1',
-        port: s.port,
-        dbname: 'postgres',
+        port: t.ports[`shard${i}`]!,
+        dbname: t.database,
         user: 'postgres',
       })),
     },
@@ -86,13 +85,11 @@ async function startSharded(): Promise<Sharded> {
   // The shards were written through the coordinator: their statistics reach it through ANALYZE of the foreign tables.
   await query('ANALYZE employees', []);
   return {
-    coordinator,
-    shards,
     pools,
     query,
     async stop() {
       for (const p of pools) await p.end();
-      for (const c of [coordinator, ...shards]) c.stop();
+      await dropTopologyDatabases(t);
     },
   };
 }
@@ -109,7 +106,7 @@ const sourceOver = (query: SqlRunner): DataSource =>
     ...SCOPE,
   });
 
-/** One coordinator and two shards for the whole file, stopped after its last test. */
+/** The file's databases on the run's coordinator and shards, dropped after its last test. */
 let shared: Promise<Sharded> | undefined;
 const sharded = (): Promise<Sharded> => (shared ??= startSharded());
 afterAll(async () => {
@@ -117,6 +114,10 @@ afterAll(async () => {
 });
 
 if (unavailable === undefined) {
+  // Starting the run's shard clusters (the first file to ask) and filling them takes longer than a hook's default on a busy machine.
+  beforeAll(async () => {
+    await sharded();
+  }, 300_000);
   describeListContract('PostgreSQL coordinator with two postgres_fdw shards (foldedColumns)', async () => ({
     source: sourceOver((await sharded()).query),
   }));

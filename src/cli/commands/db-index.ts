@@ -2,7 +2,10 @@
  * `wepql db-index`: the `CREATE INDEX` statements that serve the employee
  * list's sorts and filters (`indexesFor`), printed, or created with
  * `--apply`. The fold collation is the one the server will use, read from
- * the database when a URL is given.
+ * the database when a URL is given. With `--shards URL,URL` (a table laid
+ * out by `wepql db-seed --shards`), the indexes go on each shard's own
+ * table, over the stored folded columns, and the coordinator then analyses
+ * the foreign partitions.
  */
 import { parseArgs } from '../args.js';
 import { UsageError } from '../../workspace/usage-error.js';
@@ -13,6 +16,8 @@ import { adviseIndexes, type IndexAdvice } from '../../sql/indexes.js';
 import { POSTGRES_DIALECT } from '../../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../../schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE } from '../../sample/employees.js';
+import { shardTableName } from '../../sample/employee-shards.js';
+import { splitShards } from '../shard-urls.js';
 
 /** `wepql db-index`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
@@ -42,6 +47,13 @@ export const definition: CommandDefinition = {
       description:
         'also a per-client counter table kept by triggers, so unfiltered totals are read, not counted (backfilled, writes wait meanwhile)',
     },
+    {
+      flag: '--shards',
+      value: 'URL,URL',
+      description:
+        "the table is sharded (db-seed --shards): index each shard's own employees_p<i> table over its folded columns, " +
+        'then ANALYZE the coordinator (--database-url)',
+    },
     { flag: '--apply', description: 'create the indexes instead of printing them' },
   ],
   examples: [
@@ -49,6 +61,7 @@ export const definition: CommandDefinition = {
     'wepql db-index --filters examples/saved-filters.txt --trigram',
     'wepql db-index --database-url "$DATABASE_URL" --sort LastName=Asc --apply',
     'wepql db-index --database-url "$DATABASE_URL" --counts --apply',
+    'wepql db-index --shards "$SHARD0_URL,$SHARD1_URL" --sort LastName=Asc --filters examples/saved-filters.txt --apply',
   ],
 };
 
@@ -75,10 +88,17 @@ export async function run(argv: readonly string[]): Promise<number> {
     for (const entry of readSavedFilters(file, content).entries) (entry.kind === 'sort' ? sorts : filters).push(entry.text);
   }
 
-  const advise = (foldCollation: string | undefined) =>
+  const shardUrls = splitShards(args.values.get('--shards'));
+  if (shardUrls !== undefined && args.switches.has('--counts')) {
+    throw new UsageError(
+      '--counts cannot go with --shards: the counter triggers would have to run on every shard (count on the shards instead)',
+    );
+  }
+
+  const advise = (foldCollation: string | undefined, table = EMPLOYEE_TABLE) =>
     adviseIndexes(employeeSchema, {
       dialect: POSTGRES_DIALECT,
-      table: EMPLOYEE_TABLE,
+      table,
       clientField: EMPLOYEE_SCOPE.clientField,
       // Every list query tests the soft-delete marker; in the indexes, counts are index-only scans.
       include: [EMPLOYEE_SCOPE.deleted.field],
@@ -90,9 +110,11 @@ export async function run(argv: readonly string[]): Promise<number> {
       deleted: EMPLOYEE_SCOPE.deleted,
       concurrently: args.switches.has('--concurrently'),
       ...(foldCollation === undefined ? {} : { foldCollation }),
+      // A shard's table compares strings through their stored folded twins, as the sharded sources do.
+      ...(table === EMPLOYEE_TABLE ? {} : { foldedColumns: true }),
     });
 
-  if (url === undefined || url === '') {
+  if ((url === undefined || url === '') && shardUrls === undefined) {
     return print(advise(args.values.get('--fold-collation')));
   }
   let pg: typeof import('pg');
@@ -102,6 +124,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     process.stderr.write('wepql db-index: the "pg" package is needed (npm install pg)\n');
     return 1;
   }
+  if (shardUrls !== undefined) return runOnShards(pg, shardUrls, url, apply, args.values.get('--fold-collation'), advise);
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
@@ -120,8 +143,75 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+type Runner = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/**
+ * `--shards`: on each shard, the advice for every `employees_p<i>` table it
+ * holds, printed or created (and the table analysed); with `--apply`, then
+ * `ANALYZE employees` on the coordinator so its plans see the shards' statistics.
+ */
+async function runOnShards(
+  pg: typeof import('pg'),
+  shardUrls: readonly string[],
+  url: string | undefined,
+  apply: boolean,
+  foldCollation: string | undefined,
+  advise: (foldCollation: string | undefined, table: string) => IndexAdvice,
+): Promise<number> {
+  const clients = shardUrls.map((connectionString) => new pg.Client({ connectionString }));
+  const coordinator = apply ? new pg.Client({ connectionString: url }) : undefined;
+  try {
+    for (const [n, client] of clients.entries()) {
+      await client.connect();
+      const query: Runner = (sql, params) => client.query(sql, params);
+      const tables = await shardTables(query);
+      const where = `${client.host}:${client.port}/${client.database ?? ''}`;
+      if (tables.length === 0)
+        throw new Error(`shard ${n} (${where}) holds no "${EMPLOYEE_TABLE}_p<i>" table: run wepql db-seed --shards first`);
+      const chosen = foldCollation ?? (await chooseFoldCollation(query)).foldCollation;
+      for (const table of tables) {
+        process.stdout.write(`-- shard ${n} (${where}): table "${table}"\n`);
+        const advice = advise(chosen, table);
+        if (!apply) print(advice);
+        else {
+          await createIndexes(advice, query, table);
+          printSkipped(advice);
+        }
+      }
+    }
+    if (coordinator !== undefined) {
+      await coordinator.connect();
+      await coordinator.query(`ANALYZE "${EMPLOYEE_TABLE}"`);
+      process.stdout.write(`ANALYZE "${EMPLOYEE_TABLE}";  -- on the coordinator: the foreign partitions' statistics\n`);
+    }
+    return 0;
+  } catch (error) {
+    process.stderr.write(`wepql db-index: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    for (const client of clients) await client.end().catch(() => {});
+    await coordinator?.end().catch(() => {});
+  }
+}
+
+/** The shard tables `wepql db-seed --shards` made on one shard (`employees_p<i>`), in partition order. */
+async function shardTables(query: Runner): Promise<string[]> {
+  const { rows } = await query(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname ~ $1`,
+    [`^${EMPLOYEE_TABLE}_p[0-9]+$`],
+  );
+  const names = rows.map((r) => String((r as { name: unknown }).name));
+  const index = (name: string) => Number(name.slice(name.lastIndexOf('_p') + 2));
+  return names.filter((name) => shardTableName(EMPLOYEE_TABLE, index(name)) === name).sort((a, b) => index(a) - index(b));
+}
+
 /** Creates each index (after its prerequisite, such as an extension, once), timing each, then analyses the table. */
-async function createIndexes(advice: IndexAdvice, query: (sql: string, params: unknown[]) => Promise<unknown>): Promise<void> {
+async function createIndexes(
+  advice: IndexAdvice,
+  query: (sql: string, params: unknown[]) => Promise<unknown>,
+  table = EMPLOYEE_TABLE,
+): Promise<void> {
   const prepared = new Set<string>();
   for (const index of advice.indexes) {
     if (index.prerequisite !== undefined && !prepared.has(index.prerequisite)) {
@@ -147,7 +237,7 @@ async function createIndexes(advice: IndexAdvice, query: (sql: string, params: u
     const table = advice.counter.table.join('.');
     process.stdout.write(`-- counter table "${table}" with its triggers, backfilled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  await query(`ANALYZE "${EMPLOYEE_TABLE}"`, []);
+  await query(`ANALYZE "${table}"`, []);
 }
 
 function print(advice: IndexAdvice): number {
