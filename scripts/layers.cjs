@@ -14,6 +14,8 @@ const LAYERS = [
   'print',
   'lint',
   'evaluate',
+  // With its engine folders (sql/dialects/<engine>/): the compiler, the data sources above it and the
+  // storage helpers all take a dialect object, so an engine's three faces sit on one floor, under sources/.
   'sql',
   'builder',
   'wire',
