@@ -208,9 +208,13 @@ export interface DialectStorage {
  * toSql({ filter: 'Id.Equal(5)' }, { dialect: dialectOf('sqlite'), schema }).where; // '"Id" = ?'
  */
 export interface Dialect {
+  /** The name `toSql`'s `dialect` option gives it (`'postgres'`), and errors show. */
   readonly name: string;
+  /** The compiler face. */
   readonly rules: SqlDialectRules;
+  /** The driver face. */
   readonly driver: DialectDriver;
+  /** The storage face. */
   readonly storage: DialectStorage;
 }
 
@@ -246,6 +250,7 @@ export interface CounterTableDdl {
  * const ddl = dialectOf('postgres').storage.counterTable?.(pieces);
  */
 export interface CounterSql {
+  /** Quotes an identifier by the dialect's rules. */
   readonly quote: (name: string) => string;
   /** Counter rows per client and deletedness (`COUNTER_SLOTS`). */
   readonly slots: number;
@@ -253,6 +258,7 @@ export interface CounterSql {
   readonly table: string;
   /** The counter table's name parts, and the same quoted and qualified. */
   readonly counterParts: readonly string[];
+  /** The counter table, quoted and qualified. */
   readonly counter: string;
   /** The counter table's name without `_counts`: the prefix of its triggers and function. */
   readonly base: string;
@@ -260,11 +266,14 @@ export interface CounterSql {
   readonly qualified: (name: string) => string;
   /** The client column. */
   readonly client: string;
+  /** The soft-delete marker's column and its value as a SQL literal, when the table has one. */
   readonly deleted: { readonly column: string; readonly literal: string } | undefined;
   /** SQL that is true when the row (`''`, `'OLD.'`, `'NEW.'`) is soft-deleted. */
   readonly isDeleted: (row: string) => string;
   /** The counter table's client column, quoted. */
   readonly c: string;
+  /** The counter table's `CREATE TABLE IF NOT EXISTS`. */
   readonly create: string;
+  /** The `INSERT … SELECT` that fills the counter from the counted table. */
   readonly backfill: string;
 }
