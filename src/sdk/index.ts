@@ -5,6 +5,8 @@
  */
 export { FIELD_TYPES } from '../builder/field-types.js';
 export type {
+  DatetimeArgument,
+  DatetimeText,
   EqualityValue,
   FieldKind,
   FieldPath,
@@ -20,6 +22,7 @@ export type {
 } from '../builder/field-types.js';
 export { where } from '../builder/filter-builder.js';
 export type {
+  DatetimeConditions,
   EqualityConditions,
   FieldConditions,
   Filter,
