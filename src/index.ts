@@ -6,6 +6,8 @@
  * `wepql/server`); the employee schema is `wepql/schemas/employee`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 
 // Syntax trees and operators.

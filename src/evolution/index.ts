@@ -5,6 +5,8 @@
  * fixes (`renameFields`).
  *
  * This file only re-exports.
+ *
+ * @packageDocumentation
  */
 export { diffSchemas, describeChange, isBreaking, retypeImpact } from '../schema/diff.js';
 export type { RetypeImpact, SchemaChange, SchemaDiff } from '../schema/diff.js';

@@ -3,6 +3,8 @@
  * completion and explanations.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { complete } from './complete.js';
 export type { CompleteOptions, CompletionItem, CompletionKind, CompletionResult } from './complete.js';

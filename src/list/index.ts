@@ -4,6 +4,8 @@
  * wire names shared with the client.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { handleListRequest } from './handler.js';
 export type { ListHandlerOptions } from './handler.js';

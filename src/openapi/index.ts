@@ -5,6 +5,8 @@
  * typed builder.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { openApiFor } from './openapi.js';
 export type { OpenApiDocument, OpenApiOptions, WepqlExtension, WepqlFieldInfo } from './openapi.js';

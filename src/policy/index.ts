@@ -5,6 +5,8 @@
  * `listHandler` or `lintText`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { definePolicy, policyLimits, PolicyDefinitionError } from './policy.js';
 export type { FieldRule, Policy, PolicyCaps, PolicyDefinition, ResolvedFieldRule } from './policy.js';

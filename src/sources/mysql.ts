@@ -6,6 +6,8 @@
  * from `wepql/sql`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from './mysql-source.js';
 export type { MysqlDataSourceOptions, MysqlRunner, MysqlTableOptions } from './mysql-source.js';

@@ -3,6 +3,8 @@
  * records so that SQL and the in-memory evaluator agree.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { SQL_DIALECTS, quoteIdentifier, sqlDialect } from './dialect.js';
 export type { ListBinding, SqlDialect, SqlDialectRules } from './dialect.js';
