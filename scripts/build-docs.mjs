@@ -522,7 +522,11 @@ function exportsWithoutExample(project, ReflectionKind) {
     const hasExample = comments.some((c) => c.blockTags.some((t) => t.tag === '@example'));
     if (!hasExample) withoutExample.push(module === '' ? child.name : `${module}: ${child.name}`);
   }
-  return { exports: exported.length, withoutExample };
+  // Each entry's module page opens with its overview: the entry file's @packageDocumentation comment.
+  const withoutOverview = (project.children ?? [])
+    .filter((c) => c.kind === ReflectionKind.Module && (c.comment?.summary ?? []).every((part) => part.text.trim() === ''))
+    .map((c) => c.name);
+  return { exports: exported.length, withoutExample, withoutOverview };
 }
 
 /**
@@ -557,8 +561,8 @@ export async function buildApiDocs(outDir) {
   app.validate(project);
   await app.generateDocs(project, outDir);
   relativiseNavigationLinks(outDir, JSON.parse(readFileSync(join(ROOT, 'typedoc.json'), 'utf8')).navigationLinks ?? {});
-  const { exports, withoutExample } = exportsWithoutExample(project, ReflectionKind);
-  return { exports, modules: (project.children ?? []).map((c) => c.name), undocumented, withoutExample, warnings };
+  const { exports, withoutExample, withoutOverview } = exportsWithoutExample(project, ReflectionKind);
+  return { exports, modules: (project.children ?? []).map((c) => c.name), undocumented, withoutExample, withoutOverview, warnings };
 }
 
 /**
@@ -604,8 +608,8 @@ export async function validateApiDocs({ root = ROOT, entryPoints, typedocOptions
     const project = await app.convert();
     if (project === undefined) throw new Error(`typedoc could not convert ${files.join(', ')}`);
     app.validate(project);
-    const { exports, withoutExample } = exportsWithoutExample(project, ReflectionKind);
-    return { exports, undocumented, withoutExample, warnings };
+    const { exports, withoutExample, withoutOverview } = exportsWithoutExample(project, ReflectionKind);
+    return { exports, undocumented, withoutExample, withoutOverview, warnings };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -649,6 +653,7 @@ export function apiDocGaps(api, { strict = REQUIRE_COMPLETE_API_DOCS } = {}) {
   const gaps = [
     ...api.undocumented.map((m) => m.replace(/^\s*\[warning\]\s*/, '')),
     ...api.withoutExample.map((name) => `${name} has no @example`),
+    ...(api.withoutOverview ?? []).map((name) => `${name} has no overview (a @packageDocumentation comment atop its entry file)`),
   ];
   return { gaps, fail: strict && gaps.length > 0 };
 }

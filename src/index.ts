@@ -9,6 +9,8 @@
  * `wepql/sdk`, `wepql/server`), as has each framework and UI bridge.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 
 // Syntax trees and operators.

@@ -11,10 +11,13 @@
 import { createElement, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryBuilder } from 'react-querybuilder';
-import type { RuleGroupType, ValidationMap } from 'react-querybuilder';
+import type { RuleGroupType, RuleType, ValidationMap } from 'react-querybuilder';
 import type { Schema } from '../../src/index.js';
 import type { ModelDiagnostic } from '../../src/react-querybuilder/index.js';
-import { fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
+import { QUERY_BUILDER_OPERATOR_NAMES, fromRuleGroup, queryBuilderConfig, toRuleGroup } from '../../src/react-querybuilder/index.js';
+
+// The operator a new rule starts with: one that keeps every row.
+const NEW_RULE_OPERATOR = QUERY_BUILDER_OPERATOR_NAMES.IsNotNull;
 
 /**
  * What the page calls on the builder: show a filter text typed in the box.
@@ -88,6 +91,9 @@ export function mountVisualBuilder(
       enableMountQueryChange: false,
       // A rule's type decides its value: a new field starts from that field's default rather than the last one's value.
       resetOnFieldChange: true,
+      // A new rule starts as "is not null" on its field (Id.IsNotNull() for the first field, whose Id is never null),
+      // which keeps every employee, instead of Equal('') — no match at all until a value is typed.
+      onAddRule: (rule: RuleType) => ({ ...rule, operator: NEW_RULE_OPERATOR, value: '' }),
       validator: (q: RuleGroupType) => validationMap(q as RuleGroupType, fromRuleGroup(q as RuleGroupType, { schema }).diagnostics),
       onQueryChange: (next: RuleGroupType) => {
         setQuery(next);

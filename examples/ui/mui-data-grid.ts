@@ -2,10 +2,10 @@
  * MUI X Data Grid and wepql (docs/sdk.md, "From user interfaces"): the
  * grid's filter and sort models (`filterMode="server"`) become the API's
  * filter and sort texts, and back. In your own package, import from
- * 'wepql/grid' instead of the relative path.
+ * 'wepql/grid/mui' instead of the relative path.
  */
 import type { GridFilterModel, GridLogicOperator, GridSortModel } from '@mui/x-data-grid';
-import { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel } from '../../src/grid/index.js';
+import { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel } from '../../src/grid/mui.js';
 import { employeeSchema } from '../../src/index.js';
 
 const filterModel: GridFilterModel = {

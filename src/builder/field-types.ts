@@ -81,6 +81,28 @@ export type ValueOfKind<K extends FieldKind> = K extends 'string'
         ? boolean
         : never;
 
+/**
+ * The shapes of ISO datetime text (`2024-01-31`, `2024-01-31T13:45:00Z`),
+ * as far as a template literal type can tell: a literal outside them
+ * (`'yesterday'`, `'31/01/2024'`) is not datetime text. The full rule
+ * (real days, times, years 0001–9999) is checked at run time.
+ *
+ * @example
+ * const day: DatetimeText = '2024-01-31';
+ */
+export type DatetimeText = `${number}-${number}-${number}` | `${number}-${number}-${number}T${string}`;
+
+/**
+ * What a datetime method accepts for an argument of type `S`: a `Date`, text
+ * whose type is plain `string` (checked at run time), or a literal of
+ * `DatetimeText`'s shapes — any other literal is `never`, a compile error.
+ *
+ * @example
+ * type Ok = DatetimeArgument<'2024-01-31'>; // '2024-01-31'
+ * type No = DatetimeArgument<'yesterday'>;  // never
+ */
+export type DatetimeArgument<S> = S extends string ? (string extends S ? S : S extends DatetimeText ? S : never) : S;
+
 type IsAny<V> = 0 extends 1 & V ? true : false;
 
 // Nesting bound for path expansion: deep or recursive record types stop here

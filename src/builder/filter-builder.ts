@@ -28,9 +28,12 @@ import type {
   InFieldsMethod,
   InFieldsPath,
   KindAt,
+  DatetimeArgument,
   ValueOfKind,
 } from './field-types.js';
-import { builderError, builtField, builtValue, valueToText } from './values.js';
+import type { Schema } from '../schema/schema.js';
+import type { ScalarType } from '../schema/values.js';
+import { builderError, builtField, builtValue, checkedValueText, valueToText } from './values.js';
 
 /** One or more values: spread (`inArray(1, 2)`) or as one array (`inArray(ids)`). */
 interface ListMethod<R, E> {
@@ -81,6 +84,31 @@ export interface OrderConditions<R, V> {
 }
 
 /**
+ * The one-value operators of a datetime field, which take a `Date` or ISO
+ * text. Literal text is checked at compile time (`DatetimeArgument`):
+ * `greaterThan('yesterday')` does not compile; text whose type is plain
+ * `string` is checked when the filter is built with a schema
+ * (`where<T>(schema)`), by the reader the validator uses.
+ *
+ * @example
+ * where<Employee>().field('BirthOn').greaterThan('1990-01-01');
+ */
+export interface DatetimeConditions<R> {
+  /** `Field.Equal(value)`. */
+  equal<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+  /** `Field.NotEqual(value)`; false on a null field. */
+  notEqual<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+  /** `Field.LessThan(value)`. */
+  lessThan<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+  /** `Field.LessThanOrEqual(value)`. */
+  lessThanOrEqual<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+  /** `Field.GreaterThan(value)`. */
+  greaterThan<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+  /** `Field.GreaterThanOrEqual(value)`. */
+  greaterThanOrEqual<S extends Date | string>(value: S & DatetimeArgument<S>): R;
+}
+
+/**
  * Substring tests, for strings (case-insensitive by default, docs/reference.md §"Filter
  * semantics").
  *
@@ -109,9 +137,11 @@ export interface TextConditions<R> {
  * @example
  * const next: Filter<Employee> = where<Employee>().field('Gender').inArray(1, 2);
  */
-export type FieldConditions<R, K extends FieldKind, E> = K extends FieldKind
-  ? Pick<EqualityConditions<R, E> & OrderConditions<R, ValueOfKind<K>> & TextConditions<R>, FieldMethodsOfKind<K>>
-  : never;
+export type FieldConditions<R, K extends FieldKind, E> = K extends 'datetime'
+  ? Pick<DatetimeConditions<R> & Omit<EqualityConditions<R, E>, keyof DatetimeConditions<R>>, FieldMethodsOfKind<'datetime'>>
+  : K extends FieldKind
+    ? Pick<EqualityConditions<R, E> & OrderConditions<R, ValueOfKind<K>> & TextConditions<R>, FieldMethodsOfKind<K>>
+    : never;
 
 type FieldsOf<T, M, Method extends InFieldsMethod, V> = [InFieldsPath<T, M, Method, V>, ...InFieldsPath<T, M, Method, V>[]];
 
@@ -236,9 +266,12 @@ function listValues(args: readonly unknown[]): readonly unknown[] {
 
 class BuiltFilter {
   readonly clauses: readonly FilterNode[];
+  /** The schema whose field types check values as they are added, when `where()` was given one. */
+  readonly schema: Schema | undefined;
 
-  constructor(clauses: readonly FilterNode[]) {
+  constructor(clauses: readonly FilterNode[], schema: Schema | undefined) {
     this.clauses = clauses;
+    this.schema = schema;
   }
 
   get isEmpty(): boolean {
@@ -247,13 +280,14 @@ class BuiltFilter {
 
   /** Appends one clause; exposed to the condition prototypes below. */
   withClause(node: FilterNode): BuiltFilter {
-    return new BuiltFilter([...this.clauses, node]);
+    return new BuiltFilter([...this.clauses, node], this.schema);
   }
 
   field(path: unknown): FieldTarget {
     const target: FieldTarget = Object.create(FIELD_METHODS);
     target.filter = this;
     target.field = builtField(path);
+    target.type = typeOf(this.schema, target.field);
     return target;
   }
 
@@ -286,11 +320,11 @@ class BuiltFilter {
   when(condition: unknown, part: unknown): BuiltFilter {
     if (!condition) return this;
     const { clauses } = this.#resolve(part, 'when');
-    return clauses.length === 0 ? this : new BuiltFilter([...this.clauses, ...clauses]);
+    return clauses.length === 0 ? this : new BuiltFilter([...this.clauses, ...clauses], this.schema);
   }
 
   #resolve(part: unknown, where: string): BuiltFilter {
-    const built = typeof part === 'function' ? (part as (b: BuiltFilter) => unknown)(EMPTY) : part;
+    const built = typeof part === 'function' ? (part as (b: BuiltFilter) => unknown)(emptyFilter(this.schema)) : part;
     if (!(built instanceof BuiltFilter)) {
       return builderError('invalid-value', `${where}: each part must be a filter from where() or a function returning one`);
     }
@@ -312,16 +346,27 @@ class BuiltFilter {
 interface FieldTarget {
   filter: BuiltFilter;
   field: FieldNode;
+  /** The field's type in the filter's schema; undefined without a schema. */
+  type: ScalarType | undefined;
+}
+
+// The type of a field in the schema `where()` was given: a name the schema lacks is refused here,
+// as the validator would refuse it.
+function typeOf(schema: Schema | undefined, field: FieldNode): ScalarType | undefined {
+  if (schema === undefined) return undefined;
+  const hit = schema.lookup(field.name);
+  if (hit.found !== 'field') builderError('unknown-field', `${field.name} is not a field of the schema`);
+  return hit.field.type;
 }
 interface InFieldsTarget {
   filter: BuiltFilter;
   head: unknown;
 }
 
-function comparison(field: FieldNode, operator: SingleValueOperator, args: readonly unknown[]): FilterNode {
+function comparison(field: FieldNode, type: ScalarType | undefined, operator: SingleValueOperator, args: readonly unknown[]): FilterNode {
   const where = `${field.name}.${operator}`;
   if (args.length !== 1) builderError('too-many-values', `${where} takes exactly one value, got ${args.length}`);
-  const value = builtValue(valueToText(args[0], where), 'argument');
+  const value = builtValue(checkedValueText(args[0], type, where), 'argument');
   return { kind: 'comparison', field, operator, operatorSpan: NO_SPAN, value, span: NO_SPAN };
 }
 
@@ -330,18 +375,22 @@ function nullCheck(field: FieldNode, operator: NoValueOperator, args: readonly u
   return { kind: 'null-check', field, operator, operatorSpan: NO_SPAN, span: NO_SPAN };
 }
 
-function list(field: FieldNode, operator: ListOperator, args: readonly unknown[]): FilterNode {
+function list(field: FieldNode, type: ScalarType | undefined, operator: ListOperator, args: readonly unknown[]): FilterNode {
   const where = `${field.name}.${operator}`;
   const values = listValues(args);
   if (values.length === 0) builderError('missing-value', `${where} needs at least one value`);
-  const nodes = values.map((v) => builtValue(valueToText(v, where), 'argument'));
+  const nodes = values.map((v) => builtValue(checkedValueText(v, type, where), 'argument'));
   return { kind: 'list', field, operator, operatorSpan: NO_SPAN, values: nodes, span: NO_SPAN };
 }
 
-function inFields(head: unknown, operator: InFieldsOperator, fields: readonly unknown[]): FilterNode {
-  if (fields.length === 0) builderError('missing-value', `${operator} needs at least one field`);
-  const value = builtValue(valueToText(head, operator), 'in-fields-head');
-  return { kind: 'in-fields', value, operator, operatorSpan: NO_SPAN, fields: fields.map(builtField), span: NO_SPAN };
+function inFields(schema: Schema | undefined, head: unknown, operator: InFieldsOperator, paths: readonly unknown[]): FilterNode {
+  if (paths.length === 0) builderError('missing-value', `${operator} needs at least one field`);
+  const fields = paths.map(builtField);
+  const text = valueToText(head, operator);
+  // The head is compared with every listed field, so it must read as each one's type.
+  for (const field of fields) checkedValueText(text, typeOf(schema, field), `${operator}(${field.name})`);
+  const value = builtValue(text, 'in-fields-head');
+  return { kind: 'in-fields', value, operator, operatorSpan: NO_SPAN, fields, span: NO_SPAN };
 }
 
 type Method<Target> = (this: Target, ...args: unknown[]) => BuiltFilter;
@@ -349,7 +398,7 @@ type Method<Target> = (this: Target, ...args: unknown[]) => BuiltFilter;
 const FIELD_METHODS: Record<string, Method<FieldTarget>> = Object.create(null);
 for (const operator of SINGLE_VALUE_OPERATORS) {
   FIELD_METHODS[camel(operator)] = function (...args) {
-    return this.filter.withClause(comparison(this.field, operator, args));
+    return this.filter.withClause(comparison(this.field, this.type, operator, args));
   };
 }
 for (const operator of NO_VALUE_OPERATORS) {
@@ -359,24 +408,40 @@ for (const operator of NO_VALUE_OPERATORS) {
 }
 for (const operator of LIST_OPERATORS) {
   FIELD_METHODS[camel(operator)] = function (...args) {
-    return this.filter.withClause(list(this.field, operator, args));
+    return this.filter.withClause(list(this.field, this.type, operator, args));
   };
 }
 
 const IN_FIELDS_METHODS: Record<string, Method<InFieldsTarget>> = Object.create(null);
 for (const operator of IN_FIELDS_OPERATORS) {
   IN_FIELDS_METHODS[inFieldsMethodName(operator)] = function (...fields) {
-    return this.filter.withClause(inFields(this.head, operator, fields));
+    return this.filter.withClause(inFields(this.filter.schema, this.head, operator, fields));
   };
 }
 
-const EMPTY = new BuiltFilter([]);
+const EMPTY = new BuiltFilter([], undefined);
+
+// The empty filter of a schema (one per schema, as filters are immutable).
+const EMPTY_OF_SCHEMA = new WeakMap<Schema, BuiltFilter>();
+function emptyFilter(schema: Schema | undefined): BuiltFilter {
+  if (schema === undefined) return EMPTY;
+  let empty = EMPTY_OF_SCHEMA.get(schema);
+  if (empty === undefined) EMPTY_OF_SCHEMA.set(schema, (empty = new BuiltFilter([], schema)));
+  return empty;
+}
 
 /**
  * Starts an empty, immutable filter over records of type `T`. Field kinds
  * come from the TypeScript types (`string`, `number`, `boolean`, `Date`),
  * from the record type's `[FIELD_TYPES]` declaration, or from `M` — which is
  * how datetimes held as ISO strings are declared.
+ *
+ * Literal datetime text is checked at compile time. Given a `schema`, every
+ * value is also read as its field's type as it is added — text held in a
+ * plain `string`, numbers for integer fields, values from JavaScript callers
+ * — and a value the schema's type does not read, or a field the schema lacks,
+ * throws `WepqlError` (`invalid-value`, `unknown-field`) then, with the
+ * validator's message, rather than when the request is sent.
  *
  * @example
  * const filter = where<Employee>()
@@ -387,8 +452,8 @@ const EMPTY = new BuiltFilter([]);
  *   );
  * filter.toString(); // 'LastName.StartsWith(Sm);Or(Gender.Equal(1);BirthOn.LessThan(1990-01-01T00:00:00.000Z))'
  */
-export function where<T, M extends FieldTypesFor<T, M> = {}>(): Filter<T, M> {
-  return EMPTY as unknown as Filter<T, M>;
+export function where<T, M extends FieldTypesFor<T, M> = {}>(schema?: Schema): Filter<T, M> {
+  return emptyFilter(schema) as unknown as Filter<T, M>;
 }
 
 /**

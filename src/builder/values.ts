@@ -13,7 +13,9 @@ import type { ValuePosition } from '../print/quote.js';
 import { needsQuoting } from '../print/quote.js';
 // A leaf with no imports of its own, so the builder still depends only downwards.
 import { hasInvalidCharacter, IDENTIFIER_RULE, isIdentifier, quoteValue } from '../ast/lexical.js';
+import type { ScalarType } from '../schema/values.js';
 import { instantOf } from '../schema/values.js';
+import { convertValueText } from '../validate/convert-value.js';
 
 /**
  * Throws a `WepqlError` carrying one diagnostic with no source range (a
@@ -73,6 +75,25 @@ export function valueToText(value: unknown, where: string): string {
       }
       return builderError('invalid-value', `${where}: expected a string, finite number, boolean or Date, got ${describe(value)}`);
   }
+}
+
+/**
+ * `valueToText`, then, when the field's type is known (the builder was given
+ * a schema), the text read as that type by the validator's own reader
+ * (`convertValueText`), so the builder refuses exactly the values validation
+ * would refuse, with the same reason. Throws `WepqlError` (`invalid-value`,
+ * `integer-out-of-range`).
+ *
+ * @example
+ * checkedValueText('2024-01-31', 'datetime', 'BirthOn.GreaterThan'); // '2024-01-31'
+ * checkedValueText('yesterday', 'datetime', 'BirthOn.GreaterThan');  // throws WepqlError (invalid-value)
+ */
+export function checkedValueText(value: unknown, type: ScalarType | undefined, where: string): string {
+  const text = valueToText(value, where);
+  if (type === undefined) return text;
+  const read = convertValueText(text, type);
+  if (!read.ok) builderError(read.code, `${where}: ${describe(text)} is not a valid ${type}: ${read.reason}`);
+  return text;
 }
 
 /**

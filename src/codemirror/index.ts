@@ -5,6 +5,8 @@
  * does not depend on them.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { wepql, wepqlDiagnostics } from './wepql-language.js';
 export type { WepqlEditorOptions } from './wepql-language.js';

@@ -2,6 +2,8 @@
  * `wepql/express`: a list route for Express 5. The handler answers exactly
  * what `handleListRequest` answers: status, headers and the PascalCase
  * envelopes. Authentication stays the application's (a middleware before it).
+ *
+ * @packageDocumentation
  */
 import type { ListRouteOptions } from './list-route.js';
 import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';

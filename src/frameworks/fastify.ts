@@ -2,6 +2,8 @@
  * `wepql/fastify`: a list route for Fastify 5. The handler answers exactly
  * what `handleListRequest` answers: status, headers and the PascalCase
  * envelopes. Authentication stays the application's (an `onRequest` hook).
+ *
+ * @packageDocumentation
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HeaderInput } from '../list/params.js';

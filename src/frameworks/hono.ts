@@ -3,6 +3,8 @@
  * or any runtime with fetch). The handler answers exactly what
  * `handleListRequest` answers: status, headers and the PascalCase envelopes.
  * Authentication stays the application's (a middleware before it).
+ *
+ * @packageDocumentation
  */
 import type { Context } from 'hono';
 import type { HeaderInput } from '../list/params.js';

@@ -7,17 +7,14 @@
  * date conditions never do. Date filters compare days (the recommended
  * `comparator` that compares a cell's UTC day with the filter's day), which
  * are the day ranges of docs/semantics.md.
+ *
+ * The models' shapes are written out here rather than imported from
+ * `ag-grid-community`, so that `wepql/grid` type-checks in a project that
+ * installs only one of the grids (`skipLibCheck: false`); they are AG Grid's
+ * own shapes with its option keys widened to `string` (AG Grid allows custom
+ * options), assignable to and from `FilterModel`, `TextFilterModel`, … and
+ * `SortModelItem` (test/types/ui-models.test.ts checks both directions).
  */
-import type {
-  DateFilterModel,
-  FilterModel,
-  ICombinedSimpleModel,
-  ISimpleFilterModelType,
-  NumberFilterModel,
-  SetFilterModel,
-  SortModelItem,
-  TextFilterModel,
-} from 'ag-grid-community';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
 import { modelDiagnosticOf, modelValueLabel } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
@@ -48,13 +45,94 @@ import {
 } from './common.js';
 
 /**
+ * A text filter's condition (AG Grid's `TextFilterModel`).
+ *
+ * @example
+ * const condition: AgGridTextFilter = { filterType: 'text', type: 'startsWith', filter: 'sm' };
+ */
+export interface AgGridTextFilter {
+  /** Always `'text'` (a condition of a combined filter may leave it out). */
+  filterType?: 'text';
+  /** The filter option: `'contains'`, `'equals'`, `'blank'`, … */
+  type?: string | null;
+  /** The text compared with. */
+  filter?: string | null;
+  /** The second text of a two-value option. */
+  filterTo?: string | null;
+}
+
+/**
+ * A number filter's condition (AG Grid's `NumberFilterModel`).
+ *
+ * @example
+ * const condition: AgGridNumberFilter = { filterType: 'number', type: 'greaterThan', filter: 100 };
+ */
+export interface AgGridNumberFilter {
+  /** Always `'number'` (a condition of a combined filter may leave it out). */
+  filterType?: 'number';
+  /** The filter option: `'equals'`, `'lessThan'`, `'inRange'`, … */
+  type?: string | null;
+  /** The number compared with (the lower end of `inRange`). */
+  filter?: number | null;
+  /** The upper end of `inRange`. */
+  filterTo?: number | null;
+}
+
+/**
+ * A date filter's condition (AG Grid's `DateFilterModel`): dates are text,
+ * `YYYY-MM-DD hh:mm:ss`.
+ *
+ * @example
+ * const condition: AgGridDateFilter = { filterType: 'date', type: 'equals', dateFrom: '2024-03-21 00:00:00', dateTo: null };
+ */
+export interface AgGridDateFilter {
+  /** Always `'date'` (a condition of a combined filter may leave it out). */
+  filterType?: 'date';
+  /** The filter option: `'equals'`, `'lessThan'`, `'inRange'`, … */
+  type?: string | null;
+  /** The date compared with (the start of `inRange`). */
+  dateFrom: string | null | undefined;
+  /** The end of `inRange`. */
+  dateTo: string | null | undefined;
+}
+
+/**
  * One condition of a text, number or date filter in an AG Grid filter model:
  * the filters a combined filter (`conditions`) joins.
  *
  * @example
  * const condition: AgGridSimpleFilter = { filterType: 'number', type: 'greaterThan', filter: 100 };
  */
-export type AgGridSimpleFilter = TextFilterModel | NumberFilterModel | DateFilterModel;
+export type AgGridSimpleFilter = AgGridTextFilter | AgGridNumberFilter | AgGridDateFilter;
+
+/**
+ * Conditions of one column joined by `AND` or `OR` (AG Grid's `ICombinedSimpleModel`).
+ *
+ * @example
+ * const model: AgGridCombinedFilter = { filterType: 'number', operator: 'OR', conditions: [
+ *   { filterType: 'number', type: 'equals', filter: 1 }, { filterType: 'number', type: 'equals', filter: 3 }] };
+ */
+export interface AgGridCombinedFilter {
+  /** The conditions' filter type. */
+  filterType?: string;
+  /** How the conditions are joined. */
+  operator: 'AND' | 'OR';
+  /** The conditions. */
+  conditions: AgGridSimpleFilter[];
+}
+
+/**
+ * A set filter (AG Grid Enterprise's `SetFilterModel`): the values a row may have.
+ *
+ * @example
+ * const model: AgGridSetFilter = { filterType: 'set', values: ['1', '2'] };
+ */
+export interface AgGridSetFilter {
+  /** Always `'set'`. */
+  filterType?: 'set';
+  /** The values kept; null keeps empty cells. */
+  values: (string | null)[];
+}
 
 /**
  * One column's filter in an AG Grid filter model, as this module reads and writes it.
@@ -62,7 +140,50 @@ export type AgGridSimpleFilter = TextFilterModel | NumberFilterModel | DateFilte
  * @example
  * const model: AgGridColumnFilter = { filterType: 'text', type: 'startsWith', filter: 'sm' };
  */
-export type AgGridColumnFilter = AgGridSimpleFilter | ICombinedSimpleModel<AgGridSimpleFilter> | SetFilterModel;
+export type AgGridColumnFilter = AgGridSimpleFilter | AgGridCombinedFilter | AgGridSetFilter;
+
+/**
+ * AG Grid's filter model (`FilterModel`, what `api.getFilterModel()`
+ * returns): each column id's filter. A column may hold a filter of a kind
+ * this module does not read (a multi filter, a custom one); it is reported,
+ * so the type leaves the value open.
+ *
+ * @example
+ * const model: AgGridFilterModel = { LastName: { filterType: 'text', type: 'startsWith', filter: 'sm' } };
+ */
+export interface AgGridFilterModel {
+  /** The filter of the column with this id. */
+  [colId: string]: any; // as AG Grid's own FilterModel: any column filter, custom ones included
+}
+
+/**
+ * One key of an AG Grid sort model (`SortModelItem`).
+ *
+ * @example
+ * const key: AgGridSortModelItem = { colId: 'CreatedOn', sort: 'desc' };
+ */
+export interface AgGridSortModelItem {
+  /** The column id (a field name of the schema). */
+  colId: string;
+  /** The direction. */
+  sort: 'asc' | 'desc';
+}
+
+// AG Grid's filter options (`type`) of text, number and date filters that this module maps.
+type AgGridFilterOption =
+  | 'equals'
+  | 'notEqual'
+  | 'lessThan'
+  | 'lessThanOrEqual'
+  | 'greaterThan'
+  | 'greaterThanOrEqual'
+  | 'inRange'
+  | 'contains'
+  | 'notContains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'blank'
+  | 'notBlank';
 
 // Own properties only: a hostile model must not reach the prototype chain.
 function prop(o: unknown, key: string): unknown {
@@ -93,7 +214,7 @@ function valueOf(r: Reader, model: unknown, key: string, path: ModelPath): strin
  * test presence. A new operator is a compile error here until it is given
  * its option or null.
  */
-const AG_GRID_WORDS: Readonly<Record<FilterOperator, ISimpleFilterModelType | null>> = {
+const AG_GRID_WORDS: Readonly<Record<FilterOperator, AgGridFilterOption | null>> = {
   Equal: 'equals',
   NotEqual: 'notEqual',
   LessThan: 'lessThan',
@@ -284,7 +405,7 @@ function columnClause(r: Reader, model: unknown, path: ModelPath): ModelClause |
  * }, { schema: employeeSchema }).filter;
  * // 'LastName.StartsWith(sm);And(CreatedOn.GreaterThanOrEqual(2024-03-21);CreatedOn.LessThan(2024-03-22))'
  */
-export function fromAgGridFilterModel(model: FilterModel, options: GridOptions): ModelFilterResult {
+export function fromAgGridFilterModel(model: AgGridFilterModel, options: GridOptions): ModelFilterResult {
   const out: ModelDiagnostic[] = [];
   const clauses: ModelClause[] = [];
   const entries = typeof model === 'object' && model !== null ? Object.keys(model).map((k) => [k, prop(model, k)] as const) : [];
@@ -313,7 +434,7 @@ export function fromAgGridFilterModel(model: FilterModel, options: GridOptions):
  * fromAgGridSortModel([{ colId: 'LastName', sort: 'asc' }, { colId: 'CreatedOn', sort: 'desc' }], { schema: employeeSchema }).sort;
  * // 'LastName=Asc;CreatedOn=Desc'
  */
-export function fromAgGridSortModel(model: readonly SortModelItem[], options: GridOptions): GridSortResult {
+export function fromAgGridSortModel(model: readonly AgGridSortModelItem[], options: GridOptions): GridSortResult {
   return sortText(
     (Array.isArray(model) ? model : []).map((s: unknown, i) => ({ column: prop(s, 'colId'), direction: prop(s, 'sort'), path: [i] })),
     options,
@@ -327,7 +448,7 @@ export function fromAgGridSortModel(model: readonly SortModelItem[], options: Gr
  * toAgGridSortModel('LastName=Asc;CreatedOn=Desc', { schema: employeeSchema }).model;
  * // [{ colId: 'LastName', sort: 'asc' }, { colId: 'CreatedOn', sort: 'desc' }]
  */
-export function toAgGridSortModel(sort: string, options: GridOptions): ToGridResult<SortModelItem[]> {
+export function toAgGridSortModel(sort: string, options: GridOptions): ToGridResult<AgGridSortModelItem[]> {
   const { keys, diagnostics } = sortKeys(sort, options);
   return { model: keys?.map((k) => ({ colId: k.field, sort: k.direction })), diagnostics };
 }
@@ -459,7 +580,7 @@ function clauseModel(node: TypedFilterNode, options: GridOptions): Part | string
  * // { LastName: { filterType: 'text', type: 'startsWith', filter: 'sm' },
  * //   ClientId: { filterType: 'number', operator: 'OR', conditions: [{ filterType: 'number', type: 'equals', filter: 1 }, …] } }
  */
-export function toAgGridFilterModel(filter: string, options: GridOptions): ToGridResult<FilterModel> {
+export function toAgGridFilterModel(filter: string, options: GridOptions): ToGridResult<AgGridFilterModel> {
   const analyzed = analyzeFilter(
     filter,
     options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
@@ -482,7 +603,7 @@ export function toAgGridFilterModel(filter: string, options: GridOptions): ToGri
     }
     byColumn.set(part.column, [...(byColumn.get(part.column) ?? []), part.model]);
   });
-  const model: FilterModel = {};
+  const model: AgGridFilterModel = {};
   for (const [column, parts] of byColumn) {
     const flat = parts.length === 1 ? parts[0]! : combineAnd(parts);
     if (typeof flat === 'string')

@@ -1,12 +1,22 @@
 /**
- * MUI X Data Grid: `GridFilterModel` (items joined by `logicOperator`) and
- * `GridSortModel` to wepql text, and back where the grid can hold the
- * filter. Each operator keeps the meaning of the grid's own filter
- * functions: text compares case-insensitively with the filter value trimmed,
- * `doesNotContain`/`doesNotEqual`/`!=` keep empty cells, `is false` on a
- * boolean column keeps them too. `date` columns compare days and `dateTime`
- * columns minutes; a date-only value (or a `Date` at midnight UTC) is a day,
- * anything else a minute — mapped to the ranges of docs/semantics.md.
+ * `wepql/grid/mui`: MUI X Data Grid's `GridFilterModel` (items joined by
+ * `logicOperator`) and `GridSortModel` to wepql text, and back where the grid
+ * can hold the filter. Each operator keeps the meaning of the grid's own
+ * filter functions: text compares case-insensitively with the filter value
+ * trimmed, `doesNotContain`/`doesNotEqual`/`!=` keep empty cells, `is false`
+ * on a boolean column keeps them too. `date` columns compare days and
+ * `dateTime` columns minutes; a date-only value (or a `Date` at midnight UTC)
+ * is a day, anything else a minute — mapped to the ranges of
+ * docs/semantics.md.
+ *
+ * An entry of its own, apart from `wepql/grid`, because its types are MUI's:
+ * `logicOperator` is MUI's string enum `GridLogicOperator`, which no shape
+ * written without MUI's package can produce, so a model from
+ * `toMuiFilterModel` could not be handed to the grid. Importing it needs
+ * `@mui/x-data-grid` installed (for types only: nothing of MUI runs);
+ * `wepql/grid` needs no grid package.
+ *
+ * @packageDocumentation
  */
 import type { GridFilterItem, GridFilterModel, GridLogicOperator, GridSortModel } from '@mui/x-data-grid';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';

@@ -6,8 +6,13 @@
  * TanStack's auto filter picks for a value of the field's type. Each mapping
  * keeps the filter function's meaning, null rows included, so wepql returns
  * the rows `getFilteredRowModel` returns.
+ *
+ * The state's shapes are written out here rather than imported from
+ * `@tanstack/table-core`, so that `wepql/grid` type-checks in a project that
+ * installs only one of the grids (`skipLibCheck: false`); they are the
+ * package's own shapes, assignable to and from `ColumnFiltersState` and
+ * `SortingState` (test/types/ui-models.test.ts checks both directions).
  */
-import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
 import type { ModelDiagnostic, ModelPath } from '../diagnostics/model-diagnostic.js';
 import type { ModelClause, ModelFilterResult } from '../print/model-text.js';
 import { modelFilterText, modelValueText } from '../print/model-text.js';
@@ -98,6 +103,33 @@ function operatorOfFn(fn: TanStackFilterFn): FilterOperator {
   const op = FILTER_OPERATORS.find((o) => TANSTACK_FILTER_FNS[o] === same);
   if (op === undefined) throw new Error(`operatorOfFn: ${fn} is not in TANSTACK_FILTER_FNS`);
   return op;
+}
+
+/**
+ * One entry of TanStack Table's `ColumnFiltersState`: a column id and the
+ * value of its filter.
+ *
+ * @example
+ * const state: TanStackColumnFilter[] = [{ id: 'LastName', value: 'sm' }];
+ */
+export interface TanStackColumnFilter {
+  /** The column id (a field name of the schema). */
+  id: string;
+  /** The filter value, read as the column's filter function reads it. */
+  value: unknown;
+}
+
+/**
+ * One entry of TanStack Table's `SortingState`: a column id and its direction.
+ *
+ * @example
+ * const sorting: TanStackColumnSort[] = [{ id: 'CreatedOn', desc: true }];
+ */
+export interface TanStackColumnSort {
+  /** The column id (a field name of the schema). */
+  id: string;
+  /** Descending when true. */
+  desc: boolean;
 }
 
 /**
@@ -280,7 +312,7 @@ const KNOWN_FNS: ReadonlySet<string> = new Set<TanStackFilterFn>([
  * fromTanStackColumnFilters([{ id: 'LastName', value: 'sm' }, { id: 'ClientId', value: [1, 3] }], { schema: employeeSchema });
  * // { filter: 'LastName.Contains(sm);And(ClientId.GreaterThanOrEqual(1);ClientId.LessThanOrEqual(3))', diagnostics: [] }
  */
-export function fromTanStackColumnFilters(state: ColumnFiltersState, options: TanStackOptions): ModelFilterResult {
+export function fromTanStackColumnFilters(state: readonly TanStackColumnFilter[], options: TanStackOptions): ModelFilterResult {
   const out: ModelDiagnostic[] = [];
   const clauses: ModelClause[] = [];
   (Array.isArray(state) ? state : []).forEach((entry, i) => {
@@ -320,7 +352,7 @@ export function fromTanStackColumnFilters(state: ColumnFiltersState, options: Ta
  * fromTanStackSorting([{ id: 'LastName', desc: false }, { id: 'CreatedOn', desc: true }], { schema: employeeSchema }).sort;
  * // 'LastName=Asc;CreatedOn=Desc'
  */
-export function fromTanStackSorting(state: SortingState, options: GridOptions): GridSortResult {
+export function fromTanStackSorting(state: readonly TanStackColumnSort[], options: GridOptions): GridSortResult {
   return sortText(
     (Array.isArray(state) ? state : []).map((s, i) => ({ column: s?.id, direction: s?.desc === true ? 'desc' : 'asc', path: [i] })),
     options,
@@ -334,7 +366,7 @@ export function fromTanStackSorting(state: SortingState, options: GridOptions): 
  * toTanStackSorting('LastName=Asc;CreatedOn=Desc', { schema: employeeSchema }).model;
  * // [{ id: 'LastName', desc: false }, { id: 'CreatedOn', desc: true }]
  */
-export function toTanStackSorting(sort: string, options: GridOptions): ToGridResult<SortingState> {
+export function toTanStackSorting(sort: string, options: GridOptions): ToGridResult<TanStackColumnSort[]> {
   const { keys, diagnostics } = sortKeys(sort, options);
   return { model: keys?.map((k) => ({ id: k.field, desc: k.direction === 'desc' })), diagnostics };
 }
@@ -435,14 +467,14 @@ function columnFilterOf(node: TypedFilterNode): ColumnFilter | string {
 export function toTanStackColumnFilters(
   filter: string,
   options: GridOptions,
-): ToGridResult<{ columnFilters: ColumnFiltersState; filterFns: Record<string, TanStackFilterFn> }> {
+): ToGridResult<{ columnFilters: TanStackColumnFilter[]; filterFns: Record<string, TanStackFilterFn> }> {
   const analyzed = analyzeFilter(
     filter,
     options.limits === undefined ? { schema: options.schema } : { schema: options.schema, limits: options.limits },
   );
   const diagnostics: ModelDiagnostic[] = analyzed.diagnostics.map((d) => modelDiagnosticOf(d, []));
   if (analyzed.value === undefined) return { model: undefined, diagnostics };
-  const columnFilters: ColumnFiltersState = [];
+  const columnFilters: TanStackColumnFilter[] = [];
   const filterFns: Record<string, TanStackFilterFn> = Object.create(null);
   analyzed.value.clauses.forEach((node, i) => {
     const r = columnFilterOf(node);

@@ -5,6 +5,8 @@
  * themselves are `wepql/sources`.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { handleListRequest } from './handler.js';
 export type { ListHandlerOptions } from './handler.js';

@@ -4,6 +4,8 @@
  * Built on the SQL compiler's parts (`toSqlParts`): fixed text goes in as
  * `sql.raw`, every value as `sql.param`, so Drizzle binds it. drizzle-orm
  * is an optional peer dependency; only this entry imports it.
+ *
+ * @packageDocumentation
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { SqlPart, SqlQuery, ToSqlOptions } from '../sql/to-sql.js';

@@ -4,6 +4,8 @@
  * SQL compiler's parts (`toSqlParts`): fixed text goes in as raw SQL,
  * every value as a parameter Kysely numbers itself. Kysely is an optional
  * peer dependency; only this entry imports it.
+ *
+ * @packageDocumentation
  */
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { SqlPart, SqlQuery, ToSqlOptions } from '../sql/to-sql.js';

@@ -4,6 +4,8 @@
  * `combinators`) generated from a wepql schema. Only react-querybuilder's
  * types are used, so `@react-querybuilder/core` is an optional peer needed
  * for type checking, never at run time.
+ *
+ * @packageDocumentation
  */
 export { toRuleGroup, toIndependentCombinators } from './to-rule-group.js';
 export type { ToRuleGroupOptions, ToRuleGroupResult, WepqlRuleMeta } from './to-rule-group.js';

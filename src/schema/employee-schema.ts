@@ -2,6 +2,8 @@
  * The schema of the employee list (`GET /api/public/clients/{client_id}/employees`),
  * as docs/schema.md §"The employee schema" lists it. `schemas/employee.json` is the
  * same schema as a file; a test keeps the two equal.
+ *
+ * @packageDocumentation
  */
 import type { Schema, SchemaDefinition } from './schema.js';
 import { defineSchema } from './schema.js';

@@ -2,9 +2,13 @@
  * `wepql/sdk`: build queries from typed code and page through list endpoints.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { FIELD_TYPES } from '../builder/field-types.js';
 export type {
+  DatetimeArgument,
+  DatetimeText,
   EqualityValue,
   FieldKind,
   FieldPath,
@@ -20,6 +24,7 @@ export type {
 } from '../builder/field-types.js';
 export { where } from '../builder/filter-builder.js';
 export type {
+  DatetimeConditions,
   EqualityConditions,
   FieldConditions,
   Filter,

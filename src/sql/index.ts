@@ -3,6 +3,8 @@
  * records so that SQL and the in-memory evaluator agree.
  *
  * This file only re-exports; nothing inside `src/` imports it.
+ *
+ * @packageDocumentation
  */
 export { SQL_DIALECTS, dialectOf, quoteIdentifier, sqlDialect } from './dialects/registry.js';
 export type { SqlDialect } from './dialects/registry.js';

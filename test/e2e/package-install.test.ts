@@ -1,13 +1,13 @@
 /**
  * The published package works once installed: `npm pack` the built tree,
  * install the tarball into an empty folder (offline: the runtime dependencies
- * are packed from this checkout's node_modules), and run the installed commands —
+ * are packed from this checkout's node_modules; test/support/packed-install.ts), and run the installed commands —
  * `wepql db-seed --help`, `wepql query` over the shipped sample, `npx wepql
  * lint` in the app, the reference server — and import every JavaScript
  * entry of `exports`.
  * Needs `npm run build` first, as `npm test` does.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshDist } from '../support/dist.js';
 import { get } from '../support/http.js';
+import { installPackedWepql, run } from '../support/packed-install.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -29,54 +30,12 @@ let dir = '';
 let installed = '';
 const children: ChildProcess[] = [];
 
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 180_000 });
-  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', error: r.error };
-}
-
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-
-/** The installed folders of wepql's runtime dependencies and theirs, nested copies first as Node resolves them. */
-function runtimeDependencyFolders(): string[] {
-  const folders: string[] = [];
-  const queue: [string, string][] = Object.keys(pkg.dependencies ?? {}).map((name) => [name, ROOT]);
-  while (queue.length > 0) {
-    const [name, from] = queue.shift()!;
-    const folder = [join(from, 'node_modules', name), join(ROOT, 'node_modules', name)].find((f) => existsSync(join(f, 'package.json')));
-    if (folder === undefined) throw new Error(`${name} is not installed: run npm ci first`);
-    if (folders.includes(folder)) continue;
-    folders.push(folder);
-    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    for (const dep of Object.keys(manifest.dependencies ?? {})) queue.push([dep, folder]);
-  }
-  return folders;
-}
 
 beforeAll(() => {
   assertFreshDist();
   dir = mkdtempSync(join(tmpdir(), 'wepql-pack-'));
-  const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], ROOT);
-  expect(packed.code, packed.stderr).toBe(0);
-  const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
-  expect(existsSync(tarball), tarball).toBe(true);
-  const app = join(dir, 'app');
-  run('mkdir', ['-p', app], dir);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }),
-  );
-  // Offline: the runtime dependencies are packed from this checkout's node_modules and installed
-  // alongside, so npm resolves wepql's dependency on them without asking a registry.
-  const tarballs = [tarball];
-  for (const folder of runtimeDependencyFolders()) {
-    const dep = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], ROOT);
-    expect(dep.code, dep.stderr).toBe(0);
-    tarballs.push(join(dir, dep.stdout.trim().split('\n').pop()!));
-  }
-  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
-  expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
-  installed = join(app, 'node_modules', pkg.name);
+  installed = join(installPackedWepql(dir), 'node_modules', pkg.name);
 }, 240_000);
 
 afterAll(() => {

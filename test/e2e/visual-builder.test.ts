@@ -111,6 +111,24 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
     );
   });
 
+  it('playground-add-rule-keeps-results: "+ Rule" adds a rule that keeps every employee, not Id.Equal(\'\')', async () => {
+    await page.evaluate(() =>
+      (window as unknown as { playground: { load(f: string, s: string): void } }).playground.load(
+        'LastName.StartsWith(Sm)',
+        'LastName=Asc',
+      ),
+    );
+    await page.click('#tab-builder');
+    await page.waitForFunction(() => document.querySelectorAll('#builder .rule').length === 1);
+    const before = await page.textContent('#count');
+    await page.click('#builder [data-path="[]"] > .ruleGroup-header .ruleGroup-addRule');
+    await page.waitForSelector('#builder [data-path="[1]"].rule');
+    expect(await waitForText('LastName.StartsWith(Sm);Id.IsNotNull()')).toBe('LastName.StartsWith(Sm);Id.IsNotNull()');
+    await page.waitForFunction(() => document.querySelector('#canonical-filter')?.textContent === 'LastName.StartsWith(Sm);Id.IsNotNull()');
+    expect(await page.textContent('#count')).toBe(before);
+    expect(before).toMatch(/^[1-9]\d* of \d+ employees match/);
+  });
+
   it('rebuilds the builder from text typed in the box', async () => {
     await page.click('#filter .cm-content');
     await page.keyboard.press('Control+A');

@@ -9,14 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineSchema } from '../../src/index.js';
-import {
-  fromAgGridFilterModel,
-  fromAgGridSortModel,
-  fromMuiFilterModel,
-  fromMuiSortModel,
-  fromTanStackColumnFilters,
-  fromTanStackSorting,
-} from '../../src/grid/index.js';
+import { fromAgGridFilterModel, fromAgGridSortModel, fromTanStackColumnFilters, fromTanStackSorting } from '../../src/grid/index.js';
+import { fromMuiFilterModel, fromMuiSortModel } from '../../src/grid/mui.js';
 import { fromRuleGroup } from '../../src/react-querybuilder/index.js';
 
 const schema = defineSchema({

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GridFilterItem, GridFilterModel, GridLogicOperator } from '@mui/x-data-grid';
 import { compileFilter, defineSchema } from '../../src/index.js';
-import { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel, toMuiSortModel } from '../../src/grid/index.js';
+import { fromMuiFilterModel, fromMuiSortModel, toMuiFilterModel, toMuiSortModel } from '../../src/grid/mui.js';
 
 process.env.TZ = 'UTC';
 const require = createRequire(import.meta.url);

@@ -9,14 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineSchema } from '../../src/index.js';
-import {
-  fromAgGridFilterModel,
-  fromMuiFilterModel,
-  fromTanStackColumnFilters,
-  toAgGridFilterModel,
-  toMuiFilterModel,
-  toTanStackColumnFilters,
-} from '../../src/grid/index.js';
+import { fromAgGridFilterModel, fromTanStackColumnFilters, toAgGridFilterModel, toTanStackColumnFilters } from '../../src/grid/index.js';
+import { fromMuiFilterModel, toMuiFilterModel } from '../../src/grid/mui.js';
 import type { AgGridColumnFilter, TanStackFilterFn } from '../../src/grid/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 

@@ -89,12 +89,29 @@ describe('operators per kind', () => {
   });
 
   it('datetimes: Date or ISO text, comparisons — no text operators', () => {
-    expectTypeOf(where<Person>().field('Joined').lessThan).parameter(0).toEqualTypeOf<Date | string>();
+    where<Person>().field('Joined').lessThan('2024-01-01T13:45:00Z').field('Joined').greaterThanOrEqual(new Date());
     where<Person>().field('Joined').lessThan(jan1).field('Joined').equal('2024-01-01').field('Joined').inArray(jan1, '2024-02-01');
     // @ts-expect-error: StartsWith does not apply to datetimes
     where<Person>().field('Joined').startsWith('2024');
     // @ts-expect-error: a number is not a datetime
     where<Person>().field('Joined').greaterThan(1);
+  });
+
+  it('builder-strings-checked: literal datetime text must look like a datetime; plain string text is checked at run time', () => {
+    const text: string = 'yesterday';
+    // Text of type string cannot be told apart at compile time: where(schema) reads it when it is added.
+    where<Employee>().field('BirthOn').greaterThan(text);
+    where<Employee>().field('BirthOn').greaterThan('1990-01-01').field('CreatedOn').notEqual('2024-01-31T13:45:00+02:00');
+    // @ts-expect-error: 'yesterday' is not datetime text
+    where<Employee>().field('BirthOn').greaterThan('yesterday');
+    // @ts-expect-error: nor is a day in another order
+    where<Employee>().field('BirthOn').equal('31/01/1990');
+    // @ts-expect-error: a year alone is not a datetime
+    where<Person>().field('Joined').lessThan('2024');
+    const either = '2024-01-01' as '2024-01-01' | 'today';
+    // @ts-expect-error: a union holding one bad literal
+    where<Order>().field('PlacedOn').notEqual(either);
+    expect(where<Employee>().field('BirthOn').greaterThan('1990-01-01').toString()).toBe('BirthOn.GreaterThan(1990-01-01)');
   });
 
   it('booleans: equality, lists, null checks only', () => {

@@ -34,6 +34,7 @@ const SURFACE = [
   'wepql/codemirror',
   'wepql/querybuilder',
   'wepql/grid',
+  'wepql/grid/mui',
 ];
 const FILES = [
   'wepql/schemas/employee.json',

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FILTER_OPERATORS, WepqlError, parseFilter } from '../../../src/index.js';
+import { FILTER_OPERATORS, WepqlError, analyzeFilter, parseFilter } from '../../../src/index.js';
+import { hasInvalidCharacter } from '../../../src/ast/lexical.js';
+import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { isBuiltFilter } from '../../../src/builder/filter-builder.js';
 import { where, type Employee, type Filter } from '../../../src/sdk/index.js';
 
@@ -277,5 +280,63 @@ describe('deep nesting', () => {
   it('33 nested groups: toString throws nesting-too-deep (the printer shares the parser limit)', () => {
     expect(() => nest(33).toString()).toThrow(WepqlError);
     expect(() => nest(33).toString({ limits: { maxDepth: 40 } })).not.toThrow();
+  });
+});
+
+describe('builder-strings-checked: where(schema) reads each value as its field type, with the reader validation uses', () => {
+  const text = (s: string): string => s; // text whose type is plain string: only the run time can check it
+  const refusal = (build: () => unknown): { code: string; message: string } | undefined => {
+    try {
+      build();
+      return undefined;
+    } catch (e) {
+      expect(e).toBeInstanceOf(WepqlError);
+      return { code: (e as WepqlError).diagnostics[0]!.code, message: (e as WepqlError).message };
+    }
+  };
+
+  it("field('BirthOn').greaterThan('yesterday') throws with the validator's reason", () => {
+    const r = refusal(() => where<Employee>(employeeSchema).field('BirthOn').greaterThan(text('yesterday')));
+    expect(r?.code).toBe('invalid-value');
+    expect(r?.message).toBe(
+      'BirthOn.GreaterThan: "yesterday" is not a valid datetime: expected a datetime like 2024-01-31 or 2024-01-31T13:45:00Z',
+    );
+    // Without a schema the text is only printed (its literal form does not compile: test/types/builder.test.ts).
+    expect(where<Employee>().field('BirthOn').greaterThan(text('yesterday')).toString()).toBe('BirthOn.GreaterThan(yesterday)');
+  });
+
+  it('checks lists, InFields heads, nested parts and non-text values too; a field the schema lacks is refused', () => {
+    const b = where<Employee>(employeeSchema);
+    expect(refusal(() => b.field('CreatedOn').inArray('2024-01-01', text('2023-02-30')))?.message).toMatch(/not a real date/);
+    expect(refusal(() => b.inFields(text('soon')).greaterThan('CreatedOn', 'ModifiedOn'))?.message).toMatch(
+      /^GreaterThanInFields\(CreatedOn\): "soon" is not a valid datetime/,
+    );
+    expect(refusal(() => b.or((x) => x.field('BirthOn').lessThan(text('never')))))?.toMatchObject({ code: 'invalid-value' });
+    expect(refusal(() => b.field('Gender').equal(1.5))?.message).toMatch(/Gender\.Equal: "1\.5" is not a valid integer: it has a fraction/);
+    expect(refusal(() => b.field('Gender').equal(2 ** 53))?.code).toBe('integer-out-of-range');
+    expect(refusal(() => (b as unknown as Filter<{ Nope: string }>).field('Nope').equal('x'))?.code).toBe('unknown-field');
+    const ok = b.field('BirthOn').greaterThan(text('1990-01-01')).field('LastName').equal(text('yesterday'));
+    expect(ok.toString()).toBe('BirthOn.GreaterThan(1990-01-01);LastName.Equal(yesterday)');
+  });
+
+  it('refuses exactly the values validation refuses (property, every type of field)', () => {
+    const fields = ['BirthOn', 'Gender', 'Deceased', 'LastName'] as const;
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('2024-01-31', '2024-02-30', '2024-01-31T24:00', '0000-01-01', '1e3', '4.5', '9007199254740992', 'TRUE', 'false'),
+      fc.integer().map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), value, (name, v) => {
+        if (hasInvalidCharacter(v)) return; // refused with or without a schema
+        const loose = where<Employee>() as unknown as Filter<Record<string, string>>;
+        const checked = where<Employee>(employeeSchema) as unknown as Filter<Record<string, string>>;
+        const analyzed = analyzeFilter(loose.field(name).equal(v).toAst(), { schema: employeeSchema });
+        const refused = refusal(() => checked.field(name).equal(v));
+        expect(refused?.code).toBe(analyzed.diagnostics[0]?.code);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

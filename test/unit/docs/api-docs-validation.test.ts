@@ -20,6 +20,7 @@ interface Validation {
   exports: number;
   undocumented: string[];
   withoutExample: string[];
+  withoutOverview: string[];
   warnings: string[];
 }
 interface Docs {
@@ -43,6 +44,8 @@ describe('npm-run-docs-typedoc-warning', () => {
     expect(result.undocumented).toEqual([]);
     expect(result.withoutExample).toEqual([]);
     expect(result.exports).toBeGreaterThan(300);
+    // api-module-overview: every entry's module page opens with overview text.
+    expect(result.withoutOverview).toEqual([]);
   }, 240_000);
 
   it('reports a type that an export names but no entry exports (the warning that failed the build)', async () => {

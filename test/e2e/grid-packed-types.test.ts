@@ -1,0 +1,166 @@
+/**
+ * grid-typechecks-with-one-grid: `wepql/grid` did not type-check unless MUI
+ * was installed, even for AG Grid or TanStack Table alone
+ * (`dist/grid/mui.d.ts: Cannot find module '@mui/x-data-grid'`). The packed
+ * package is installed into an app (test/support/packed-install.ts), copied
+ * once per grid with only that grid's package beside it, and a program using
+ * the grid's own types with wepql's converters is checked by `tsc` with
+ * `skipLibCheck: false` — so every declaration file wepql ships is checked.
+ * AG Grid and TanStack come from `wepql/grid`, which needs no grid package
+ * (an app with none is checked too); MUI from `wepql/grid/mui`.
+ *
+ * The grid's package is linked from this checkout's node_modules rather than
+ * installed from the registry (the test runs offline): wepql's files are
+ * real copies in the app, so what they import resolves from the app's
+ * node_modules alone, where no other grid is — the test first proves that
+ * the other grids cannot be resolved there.
+ * Needs `npm run build` first, as `npm test` does.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshDist } from '../support/dist.js';
+import { installPackedWepql, run } from '../support/packed-install.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const GRIDS = ['ag-grid-community', '@tanstack/table-core', '@mui/x-data-grid'] as const;
+let dir = '';
+let base = '';
+
+beforeAll(() => {
+  assertFreshDist();
+  dir = mkdtempSync(join(tmpdir(), 'wepql-grid-types-'));
+  base = installPackedWepql(dir);
+}, 600_000);
+
+afterAll(() => {
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+}, 600_000);
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
+    lib: ['ES2022', 'DOM'],
+  },
+  files: ['index.ts'],
+};
+
+/**
+ * A copy of the installed app with `grid` (if any) linked into its
+ * node_modules, and tsc's errors over `program` in the app's files and
+ * wepql's. The grid's own declaration files are its business: MUI's import
+ * `@emotion/react`, which is not installed here, and do not check with
+ * `skipLibCheck: false` in any app without it.
+ */
+function typecheck(name: string, grid: (typeof GRIDS)[number] | undefined, program: string): { app: string; errors: string[] } {
+  const app = join(dir, name);
+  cpSync(base, app, { recursive: true, verbatimSymlinks: true });
+  if (grid !== undefined) {
+    mkdirSync(dirname(join(app, 'node_modules', grid)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', grid), join(app, 'node_modules', grid), 'dir');
+  }
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  writeFileSync(join(app, 'index.ts'), program);
+  // A whole program with every declaration file checked: seconds alone, minutes on a loaded machine.
+  const r = run(process.execPath, [TSC, '-p', 'tsconfig.json'], app, {}, 600_000);
+  expect(r.error).toBeUndefined();
+  // tsc names files relative to the app; the linked grid's files lie outside it (../…).
+  const lines = `${r.stdout}${r.stderr}`.split('\n');
+  const errors = lines.filter((line) => /^[^\s.][^(]*\(\d+,\d+\): error /.test(line));
+  // Every other line is an error's continuation (indented) or an error in the grid's own files.
+  expect(lines.filter((line) => line !== '' && !/^\s/.test(line) && !line.startsWith('../') && !errors.includes(line))).toEqual([]);
+  return { app, errors };
+}
+
+// The grids' packages Node and TypeScript would find from the app: node_modules folders up to the root.
+function resolvableGrids(app: string): string[] {
+  const folders: string[] = [];
+  for (let d = app; ; d = dirname(d)) {
+    folders.push(join(d, 'node_modules'));
+    if (dirname(d) === d) break;
+  }
+  return GRIDS.filter((g) => folders.some((f) => existsSync(join(f, g, 'package.json'))));
+}
+
+describe('grid-typechecks-with-one-grid: each grid type-checks with only its own package installed', () => {
+  it('no grid at all: wepql/grid', () => {
+    const { app, errors } = typecheck(
+      'none',
+      undefined,
+      `import { toTanStackSorting, fromAgGridFilterModel } from 'wepql/grid';
+import { employeeSchema } from 'wepql';
+export const sorting = toTanStackSorting('LastName=Asc', { schema: employeeSchema }).model;
+export const filter: string | undefined = fromAgGridFilterModel({}, { schema: employeeSchema }).filter;
+`,
+    );
+    expect(resolvableGrids(app)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 900_000);
+
+  it('AG Grid alone: wepql/grid with ag-grid-community', () => {
+    const { app, errors } = typecheck(
+      'ag-grid',
+      'ag-grid-community',
+      `import type { FilterModel, SortModelItem, TextFilterModel } from 'ag-grid-community';
+import { fromAgGridFilterModel, toAgGridFilterModel, toAgGridSortModel } from 'wepql/grid';
+import { employeeSchema } from 'wepql';
+const schema = employeeSchema;
+const condition: TextFilterModel = { filterType: 'text', type: 'startsWith', filter: 'sm' };
+const fromGrid: FilterModel = { LastName: condition };
+export const filter: string | undefined = fromAgGridFilterModel(fromGrid, { schema }).filter;
+export const model: FilterModel | undefined = toAgGridFilterModel('LastName.Contains(a)', { schema }).model;
+export const sort: SortModelItem[] | undefined = toAgGridSortModel('LastName=Desc', { schema }).model;
+`,
+    );
+    expect(resolvableGrids(app)).toEqual(['ag-grid-community']);
+    expect(errors).toEqual([]);
+  }, 900_000);
+
+  it('TanStack Table alone: wepql/grid with @tanstack/table-core', () => {
+    const { app, errors } = typecheck(
+      'tanstack',
+      '@tanstack/table-core',
+      `import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
+import { fromTanStackColumnFilters, toTanStackColumnFilters, toTanStackSorting } from 'wepql/grid';
+import { employeeSchema } from 'wepql';
+const schema = employeeSchema;
+const state: ColumnFiltersState = [{ id: 'EmployeeNumber', value: [100, 200] }];
+export const filter: string | undefined = fromTanStackColumnFilters(state, { schema }).filter;
+export const columnFilters: ColumnFiltersState | undefined = toTanStackColumnFilters('LastName.Contains(a)', { schema }).model?.columnFilters;
+export const sorting: SortingState | undefined = toTanStackSorting('LastName=Desc', { schema }).model;
+`,
+    );
+    expect(resolvableGrids(app)).toEqual(['@tanstack/table-core']);
+    expect(errors).toEqual([]);
+  }, 900_000);
+
+  it('MUI X Data Grid alone: wepql/grid/mui (and wepql/grid) with @mui/x-data-grid', () => {
+    const { app, errors } = typecheck(
+      'mui',
+      '@mui/x-data-grid',
+      `import { GridLogicOperator } from '@mui/x-data-grid';
+import type { GridFilterModel, GridSortModel } from '@mui/x-data-grid';
+import type { GridOptions } from 'wepql/grid';
+import { fromMuiFilterModel, toMuiFilterModel, toMuiSortModel } from 'wepql/grid/mui';
+import { employeeSchema } from 'wepql';
+const options: GridOptions = { schema: employeeSchema };
+const fromGrid: GridFilterModel = { items: [{ field: 'LastName', operator: 'startsWith', value: 'sm' }], logicOperator: GridLogicOperator.Or };
+export const filter: string | undefined = fromMuiFilterModel(fromGrid, options).filter;
+export const model: GridFilterModel | undefined = toMuiFilterModel('LastName.Contains(a)', options).model;
+export const sort: GridSortModel | undefined = toMuiSortModel('LastName=Desc', options).model;
+`,
+    );
+    expect(resolvableGrids(app)).toEqual(['@mui/x-data-grid']);
+    expect(errors).toEqual([]);
+  }, 900_000);
+});

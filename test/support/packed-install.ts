@@ -1,0 +1,81 @@
+/**
+ * The published package installed the way a user installs it: `npm pack` the
+ * built tree and install the tarball into an empty app folder, offline — the
+ * runtime dependencies are packed from this checkout's node_modules and
+ * installed alongside, so npm resolves them without asking a registry. Used
+ * by test/e2e/package-install.test.ts and test/e2e/grid-packed-types.test.ts;
+ * needs `npm run build` first (assertFreshDist).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** A command's outcome. */
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly error: Error | undefined;
+}
+
+/**
+ * Runs a command to its end (`timeoutMs`, 3 minutes by default, at most).
+ *
+ * @example
+ * run('npm', ['--version'], process.cwd()).code; // 0
+ */
+export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 180_000): RunResult {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: timeoutMs });
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', error: r.error };
+}
+
+/** The folders of `names` and of everything they depend on, nested copies first as Node resolves them. */
+function dependencyFolders(names: readonly string[]): string[] {
+  const folders: string[] = [];
+  const queue: [string, string][] = names.map((name) => [name, ROOT]);
+  while (queue.length > 0) {
+    const [name, from] = queue.shift()!;
+    const folder = [join(from, 'node_modules', name), join(ROOT, 'node_modules', name)].find((f) => existsSync(join(f, 'package.json')));
+    if (folder === undefined) throw new Error(`${name} is not installed: run npm ci first`);
+    if (folders.includes(folder)) continue;
+    folders.push(folder);
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) queue.push([dep, folder]);
+  }
+  return folders;
+}
+
+// `npm pack` of a folder into `dir`: the tarball's path.
+function pack(folder: string, dir: string): string {
+  const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], ROOT);
+  if (packed.code !== 0) throw new Error(`npm pack ${folder} failed:\n${packed.stderr}`);
+  const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
+  if (!existsSync(tarball)) throw new Error(`npm pack wrote no ${tarball}`);
+  return tarball;
+}
+
+/**
+ * Packs this checkout and installs it, with its runtime dependencies only,
+ * into `dir`/app; returns the app folder (the package is in
+ * `app/node_modules/wepql`).
+ *
+ * @example
+ * const app = installPackedWepql(mkdtempSync(join(tmpdir(), 'wepql-pack-')));
+ */
+export function installPackedWepql(dir: string): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const app = join(dir, 'app');
+  mkdirSync(app, { recursive: true });
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }),
+  );
+  const tarballs = [pack(ROOT, dir), ...dependencyFolders(Object.keys(pkg.dependencies ?? {})).map((folder) => pack(folder, dir))];
+  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
+  if (install.code !== 0) throw new Error(`npm install of the tarballs failed:\n${install.stdout}\n${install.stderr}`);
+  return app;
+}
