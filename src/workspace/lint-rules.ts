@@ -56,13 +56,8 @@ export function fileRules(config: LintConfig, cwd: string = process.cwd()): (abs
   };
 }
 
-/**
- * Whether the entry silences this code (`wepql-disable` with the code, or `*`).
- *
- * @example
- * isDisabled({ ...entry, disable: ['unknown-field'] }, 'unknown-field'); // true
- */
-export function isDisabled(entry: Pick<SavedEntry, 'disable'>, code: string): boolean {
+/** Whether the entry silences this code (`wepql-disable` with the code, or `*`). */
+function isDisabled(entry: Pick<SavedEntry, 'disable'>, code: string): boolean {
   return entry.disable !== undefined && (entry.disable.includes('*') || entry.disable.includes(code));
 }
 
