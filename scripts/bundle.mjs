@@ -117,7 +117,6 @@ function sharedWithMain(outputs) {
 async function mergeCommand(outputs, name) {
   const chunk = Object.keys(outputs).find((f) => outputs[f].entryPoint === `src/cli/commands/${name}.ts`);
   const shared = sharedWithMain(outputs);
-  const chunkDir = new URL('dist/cli-chunks/', root).pathname;
   const merged = await build({
     ...common,
     plugins: [
@@ -157,4 +156,6 @@ function shipSources(mapFile) {
 }
 for (const r of results) for (const f of Object.keys(r.metafile.outputs)) if (f.endsWith('.map')) shipSources(new URL(f, root));
 const files = results.reduce((n, r) => n + Object.keys(r.metafile.outputs).filter((f) => f.endsWith('.js')).length, 0);
-console.log(`bundle: dist/cli/main.js (${MERGED.map((n) => `wepql ${n}`).join(' and ')} one file each: ${mergedFiles} merged) and dist/reference-server/main.js (${files} files) in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `bundle: dist/cli/main.js (${MERGED.map((n) => `wepql ${n}`).join(' and ')} one file each: ${mergedFiles} merged) and dist/reference-server/main.js (${files} files) in ${Math.round(performance.now() - started)} ms`,
+);
