@@ -1,5 +1,6 @@
 /**
- * `wepql lsp`: a Language Server Protocol server over stdio for files of
+ * The language half of `wepql lsp` (start.ts answers `initialize` and loads
+ * this module behind it): a Language Server Protocol server for files of
  * saved filters (`.wepql`: one filter per line, `# comments`; and the
  * `filter`/`sort` strings of `.json`/`.ndjson` files, as `wepql lint` reads
  * them). Diagnostics as you type (after a pause, dropped when a newer
@@ -14,12 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   CompletionItemKind,
-  createConnection,
   DiagnosticSeverity,
-  ProposedFeatures,
   SemanticTokensBuilder,
-  TextDocuments,
-  TextDocumentSyncKind,
   type CodeAction,
   type CodeActionParams,
   type CompletionItem,
@@ -27,15 +24,16 @@ import {
   type Diagnostic as LspDiagnostic,
   type Hover,
   type InitializeParams,
-  type InitializeResult,
   type Location,
   type SemanticTokens,
   type TextDocumentPositionParams,
+  type TextDocuments,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
-import { loadYaml, type SavedSelectors } from '../workspace/saved-filters.js';
+import { fileRules, reportedFindings, type RuleSettings } from '../workspace/lint-rules.js';
+import { loadYaml, type SavedEntry, type SavedSelectors } from '../workspace/saved-filters.js';
 import { excludedFiles, neverSavedFilters, selectorsOf } from '../workspace/sources.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
@@ -48,16 +46,7 @@ import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
 import { createRelinter } from './relint.js';
 import { filterSpans, SEMANTIC_TOKEN_TYPES, sortSpans } from './semantic-tokens.js';
-
-/**
- * How the server is set up: from `wepql lsp --schema FILE`, or the client's
- * `initializationOptions` (`{ "schema": "path/to/schema.json", "caseSensitive": false }`).
- */
-export interface LspOptions {
-  /** Path of the schema JSON file; relative paths are read from the workspace root. */
-  readonly schemaFile?: string;
-  readonly caseSensitive?: boolean;
-}
+import type { LspOptions } from './start.js';
 
 interface LoadedSchema {
   readonly schema: Schema;
@@ -79,13 +68,25 @@ const COMPLETION_KINDS: Readonly<Record<CompletionKind, CompletionItemKind>> = {
   direction: CompletionItemKind.EnumMember,
 };
 
-/** Starts the server on stdin/stdout and resolves when the client has sent `exit`. */
-export function startLanguageServer(options: LspOptions = {}): Promise<void> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
-  const done = new Promise<void>((resolveDone) => connection.onExit(() => resolveDone()));
-  serve(connection, options);
-  connection.listen();
-  return done;
+/**
+ * What the server answers once the language is loaded: each request the
+ * client may send, and the documents' changes to relint.
+ *
+ * @example
+ * const language = await openLanguage(connection, documents, options, params);
+ * connection.onHover((p) => language.hover(p));
+ */
+export interface Language {
+  completion(params: TextDocumentPositionParams): CompletionItem[];
+  hover(params: TextDocumentPositionParams): Hover | null;
+  formatting(uri: string): LspTextEdit[];
+  codeActions(params: CodeActionParams): CodeAction[];
+  definition(params: TextDocumentPositionParams): Location | null;
+  semanticTokens(uri: string): SemanticTokens;
+  /** A document was opened or changed: relint it after a pause. */
+  changed(doc: TextDocument): void;
+  /** A document was closed: forget it and clear its diagnostics. */
+  closed(uri: string): void;
 }
 
 /** What the handlers share: the open documents and what `initialize` loaded. */
@@ -95,30 +96,49 @@ interface ServerState {
   schema: LoadedSchema | undefined;
   caseSensitive: boolean;
   selectors: SavedSelectors;
-  rules: LintConfig['rules'];
+  /** The rules of a file: the config's `rules` and the `overrides` that match it, as `wepql lint` applies them. */
+  rulesOf: (abs: string | undefined) => RuleSettings;
   /** The files `wepql lint` never reads as saved filters (package.json, the config, the schema): no findings here either. */
   neverRead: ReadonlySet<string>;
 }
 
-function serve(connection: Connection, options: LspOptions): void {
+/**
+ * Reads the project as `initialize` describes it (its wepql.config.json,
+ * the schema) and returns the handlers of every request.
+ *
+ * @example
+ * const language = await openLanguage(connection, documents, { schemaFile: 'schemas/employee.json' }, params);
+ */
+export async function openLanguage(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  options: LspOptions,
+  params: InitializeParams,
+): Promise<Language> {
   const state: ServerState = {
     connection,
-    documents: new TextDocuments(TextDocument),
+    documents,
     schema: undefined,
     caseSensitive: options.caseSensitive === true,
     selectors: {},
-    rules: undefined,
+    rulesOf: () => undefined,
     neverRead: new Set(),
   };
-  connection.onInitialize((params) => initialize(state, options, params));
-  serveDiagnostics(state);
-  connection.onCompletion((params) => completionAt(state, params));
-  connection.onHover((params) => hoverFor(state, params));
-  connection.onDocumentFormatting((params) => formattingEdits(state, params.textDocument.uri));
-  connection.onCodeAction((params) => codeActions(state, params));
-  connection.onDefinition((params) => definitionAt(state, params));
-  connection.languages.semanticTokens.on((params) => semanticTokens(state, params.textDocument.uri));
-  state.documents.listen(connection);
+  await initialize(state, options, params);
+  const relinter = diagnosticsRelinter(state);
+  return {
+    completion: (p) => completionAt(state, p),
+    hover: (p) => hoverFor(state, p),
+    formatting: (uri) => formattingEdits(state, uri),
+    codeActions: (p) => codeActions(state, p),
+    definition: (p) => definitionAt(state, p),
+    semanticTokens: (uri) => semanticTokens(state, uri),
+    changed: (doc) => relinter.changed(doc),
+    closed(uri) {
+      relinter.closed(uri);
+      void connection.sendDiagnostics({ uri, diagnostics: [] });
+    },
+  };
 }
 
 const lintOptions = (state: ServerState) => ({
@@ -126,14 +146,17 @@ const lintOptions = (state: ServerState) => ({
   caseSensitive: state.caseSensitive,
 });
 
-/** Every finding of `wepql lint`, with the config's rule severities (`off` drops one). */
-function findings(state: ServerState, text: string, kind: 'filter' | 'sort'): Diagnostic[] {
-  const { rules } = state;
-  return lintText(text, kind, lintOptions(state)).flatMap((d) => {
-    if (rules === undefined || !Object.hasOwn(rules, d.code)) return [d];
-    const setting = rules[d.code]!;
-    return setting === 'off' ? [] : [{ ...d, severity: setting }];
-  });
+/**
+ * Every finding `wepql lint` reports for an entry of a file: the config's
+ * rule severities and the `overrides` that match the file (`off` drops a
+ * finding), and the entry's own `wepql-disable`.
+ */
+function findings(state: ServerState, uri: string, entry: SavedEntry): Diagnostic[] {
+  return reportedFindings(
+    lintText(entry.text, entry.kind, lintOptions(state)),
+    entry,
+    state.rulesOf(uri.startsWith('file:') ? fileURLToPath(uri) : undefined),
+  );
 }
 
 const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
@@ -146,11 +169,11 @@ const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number
   end: doc.positionAt(toFileOffset(e, end)),
 });
 
-async function initialize(state: ServerState, options: LspOptions, params: InitializeParams): Promise<InitializeResult> {
+async function initialize(state: ServerState, options: LspOptions, params: InitializeParams): Promise<void> {
   const { connection } = state;
   const init = (params.initializationOptions ?? {}) as { schema?: unknown; caseSensitive?: unknown };
   const root = params.rootUri?.startsWith('file:') ? fileURLToPath(params.rootUri) : process.cwd();
-  // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules.
+  // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules and overrides.
   let config: LintConfig = {};
   const configFile = findConfig(root);
   if (configFile !== undefined) {
@@ -158,7 +181,7 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
       config = loadConfig(configFile);
       state.selectors = selectorsOf(config.filterPath, config.sortPath);
       state.neverRead = excludedFiles(config, []);
-      state.rules = config.rules;
+      state.rulesOf = fileRules(config, root);
     } catch (e) {
       connection.console.error(`wepql lsp: ${(e as Error).message}`);
     }
@@ -171,18 +194,6 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
   if (options.caseSensitive === true) state.caseSensitive = true;
   const schemaPath = file === undefined ? config.schema : isAbsolute(file) ? file : resolve(root, file);
   if (schemaPath !== undefined) state.schema = loadSchemaFor(connection, schemaPath);
-  return {
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
-      hoverProvider: true,
-      documentFormattingProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
-      definitionProvider: true,
-      semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
-    },
-    serverInfo: { name: 'wepql', version: '0.1.0' },
-  };
 }
 
 function loadSchemaFor(connection: Connection, path: string): LoadedSchema | undefined {
@@ -198,14 +209,14 @@ function loadSchemaFor(connection: Connection, path: string): LoadedSchema | und
 }
 
 /** Diagnostics after each pause in typing, linted in slices and dropped when a newer version arrives. */
-function serveDiagnostics(state: ServerState): void {
+function diagnosticsRelinter(state: ServerState) {
   const { connection, documents } = state;
-  const relinter = createRelinter<TextDocument, LspDiagnostic>({
+  return createRelinter<TextDocument, LspDiagnostic>({
     current: (uri) => documents.get(uri),
     lint: (doc) =>
       entriesOf(state, doc).map(
         (e) => () =>
-          findings(state, e.entry.text, e.entry.kind).map((d) => ({
+          findings(state, doc.uri, e.entry).map((d) => ({
             range: rangeOf(doc, e, d.start, d.end),
             severity: SEVERITY[d.severity],
             code: d.code,
@@ -215,11 +226,6 @@ function serveDiagnostics(state: ServerState): void {
           })),
       ),
     publish: (doc, diagnostics) => void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [...diagnostics] }),
-  });
-  documents.onDidChangeContent((change) => relinter.changed(change.document));
-  documents.onDidClose((event) => {
-    relinter.closed(event.document.uri);
-    void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 }
 
@@ -319,7 +325,7 @@ function quickFixes(state: ServerState, doc: TextDocument, entries: readonly Doc
   const actions: CodeAction[] = [];
   for (const e of entries) {
     if (toFileOffset(e, e.entry.text.length) < first || toFileOffset(e, 0) > last) continue;
-    for (const d of findings(state, e.entry.text, e.entry.kind)) {
+    for (const d of findings(state, doc.uri, e.entry)) {
       if (toFileOffset(e, d.end) < first || toFileOffset(e, d.start) > last) continue;
       const related: LspDiagnostic = { range: rangeOf(doc, e, d.start, d.end), message: d.message, code: d.code, source: 'wepql' };
       if (d.fix !== undefined && d.fix.length > 0) {

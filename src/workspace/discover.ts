@@ -11,10 +11,10 @@
  * `sources.ts`); this module only finds candidates and says how each was
  * named, which decides how quiet a file without filters may be.
  */
-import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compileGlob, GLOB_CHARS } from './glob.js';
-import { insideProject } from './project-root.js';
+import { projectTest } from './project-root.js';
 import { readRegularText } from './source-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -132,13 +132,27 @@ function childLabel(shown: string, name: string): string {
   return shown === '' || shown === '.' ? name : `${shown.replace(/\/$/, '')}/${name}`;
 }
 
+/** A file a walk found: its path as shown, and whether it is known to lie inside the project already. */
+interface Walked {
+  readonly shown: string;
+  /** Not a symlink, in a directory whose real path lies inside the project: no need to read its real path. */
+  readonly inside: boolean;
+}
+
 /**
  * Walks `dir` without recursion, returning the files (as shown) that
  * `accept` keeps. Each directory is entered once by its real path, so a
- * symlink loop (`loop -> .`) ends instead of walking for ever.
+ * symlink loop (`loop -> .`) ends instead of walking for ever. Entry types
+ * come from the directory listing: only a symlink costs a `stat`.
  */
-function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (shown: string) => boolean): string[] {
-  const found: string[] = [];
+function walk(
+  dir: string,
+  shownDir: string,
+  isIgnored: IsIgnored,
+  accept: (shown: string) => boolean,
+  inside?: (abs: string, isReal?: boolean) => boolean,
+): Walked[] {
+  const found: Walked[] = [];
   const visited = new Set<string>();
   const stack: [string, string][] = [[dir, shownDir]];
   while (stack.length > 0) {
@@ -151,47 +165,66 @@ function walk(dir: string, shownDir: string, isIgnored: IsIgnored, accept: (show
     }
     if (visited.has(real)) continue;
     visited.add(real);
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(abs).sort();
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch (e) {
       throw new UsageError(`cannot read directory ${shown}: ${(e as Error).message}`);
     }
+    const dirInside = inside === undefined || inside(real, true);
     const subdirs: [string, string][] = [];
-    for (const name of names) {
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const { name } = entry;
       if (name === 'node_modules' || name === '.git') continue;
       const childAbs = join(abs, name);
       const childShown = childLabel(shown, name);
-      let stat: Stats;
-      try {
-        stat = statSync(childAbs);
-      } catch {
-        continue;
-      }
-      if (stat.isDirectory()) {
+      const kind = entryKind(entry, childAbs);
+      if (kind === 'directory') {
         if (!isIgnored(childAbs, true)) subdirs.push([childAbs, childShown]);
-      } else if (stat.isFile() && !isIgnored(childAbs, false) && accept(childShown)) found.push(childShown);
+      } else if (kind === 'file' && !isIgnored(childAbs, false) && accept(childShown))
+        found.push({ shown: childShown, inside: dirInside && !entry.isSymbolicLink() });
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
-  return found.sort();
+  return found.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 }
 
-function confine(input: string, abs: string, roots: readonly string[] | undefined): void {
-  if (roots === undefined || insideProject(abs, roots)) return;
-  throw new UsageError(
-    `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
-  );
+/** A listed entry's type, following a symlink (`undefined` when it dangles or is neither a file nor a directory). */
+function entryKind(entry: Dirent, abs: string): 'file' | 'directory' | undefined {
+  if (entry.isSymbolicLink()) {
+    let stat: Stats;
+    try {
+      stat = statSync(abs);
+    } catch {
+      return undefined;
+    }
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : undefined;
+  }
+  return entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : undefined;
 }
 
-function globFiles(input: string, cwd: string, isIgnored: IsIgnored): string[] {
+/** Throws unless `abs` lies inside the project (when confined at all). */
+type Confine = (input: string, abs: string) => void;
+
+function confiner(roots: readonly string[] | undefined): Confine {
+  if (roots === undefined) return () => undefined;
+  const inside = projectTest(roots);
+  return (input, abs) => {
+    if (inside(abs)) return;
+    throw new UsageError(
+      `"paths" entry ${JSON.stringify(input)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`,
+    );
+  };
+}
+
+function globFiles(input: string, cwd: string, isIgnored: IsIgnored, inside?: (abs: string, isReal?: boolean) => boolean): Walked[] {
   const glob = compileGlob(toPosix(input));
   try {
     if (!statSync(resolve(cwd, glob.base)).isDirectory()) return [];
   } catch {
     return [];
   }
-  return walk(resolve(cwd, glob.base), glob.base === '.' ? '' : glob.base, isIgnored, (shown) => glob.matches(shown));
+  return walk(resolve(cwd, glob.base), glob.base === '.' ? '' : glob.base, isIgnored, (shown) => glob.matches(shown), inside);
 }
 
 function statOf(abs: string): Stats | undefined {
@@ -213,11 +246,13 @@ function statOf(abs: string): Stats | undefined {
  */
 export async function discoverFiles(inputs: readonly string[], options: DiscoverOptions): Promise<Candidate[]> {
   const isIgnored = await ignoreMatcher(options.ignore);
+  const confine = confiner(options.confineTo);
+  const inside = options.confineTo === undefined ? undefined : projectTest(options.confineTo);
   const out: Candidate[] = [];
   const seen = new Set<string>();
-  const add = (path: string, origin: CandidateOrigin): void => {
+  const add = (path: string, origin: CandidateOrigin, known = false): void => {
     const abs = path === '-' ? '-' : resolve(options.cwd, path);
-    if (abs !== '-') confine(path, abs, options.confineTo);
+    if (abs !== '-' && !known) confine(path, abs);
     if (seen.has(abs)) return;
     seen.add(abs);
     out.push({ path, abs, origin });
@@ -229,15 +264,15 @@ export async function discoverFiles(inputs: readonly string[], options: Discover
       continue;
     }
     const abs = resolve(options.cwd, input);
-    confine(input, abs, options.confineTo);
+    confine(input, abs);
     const stat = statOf(abs);
     if (stat !== undefined && !stat.isDirectory()) add(input, 'named');
-    else if (stat !== undefined) for (const f of walk(abs, input, isIgnored, walked)) add(f, 'walk');
+    else if (stat !== undefined) for (const f of walk(abs, input, isIgnored, walked, inside)) add(f.shown, 'walk', f.inside);
     else {
       if (!GLOB_CHARS.test(input)) throw new UsageError(`cannot read ${input}: no such file or directory`);
-      const files = globFiles(input, options.cwd, isIgnored);
+      const files = globFiles(input, options.cwd, isIgnored, inside);
       if (files.length === 0) throw new UsageError(`no files match ${JSON.stringify(input)}`);
-      for (const f of files) add(f, 'glob');
+      for (const f of files) add(f.shown, 'glob', f.inside);
     }
   }
   return out;

@@ -225,13 +225,12 @@ export async function loadSources(
   candidates: readonly Candidate[],
   options: { readonly selectors: SavedSelectors; readonly exclude: ReadonlySet<string>; readonly stdinLabel?: string },
 ): Promise<LoadedSources> {
-  const selecting = options.selectors.filter !== undefined || options.selectors.sort !== undefined;
+  // Only YAML files and selectors need the YAML reader (JSON and NDJSON are read without it): a JSON-only run starts without loading it.
   if (
     needsYaml(
       candidates.map((c) => c.path),
       options.selectors,
-    ) ||
-    (!selecting && candidates.some((c) => isDocument(c.path)))
+    )
   )
     await loadYaml();
   const files: LoadedSource[] = [];

@@ -4,7 +4,7 @@
  * vscode-languageserver-protocol's client connection.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,8 @@ import {
   type PublishDiagnosticsParams,
   type TextEdit,
 } from 'vscode-languageserver-protocol/node';
-import { CLI, ROOT } from '../support/cli.js';
+import { SEMANTIC_TOKEN_TYPES } from '../../src/lsp/semantic-tokens.js';
+import { CLI, ROOT, runCli } from '../support/cli.js';
 import { assertFreshDist } from '../support/dist.js';
 
 const SCHEMA = join(ROOT, 'schemas', 'employee.json');
@@ -359,5 +360,73 @@ describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, 
     expect(applyEdits(YAML, fix.edit!.changes![uri]!).split('\n')[2]).toBe(
       "    where: 'lastname.equal(''O''''Brien'');CreatedOn.Equal(2024-03-21)'",
     );
+  });
+});
+
+describe('lsp-applies-disable-and-overrides: the language server reports what `wepql lint` reports', () => {
+  let server: ChildProcessWithoutNullStreams;
+  let connection: ProtocolConnection;
+  let dir: string;
+  const published: PublishDiagnosticsParams[] = [];
+  const files: Record<string, string> = {
+    'a.wepql': '# wepql-disable-next-line contradiction\nGender.IsNull();Gender.Equal(1)\nGender.IsNull();Gender.Equal(2)\n',
+    'b.json': JSON.stringify([
+      { name: 'x', filter: 'Gender.IsNull();Gender.Equal(1)', 'wepql-disable': ['contradiction', 'unsatisfiable-filter'] },
+    ]),
+    'c.yaml': '# wepql-disable-next-line\n- filter: Gender.IsNull();Gender.Equal(1)\n',
+    'legacy/d.wepql': 'Gender.IsNull();Gender.Equal(1)\n',
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wepql-lsp-disable-'));
+    mkdirSync(join(dir, 'legacy'));
+    writeFileSync(join(dir, 'schema.json'), JSON.stringify({ fields: { Gender: { type: 'integer' }, Id: { type: 'integer' } } }));
+    writeFileSync(
+      join(dir, 'wepql.config.json'),
+      JSON.stringify({ schema: 'schema.json', paths: ['.'], overrides: [{ files: ['legacy/**'], rules: { contradiction: 'off' } }] }),
+    );
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    server = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: dir });
+    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => void published.push(params));
+    connection.listen();
+    const init = await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      capabilities: {},
+    });
+    // The legend is announced before the highlighter loads: it must be the highlighter's own list.
+    expect(init.capabilities.semanticTokensProvider!.legend.tokenTypes).toEqual([...SEMANTIC_TOKEN_TYPES]);
+    await connection.sendNotification(InitializedNotification.type, {});
+  });
+
+  afterAll(async () => {
+    await connection.sendRequest(ShutdownRequest.type);
+    await connection.sendNotification(ExitNotification.type);
+    await new Promise((resolve) => server.once('exit', resolve));
+    connection.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('silences a finding by a comment or a per-entry key, and per file by the config overrides, as the CLI does', async () => {
+    const shown: [string, number, string][] = [];
+    for (const [name, text] of Object.entries(files)) {
+      const uri = pathToFileURL(join(dir, name)).href;
+      const languageId = name.endsWith('.json') ? 'json' : name.endsWith('.yaml') ? 'yaml' : 'wepql';
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      for (let i = 0; i < 200 && !published.some((p) => p.uri === uri); i++) await new Promise((r) => setTimeout(r, 50));
+      const { diagnostics } = published.find((p) => p.uri === uri)!;
+      for (const d of diagnostics) shown.push([name, d.range.start.line + 1, String(d.code)]);
+    }
+    const lsp = shown.sort((a, b) => a.join().localeCompare(b.join()));
+    // The same files through `wepql lint`: the same findings, line for line.
+    const cli = JSON.parse(runCli(['lint', '--format', 'json'], { cwd: dir }).stdout) as { file: string; line: number; code: string }[];
+    expect(lsp).toEqual(cli.map((f) => [f.file, f.line, f.code]).sort((a, b) => a.join().localeCompare(b.join())));
+    expect(lsp).toEqual([
+      ['a.wepql', 2, 'unsatisfiable-filter'],
+      ['a.wepql', 3, 'contradiction'],
+      ['a.wepql', 3, 'unsatisfiable-filter'],
+      ['legacy/d.wepql', 1, 'unsatisfiable-filter'],
+    ]);
   });
 });

@@ -6,11 +6,10 @@
  * Exit codes: 0 after the client's `exit`, 2 usage error (unknown flag,
  * unreadable or invalid schema file).
  */
-import { startLanguageServer } from '../../lsp/server.js';
+import { startLanguageServer } from '../../lsp/start.js';
 import { parseArgs } from '../args.js';
 import { UsageError } from '../../workspace/usage-error.js';
 import { specOf, type CommandDefinition } from '../command.js';
-import { loadSchemaFile } from '../io.js';
 
 /** `wepql lsp`: options and examples, the source of its help. */
 export const definition: CommandDefinition = {
@@ -43,7 +42,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}; the server talks over stdin/stdout`);
   const schemaFile = args.values.get('--schema');
   // A broken schema file is a usage error now, not a silent server without types.
-  if (schemaFile !== undefined) await loadSchemaFile(schemaFile);
+  if (schemaFile !== undefined) await (await import('../io.js')).loadSchemaFile(schemaFile);
   await startLanguageServer({
     ...(schemaFile === undefined ? {} : { schemaFile }),
     caseSensitive: args.switches.has('--case-sensitive'),

@@ -1,0 +1,113 @@
+/**
+ * `--fix` and `--fix-dry-run`: what a text becomes (renamed fields first,
+ * then the safe fixes), the rewrites a run records, the findings `--fix`
+ * would remove (for the "N problems fixable" line), and the writing back to
+ * files and table rows.
+ */
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { fixText, renameFields, type LintTextOptions } from '../../lint/lint-text.js';
+import { rewriteSavedFile, type SavedEntry } from '../../workspace/saved-filters.js';
+import type { LoadedSource } from '../../workspace/sources.js';
+import { writeSourceFile } from '../io.js';
+import { writeRowFixes, type RowFix } from './database.js';
+import type { Item } from './items.js';
+
+/**
+ * The rewrites and counts of a run.
+ *
+ * @example
+ * const fixes = newFixes();
+ */
+export interface Fixes {
+  readonly fileFixes: Map<LoadedSource, Map<SavedEntry, string>>;
+  readonly rowFixes: RowFix[];
+  /** `label:line: old → new` for each text --fix-dry-run would rewrite. */
+  readonly changes: string[];
+  fixed: number;
+  /** Findings that `--fix` would remove (counted when not fixing), by severity. */
+  readonly fixable: { error: number; warning: number; info: number };
+}
+
+/**
+ * An empty record of rewrites.
+ *
+ * @example
+ * const fixes = newFixes();
+ */
+export function newFixes(): Fixes {
+  return { fileFixes: new Map(), rowFixes: [], changes: [], fixed: 0, fixable: { error: 0, warning: 0, info: 0 } };
+}
+
+/** Lints a text with the run's options; a run caches it per text. */
+export type LintOf = (text: string, kind: 'filter' | 'sort') => readonly Diagnostic[];
+
+/**
+ * What --fix makes of a text: renames first, in place, so that they land
+ * even when another finding has no safe fix; then the safe fixes. `lint`
+ * gives the text's diagnostics (the run has them already): a text without
+ * renames and with a finding that has no safe fix stays as it is, which
+ * `fixText` would find only by linting it again.
+ *
+ * @example
+ * fixedText(entry, options, lint); // 'Gender.Equal(1)' for 'gender.equal(1);;'
+ */
+export function fixedText(entry: SavedEntry, options: LintTextOptions, lint: LintOf): string {
+  const found = lint(entry.text, entry.kind);
+  const renames = options.previousSchema !== undefined && found.some((d) => d.code === 'field-renamed');
+  if (!renames && found.some((d) => d.fix === undefined || d.fix.length === 0)) return entry.text;
+  const renamed = renames ? renameFields(entry.text, entry.kind, options) : entry.text;
+  return fixText(renamed, entry.kind, options) ?? renamed;
+}
+
+/**
+ * Applies --fix to an item; records a changed text for writing back (or,
+ * dry, for listing) and returns the text to lint.
+ *
+ * @example
+ * const text = fixItem(item, fixes, options, lint);
+ */
+export function fixItem(item: Item, fixes: Fixes, options: LintTextOptions, lint: LintOf): string {
+  const { entry } = item;
+  const fixed = fixedText(entry, options, lint);
+  if (fixed === entry.text) return entry.text;
+  fixes.fixed++;
+  fixes.changes.push(`${item.label}:${entry.line}: ${entry.text} → ${fixed}`);
+  if (item.file !== undefined) {
+    let map = fixes.fileFixes.get(item.file);
+    if (map === undefined) fixes.fileFixes.set(item.file, (map = new Map()));
+    map.set(entry, fixed);
+  } else if (item.row !== undefined) fixes.rowFixes.push({ entry: { ...item.row, kind: entry.kind, text: entry.text }, text: fixed });
+  return fixed;
+}
+
+/**
+ * Counts the findings --fix would remove: those whose code the fixed text
+ * no longer reports as often (with `quiet`, errors only).
+ *
+ * @example
+ * countFixable(fixes, before, after, false);
+ */
+export function countFixable(fixes: Fixes, before: readonly Diagnostic[], after: readonly Diagnostic[], quiet: boolean): void {
+  const left = new Map<string, number>();
+  for (const d of after) left.set(d.code, (left.get(d.code) ?? 0) + 1);
+  for (const d of before) {
+    const n = left.get(d.code) ?? 0;
+    if (n > 0) left.set(d.code, n - 1);
+    else if (!(quiet && d.severity !== 'error')) fixes.fixable[d.severity]++;
+  }
+}
+
+/**
+ * Writes the recorded rewrites back: each file with only its changed texts
+ * replaced (same encoding, every other byte as it was), then the table's rows.
+ *
+ * @example
+ * await writeFixes(fixes, settings.database);
+ */
+export async function writeFixes(fixes: Fixes, database: Parameters<typeof writeRowFixes>[0] | undefined): Promise<void> {
+  for (const [loaded, map] of fixes.fileFixes) {
+    const next = rewriteSavedFile(loaded.file, map);
+    if (next !== loaded.file.content) await writeSourceFile(loaded.candidate.abs, loaded.source, next);
+  }
+  if (database !== undefined) await writeRowFixes(database, fixes.rowFixes);
+}

@@ -1,0 +1,68 @@
+/**
+ * What `wepql lint` reads: the saved filters and sorts of the files the run
+ * names (operands, else the config's `paths`) and of a database table, each
+ * as an item that says where it came from.
+ */
+import type { SavedEntry } from '../../workspace/saved-filters.js';
+import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
+import { UsageError } from '../../workspace/usage-error.js';
+import type { ParsedArgs } from '../args.js';
+import { readRunSources } from '../workspace-flags.js';
+import { readRows } from './database.js';
+import type { Settings } from './settings.js';
+
+/**
+ * A saved text to lint, wherever it came from.
+ *
+ * @example
+ * const item: Item = { label: 'views/a.json', entry, file };
+ */
+export interface Item {
+  readonly label: string;
+  readonly entry: SavedEntry;
+  readonly file?: LoadedSource;
+  readonly row?: { readonly id: string; readonly column: string };
+}
+
+/**
+ * What was read: files (with their entries), database rows, and files that hold nothing.
+ *
+ * @example
+ * const { items, notices } = await readInputs(args, settings);
+ */
+export interface Inputs {
+  readonly items: readonly Item[];
+  readonly files: readonly LoadedSource[];
+  readonly notices: readonly NoFiltersNotice[];
+  /** Files too large to read: each an error finding, and the run goes on. */
+  readonly tooLarge: readonly NoFiltersNotice[];
+  readonly rows: number;
+}
+
+/**
+ * Reads the files and the table a run names. The config's `paths` are
+ * linted only when the run names nothing else (operands or a table).
+ *
+ * @example
+ * const inputs = await readInputs(args, settings);
+ */
+export async function readInputs(args: ParsedArgs, settings: Settings): Promise<Inputs> {
+  const { database } = settings;
+  const operands = args.positionals;
+  const wantFiles = operands.length > 0 || database === undefined;
+  const sources = wantFiles
+    ? await readRunSources(args, settings.config, {
+        operands,
+        alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath],
+      })
+    : undefined;
+  if (sources === undefined && database === undefined) {
+    throw new UsageError(
+      'name at least one FILE, directory or glob (- reads standard input), give --table for a database, or set "paths" in wepql.config.json',
+    );
+  }
+  const items: Item[] = [];
+  for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
+  const rows = database === undefined ? 0 : await readRows(database, items);
+  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], tooLarge: sources?.tooLarge ?? [], rows };
+}

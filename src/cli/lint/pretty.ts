@@ -1,0 +1,101 @@
+/**
+ * `wepql lint`'s pretty output: a code frame per finding (coloured when
+ * the terminal takes colour), the summary line, and ESLint's "N problems
+ * fixable with `--fix`" line.
+ */
+import { renderCodeFrame } from '../../diagnostics/code-frame.js';
+import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
+import type { LintFinding } from '../../lint/report.js';
+import { paint, plural, severityLabel } from '../color.js';
+import type { Fixes } from './fixes.js';
+import type { Inputs, Item } from './items.js';
+import type { Settings } from './settings.js';
+
+/**
+ * The code frame of a finding in an item's text, its location as the file has it.
+ *
+ * @example
+ * frames.push(frame(text, d, item, finding));
+ */
+export function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): string {
+  const { entry } = item;
+  let out = renderCodeFrame(text, d, { location: item.label, lineOffset: entry.line - 1 });
+  // The frame counts columns in the filter text; a JSON entry starts further right in its file line.
+  if (entry.column !== 1)
+    out = out.replace(/^([^\n]*?):(\d+):(\d+):/, (_m, loc: string, line: string) => `${loc}:${line}:${finding.column}:`);
+  const newline = out.indexOf('\n');
+  const head = newline < 0 ? out : out.slice(0, newline);
+  const marker = `: ${d.severity} ${d.code}: `;
+  const at = head.indexOf(marker);
+  if (at < 0) return out;
+  const coloured = `${paint.underline(head.slice(0, at))}: ${severityLabel(d.severity)} ${paint.dim(d.code)}: ${head.slice(at + marker.length)}`;
+  return coloured + (newline < 0 ? '' : out.slice(newline));
+}
+
+/**
+ * The one line of a finding about a file as a whole.
+ *
+ * @example
+ * noticeLine('dash.yaml', 'warning', 'no-filters-found', 'holds no filter or sort');
+ */
+export function noticeLine(label: string, severity: Severity, code: string, message: string): string {
+  return `${paint.underline(`${label}:1:1`)}: ${severityLabel(severity)} ${paint.dim(code)}: ${message}`;
+}
+
+/**
+ * `N files, M filters checked: E errors, W warnings…`.
+ *
+ * @example
+ * summaryLine(findings, fixes, inputs, settings); // '1 file, 1 filter checked: 0 errors, 0 warnings'
+ */
+export function summaryLine(findings: readonly LintFinding[], fixes: Fixes, inputs: Inputs, settings: Settings): string {
+  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
+  const filters = inputs.items.filter((i) => i.entry.kind === 'filter').length;
+  const sorts = inputs.items.length - filters;
+  const where = [
+    ...(inputs.files.length > 0 || settings.database === undefined ? [plural(inputs.files.length, 'file')] : []),
+    ...(settings.database === undefined ? [] : [plural(inputs.rows, 'row')]),
+  ].join(' and ');
+  const infos = count('info');
+  return (
+    `${where}, ${plural(filters, 'filter')}${sorts > 0 ? ` and ${plural(sorts, 'sort')}` : ''} checked: ` +
+    `${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}` +
+    (infos > 0 && !settings.quiet ? `, ${plural(infos, 'info', 'infos')}` : '') +
+    (settings.fix ? `, ${fixes.fixed} ${settings.dryRun ? 'would be fixed (nothing written)' : 'fixed'}` : '') +
+    (settings.options.schema === undefined ? ' (no --schema: syntax only)' : '')
+  );
+}
+
+/**
+ * `N problems fixable with \`--fix\` (…)`, as ESLint says it, or '' when none are.
+ *
+ * @example
+ * process.stdout.write(fixableLine(fixes));
+ */
+export function fixableLine(fixes: Fixes): string {
+  const { error, warning, info } = fixes.fixable;
+  const total = error + warning + info;
+  if (total === 0) return '';
+  const parts = [plural(error, 'error'), plural(warning, 'warning'), ...(info > 0 ? [plural(info, 'info', 'infos')] : [])];
+  return `${plural(total, 'problem')} fixable with \`--fix\` (${parts.join(', ')}); \`--fix-dry-run\` shows the changes.\n`;
+}
+
+/**
+ * Writes the frames, the dry run's rewrites and the coloured summary to standard output.
+ *
+ * @example
+ * writePretty(frames, fixes, summary, errors, warnings, settings);
+ */
+export function writePretty(
+  frames: readonly string[],
+  fixes: Fixes,
+  summary: string,
+  counts: { readonly errors: number; readonly warnings: number },
+  settings: Settings,
+): void {
+  // One write: a thousand frames in one string cost less than a thousand writes.
+  let out = frames.length > 0 ? frames.join('\n\n') + '\n\n' : '';
+  if (settings.dryRun && fixes.changes.length > 0) out += `--fix would rewrite:\n${fixes.changes.map((c) => `  ${c}\n`).join('')}\n`;
+  const painted = counts.errors > 0 ? paint.red(summary) : counts.warnings > 0 ? paint.yellow(summary) : paint.green(summary);
+  process.stdout.write(out + paint.bold(painted) + '\n' + fixableLine(fixes));
+}

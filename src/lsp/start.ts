@@ -1,0 +1,96 @@
+/**
+ * `wepql lsp` over stdio, ready at once: this module holds only the
+ * connection, the open documents and the capabilities, so `initialize` is
+ * answered as soon as Node has read the protocol library. The language —
+ * the parser, the linter, the config and the schema (server.ts) — loads
+ * behind that answer, and every request or change that comes before it is
+ * served once it is in, in the order it came.
+ */
+import {
+  CodeActionKind,
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Language } from './server.js';
+
+/**
+ * How the server is set up: from `wepql lsp --schema FILE`, or the client's
+ * `initializationOptions` (`{ "schema": "path/to/schema.json", "caseSensitive": false }`).
+ *
+ * @example
+ * const options: LspOptions = { schemaFile: 'schemas/employee.json', caseSensitive: false };
+ */
+export interface LspOptions {
+  /** Path of the schema JSON file; relative paths are read from the workspace root. */
+  readonly schemaFile?: string;
+  readonly caseSensitive?: boolean;
+}
+
+/**
+ * The semantic token types of the legend, in order. The language's
+ * highlighter (semantic-tokens.ts) numbers its tokens by its own list; a
+ * test (lsp.test.ts) holds the two equal, since the answer to `initialize`
+ * cannot wait for the highlighter to load.
+ */
+const LEGEND_TOKEN_TYPES: readonly string[] = ['property', 'method', 'string', 'number', 'keyword', 'operator'];
+
+/** What the server can do, as `initialize` answers it. */
+const CAPABILITIES: InitializeResult['capabilities'] = {
+  textDocumentSync: TextDocumentSyncKind.Incremental,
+  completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
+  hoverProvider: true,
+  documentFormattingProvider: true,
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
+  definitionProvider: true,
+  semanticTokensProvider: { legend: { tokenTypes: [...LEGEND_TOKEN_TYPES], tokenModifiers: [] }, full: true },
+};
+
+/**
+ * Starts the server on stdin/stdout and resolves when the client has sent `exit`.
+ *
+ * @example
+ * await startLanguageServer({ schemaFile: 'schemas/employee.json' });
+ */
+export function startLanguageServer(options: LspOptions = {}): Promise<void> {
+  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  const done = new Promise<void>((resolveDone) => connection.onExit(() => resolveDone()));
+  serve(connection, options);
+  connection.listen();
+  return done;
+}
+
+function serve(connection: Connection, options: LspOptions): void {
+  const documents = new TextDocuments(TextDocument);
+  let language: Promise<Language> | undefined;
+  const ready = (): Promise<Language> => (language ??= loadLanguage(connection, documents, options, undefined));
+  connection.onInitialize((params) => {
+    // Start loading now, answer now: the client's next messages wait on the load, not the answer.
+    language ??= loadLanguage(connection, documents, options, params);
+    return { capabilities: CAPABILITIES, serverInfo: { name: 'wepql', version: '0.1.0' } };
+  });
+  connection.onCompletion(async (p) => (await ready()).completion(p));
+  connection.onHover(async (p) => (await ready()).hover(p));
+  connection.onDocumentFormatting(async (p) => (await ready()).formatting(p.textDocument.uri));
+  connection.onCodeAction(async (p) => (await ready()).codeActions(p));
+  connection.onDefinition(async (p) => (await ready()).definition(p));
+  connection.languages.semanticTokens.on(async (p) => (await ready()).semanticTokens(p.textDocument.uri));
+  documents.onDidChangeContent((change) => void ready().then((l) => l.changed(change.document)));
+  documents.onDidClose((event) => void ready().then((l) => l.closed(event.document.uri)));
+  documents.listen(connection);
+}
+
+async function loadLanguage(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  options: LspOptions,
+  params: InitializeParams | undefined,
+): Promise<Language> {
+  const { openLanguage } = await import('./server.js');
+  return openLanguage(connection, documents, options, params ?? { processId: null, rootUri: null, capabilities: {} });
+}
