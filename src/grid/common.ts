@@ -4,6 +4,7 @@
  * without a time is midnight UTC, so "on that day" is a range), and sort
  * models in both directions.
  */
+import { foldFilter } from '../ast/fold.js';
 import { operatorFacts, operatorFor } from '../ast/operator-facts.js';
 import type { FilterOperator, OperatorRelation } from '../ast/operators.js';
 import type { Limits } from '../diagnostics/limits.js';
@@ -322,22 +323,28 @@ export function readBack<M>(
 
 // The one field every condition of a clause tests, or undefined.
 function clauseField(node: TypedFilterNode): ResolvedField | undefined {
-  if (node.kind === 'in-fields') return undefined;
-  if (node.kind !== 'group') return node.field;
-  const fields = node.children.map(clauseField);
-  const first = fields[0];
-  return first !== undefined && fields.every((f) => f?.name === first.name) ? first : undefined;
+  return foldFilter<TypedFilterNode, ResolvedField | undefined>(node, {
+    group: (_group, fields) => {
+      const first = fields[0];
+      return first !== undefined && fields.every((f) => f?.name === first.name) ? first : undefined;
+    },
+    comparison: (n) => n.field,
+    'null-check': (n) => n.field,
+    list: (n) => n.field,
+    'in-fields': () => undefined,
+  });
 }
 
 // The value texts of a clause, and the day before each date-only one (a day's "after" is written from the next day).
 function clauseValues(node: TypedFilterNode): string[] {
   const texts = new Set<string>();
-  const visit = (n: TypedFilterNode): void => {
-    if (n.kind === 'group') n.children.forEach(visit);
-    else if (n.kind === 'comparison') texts.add(n.source.value.value);
-    else if (n.kind === 'list') for (const v of n.source.values) texts.add(v.value);
-  };
-  visit(node);
+  foldFilter<TypedFilterNode, void>(node, {
+    group: () => undefined,
+    comparison: (n) => void texts.add(n.source.value.value),
+    'null-check': () => undefined,
+    list: (n) => n.source.values.forEach((v) => texts.add(v.value)),
+    'in-fields': () => undefined,
+  });
   for (const text of [...texts]) {
     const day = dateOnlyDay(text);
     if (day === undefined) continue;

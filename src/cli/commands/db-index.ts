@@ -79,14 +79,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   const apply = args.switches.has('--apply');
   if (apply && (url === undefined || url === '')) throw new UsageError('--apply needs --database-url URL or DATABASE_URL');
-  const sorts = [...(args.repeated.get('--sort') ?? [])];
-  const filters: string[] = [];
-  const file = args.values.get('--filters');
-  if (file !== undefined) {
-    const content = await readInput(file);
-    if (needsYaml([file])) await loadYaml();
-    for (const entry of readSavedFilters(file, content).entries) (entry.kind === 'sort' ? sorts : filters).push(entry.text);
-  }
+  const { sorts, filters } = await queriesOf(args.repeated.get('--sort') ?? [], args.values.get('--filters'));
 
   const shardUrls = splitShards(args.values.get('--shards'));
   if (shardUrls !== undefined && args.switches.has('--counts')) {
@@ -125,12 +118,20 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (shardUrls !== undefined) return runOnShards(pg, shardUrls, url, apply, args.values.get('--fold-collation'), advise);
-  const client = new pg.Client({ connectionString: url });
+  return runOnServer(new pg.Client({ connectionString: url }), apply, args.values.get('--fold-collation'), advise);
+}
+
+/** One server: the advice for its table, printed or (with `--apply`) created. */
+async function runOnServer(
+  client: import('pg').Client,
+  apply: boolean,
+  foldCollation: string | undefined,
+  advise: (foldCollation: string | undefined) => IndexAdvice,
+): Promise<number> {
   try {
     await client.connect();
     const query = (sql: string, params: unknown[]) => client.query(sql, params);
-    const chosen = args.values.get('--fold-collation') ?? (await chooseFoldCollation(query)).foldCollation;
-    const advice = advise(chosen);
+    const advice = advise(foldCollation ?? (await chooseFoldCollation(query)).foldCollation);
     if (!apply) return print(advice);
     await createIndexes(advice, query);
     printSkipped(advice);
@@ -144,6 +145,18 @@ export async function run(argv: readonly string[]): Promise<number> {
 }
 
 type Runner = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** The sorts and filters to advise for: the `--sort` options, then the saved sorts and filters of `--filters FILE`. */
+async function queriesOf(sortOptions: readonly string[], file: string | undefined) {
+  const sorts = [...sortOptions];
+  const filters: string[] = [];
+  if (file !== undefined) {
+    const content = await readInput(file);
+    if (needsYaml([file])) await loadYaml();
+    for (const entry of readSavedFilters(file, content).entries) (entry.kind === 'sort' ? sorts : filters).push(entry.text);
+  }
+  return { sorts, filters };
+}
 
 /**
  * `--shards`: on each shard, the advice for every `employees_p<i>` table it

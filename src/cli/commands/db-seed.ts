@@ -8,6 +8,7 @@
  * (docs/server.md "Scaling out"). It ends with `VACUUM ANALYZE`, so counts
  * are index-only scans from the first request.
  */
+import { userInfo } from 'node:os';
 import { parseArgs } from '../args.js';
 import { splitShards } from '../shard-urls.js';
 import { UsageError } from '../../workspace/usage-error.js';
@@ -56,14 +57,8 @@ export const definition: CommandDefinition = {
   ],
 };
 
-/**
- * Runs `wepql db-seed [--database-url URL] [--rows N] [--partitions N | --shards URL,URL]` (default: `DATABASE_URL`, the 1,200 sample employees, no partitions).
- *
- * @example
- * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres --rows 1000000
- * await run(['--database-url', url, '--rows', '1000000']); // 0
- */
-export async function run(argv: readonly string[]): Promise<number> {
+/** The arguments of `wepql db-seed`, checked: a bad one is a usage error before anything connects. */
+function seedArguments(argv: readonly string[]) {
   const args = parseArgs(argv, specOf(definition));
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const rowsText = args.values.get('--rows');
@@ -82,6 +77,18 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (conformance && rows !== undefined) throw new UsageError('give --rows N or --conformance, not both');
   const url = args.values.get('--database-url') ?? process.env.DATABASE_URL;
   if (url === undefined || url === '') throw new UsageError('give --database-url URL or set DATABASE_URL');
+  return { rows, partitions, shardUrls, conformance, url };
+}
+
+/**
+ * Runs `wepql db-seed [--database-url URL] [--rows N] [--partitions N | --shards URL,URL]` (default: `DATABASE_URL`, the 1,200 sample employees, no partitions).
+ *
+ * @example
+ * // wepql db-seed --database-url postgres://postgres@127.0.0.1:5432/postgres --rows 1000000
+ * await run(['--database-url', url, '--rows', '1000000']); // 0
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const { rows, partitions, shardUrls, conformance, url } = seedArguments(argv);
   let pg: typeof import('pg');
   try {
     pg = (await import('pg')).default as unknown as typeof import('pg');
@@ -116,14 +123,7 @@ export async function run(argv: readonly string[]): Promise<number> {
             how,
           );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const parts =
-      shards !== undefined
-        ? ` in ${shards.servers.length} hash partitions on "ClientId", partition i a postgres_fdw foreign table on shard i ` +
-          `(servers ${shards.servers.map((_, i) => `"${EMPLOYEE_TABLE}_shard${i}"`).join(', ')}), ` +
-          `strings with stored folded twins (COLLATE "${shards.foldCollation}")`
-        : partitions === undefined
-          ? ''
-          : ` in ${partitions} hash partitions on "ClientId"`;
+    const parts = layoutText(shards, partitions);
     process.stdout.write(`wepql db-seed: created table "${EMPLOYEE_TABLE}"${parts} with ${count} employees in ${seconds} s\n`);
     if (shards !== undefined) {
       process.stdout.write(
@@ -139,6 +139,18 @@ export async function run(argv: readonly string[]): Promise<number> {
     await client.end().catch(() => {});
     for (const shard of shardClients) await shard.end().catch(() => {});
   }
+}
+
+/** How the table is laid out, for the closing line: shards, hash partitions, or one table (''). */
+function layoutText(shards: EmployeeShards | undefined, partitions: number | undefined): string {
+  if (shards !== undefined) {
+    return (
+      ` in ${shards.servers.length} hash partitions on "ClientId", partition i a postgres_fdw foreign table on shard i ` +
+      `(servers ${shards.servers.map((_, i) => `"${EMPLOYEE_TABLE}_shard${i}"`).join(', ')}), ` +
+      `strings with stored folded twins (COLLATE "${shards.foldCollation}")`
+    );
+  }
+  return partitions === undefined ? '' : ` in ${partitions} hash partitions on "ClientId"`;
 }
 
 type Client = import('pg').Client;
@@ -166,14 +178,9 @@ async function openShards(
       );
     }
     const password = typeof client.password === 'string' && client.password !== '' ? { password: client.password } : {};
-    servers.push({
-      query: run,
-      host: client.host,
-      port: client.port,
-      dbname: client.database ?? client.user ?? 'postgres',
-      user: client.user ?? 'postgres',
-      ...password,
-    });
+    // libpq's defaults when the URL names neither: the operating-system user, and a database named after the role.
+    const user = client.user ?? userInfo().username;
+    servers.push({ query: run, host: client.host, port: client.port, dbname: client.database ?? user, user, ...password });
   }
   await query('CREATE EXTENSION IF NOT EXISTS postgres_fdw', []);
   return { servers, foldCollation };
