@@ -8,8 +8,6 @@
  * their own entries (`wepql/sql`, `wepql/list`, `wepql/sources`,
  * `wepql/sdk`, `wepql/server`), as has each framework and UI bridge.
  *
- * This file only re-exports; nothing inside `src/` imports it.
- *
  * @packageDocumentation
  */
 

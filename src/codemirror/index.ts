@@ -4,8 +4,6 @@
  * and `@codemirror/autocomplete` are peer dependencies; the core of wepql
  * does not depend on them.
  *
- * This file only re-exports; nothing inside `src/` imports it.
- *
  * @packageDocumentation
  */
 export { wepql, wepqlDiagnostics } from './wepql-language.js';

@@ -4,8 +4,6 @@
  * interface, and the wire names shared with the client. The data sources
  * themselves are `wepql/sources`.
  *
- * This file only re-exports; nothing inside `src/` imports it.
- *
  * @packageDocumentation
  */
 export { handleListRequest } from './handler.js';

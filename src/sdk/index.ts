@@ -1,8 +1,6 @@
 /**
  * `wepql/sdk`: build queries from typed code and page through list endpoints.
  *
- * This file only re-exports; nothing inside `src/` imports it.
- *
  * @packageDocumentation
  */
 export { FIELD_TYPES } from '../builder/field-types.js';

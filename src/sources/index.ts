@@ -5,7 +5,7 @@
  * source takes a function that runs a statement (`pg`'s `query`, `mysql2`'s
  * `execute` in the examples). The SQL itself is `toSql` from `wepql/sql`.
  *
- * This file only re-exports; nothing inside `src/` imports it.
+ * @packageDocumentation
  */
 export { createMemoryDataSource } from './memory-source.js';
 export type { MemoryDataSource, MemoryDataSourceOptions } from './memory-source.js';

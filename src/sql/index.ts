@@ -2,8 +2,6 @@
  * `wepql/sql`: compile filters and sorts to parameterized SQL, and store
  * records so that SQL and the in-memory evaluator agree.
  *
- * This file only re-exports; nothing inside `src/` imports it.
- *
  * @packageDocumentation
  */
 export { SQL_DIALECTS, dialectOf, quoteIdentifier, sqlDialect } from './dialects/registry.js';
@@ -12,6 +10,7 @@ export type {
   CounterSql,
   Dialect,
   DialectDriver,
+  RowEstimate,
   DialectStorage,
   ListBinding,
   SqlDialectRules,
