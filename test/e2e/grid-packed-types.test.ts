@@ -14,7 +14,7 @@
  * real copies in the app, so what they import resolves from the app's
  * node_modules alone, where no other grid is — the test first proves that
  * the other grids cannot be resolved there.
- * Needs `npm run build` first, as `npm test` does.
+ * Needs a fresh dist/ (assertFreshDist checks it), as `npm test` leaves it.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
