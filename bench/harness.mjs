@@ -57,6 +57,21 @@ export function medianMs(fn, samples = 7) {
   return median(times);
 }
 
+/**
+ * Times an asynchronous `fn` `samples` times, awaiting `between()` before each
+ * run (a pause, an idle wait) outside the timed span; returns the median in ms.
+ */
+export async function medianAsyncMs(fn, samples = 7, between = async () => {}) {
+  const times = [];
+  for (let s = 0; s < samples; s++) {
+    await between();
+    const t0 = performance.now();
+    await fn(s);
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
 /** Formats a number with thousands separators and `digits` decimals. */
 export function fmt(n, digits = 0) {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

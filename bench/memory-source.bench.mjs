@@ -8,7 +8,7 @@ import { createMemoryDataSource } from '../dist/sources/index.js';
 import { createTokenCodec, handleListRequest } from '../dist/list/index.js';
 import { EMPLOYEE_SCOPE } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
-import { fmt, machineLine, median, writeSection } from './harness.mjs';
+import { fmt, machineLine, writeSection, medianAsyncMs } from './harness.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const LIMIT = 50;
@@ -40,16 +40,7 @@ async function untilSorted(q) {
   await call({ 'data-token': (await call(q)).Pagination.DataToken, page: '10000' });
   return performance.now() - t;
 }
-async function timeMs(fn, samples = SAMPLES, between = idle) {
-  const times = [];
-  for (let s = 0; s < samples; s++) {
-    await between();
-    const t = performance.now();
-    await fn(s);
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
+const timeMs = (fn, samples = SAMPLES, between = idle) => medianAsyncMs(fn, samples, between);
 
 // The reference first: filter + full sort + slice, as `query()` does it.
 const scope = 'ClientId.Equal(1);RowStatus.NotInArrayOrNull(3)';

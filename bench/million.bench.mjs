@@ -16,10 +16,10 @@ import pg from 'pg';
 import { createListServer } from '../dist/reference-server/index.js';
 import { chooseFoldCollation, employeePostgresSource } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
-import { employeeSchema } from '../dist/sample/employee-schema.js';
-import { insertPostgresRecords } from '../dist/list/index.js';
+import { employeeSchema } from '../dist/index.js';
+import { insertPostgresRecords } from '../dist/sources/index.js';
 import { counterTableOf } from '../dist/sql/index.js';
-import { fmt, machineLine, median, writeSection } from './harness.mjs';
+import { fmt, machineLine, median, writeSection, medianAsyncMs } from './harness.mjs';
 import { cli, startPostgres } from './postgres-server.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
@@ -32,15 +32,7 @@ const ROUTE = '/api/public/clients/1/employees';
 const AUTH = 'million-bench-token';
 const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
 
-async function timeMs(fn, samples = SAMPLES) {
-  const times = [];
-  for (let s = 0; s < samples; s++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
+const timeMs = (fn, samples = SAMPLES) => medianAsyncMs(fn, samples);
 
 const timed = (args) => {
   const t0 = performance.now();

@@ -21,7 +21,7 @@ import { employeeSchema } from '../dist/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
-import { fmt, machineLine, median, writeSection } from './harness.mjs';
+import { fmt, machineLine, writeSection, medianAsyncMs } from './harness.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const SAMPLES = 9;
@@ -105,15 +105,7 @@ function cli(args) {
   return { ms: performance.now() - t0, out: r.stdout };
 }
 
-async function timeMs(fn, samples = SAMPLES) {
-  const times = [];
-  for (let s = 0; s < samples; s++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
+const timeMs = (fn, samples = SAMPLES) => medianAsyncMs(fn, samples);
 const ok = (r) => {
   if (r.status !== 200) throw new Error(`bench: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
   return r.body;
