@@ -4,8 +4,8 @@
  * turn them into the files to read (`workspace/sources.ts`), so the two
  * commands walk a repository alike.
  */
-import { dirname, resolve } from 'node:path';
-import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
+import { resolve } from 'node:path';
+import { findConfig, loadConfig, projectTrust, type LintConfig } from '../workspace/config.js';
 import { excludedFiles, findCandidates, loadSources, selectorsOf, type LoadedSources } from '../workspace/sources.js';
 import type { SavedSelectors } from '../workspace/saved-filters.js';
 import { UsageError } from '../workspace/usage-error.js';
@@ -53,7 +53,7 @@ export function runConfig(args: ParsedArgs, cwd: string): LintConfig {
   const file = findConfig(cwd, args.values.get('--config'));
   if (file === undefined) return {};
   // The project: the config's directory, or the working directory when the config sits deeper (`--config ci/lint.json`).
-  return loadConfig(file, args.switches.has('--allow-outside') ? {} : { confineTo: [dirname(file), resolve(cwd)] });
+  return loadConfig(file, args.switches.has('--allow-outside') ? {} : projectTrust(file, cwd));
 }
 
 /**

@@ -6,7 +6,13 @@
  * character may be written as an escape (`\"`, `\u00e9`), so the two differ.
  */
 import { jsonMembers, readJsonTreeTolerantly, type JsonNode } from '../workspace/json-positions.js';
-import { readSavedFilters, rewriteSavedFile, type SavedEntry, type SavedSelectors } from '../workspace/saved-filters.js';
+import {
+  readSavedFilters,
+  rewriteSavedFile,
+  type SavedEntry,
+  type SavedSelectors,
+  type UnknownDisableCode,
+} from '../workspace/saved-filters.js';
 
 /** One entry with its offset mapping. */
 export interface DocumentEntry {
@@ -15,11 +21,20 @@ export interface DocumentEntry {
   readonly offsets: readonly number[];
 }
 
-/** The entries of a document; none when the file cannot be read as saved filters. */
-export function documentEntries(path: string, content: string, selectors?: SavedSelectors): DocumentEntry[] {
+/**
+ * The entries of a document; none when the file cannot be read as saved
+ * filters. With `unknownCodes`, a `wepql-disable` of a code that does not
+ * exist is added there and the entries are still read.
+ */
+export function documentEntries(
+  path: string,
+  content: string,
+  selectors?: SavedSelectors,
+  unknownCodes?: UnknownDisableCode[],
+): DocumentEntry[] {
   let entries: readonly SavedEntry[];
   try {
-    entries = readSavedFilters(path, content, selectors).entries;
+    entries = readSavedFilters(path, content, selectors, unknownCodes === undefined ? {} : { unknownCodes }).entries;
   } catch {
     return [];
   }

@@ -31,9 +31,8 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { findConfig, loadConfig, type LintConfig } from '../workspace/config.js';
 import { fileRules, reportedFindings, type RuleSettings } from '../workspace/lint-rules.js';
-import { loadYaml, type SavedEntry, type SavedSelectors } from '../workspace/saved-filters.js';
+import { loadYaml, type SavedEntry, type SavedSelectors, type UnknownDisableCode } from '../workspace/saved-filters.js';
 import { excludedFiles, neverSavedFilters, selectorsOf } from '../workspace/sources.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
@@ -44,6 +43,7 @@ import { complete, type CompletionKind } from '../language-service/complete.js';
 import { explain } from '../language-service/explain.js';
 import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
+import { readProjectConfig } from './project-config.js';
 import { createRelinter } from './relint.js';
 import { filterSpans, SEMANTIC_TOKEN_TYPES, sortSpans } from './semantic-tokens.js';
 import type { LspOptions } from './start.js';
@@ -160,10 +160,11 @@ function findings(state: ServerState, uri: string, entry: SavedEntry): Diagnosti
 }
 
 const pathOf = (uri: string): string => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-const entriesOf = (state: ServerState, doc: TextDocument): DocumentEntry[] =>
+// Always read past an unknown code to disable: completion, hover and the rest work on such a file too (the lint shows the code).
+const entriesOf = (state: ServerState, doc: TextDocument, unknownCodes: UnknownDisableCode[] = []): DocumentEntry[] =>
   neverSavedFilters(pathOf(doc.uri), doc.getText(), state.neverRead)
     ? []
-    : documentEntries(pathOf(doc.uri), doc.getText(), state.selectors);
+    : documentEntries(pathOf(doc.uri), doc.getText(), state.selectors, unknownCodes);
 const rangeOf = (doc: TextDocument, e: DocumentEntry, start: number, end: number) => ({
   start: doc.positionAt(toFileOffset(e, start)),
   end: doc.positionAt(toFileOffset(e, end)),
@@ -173,18 +174,18 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
   const { connection } = state;
   const init = (params.initializationOptions ?? {}) as { schema?: unknown; caseSensitive?: unknown };
   const root = params.rootUri?.startsWith('file:') ? fileURLToPath(params.rootUri) : process.cwd();
-  // The project's wepql.config.json, as `wepql lint` reads it: schema, selectors, rules and overrides.
-  let config: LintConfig = {};
-  const configFile = findConfig(root);
-  if (configFile !== undefined) {
-    try {
-      config = loadConfig(configFile);
-      state.selectors = selectorsOf(config.filterPath, config.sortPath);
-      state.neverRead = excludedFiles(config, []);
-      state.rulesOf = fileRules(config, root);
-    } catch (e) {
-      connection.console.error(`wepql lsp: ${(e as Error).message}`);
-    }
+  // The project's wepql.config.json, as `wepql lint` reads it (schema, selectors, rules and overrides),
+  // confined to the project; one it cannot use is shown on the config file and not applied.
+  const { config, problems } = readProjectConfig(root);
+  state.selectors = selectorsOf(config.filterPath, config.sortPath);
+  state.neverRead = excludedFiles(config, []);
+  state.rulesOf = fileRules(config, root);
+  for (const problem of problems) connection.console.error(`wepql lsp: ${problem.uri}: ${problem.message}`);
+  if (problems.length > 0) {
+    void connection.sendDiagnostics({
+      uri: problems[0]!.uri,
+      diagnostics: problems.map((p) => ({ range: p.range, severity: DiagnosticSeverity.Error, source: 'wepql', message: p.message })),
+    });
   }
   // YAML files of saved filters, and selectors, need the YAML reader.
   await loadYaml();
@@ -213,8 +214,9 @@ function diagnosticsRelinter(state: ServerState) {
   const { connection, documents } = state;
   return createRelinter<TextDocument, LspDiagnostic>({
     current: (uri) => documents.get(uri),
-    lint: (doc) =>
-      entriesOf(state, doc).map(
+    lint(doc) {
+      const unknownCodes: UnknownDisableCode[] = [];
+      const slices = entriesOf(state, doc, unknownCodes).map(
         (e) => () =>
           findings(state, doc.uri, e.entry).map((d) => ({
             range: rangeOf(doc, e, d.start, d.end),
@@ -224,9 +226,30 @@ function diagnosticsRelinter(state: ServerState) {
             message: d.suggestion === undefined ? d.message : `${d.message}\nsuggestion: ${d.suggestion}`,
             data: { start: d.start, end: d.end },
           })),
-      ),
+      );
+      // A disable naming no code is shown where it is written (`wepql lint` stops on it); the entries' findings stay.
+      return [...slices, () => unknownDisableDiagnostics(doc, unknownCodes)];
+    },
     publish: (doc, diagnostics) => void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [...diagnostics] }),
   });
+}
+
+/** One error per unknown code a `wepql-disable` names (a YAML value shared by an entry's filter and sort is read twice: shown once). */
+function unknownDisableDiagnostics(doc: TextDocument, unknownCodes: readonly UnknownDisableCode[]): LspDiagnostic[] {
+  const seen = new Set<string>();
+  const out: LspDiagnostic[] = [];
+  for (const u of unknownCodes) {
+    const key = `${u.start}:${u.end}:${u.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      range: { start: doc.positionAt(u.start), end: doc.positionAt(u.end) },
+      severity: DiagnosticSeverity.Error,
+      source: 'wepql',
+      message: u.message,
+    });
+  }
+  return out;
 }
 
 function completionAt(state: ServerState, params: TextDocumentPositionParams): CompletionItem[] {

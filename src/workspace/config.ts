@@ -161,12 +161,11 @@ export function readJsonc(text: string, file: string): unknown {
  * @example
  * loadConfig('/repo/wepql.config.json').schema; // '/repo/schemas/employee.json'
  */
-export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
+export function loadConfig(file: string, trust: ConfigTrust = {}, read: ConfigReadOptions = {}): LintConfig {
   const json = readJsonc(readRegularText(file, 'config'), file);
   const fail: Fail = (key, message) => {
-    throw new UsageError(`config ${file}: ${key}: ${message}`);
+    throw new ConfigKeyError(file, key, message);
   };
-  const roots = trust.confineTo;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$', 'must be a JSON object');
   const obj = json as Record<string, unknown>;
   const own = (key: string): unknown => Object.getOwnPropertyDescriptor(obj, key)?.value;
@@ -177,13 +176,17 @@ export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
   }
   const caseSensitive = own('caseSensitive');
   if (caseSensitive !== undefined && typeof caseSensitive !== 'boolean') fail('caseSensitive', 'must be true or false');
-  const rules = own('rules') === undefined ? undefined : readRules(own('rules'), fail);
+  const unknownCode: UnknownCode = (key, message) => {
+    if (read.unknownCodes === undefined) fail(key, message);
+    read.unknownCodes.push(new ConfigKeyError(file, key, message));
+  };
+  const rules = own('rules') === undefined ? undefined : readRules(own('rules'), fail, unknownCode);
   const database = own('database') === undefined ? undefined : readDatabase(own('database'), fail);
-  const overrides = own('overrides') === undefined ? undefined : readOverrides(own('overrides'), fail);
+  const overrides = own('overrides') === undefined ? undefined : readOverrides(own('overrides'), fail, unknownCode);
   return {
     file,
     base: dirname(file),
-    ...readPaths(own, dirname(file), roots, fail),
+    ...readPaths(own, dirname(file), trust, fail),
     ...(rules === undefined ? {} : { rules }),
     ...(maxWarnings === undefined ? {} : { maxWarnings: maxWarnings as number }),
     ...(caseSensitive === undefined ? {} : { caseSensitive: caseSensitive as boolean }),
@@ -192,7 +195,7 @@ export function loadConfig(file: string, trust: ConfigTrust = {}): LintConfig {
   };
 }
 
-function readOverrides(raw: unknown, fail: Fail): RuleOverride[] {
+function readOverrides(raw: unknown, fail: Fail, unknownCode: UnknownCode): RuleOverride[] {
   if (!Array.isArray(raw)) fail('overrides', 'must be an array of { "files": [globs], "rules": { code: severity } }');
   return (raw as unknown[]).map((o, i) => {
     const key = `overrides[${i}]`;
@@ -210,27 +213,79 @@ function readOverrides(raw: unknown, fail: Fail): RuleOverride[] {
         return fail(`${key}.files`, (e as Error).message);
       }
     });
-    return { files: globs, rules: readRules(entry.rules, fail, `${key}.rules`) };
+    return { files: globs, rules: readRules(entry.rules, fail, unknownCode, `${key}.rules`) };
   });
 }
 
 /**
  * How far a config is trusted. With `confineTo`, its `schema`,
  * `previousSchema` and `policy` files must lie inside one of those
- * directories (by real path): the command line passes the config's
- * directory and the working directory unless `--allow-outside`, so that a
- * config from a cloned repository cannot make a command print lines of any
- * file.
+ * directories (by real path): the command line and the language server
+ * pass `projectTrust`'s (the command line not with `--allow-outside`), so
+ * that a config from a cloned repository cannot make a command or an
+ * editor print lines of any file. `outsideHint` ends the message about a
+ * path outside (by default, how the command line lifts the rule).
  *
  * @example
  * loadConfig('/repo/wepql.config.json', { confineTo: ['/repo', process.cwd()] });
  */
 export interface ConfigTrust {
   readonly confineTo?: readonly string[];
+  readonly outsideHint?: string;
+}
+
+/**
+ * The project a config found for `cwd` may reach: the config's own
+ * directory and `cwd` (the working directory of a command, the workspace
+ * root of an editor). The one place that rule is written, for the command
+ * line and the language server alike.
+ *
+ * @example
+ * loadConfig(file, projectTrust(file, process.cwd())); // refuses "schema": "/etc/passwd"
+ */
+export function projectTrust(file: string, cwd: string, outsideHint?: string): ConfigTrust {
+  return { confineTo: [dirname(file), resolve(cwd)], ...(outsideHint === undefined ? {} : { outsideHint }) };
+}
+
+/**
+ * A config key the tool cannot use: a `UsageError` that also says which
+ * file and key (`rules.bogus`, `overrides[0].files`, `$` for the whole
+ * document), so that an editor can underline the key.
+ *
+ * @example
+ * try { loadConfig(file); } catch (e) { if (e instanceof ConfigKeyError) console.log(e.key); }
+ */
+export class ConfigKeyError extends UsageError {
+  readonly file: string;
+  readonly key: string;
+  readonly reason: string;
+  constructor(file: string, key: string, reason: string) {
+    super(`config ${file}: ${key}: ${reason}`);
+    this.name = 'ConfigKeyError';
+    this.file = file;
+    this.key = key;
+    this.reason = reason;
+  }
 }
 
 /** Throws the usage error of a config key. */
 type Fail = (key: string, message: string) => never;
+/** A rule of a code that does not exist: thrown, or kept aside (`ConfigReadOptions`). */
+type UnknownCode = (key: string, message: string) => void;
+
+/**
+ * How `loadConfig` treats a rule naming a code that does not exist. By
+ * default it throws (the command line exits 2); with `unknownCodes`, each
+ * one is added there and the rule left out, so that an editor shows it at
+ * its key and applies the rest of the config (its schema, its other rules).
+ *
+ * @example
+ * const unknownCodes: ConfigKeyError[] = [];
+ * loadConfig(file, projectTrust(file, root), { unknownCodes });
+ */
+export interface ConfigReadOptions {
+  readonly unknownCodes?: ConfigKeyError[];
+}
 
 function checkKeys(obj: object, known: readonly string[], prefix: string, fail: Fail): void {
   for (const key of Object.keys(obj)) {
@@ -244,7 +299,9 @@ function checkKeys(obj: object, known: readonly string[], prefix: string, fail: 
 }
 
 /** The string-valued keys: files (resolved against the config's directory), lists, and selectors (one or a list). */
-function readPaths(own: (key: string) => unknown, base: string, roots: readonly string[] | undefined, fail: Fail): Partial<LintConfig> {
+function readPaths(own: (key: string) => unknown, base: string, trust: ConfigTrust, fail: Fail): Partial<LintConfig> {
+  const roots = trust.confineTo;
+  const hint = trust.outsideHint ?? 'pass --allow-outside to read it';
   const str = (key: string): string | undefined => {
     const v = own(key);
     if (v === undefined) return undefined;
@@ -256,7 +313,7 @@ function readPaths(own: (key: string) => unknown, base: string, roots: readonly 
     if (v === undefined) return undefined;
     const abs = resolve(base, v);
     if (roots !== undefined && !insideProject(abs, roots))
-      fail(key, `${JSON.stringify(v)} lies outside the project (${roots.join(' or ')}); pass --allow-outside to read it`);
+      fail(key, `${JSON.stringify(v)} lies outside the project (${roots.join(' or ')}); ${hint}`);
     return abs;
   };
   const strings = (key: string): string[] | undefined => {
@@ -277,14 +334,15 @@ function readPaths(own: (key: string) => unknown, base: string, roots: readonly 
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
-function readRules(raw: unknown, fail: Fail, key = 'rules'): Record<string, RuleSetting> {
+function readRules(raw: unknown, fail: Fail, unknownCode: UnknownCode, key = 'rules'): Record<string, RuleSetting> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     fail(key, 'must be an object of code → "off" | "info" | "warn" | "error"');
   const rules = Object.create(null) as Record<string, RuleSetting>;
   for (const [code, setting] of Object.entries(raw as object)) {
     if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
       const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
-      fail(`${key}.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
+      unknownCode(`${key}.${code}`, `unknown diagnostic code${near === undefined ? '' : `; did you mean "${near}"?`}`);
+      continue;
     }
     if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting))
       fail(`${key}.${code}`, 'must be "off", "info", "warn" or "error"');

@@ -78,29 +78,90 @@ export const DISABLE_KEY = 'wepql-disable';
 
 const DIRECTIVE = /^#\s*wepql-disable-next-line(?:\s+(.*))?$/;
 
+/**
+ * A `wepql-disable` naming a code that does not exist, and where it is
+ * written (file offsets of the code, or of the value that holds it).
+ *
+ * @example
+ * const u: UnknownDisableCode = { code: 'contradicton', message: 'line 1: unknown diagnostic code …', start: 26, end: 38 };
+ */
+export interface UnknownDisableCode {
+  readonly code: string;
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * How `readSavedFilters` treats an unknown code to disable. By default it
+ * throws `SavedFileError` (the command line exits 2); with `unknownCodes`,
+ * each one is added there and left out of the entry's `disable` (the
+ * entry's other codes still apply, and a directive of unknown codes only
+ * silences nothing), so that an editor can underline it and go on showing
+ * the file's findings.
+ *
+ * @example
+ * const unknownCodes: UnknownDisableCode[] = [];
+ * readSavedFilters('views.txt', text, undefined, { unknownCodes });
+ */
+export interface SavedReadOptions {
+  readonly unknownCodes?: UnknownDisableCode[];
+}
+
+/** Where a code of a disable value is written: `at(code)` gives its file range. */
+type CodeRange = (code: string) => { readonly start: number; readonly end: number };
+
 /** The codes a directive or `wepql-disable` value names, checked against the diagnostic codes. */
-function disabledCodes(path: string, where: string, raw: unknown): string[] {
+function disabledCodes(path: string, where: string, raw: unknown, at: CodeRange, options: SavedReadOptions): string[] {
   const list = typeof raw === 'string' ? [raw] : raw;
   if (!Array.isArray(list) || !list.every((c) => typeof c === 'string'))
     throw new SavedFileError(path, `${where}: "${DISABLE_KEY}" must be a code or a list of codes`);
   const codes = (list as string[]).flatMap((c) => c.split(/[\s,]+/)).filter((c) => c !== '');
+  const known: string[] = [];
   for (const code of codes) {
-    if (Object.hasOwn(DIAGNOSTIC_CODES, code)) continue;
+    if (Object.hasOwn(DIAGNOSTIC_CODES, code)) {
+      known.push(code);
+      continue;
+    }
     const near = didYouMean(code, Object.keys(DIAGNOSTIC_CODES));
-    throw new SavedFileError(
-      path,
-      `${where}: unknown diagnostic code "${code}" to disable${near === undefined ? '' : `; did you mean "${near}"?`}`,
-    );
+    const message = `${where}: unknown diagnostic code "${code}" to disable${near === undefined ? '' : `; did you mean "${near}"?`}`;
+    if (options.unknownCodes === undefined) throw new SavedFileError(path, message);
+    options.unknownCodes.push({ code, message, ...at(code) });
   }
-  return codes.length === 0 ? ['*'] : codes;
+  // No codes at all silences every code; codes that are all unknown silence none.
+  return codes.length === 0 ? ['*'] : known;
 }
 
 /** The codes a `# wepql-disable-next-line` comment on the line above `line` (1-based) silences, if there is one. */
-function directiveAbove(path: string, content: string, starts: readonly number[], line: number): string[] | undefined {
+function directiveAbove(
+  path: string,
+  content: string,
+  starts: readonly number[],
+  line: number,
+  options: SavedReadOptions,
+): string[] | undefined {
   if (line < 2) return undefined;
-  const text = trimWhitespace(content.slice(starts[line - 2]!, starts[line - 1]! - 1));
-  const m = DIRECTIVE.exec(text);
-  return m === null ? undefined : disabledCodes(path, `line ${line - 1}`, m[1] ?? '');
+  const lineStart = starts[line - 2]!;
+  const written = content.slice(lineStart, starts[line - 1]! - 1);
+  const m = DIRECTIVE.exec(trimWhitespace(written));
+  if (m === null) return undefined;
+  const codesFrom = written.indexOf('wepql-disable-next-line') + 'wepql-disable-next-line'.length;
+  const at: CodeRange = (code) => {
+    const i = written.indexOf(code, codesFrom);
+    return i < 0 ? { start: lineStart, end: lineStart + written.length } : { start: lineStart + i, end: lineStart + i + code.length };
+  };
+  return disabledCodes(path, `line ${line - 1}`, m[1] ?? '', at, options);
+}
+
+/**
+ * Where a code sits in a `wepql-disable` value of a tree (JSON or YAML):
+ * the string item that names it, else the whole value.
+ */
+function valueCodeRange(whole: readonly [number, number], strings: readonly { value: unknown; start: number; end: number }[]): CodeRange {
+  return (code) => {
+    const item = strings.find((s) => typeof s.value === 'string' && s.value.split(/[\s,]+/).includes(code));
+    return item === undefined ? { start: whole[0], end: whole[1] } : { start: item.start, end: item.end };
+  };
 }
 
 /**
@@ -158,7 +219,7 @@ interface JsonObjectAt {
 }
 
 /** The entries of one JSON object (an array item, an NDJSON line, or the whole file). */
-function entriesFromObject(path: string, o: JsonObjectAt, lines: LineIndex): SavedEntry[] {
+function entriesFromObject(path: string, o: JsonObjectAt, lines: LineIndex, options: SavedReadOptions): SavedEntry[] {
   const { node, where, base } = o;
   if (node.type !== 'object') {
     throw new SavedFileError(path, `${where}: expected an object with "filter" and/or "sort" fields`);
@@ -167,7 +228,23 @@ function entriesFromObject(path: string, o: JsonObjectAt, lines: LineIndex): Sav
   const nameNode = jsonMember(node, 'name');
   const name = nameNode?.type === 'string' ? (nameNode.value as string) : undefined;
   const disableNode = jsonMember(node, DISABLE_KEY);
-  const disable = disableNode === undefined ? undefined : disabledCodes(path, where, jsonValue(disableNode));
+  const disable =
+    disableNode === undefined
+      ? undefined
+      : disabledCodes(
+          path,
+          where,
+          jsonValue(disableNode),
+          valueCodeRange(
+            [base + disableNode.offset, base + disableNode.offset + disableNode.length],
+            [disableNode, ...(disableNode.children ?? [])].map((n) => ({
+              value: n.value,
+              start: base + n.offset,
+              end: base + n.offset + n.length,
+            })),
+          ),
+          options,
+        );
   for (const kind of ['filter', 'sort'] as const) {
     const text = jsonMember(node, kind);
     if (text === undefined || text.type === 'null') continue;
@@ -194,11 +271,11 @@ function entriesFromObject(path: string, o: JsonObjectAt, lines: LineIndex): Sav
  * list at all (no entries; the caller says the file holds none); a list in
  * which some do and one has neither is malformed.
  */
-function entriesOfObjects(path: string, objects: readonly JsonObjectAt[], lines: LineIndex): SavedEntry[] {
+function entriesOfObjects(path: string, objects: readonly JsonObjectAt[], lines: LineIndex, options: SavedReadOptions): SavedEntry[] {
   const out: SavedEntry[] = [];
   let empty: string | undefined;
   for (const o of objects) {
-    const found = entriesFromObject(path, o, lines);
+    const found = entriesFromObject(path, o, lines, options);
     if (found.length === 0) empty ??= o.where;
     // A loop, not push(...found): a spread of a huge list overflows the stack.
     for (const e of found) out.push(e);
@@ -216,25 +293,25 @@ function entriesOfObjects(path: string, objects: readonly JsonObjectAt[], lines:
  * @example
  * readSavedFilters('saved.txt', 'Gender.Equal(1)\n# comment\n').entries[0].text; // 'Gender.Equal(1)'
  */
-export function readSavedFilters(path: string, content: string, selectors?: SavedSelectors): SavedFile {
+export function readSavedFilters(path: string, content: string, selectors?: SavedSelectors, options: SavedReadOptions = {}): SavedFile {
   const format = formatOf(path, content);
   const selecting = selectors !== undefined && (selectors.filter !== undefined || selectors.sort !== undefined);
   let entries: SavedEntry[];
   // Selectors need a tree to walk: JSON and NDJSON are read as YAML when there are any.
   if (format === 'yaml' || (selecting && (format === 'json' || format === 'ndjson'))) {
-    entries = yamlEntries(path, content, selecting ? selectors : undefined);
+    entries = yamlEntries(path, content, selecting ? selectors : undefined, options);
   } else if (format === 'txt') {
-    entries = txtEntries(path, content, new LineIndex(content));
+    entries = txtEntries(path, content, new LineIndex(content), options);
   } else if (format === 'json') {
-    entries = jsonEntries(path, content, new LineIndex(content));
+    entries = jsonEntries(path, content, new LineIndex(content), options);
   } else {
-    entries = ndjsonEntries(path, content, new LineIndex(content));
+    entries = ndjsonEntries(path, content, new LineIndex(content), options);
   }
   return { path, content, format, entries };
 }
 
 /** Entries of a text file: each line not blank and not a `#` comment is a filter. */
-function txtEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+function txtEntries(path: string, content: string, lines: LineIndex, options: SavedReadOptions): SavedEntry[] {
   const { starts } = lines;
   const entries: SavedEntry[] = [];
   for (let n = 0; n < starts.length; n++) {
@@ -246,7 +323,7 @@ function txtEntries(path: string, content: string, lines: LineIndex): SavedEntry
     // §"Lexical rules"), so a line of U+00A0 is an entry the parser reports, not a skipped line.
     const trimmed = trimWhitespace(text);
     if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const disable = directiveAbove(path, content, starts, n + 1);
+    const disable = directiveAbove(path, content, starts, n + 1, options);
     entries.push({
       kind: 'filter',
       text,
@@ -268,7 +345,7 @@ function jsonProblem(path: string, read: JsonProblem, lines: LineIndex, base: nu
 }
 
 /** Entries of a JSON file: one object, or a list of them. */
-function jsonEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+function jsonEntries(path: string, content: string, lines: LineIndex, options: SavedReadOptions): SavedEntry[] {
   const read = readJsonTree(content, 'json');
   if (read.problem !== undefined) throw jsonProblem(path, read, lines, 0);
   const { tree } = read;
@@ -278,11 +355,12 @@ function jsonEntries(path: string, content: string, lines: LineIndex): SavedEntr
     path,
     list.map((node, k) => ({ node, where: where(k), base: 0 })),
     lines,
+    options,
   );
 }
 
 /** Entries of an NDJSON file: one object per non-blank line. */
-function ndjsonEntries(path: string, content: string, lines: LineIndex): SavedEntry[] {
+function ndjsonEntries(path: string, content: string, lines: LineIndex, options: SavedReadOptions): SavedEntry[] {
   const { starts } = lines;
   const objects: JsonObjectAt[] = [];
   for (let n = 0; n < starts.length; n++) {
@@ -294,7 +372,7 @@ function ndjsonEntries(path: string, content: string, lines: LineIndex): SavedEn
     if (read.problem !== undefined) throw jsonProblem(path, read, lines, start);
     objects.push({ node: read.tree, where: `line ${n + 1}`, base: start });
   }
-  return entriesOfObjects(path, objects, lines);
+  return entriesOfObjects(path, objects, lines, options);
 }
 
 /**
@@ -342,7 +420,7 @@ const DEFAULT_SELECTORS: Record<'filter' | 'sort', readonly (readonly SelectorSt
 };
 
 /** Entries of a YAML (or JSON, read as YAML) file, found by selectors or in the default places. */
-function yamlEntries(path: string, content: string, selectors: SavedSelectors | undefined): SavedEntry[] {
+function yamlEntries(path: string, content: string, selectors: SavedSelectors | undefined, options: SavedReadOptions): SavedEntry[] {
   if (yaml === undefined) throw new Error('readSavedFilters: call loadYaml() before reading YAML or using selectors');
   const y = yaml;
   const tree = yamlTree(y);
@@ -366,12 +444,22 @@ function yamlEntries(path: string, content: string, selectors: SavedSelectors | 
           const scalar = yamlScalar(y, node);
           if (scalar === undefined || scalar.value === null || seen.has(scalar)) continue;
           seen.add(scalar);
-          out.push({ at: scalar.range[0], entry: yamlEntry(y, path, content, read, kind, scalar, parent) });
+          out.push({ at: scalar.range[0], entry: yamlEntry(y, path, content, read, kind, scalar, parent, options) });
         }
       }
     }
   }
   return out.sort((a, b) => a.at - b.at).map((e) => e.entry);
+}
+
+/** Where a code sits in a YAML `wepql-disable` value: the sequence item that names it, else the whole value. */
+function yamlCodeRange(y: YamlModule, node: YamlNode): CodeRange {
+  const span = (n: YamlNode): readonly [number, number] => [n.range?.[0] ?? 0, n.range?.[1] ?? 0];
+  const items = y.isSeq(node) ? node.items.filter((i): i is YamlNode => y.isNode(i)) : [node];
+  return valueCodeRange(
+    span(node),
+    items.map((i) => ({ value: y.isScalar(i) ? i.value : undefined, start: span(i)[0], end: span(i)[1] })),
+  );
 }
 
 /** The entry of one selected scalar, with the name and disable directive of the map it sits in. */
@@ -383,6 +471,7 @@ function yamlEntry(
   kind: 'filter' | 'sort',
   scalar: YamlScalarAt,
   parent: unknown,
+  options: SavedReadOptions,
 ): SavedEntry {
   const { isMap, isScalar } = y;
   const { line, col } = read.lines.linePos(scalar.range[0]);
@@ -396,8 +485,8 @@ function yamlEntry(
   const disableNode = sibling(DISABLE_KEY) as YamlNode | undefined;
   const disable =
     disableNode !== undefined
-      ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON())
-      : directiveAbove(path, content, read.lines.lineStarts, at.line);
+      ? disabledCodes(path, `line ${at.line}`, disableNode.toJSON(), yamlCodeRange(y, disableNode), options)
+      : directiveAbove(path, content, read.lines.lineStarts, at.line, options);
   const quoted = scalar.type === 'QUOTE_DOUBLE' || scalar.type === 'QUOTE_SINGLE';
   return {
     kind,

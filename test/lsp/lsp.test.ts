@@ -297,10 +297,12 @@ describe('wepql lsp in a project with wepql.config.json (YAML views, selectors, 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wepql-lsp-project-'));
+    // The schema sits in the project: a config's schema outside it is refused (test/lsp/lsp-config.test.ts).
+    writeFileSync(join(dir, 'employee.json'), readFileSync(SCHEMA));
     writeFileSync(
       join(dir, 'wepql.config.json'),
       JSON.stringify({
-        schema: SCHEMA,
+        schema: 'employee.json',
         filterPath: '$.views[*].where',
         rules: { 'field-case-mismatch': 'off', 'date-only-equality': 'error' },
       }),
