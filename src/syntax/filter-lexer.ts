@@ -16,59 +16,8 @@
  * keeps the two identical.
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type ILexerConfig, type TokenType } from 'chevrotain';
+import { isWordCode, wordStartChars } from './characters.js';
 import { lazyLexer } from './shielded.js';
-
-/**
- * The four whitespace characters of docs/reference.md §"Lexical rules".
- *
- * @example
- * isSpaceCode(0x09); // true (tab)
- * isSpaceCode(0xa0); // false: U+00A0 is an ordinary character
- */
-export function isSpaceCode(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
-/**
- * True for a character that may appear in a `Word`: not `.;(),'` and not whitespace.
- *
- * @example
- * isWordCode('x'.charCodeAt(0)); // true
- * isWordCode('.'.charCodeAt(0)); // false
- */
-export function isWordCode(code: number): boolean {
-  return !(
-    code === 46 || // .
-    code === 59 || // ;
-    code === 40 || // (
-    code === 41 || // )
-    code === 44 || // ,
-    code === 39 || // '
-    isSpaceCode(code)
-  );
-}
-
-/**
- * Start characters of a token that can begin with almost any character.
- * Chevrotain's first-character optimisation cannot analyse negated classes,
- * so it is told every start character explicitly; above U+00FF it buckets
- * code units 255 at a time, so one representative per bucket suffices.
- *
- * Exported for the sort lexer, which reuses the same hint logic.
- *
- * @example
- * createToken({ name: 'Word', pattern: /[^;]+/, start_chars_hint: wordStartChars((c) => c === 59) });
- */
-export function wordStartChars(exclude: (code: number) => boolean): number[] {
-  const out: number[] = [];
-  for (let c = 0; c < 256; c++) if (!exclude(c)) out.push(c);
-  // The first code unit of each bucket (bucket 255 + ⌊c / 255⌋): 256, then
-  // the multiples of 255. Stepping from bucket to bucket, not through all
-  // 65,280 code units, keeps this off the start-up profile (it runs when the
-  // module loads, before the interpreter has optimised anything).
-  for (let c = 256; c < 65536; c = (Math.floor(c / 255) + 1) * 255) out.push(c);
-  return out;
-}
 
 /**
  * Tokens that may make up a head segment or a bare value (a token category).

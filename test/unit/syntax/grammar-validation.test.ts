@@ -9,7 +9,8 @@
  */
 import { Lexer } from 'chevrotain';
 import { describe, expect, it } from 'vitest';
-import { FILTER_LEXER_CONFIG, FILTER_TOKENS, filterLexer, isWordCode, wordStartChars } from '../../../src/syntax/filter-lexer.js';
+import { isWordCode, wordStartChars } from '../../../src/syntax/characters.js';
+import { FILTER_LEXER_CONFIG, FILTER_TOKENS, filterLexer } from '../../../src/syntax/filter-lexer.js';
 import { FilterParser } from '../../../src/syntax/filter-parser.js';
 import { filterGrammarProductions, sortGrammarProductions } from '../../../src/syntax/grammar-productions.js';
 import { SORT_LEXER_CONFIG, SORT_TOKENS, SortParser, sortLexer } from '../../../src/syntax/sort-parser.js';
