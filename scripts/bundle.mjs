@@ -80,11 +80,22 @@ const common = {
  * shares the chunks the process has loaded already). Such a module exports
  * functions only: the build fails otherwise.
  */
-const LOADED_ON_FIRST_CALL = { 'src/syntax/parse-filter-chevrotain.ts': 'parse-filter-chevrotain', 'src/syntax/parse-sort.ts': 'parse-sort' };
+const LOADED_ON_FIRST_CALL = {
+  'src/syntax/parse-filter-chevrotain.ts': 'parse-filter-chevrotain',
+  'src/syntax/parse-sort.ts': 'parse-sort',
+};
 
 /** The names a module exports, by esbuild's reading of it alone. */
 async function exportsOf(file) {
-  const r = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', platform: 'node', logLevel: 'error' });
+  const r = await build({
+    entryPoints: [file],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
   return Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined).exports;
 }
 
@@ -118,7 +129,11 @@ async function loadedOnFirstCall() {
         const target = new URL(args.path.replace(/\.js$/, '.ts'), `file://${args.importer}`).pathname;
         return shims.has(target) ? { path: target, namespace: 'loaded-on-first-call' } : undefined;
       });
-      b.onLoad({ filter: /.*/, namespace: 'loaded-on-first-call' }, (args) => ({ contents: shims.get(args.path), loader: 'js', resolveDir: root.pathname }));
+      b.onLoad({ filter: /.*/, namespace: 'loaded-on-first-call' }, (args) => ({
+        contents: shims.get(args.path),
+        loader: 'js',
+        resolveDir: root.pathname,
+      }));
     },
   };
 }

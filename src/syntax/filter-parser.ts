@@ -26,13 +26,7 @@ import { Comma, FILTER_TOKENS, GroupKeyword, LParen, RParen, RunPart, Semicolon 
 import { groupOperatorOf } from './characters.js';
 import { reportEmptyClause, reportSingleChildGroup } from './clause-reports.js';
 import { PARSER_DEPTH_CEILING, parserDepthBound } from './depth-bound.js';
-import {
-  reportMissingClose,
-  skipArgumentJunk,
-  skipClauseJunk,
-  skipGroupBody,
-  type TokenCursor,
-} from './filter-recovery.js';
+import { reportMissingClose, skipArgumentJunk, skipClauseJunk, skipGroupBody, type TokenCursor } from './filter-recovery.js';
 import type { FilterVisitor } from './filter-events.js';
 import { endOf } from './token-facts.js';
 

@@ -2,12 +2,11 @@
  * Recovery of the filter parser (docs/reference.md §"Diagnostics"): tokens
  * the grammar cannot place are reported once and skipped up to the next
  * `;`, the next unbalanced `)` or the end, so that the parser never stops
- * at the first error. Also the reports of a separator or a parenthesis that
- * the grammar accepted but the language does not.
+ * at the first error. Also the report of a `(` left open (the reports of
+ * what the grammar accepts but the language frowns on are in
+ * clause-reports.ts, shared with the fast path).
  */
 import { EOF, type IToken } from 'chevrotain';
-import type { FilterNode, Span } from '../ast/nodes.js';
-import type { GroupOperator } from '../ast/operators.js';
 import type { DiagnosticSink } from './diagnostic-sink.js';
 import { Comma, LParen, RParen, Semicolon, Unterminated } from './filter-lexer.js';
 import { describeToken, endOf } from './token-facts.js';

@@ -216,4 +216,3 @@ function scanQuote(text: string, tokens: ScannedToken[], i: number): number {
   emit(tokens, text, i, end, Quoted);
   return end;
 }
-

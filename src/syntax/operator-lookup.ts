@@ -41,7 +41,6 @@ for (const op of FILTER_OPERATORS) {
   (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push(named(op));
 }
 
-
 /**
  * The operator (with its shape) that `text[start, end)` names, in any case; undefined when it names none.
  *

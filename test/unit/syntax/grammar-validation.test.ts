@@ -51,7 +51,7 @@ describe('the grammar production runs is the grammar Chevrotain checks', () => {
     expect(shape(sort.tokenize(sortText).tokens)).toEqual(shape(sortLexer.tokenize(sortText).tokens));
   });
 
-  it('the start-character hints are one representative of each of Chevrotain\'s buckets, as a walk through every code unit finds them', () => {
+  it("the start-character hints are one representative of each of Chevrotain's buckets, as a walk through every code unit finds them", () => {
     // The definition the lexers' hints follow: every allowed character below
     // U+0100, then the first code unit of each bucket above it (Chevrotain
     // buckets code units 255 at a time there).
