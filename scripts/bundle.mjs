@@ -68,12 +68,86 @@ const common = {
   },
 };
 
+/**
+ * Modules of src/ that the CLI loads on their first call rather than at
+ * start: the Chevrotain halves of the parsers, which a run whose texts are
+ * all well formed never calls (parseFilter's fast path reads them), and
+ * Chevrotain itself, which only they import. Each is an entry point of the
+ * CLI build of its own (dist/cli-chunks/<name>.js); every other module that
+ * imports one gets, in its place, a module of the same exported functions
+ * that load it on the first call with a synchronous `require` (an ES module
+ * required from an ES module is the same instance, and what it imports
+ * shares the chunks the process has loaded already). Such a module exports
+ * functions only: the build fails otherwise.
+ */
+const LOADED_ON_FIRST_CALL = {
+  'src/syntax/parse-filter-chevrotain.ts': 'parse-filter-chevrotain',
+  'src/syntax/parse-sort.ts': 'parse-sort',
+};
+
+/** The names a module exports, by esbuild's reading of it alone. */
+async function exportsOf(file) {
+  const r = await build({
+    entryPoints: [file],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
+  return Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined).exports;
+}
+
+async function loadedOnFirstCall() {
+  const shims = new Map();
+  for (const [file, name] of Object.entries(LOADED_ON_FIRST_CALL)) {
+    const names = await exportsOf(file);
+    const chunk = `../cli-chunks/${name}.js`;
+    shims.set(
+      new URL(file, root).pathname,
+      [
+        `import { createRequire } from 'node:module';`,
+        `import { fileURLToPath } from 'node:url';`,
+        `let loaded;`,
+        `function load() {`,
+        `  if (loaded !== undefined) return loaded;`,
+        // Chunks and commands are in dist/cli-chunks/, the CLI in dist/cli/: the same path from either.
+        `  const module = createRequire(import.meta.url)(fileURLToPath(new URL(${JSON.stringify(chunk)}, import.meta.url)));`,
+        `  for (const name of ${JSON.stringify(names)}) if (typeof module[name] !== 'function') throw new Error(\`${file}: \${name} is not a function, so it cannot be loaded on its first call\`);`,
+        `  return (loaded = module);`,
+        `}`,
+        ...names.map((n) => `export function ${n}(...args) { return load().${n}(...args); }`),
+      ].join('\n'),
+    );
+  }
+  return {
+    name: 'loaded-on-first-call',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const target = new URL(args.path.replace(/\.js$/, '.ts'), `file://${args.importer}`).pathname;
+        return shims.has(target) ? { path: target, namespace: 'loaded-on-first-call' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'loaded-on-first-call' }, (args) => ({
+        contents: shims.get(args.path),
+        loader: 'js',
+        resolveDir: root.pathname,
+      }));
+    },
+  };
+}
+
 const started = performance.now();
 rmSync(new URL('dist/cli-chunks/', root), { recursive: true, force: true });
 const results = await Promise.all([
   build({
     ...common,
-    entryPoints: { 'cli/main': 'src/cli/main.ts' },
+    plugins: [await loadedOnFirstCall(), ...common.plugins],
+    entryPoints: {
+      'cli/main': 'src/cli/main.ts',
+      ...Object.fromEntries(Object.entries(LOADED_ON_FIRST_CALL).map(([file, name]) => [`cli-chunks/${name}`, file])),
+    },
     outdir: 'dist',
     splitting: true,
     // Beside dist/cli/, at the same depth as every module of src/ is in dist/:
@@ -97,7 +171,8 @@ const MERGED = ['lint', 'fmt'];
 function sharedWithMain(outputs) {
   const isCommand = (file) => /^src\/cli\/commands\//.test(outputs[file]?.entryPoint ?? '');
   const shared = new Set();
-  const todo = ['dist/cli/main.js'];
+  // What the modules loaded on first call import must be the instances the command uses: those chunks stay files too.
+  const todo = ['dist/cli/main.js', ...Object.values(LOADED_ON_FIRST_CALL).map((name) => `dist/cli-chunks/${name}.js`)];
   while (todo.length > 0) {
     for (const { path } of outputs[todo.pop()].imports) {
       if (!path.startsWith('dist/') || shared.has(path) || isCommand(path)) continue;

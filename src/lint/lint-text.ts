@@ -99,9 +99,19 @@ export function lintText(text: string, kind: LintKind, options: LintTextOptions 
  */
 export function renameFields(text: string, kind: LintKind, options: LintTextOptions): string {
   if (options.schema === undefined || options.previousSchema === undefined) return text;
-  const edits = lintText(text, kind, options)
-    .filter((d) => d.code === 'field-renamed')
-    .flatMap((d) => d.fix ?? []);
+  return withRenames(text, lintText(text, kind, options));
+}
+
+/**
+ * `renameFields` for a caller that has the text's findings already
+ * (`lintText` with a previous schema): the rename fixes among them applied
+ * in place.
+ *
+ * @example
+ * withRenames('surname.Equal(Smith)', lintText('surname.Equal(Smith)', 'filter', options)); // 'LastName.Equal(Smith)'
+ */
+export function withRenames(text: string, findings: readonly Diagnostic[]): string {
+  const edits = findings.filter((d) => d.code === 'field-renamed').flatMap((d) => d.fix ?? []);
   return edits.length === 0 ? text : applyEdits(text, edits);
 }
 
@@ -127,10 +137,27 @@ function applyEdits(text: string, edits: readonly TextEdit[]): string {
  * fixText('gender.equal(1);;', 'filter', { schema: employeeSchema }); // 'Gender.Equal(1)'
  */
 export function fixText(text: string, kind: LintKind, options: LintTextOptions = {}): string | undefined {
+  return fixTextBy(text, kind, options, (t) => lintText(t, kind, options));
+}
+
+/**
+ * `fixText` with the linting supplied: `lint` must answer what `lintText`
+ * with the same kind and options answers (a run that lints many texts
+ * answers from its cache, so a text it has linted is not linted again).
+ * Each text on the way is linted once.
+ *
+ * @example
+ * fixTextBy('gender.equal(1);;', 'filter', options, (t) => cached(t)); // 'Gender.Equal(1)'
+ */
+export function fixTextBy(
+  text: string,
+  kind: LintKind,
+  options: LintTextOptions,
+  lint: (text: string) => readonly Diagnostic[],
+): string | undefined {
   let current = text;
-  for (let round = 0; round < 4; round++) {
-    const findings = lintText(current, kind, options);
-    if (findings.length === 0) break;
+  let findings = lint(current);
+  for (let round = 0; round < 4 && findings.length > 0; round++) {
     // A finding without a safe fix leaves the text as the author wrote it.
     if (findings.some((d) => d.fix === undefined || d.fix.length === 0)) return undefined;
     const next = applyEdits(
@@ -139,19 +166,16 @@ export function fixText(text: string, kind: LintKind, options: LintTextOptions =
     );
     if (next === current) break;
     current = next;
+    findings = lint(current);
   }
-  return settle(current, kind, options);
-}
-
-/** The canonical form of a text whose findings are all fixed, or undefined if it still has any. */
-function settle(text: string, kind: LintKind, options: LintTextOptions): string | undefined {
-  if (lintText(text, kind, options).length > 0) return undefined;
+  // What is left unfixed after the rounds keeps the text as it was.
+  if (findings.length > 0) return undefined;
   const printOptions = {
     ...(options.schema === undefined ? {} : { schema: options.schema }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   };
   try {
-    return kind === 'filter' ? formatFilter(text, printOptions) : formatSort(text, printOptions);
+    return kind === 'filter' ? formatFilter(current, printOptions) : formatSort(current, printOptions);
   } catch {
     return undefined;
   }

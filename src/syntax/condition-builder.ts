@@ -21,9 +21,8 @@ import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { Dot, Unterminated } from './filter-lexer.js';
 import { reportMissingClose } from './filter-recovery.js';
-import { operatorNamed } from './operator-lookup.js';
 import { excerpt } from './text-checks.js';
-import { describeToken, endOf, isNameToken } from './token-facts.js';
+import { describeToken, endOf, isNameToken, operatorNamed } from './token-facts.js';
 import { readField, readHeadValue, readValue, type ReadContext } from './value-reader.js';
 
 /**

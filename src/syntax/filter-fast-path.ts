@@ -24,13 +24,11 @@ import type { InFieldsOperator, ListOperator, NoValueOperator, SingleValueOperat
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Limits } from '../diagnostics/limits.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
-import { isWordCode } from './filter-lexer.js';
-import { parserDepthBound } from './filter-parser.js';
-import { reportEmptyClause, reportSingleChildGroup } from './filter-recovery.js';
-import { isGroupWord, quotedEnd } from './filter-scanner.js';
+import { groupOperatorOf, isGroupWord, isWordCode, quotedEnd } from './characters.js';
+import { reportEmptyClause, reportSingleChildGroup } from './clause-reports.js';
+import { parserDepthBound } from './depth-bound.js';
 import { operatorAt, type NamedOperator } from './operator-lookup.js';
 import type { ParseFilterResult } from './parse-filter.js';
-import { groupOperatorOf } from './token-facts.js';
 
 const OPEN = 0x28; // (
 const CLOSE = 0x29; // )

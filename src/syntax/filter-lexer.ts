@@ -16,62 +16,8 @@
  * keeps the two identical.
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type ILexerConfig, type TokenType } from 'chevrotain';
+import { isWordCode, wordStartChars } from './characters.js';
 import { lazyLexer } from './shielded.js';
-
-/**
- * The four whitespace characters of docs/reference.md §"Lexical rules".
- *
- * @example
- * isSpaceCode(0x09); // true (tab)
- * isSpaceCode(0xa0); // false: U+00A0 is an ordinary character
- */
-export function isSpaceCode(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
-/**
- * True for a character that may appear in a `Word`: not `.;(),'` and not whitespace.
- *
- * @example
- * isWordCode('x'.charCodeAt(0)); // true
- * isWordCode('.'.charCodeAt(0)); // false
- */
-export function isWordCode(code: number): boolean {
-  return !(
-    code === 46 || // .
-    code === 59 || // ;
-    code === 40 || // (
-    code === 41 || // )
-    code === 44 || // ,
-    code === 39 || // '
-    isSpaceCode(code)
-  );
-}
-
-/**
- * Start characters of a token that can begin with almost any character.
- * Chevrotain's first-character optimisation cannot analyse negated classes,
- * so it is told every start character explicitly; above U+00FF it buckets
- * code units 255 at a time, so one representative per bucket suffices.
- *
- * Exported for the sort lexer, which reuses the same hint logic.
- *
- * @example
- * createToken({ name: 'Word', pattern: /[^;]+/, start_chars_hint: wordStartChars((c) => c === 59) });
- */
-export function wordStartChars(exclude: (code: number) => boolean): number[] {
-  const out: number[] = [];
-  for (let c = 0; c < 256; c++) if (!exclude(c)) out.push(c);
-  let lastBucket = -1;
-  for (let c = 256; c < 65536; c++) {
-    const bucket = 255 + Math.floor(c / 255);
-    if (bucket !== lastBucket) {
-      out.push(c);
-      lastBucket = bucket;
-    }
-  }
-  return out;
-}
 
 /**
  * Tokens that may make up a head segment or a bare value (a token category).

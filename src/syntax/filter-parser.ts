@@ -19,43 +19,16 @@
  */
 import { EmbeddedActionsParser, EOF, type IToken } from 'chevrotain';
 import type { ConditionNode, FilterNode, GroupNode } from '../ast/nodes.js';
-import { DEFAULT_LIMITS, DEPTH_CEILING, limitMessage, type Limits } from '../diagnostics/limits.js';
+import { DEFAULT_LIMITS, limitMessage, type Limits } from '../diagnostics/limits.js';
 import { ConditionBuilder, type Argument } from './condition-builder.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { Comma, FILTER_TOKENS, GroupKeyword, LParen, RParen, RunPart, Semicolon } from './filter-lexer.js';
-import {
-  reportEmptyClause,
-  reportMissingClose,
-  reportSingleChildGroup,
-  skipArgumentJunk,
-  skipClauseJunk,
-  skipGroupBody,
-  type TokenCursor,
-} from './filter-recovery.js';
+import { groupOperatorOf } from './characters.js';
+import { reportEmptyClause, reportSingleChildGroup } from './clause-reports.js';
+import { PARSER_DEPTH_CEILING, parserDepthBound } from './depth-bound.js';
+import { reportMissingClose, skipArgumentJunk, skipClauseJunk, skipGroupBody, type TokenCursor } from './filter-recovery.js';
 import type { FilterVisitor } from './filter-events.js';
-import { endOf, groupOperatorOf } from './token-facts.js';
-
-/**
- * The deepest group nesting the parser will recurse into, whatever
- * `limits.maxDepth` says: deeper input is reported as `nesting-too-deep`
- * rather than risking the call stack.
- *
- * @example
- * parseFilter(deepText, { limits: { maxDepth: 1e9 } }); // still nesting-too-deep past 200 levels
- */
-export const PARSER_DEPTH_CEILING = DEPTH_CEILING;
-
-/**
- * The deepest group nesting a parse under `limits` enters: `limits.maxDepth`, at most `PARSER_DEPTH_CEILING`.
- *
- * @example
- * parserDepthBound({ ...DEFAULT_LIMITS, maxDepth: 1e9 }); // 200
- */
-export function parserDepthBound(limits: Limits): number {
-  // `!(x <= ceiling)` also catches NaN and undefined (a caller's spread of
-  // an unset option), which Math.min would turn into "no bound at all".
-  return limits.maxDepth <= PARSER_DEPTH_CEILING ? limits.maxDepth : PARSER_DEPTH_CEILING;
-}
+import { endOf } from './token-facts.js';
 
 /** The slots of a condition without an argument list. */
 const NO_ARGUMENTS: Argument[] = [];

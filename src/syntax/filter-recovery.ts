@@ -2,12 +2,11 @@
  * Recovery of the filter parser (docs/reference.md §"Diagnostics"): tokens
  * the grammar cannot place are reported once and skipped up to the next
  * `;`, the next unbalanced `)` or the end, so that the parser never stops
- * at the first error. Also the reports of a separator or a parenthesis that
- * the grammar accepted but the language does not.
+ * at the first error. Also the report of a `(` left open (the reports of
+ * what the grammar accepts but the language frowns on are in
+ * clause-reports.ts, shared with the fast path).
  */
 import { EOF, type IToken } from 'chevrotain';
-import type { FilterNode, Span } from '../ast/nodes.js';
-import type { GroupOperator } from '../ast/operators.js';
 import type { DiagnosticSink } from './diagnostic-sink.js';
 import { Comma, LParen, RParen, Semicolon, Unterminated } from './filter-lexer.js';
 import { describeToken, endOf } from './token-facts.js';
@@ -108,31 +107,6 @@ export function skipGroupBody(cursor: TokenCursor): void {
     } else if (type === LParen) local++;
     cursor.skip();
   }
-}
-
-/**
- * Reports a redundant `;` (an empty clause) at offset `at`; its fix deletes it.
- *
- * @example
- * reportEmptyClause(sink, separator.startOffset);
- */
-export function reportEmptyClause(sink: DiagnosticSink, at: number): void {
-  sink.add('empty-clause', "empty clause: nothing stands on one side of this ';'; it is ignored", at, at + 1, {
-    fix: [{ start: at, end: at + 1, newText: '' }],
-  });
-}
-
-/**
- * Reports a group of one clause (`span`) in `text`, which means the same as
- * its only `child`; the fix writes the child alone.
- *
- * @example
- * if (children.length === 1) reportSingleChildGroup(sink, text, 'Or', span, children[0]!);
- */
-export function reportSingleChildGroup(sink: DiagnosticSink, text: string, operator: GroupOperator, span: Span, child: FilterNode): void {
-  sink.add('single-child-group', `${operator}(…) has a single clause, which means the same as the clause alone`, span.start, span.end, {
-    fix: [{ start: span.start, end: span.end, newText: text.slice(child.span.start, child.span.end) }],
-  });
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import type { IToken, TokenType } from 'chevrotain';
 import { isWhitespace } from '../ast/lexical.js';
-import { Comma, Dot, GroupKeyword, isWordCode, LParen, Quoted, RParen, Semicolon, StrayQuote, Unterminated, Word } from './filter-lexer.js';
+import { isGroupWord, isWordCode, quotedEnd } from './characters.js';
+import { Comma, Dot, GroupKeyword, LParen, Quoted, RParen, Semicolon, StrayQuote, Unterminated, Word } from './filter-lexer.js';
 
 /**
  * A token as the parser sees it, plus its index in the token array.
@@ -116,20 +117,6 @@ function emit(tokens: ScannedToken[], text: string, startOffset: number, end: nu
 }
 
 /**
- * True when the word `text[start, start + length)` is `and` or `or` in any case: the `GroupKeyword` token
- * (filter-lexer.ts); a longer word such as `Orders` is not.
- *
- * @example
- * isGroupWord('oR(x)', 0, 2); // true
- */
-export function isGroupWord(text: string, start: number, length: number): boolean {
-  const a = text.charCodeAt(start) | 0x20;
-  const b = text.charCodeAt(start + 1) | 0x20;
-  if (length === 2) return a === 0x6f && b === 0x72; // or
-  return length === 3 && a === 0x61 && b === 0x6e && (text.charCodeAt(start + 2) | 0x20) === 0x64; // and
-}
-
-/**
  * Tokenizes filter text; whitespace is dropped, as the lexer's `SKIPPED` group does.
  *
  * @example
@@ -228,22 +215,4 @@ function scanQuote(text: string, tokens: ScannedToken[], i: number): number {
   }
   emit(tokens, text, i, end, Quoted);
   return end;
-}
-
-/**
- * Where the quoted value opened by the `'` at `i` ends (just past its closing
- * `'`, with `''` inside it standing for a quote); -1 when it has no closing quote.
- *
- * @example
- * quotedEnd("'It''s' x", 0); // 7
- * quotedEnd("'open", 0);     // -1
- */
-export function quotedEnd(text: string, i: number): number {
-  let j = i + 1;
-  for (;;) {
-    const close = text.indexOf("'", j);
-    if (close < 0) return -1;
-    if (text.charCodeAt(close + 1) !== 39) return close + 1;
-    j = close + 2;
-  }
 }

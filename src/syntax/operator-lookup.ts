@@ -8,9 +8,7 @@
  * (src/ast/operators.ts); anything else is answered by `canonicalOperator`
  * itself. What the operator means is read from `OPERATORS`, never here.
  */
-import type { IToken } from 'chevrotain';
 import { canonicalOperator, FILTER_OPERATORS, OPERATORS, type FilterOperator, type OperatorKind } from '../ast/operators.js';
-import { endOf } from './token-facts.js';
 
 /**
  * An operator as the lookup answers it: its name and its argument shape, read once from `OPERATORS`.
@@ -41,17 +39,6 @@ const OPERATOR_BUCKETS: (NamedOperator[] | undefined)[] = Array.from(
 );
 for (const op of FILTER_OPERATORS) {
   (OPERATOR_BUCKETS[bucketKey(op.length, op.charCodeAt(0))] ??= []).push(named(op));
-}
-
-/**
- * The operator (with its shape) that the token `token` of `text` names, in any case; undefined when it names none.
- *
- * @example
- * const text = 'A.startswith(x)';
- * operatorNamed(text, scanFilter(text)[2]!)?.op; // 'StartsWith'
- */
-export function operatorNamed(text: string, token: IToken): NamedOperator | undefined {
-  return operatorAt(text, token.startOffset, endOf(token));
 }
 
 /**

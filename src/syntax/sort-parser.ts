@@ -10,7 +10,7 @@ import { SORT_DIRECTIONS, type SortDirection } from '../ast/operators.js';
 import { DEFAULT_LIMITS, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
 import { nearestName } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
-import { isSpaceCode, wordStartChars } from './filter-lexer.js';
+import { isSpaceCode, wordStartChars } from './characters.js';
 import { excerpt } from './text-checks.js';
 import { lazyLexer } from './shielded.js';
 import { isIdentifier } from '../ast/lexical.js';

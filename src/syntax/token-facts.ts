@@ -4,8 +4,8 @@
  * recovery and the condition builders so that each says it the same way.
  */
 import type { IToken, TokenType } from 'chevrotain';
-import type { GroupOperator } from '../ast/operators.js';
 import { Comma, Dot, GroupKeyword, LParen, RParen, Semicolon, StrayQuote, Word } from './filter-lexer.js';
+import { operatorAt, type NamedOperator } from './operator-lookup.js';
 import { excerpt } from './text-checks.js';
 
 /**
@@ -16,16 +16,6 @@ import { excerpt } from './text-checks.js';
  */
 export function endOf(t: IToken): number {
   return t.endOffset! + 1;
-}
-
-/**
- * The group a `GroupKeyword` of `length` characters opens: `or` (two) or `and` (three), in any case.
- *
- * @example
- * groupOperatorOf(2); // 'Or'
- */
-export function groupOperatorOf(length: number): GroupOperator {
-  return length === 2 ? 'Or' : 'And';
 }
 
 /**
@@ -53,4 +43,15 @@ export function describeToken(t: IToken): string {
   if (type === Dot) return "'.'";
   if (type === StrayQuote) return "'";
   return `"${excerpt(t.image, 30)}"`;
+}
+
+/**
+ * The operator (with its shape) that the token `token` of `text` names, in any case; undefined when it names none.
+ *
+ * @example
+ * const text = 'A.startswith(x)';
+ * operatorNamed(text, scanFilter(text)[2]!)?.op; // 'StartsWith'
+ */
+export function operatorNamed(text: string, token: IToken): NamedOperator | undefined {
+  return operatorAt(text, token.startOffset, endOf(token));
 }

@@ -5,7 +5,7 @@
  * files and table rows.
  */
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { fixText, renameFields, type LintTextOptions } from '../../lint/lint-text.js';
+import { fixTextBy, withRenames, type LintTextOptions } from '../../lint/lint-text.js';
 import { rewriteSavedFile, type SavedEntry } from '../../workspace/saved-filters.js';
 import type { LoadedSource } from '../../workspace/sources.js';
 import { writeSourceFile } from '../io.js';
@@ -55,8 +55,9 @@ export function fixedText(entry: SavedEntry, options: LintTextOptions, lint: Lin
   const found = lint(entry.text, entry.kind);
   const renames = options.previousSchema !== undefined && found.some((d) => d.code === 'field-renamed');
   if (!renames && found.some((d) => d.fix === undefined || d.fix.length === 0)) return entry.text;
-  const renamed = renames ? renameFields(entry.text, entry.kind, options) : entry.text;
-  return fixText(renamed, entry.kind, options) ?? renamed;
+  // The renames come from the findings at hand, and every text on the way to the fix is linted through the run's cache.
+  const renamed = renames ? withRenames(entry.text, found) : entry.text;
+  return fixTextBy(renamed, entry.kind, options, (text) => lint(text, entry.kind)) ?? renamed;
 }
 
 /**

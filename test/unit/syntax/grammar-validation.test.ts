@@ -9,6 +9,7 @@
  */
 import { Lexer } from 'chevrotain';
 import { describe, expect, it } from 'vitest';
+import { isWordCode, wordStartChars } from '../../../src/syntax/characters.js';
 import { FILTER_LEXER_CONFIG, FILTER_TOKENS, filterLexer } from '../../../src/syntax/filter-lexer.js';
 import { FilterParser } from '../../../src/syntax/filter-parser.js';
 import { filterGrammarProductions, sortGrammarProductions } from '../../../src/syntax/grammar-productions.js';
@@ -48,5 +49,27 @@ describe('the grammar production runs is the grammar Chevrotain checks', () => {
     const sort = new Lexer(SORT_TOKENS, { ...SORT_LEXER_CONFIG, skipValidations: false });
     expect(sort.lexerDefinitionErrors).toEqual([]);
     expect(shape(sort.tokenize(sortText).tokens)).toEqual(shape(sortLexer.tokenize(sortText).tokens));
+  });
+
+  it("the start-character hints are one representative of each of Chevrotain's buckets, as a walk through every code unit finds them", () => {
+    // The definition the lexers' hints follow: every allowed character below
+    // U+0100, then the first code unit of each bucket above it (Chevrotain
+    // buckets code units 255 at a time there).
+    const walked = (exclude: (code: number) => boolean): number[] => {
+      const out: number[] = [];
+      for (let c = 0; c < 256; c++) if (!exclude(c)) out.push(c);
+      let lastBucket = -1;
+      for (let c = 256; c < 65536; c++) {
+        const bucket = 255 + Math.floor(c / 255);
+        if (bucket !== lastBucket) out.push(c);
+        lastBucket = bucket;
+      }
+      return out;
+    };
+    const filterWord = (c: number) => !isWordCode(c);
+    const sortWord = (c: number) => c === 59 || c === 44 || c === 61 || c === 32 || c === 9 || c === 10 || c === 13;
+    for (const exclude of [filterWord, sortWord, () => false, () => true]) expect(wordStartChars(exclude)).toEqual(walked(exclude));
+    expect(FILTER_TOKENS.find((t) => t.name === 'Word')?.START_CHARS_HINT).toEqual(walked(filterWord));
+    expect(SORT_TOKENS.find((t) => t.name === 'SortWord')?.START_CHARS_HINT).toEqual(walked(sortWord));
   });
 });
