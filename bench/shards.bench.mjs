@@ -197,7 +197,6 @@ try {
     );
     split.push(rows[0]);
   }
-  await analyze(coordinator.url, `ANALYZE "${EMPLOYEE_TABLE}"`);
   const version = (await analyze(single.url, 'SHOW server_version')).rows[0].server_version;
   console.log('rows per shard', split);
 
@@ -281,6 +280,29 @@ try {
     console.log(k, figures[k]);
   }
 
+  // --- the same statements with the shards JIT-compiling (PostgreSQL's default; db-seed's servers say jit=off) ------
+  // Changing a foreign server's options drops the coordinator's cached connections to it: the next statement opens
+  // sessions that run with the new setting.
+  const setJit = async (value) => {
+    for (const i of shards.keys())
+      await analyze(coordinator.url, `ALTER SERVER "${EMPLOYEE_TABLE}_shard${i}" OPTIONS (SET options '-c jit=${value}')`);
+  };
+  await setJit('on');
+  for (const k of Object.keys(titles)) {
+    const t = { single: [], sharded: [] };
+    await replay(sharded, b.shapes[k].statements)();
+    for (let i = 0; i < SAMPLES; i++) {
+      const order = i % 2 === 0 ? ['single', 'sharded'] : ['sharded', 'single'];
+      for (const who of order) {
+        const [s, shape] = who === 'single' ? [one, a.shapes[k]] : [sharded, b.shapes[k]];
+        t[who].push(await medianAsyncMs(replay(s, shape.statements), 1));
+      }
+    }
+    figures[k].jitOn = { single: median(t.single), sharded: median(t.sharded) };
+    console.log(k, 'jit on', figures[k].jitOn);
+  }
+  await setJit('off');
+
   // --- the sharded first page's plan: one foreign scan per statement, its Remote SQL ----------
   const explain = async (s, st) =>
     (await s.query(`EXPLAIN (VERBOSE, COSTS OFF) ${st.sql}`, st.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -316,7 +338,7 @@ try {
       `**Single**: \`wepql db-seed --rows ${ROWS}\` (${fmt(seedSingle.s, 1)} s), \`wepql db-index --sort ${SORT} --apply\` (${fmt(indexSingle.s, 1)} s). ` +
       `**Sharded**: a coordinator whose \`PARTITION BY HASH ("ClientId")\` partitions are \`postgres_fdw\` foreign tables on two shard clusters, ` +
       `\`wepql db-seed --rows ${ROWS} --shards URL,URL\` (${fmt(seedSharded.s, 1)} s, through the coordinator), \`wepql db-index --shards URL,URL --sort ${SORT} --apply\` (${fmt(indexSharded.s, 1)} s); ` +
-      'then `VACUUM ANALYZE` on the single server and the shards, `ANALYZE` on the coordinator. No counter table (`--counts` cannot go with `--shards`): both count with `COUNT(*)`.',
+      'then `VACUUM ANALYZE` on the single server and the shards (db-index analysed the coordinator). No counter table (`--counts` cannot go with `--shards`): both count with `COUNT(*)`.',
     `Rows by shard (hash of \`ClientId\`): ${shardLine}. Client ${CLIENT} (the big tenant of the generated data) holds ${fmt(a.total)} live rows: ${fmt(a.pages)} pages of ${LIMIT}.`,
     `Load average (1/5/15 min) ${loadBefore.join(' / ')} before and ${loadAfter.join(' / ')} after, on a ${os.cpus().length}-core machine shared with other work: compare the columns of one row, not across runs.`,
     '',
@@ -329,6 +351,17 @@ try {
     ...Object.keys(titles).map((k) => {
       const f = figures[k];
       return `| ${titles[k]} | ${f.statements.single} | ${f.http.single.toFixed(1)} | ${f.http.sharded.toFixed(1)} | ${ratio(f.http)} | ${f.sql.single.toFixed(1)} | ${f.sql.sharded.toFixed(1)} | ${ratio(f.sql)} |`;
+    }),
+    '',
+    "The shards' sessions of the coordinator run with `jit=off` (the foreign servers' `options '-c jit=off'`, as `createPostgresTable` makes them): " +
+      "a page reaches the shard without its LIMIT, so the shard prices it as reading all of the client's rows and, with JIT on, compiles the plan first. " +
+      `The same statements after \`ALTER SERVER … OPTIONS (SET options '-c jit=on')\` (PostgreSQL's default), SQL only, ${SAMPLES} alternating samples:`,
+    '',
+    '| request | single SQL (ms) | sharded SQL, JIT on (ms) | sharded ÷ single |',
+    '|---|---:|---:|---:|',
+    ...Object.keys(titles).map((k) => {
+      const f = figures[k].jitOn;
+      return `| ${titles[k]} | ${f.single.toFixed(1)} | ${f.sharded.toFixed(1)} | ${ratio(f)} |`;
     }),
     '',
     `The sharded first page's statements on the coordinator (\`EXPLAIN (VERBOSE, COSTS OFF)\`): the foreign partitions each one reads, and its Remote SQL.`,

@@ -3,7 +3,8 @@
  * coordinator laid out by `wepql db-seed --shards`: with no setting it finds
  * the stored folded columns, says so at start, sends statements that compare
  * and order through them (what lets `postgres_fdw` ship each one to its
- * shard whole), and serves the same pages as from the sample file.
+ * shard whole), and serves the same pages as from the sample file; the
+ * coordinator's sessions on a shard run with `jit=off`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -102,6 +103,21 @@ describe.skipIf(unavailable !== undefined)('npm start over a coordinator with tw
       '--apply',
     ]);
     expect(indexed.code, indexed.stderr).toBe(0);
+
+    // The coordinator's sessions on a shard run with jit=off (the foreign server's options): a page's statement reaches
+    // the shard without its LIMIT, priced as reading the whole client, and would be JIT-compiled on a big one.
+    const shard0 = new pg.Client({ connectionString: topologyUrl(t!, 'shard0') });
+    await shard0.connect();
+    try {
+      await shard0.query(`CREATE OR REPLACE VIEW wepql_jit_probe AS SELECT current_setting('jit') AS jit`);
+    } finally {
+      await shard0.end();
+    }
+    await coordinator!.query(
+      `CREATE FOREIGN TABLE wepql_jit_probe (jit text) SERVER employees_shard0 OPTIONS (table_name 'wepql_jit_probe')`,
+    );
+    expect((await coordinator!.query(`SELECT current_setting('jit') AS jit`)).rows).toEqual([{ jit: 'on' }]);
+    expect((await coordinator!.query('SELECT jit FROM wepql_jit_probe')).rows).toEqual([{ jit: 'off' }]);
 
     const server = await startServer(topologyUrl(t!, 'coordinator'), running);
     expect(server.output).toContain('strings compared through their stored folded columns');
