@@ -280,7 +280,7 @@ try {
     console.log(k, figures[k]);
   }
 
-  // --- the same statements with the shards JIT-compiling (PostgreSQL's default; db-seed's servers say jit=off) ------
+  // --- the same statements with the shards JIT-compiling (PostgreSQL's default; createPostgresTable gives the servers jit=off) ---
   // Changing a foreign server's options drops the coordinator's cached connections to it: the next statement opens
   // sessions that run with the new setting.
   const setJit = async (value) => {
