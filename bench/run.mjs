@@ -12,6 +12,8 @@ const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.mjs'))
   // The scale, open-loop load and million benchmarks seed a million rows: only `npm run bench:scale`,
   // `npm run bench:load` and `npm run bench:million` (or `node bench/run.mjs scale` / `load-open` / `million`) run them.
+  // `npm run bench:shards` (node bench/run.mjs shards) starts four clusters and seeds a million rows twice.
+  .filter((f) => only !== undefined || !f.startsWith('shards.'))
   .filter((f) =>
     only === undefined ? !f.startsWith('scale.') && !f.startsWith('load-open.') && !f.startsWith('million.') : f.includes(only),
   )

@@ -8,6 +8,8 @@
  * - `WEPQL_SECRET`: data token secret, 16+ bytes (default: random per start)
  * - `WEPQL_TOKEN_TTL_S`: data token lifetime in seconds (default 60, at most a year)
  * - `DATABASE_URL`: serve from PostgreSQL (after `wepql db-seed`) instead of examples/employees.json
+ *   (a counter table from `wepql db-index --counts` and the stored folded columns of
+ *   `wepql db-seed --shards` are found and used with no setting)
  *
  * A setting it cannot use, or a port already in use, is one line on stderr
  * naming the setting and exit code 2, never a stack trace.
@@ -16,7 +18,13 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
 import { createListServer } from './server.js';
 import type { ListServerOptions } from './server.js';
-import { chooseFoldCollation, employeePostgresSource, findEmployeeCounter, loadSampleEmployees } from '../sample/employees.js';
+import {
+  chooseFoldCollation,
+  employeePostgresSource,
+  findEmployeeCounter,
+  findEmployeeFoldedColumns,
+  loadSampleEmployees,
+} from '../sample/employees.js';
 
 function fail(message: string): never {
   process.stderr.write(`wepql server: ${message}\n`);
@@ -88,11 +96,14 @@ async function openData(log: (line: string) => void): Promise<ServedData> {
     if (note !== undefined) log(note);
     // Installed by `wepql db-index --counts`: unfiltered totals are then read from it, with no setting to give.
     const counterTable = await findEmployeeCounter(query);
-    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable, pool);
+    // Made by `wepql db-seed --shards`: strings are then compared through them, so each statement ships to its shard whole.
+    const foldedColumns = await findEmployeeFoldedColumns(query);
+    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable, pool, foldedColumns);
     const counts = counterTable === undefined ? 'COUNT(*)' : `the counter table "${counterTable.join('.')}"`;
+    const strings = foldedColumns ? '; strings compared through their stored folded columns ("<column>_folded")' : '';
     return {
       data: { source: source as DataSource, clientExists },
-      described: `PostgreSQL table "employees" at ${redact(databaseUrl)}; unfiltered totals from ${counts}`,
+      described: `PostgreSQL table "employees" at ${redact(databaseUrl)}; unfiltered totals from ${counts}${strings}`,
       close: () => pool.end(),
     };
   }

@@ -8,6 +8,9 @@
 import type { SqlRunner } from '../sources/postgres-source.js';
 import type { PostgresShard, PostgresTableCreation } from '../sql/dialects/postgres/table.js';
 import { DEFAULT_FOLD_COLLATION, POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
+import { defaultColumnName } from '../sql/columns.js';
+import { foldedColumnName } from '../sql/compile.js';
+import type { Schema } from '../schema/schema.js';
 
 /**
  * How the employees table is laid out: `partitions` hash partitions on one
@@ -103,4 +106,44 @@ export async function finishShardedTable(query: SqlRunner, table: string, shards
     `coordinator: ANALYZE ${POSTGRES_DIALECT.rules.quote(table)}; ALTER DATABASE ${database} SET enable_partitionwise_aggregate = on`,
   );
   return done;
+}
+
+/** The stored folded twins a table must have for `foldedColumns`: `"<column>_folded"` of every string column. */
+function foldedTwinsOf(schema: Schema): { readonly column: string; readonly folded: string }[] {
+  return schema.fields
+    .filter((f) => f.type === 'string')
+    .map((f) => {
+      const column = defaultColumnName(f);
+      return { column, folded: foldedColumnName(column) };
+    });
+}
+
+/**
+ * Whether the table has the folded twins `createPostgresTable` makes with
+ * `foldedColumns` (as `wepql db-seed --shards` lays it out): for every
+ * string column of the schema a `"<column>_folded"` column of type `text`,
+ * collation `"C"`, `GENERATED ALWAYS AS (lower(<column> …)) STORED`. Only
+ * then may a source read it with `foldedColumns: true`: a twin missing,
+ * computed from something else or kept by hand would give other results
+ * than the column it stands for, so the answer is then false and the
+ * server folds the columns in each statement instead.
+ *
+ * @example
+ * const foldedColumns = await findFoldedColumns((sql, params) => pool.query(sql, params), 'employees', employeeSchema); // true
+ */
+export async function findFoldedColumns(query: SqlRunner, table: string, schema: Schema): Promise<boolean> {
+  const twins = foldedTwinsOf(schema);
+  if (twins.length === 0) return false;
+  // PostgreSQL prints a generation expression back as lower(("<column>")::text COLLATE <collation>): a lower() of the
+  // column, named as quote_ident names it.
+  const { rows } = await query(
+    'SELECT count(*) AS "found" FROM unnest($2::text[], $3::text[]) AS t("folded", "source") ' +
+      'JOIN pg_attribute a ON a.attrelid = to_regclass($1) AND a.attname = t."folded" ' +
+      'JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum ' +
+      "WHERE NOT a.attisdropped AND a.attgenerated = 's' AND a.atttypid = 'text'::regtype " +
+      "AND a.attcollation = (SELECT oid FROM pg_collation WHERE collname = 'C' AND collnamespace = 'pg_catalog'::regnamespace) " +
+      'AND left(pg_get_expr(d.adbin, d.adrelid), 6) = \'lower(\' AND strpos(pg_get_expr(d.adbin, d.adrelid), quote_ident(t."source")) > 0',
+    [POSTGRES_DIALECT.rules.quote(table), twins.map((t) => t.folded), twins.map((t) => t.column)],
+  );
+  return Number((rows[0] as { found: string | number }).found) === twins.length;
 }

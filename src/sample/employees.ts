@@ -12,7 +12,7 @@ import { createPostgresTable, insertPostgresRecords } from '../sql/dialects/post
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import { employeeSchema } from '../schema/employee-schema.js';
-import { employeeTableCreation, finishShardedTable, type EmployeeLayout } from './employee-shards.js';
+import { employeeTableCreation, findFoldedColumns, finishShardedTable, type EmployeeLayout } from './employee-shards.js';
 
 /**
  * The table `wepql db-seed` creates and the server reads.
@@ -156,7 +156,21 @@ export async function findEmployeeCounter(query: SqlRunner): Promise<readonly st
 }
 
 /**
- * The server's PostgreSQL source and client check over the seeded table.
+ * The employees' stored folded twins, when the table has all of them
+ * (`wepql db-seed --shards` makes them; see `findFoldedColumns`): the
+ * server then compares and orders strings through them, which lets
+ * `postgres_fdw` ship each statement to its shard whole.
+ *
+ * @example
+ * const foldedColumns = await findEmployeeFoldedColumns((sql, params) => pool.query(sql, params)); // true after db-seed --shards
+ */
+export function findEmployeeFoldedColumns(query: SqlRunner): Promise<boolean> {
+  return findFoldedColumns(query, EMPLOYEE_TABLE, employeeSchema);
+}
+
+/**
+ * The server's PostgreSQL source and client check over the seeded table
+ * (with `foldedColumns`, strings compared through their stored folded twins).
  *
  * @example
  * const { source, clientExists } = employeePostgresSource((sql, params) => pool.query(sql, params));
@@ -166,12 +180,14 @@ export function employeePostgresSource(
   foldCollation?: string,
   counterTable?: readonly string[],
   pool?: PostgresPool,
+  foldedColumns?: boolean,
 ): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
   const source = createPostgresDataSource({
     // With the pool, each statement carries the request's deadline and is cancelled when its client goes away.
     ...(pool === undefined ? { query } : { pool }),
     ...(foldCollation === undefined ? {} : { foldCollation }),
     ...(counterTable === undefined ? {} : { counterTable }),
+    ...(foldedColumns === true ? { foldedColumns } : {}),
     table: EMPLOYEE_TABLE,
     schema: employeeSchema,
     tieBreaker: 'Id',

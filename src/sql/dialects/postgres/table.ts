@@ -171,8 +171,11 @@ function foreignPartition(
     `DROP SERVER IF EXISTS ${server} CASCADE`,
     // fdw_tuple_cost: PostgreSQL 17's default (0.01 before it), so the planner prices moving rows and has the shard
     // sort a long list; batch_size: rows inserted through the coordinator go to the shard a thousand at a time.
+    // jit=off for the coordinator's sessions on the shard: a page's statement reaches the shard without its LIMIT
+    // (it is applied on the coordinator), so the shard prices it as reading the client's every row, and past a few
+    // hundred thousand rows that cost has it JIT-compile the plan: about a second per page to read a hundred rows.
     `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ${literal(shard.host)}, port ${literal(String(shard.port))}, ` +
-      `dbname ${literal(shard.dbname)}, batch_size '1000', fdw_tuple_cost '0.2')`,
+      `dbname ${literal(shard.dbname)}, options '-c jit=off', batch_size '1000', fdw_tuple_cost '0.2')`,
     `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${user.join(', ')})`,
     `CREATE FOREIGN TABLE ${partition} PARTITION OF ${table} ${bounds} SERVER ${server} ` +
       `OPTIONS (schema_name ${literal(remoteSchema)}, table_name ${literal(remoteName)})`,
