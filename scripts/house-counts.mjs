@@ -16,6 +16,11 @@
  *   (`/^( *)/`, `/^(\s*)/`) or matches a block-sequence dash (`/^\s*- /`);
  * - `.kind ===` chains over filter tree nodes outside the fold: a function
  *   comparing `….kind` with two or more node kinds dispatches by hand;
+ * - hand walks of filter trees outside the fold: a function with a loop that
+ *   pops or shifts a work list, or steps a variable down to `….children`,
+ *   and that reads `….children` and names a filter node kind (`'group'`,
+ *   `'null-check'`, …): a walk with its own stack instead of `foldFilter` or
+ *   `foldFilterWith`;
  * - functions of 60 lines or more (TypeScript compiler API: declarations,
  *   methods, accessors, function expressions and arrows, each counted from
  *   its first to its last line);
@@ -234,6 +239,66 @@ function handReadersAndKindChains(rel, file) {
   return { readers, chains };
 }
 
+const LOOPS = new Set([
+  ts.SyntaxKind.WhileStatement,
+  ts.SyntaxKind.DoStatement,
+  ts.SyntaxKind.ForStatement,
+  ts.SyntaxKind.ForOfStatement,
+  ts.SyntaxKind.ForInStatement,
+]);
+
+function insideLoopOf(node, fn) {
+  for (let at = node.parent; at && at !== fn; at = at.parent) {
+    if (LOOPS.has(at.kind)) return innermostFunction(at) === fn;
+  }
+  return false;
+}
+
+/** `….pop()` or `….shift()`: taking the next item of a work list. */
+function takesWork(node) {
+  return (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    (node.expression.name.text === 'pop' || node.expression.name.text === 'shift') &&
+    node.arguments.length === 0
+  );
+}
+
+/** `level = ….children`: stepping down a tree one level at a time. */
+function stepsDown(node) {
+  return (
+    ts.isBinaryExpression(node) &&
+    node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    ts.isPropertyAccessExpression(node.right) &&
+    node.right.name.text === 'children'
+  );
+}
+
+/** A filter node kind named as a string or as a handler's key (`'null-check': …`). */
+function namesFilterKind(node) {
+  if (ts.isStringLiteral(node) && FILTER_NODE_KINDS.has(node.text) && node.text !== 'list') return true;
+  return ts.isPropertyAssignment(node) && ts.isStringLiteral(node.name) && FILTER_NODE_KINDS.has(node.name.text);
+}
+
+/** Functions of one file that walk a filter tree with a stack (or a level variable) of their own. */
+function handWalks(rel, file) {
+  if (FOLD_FILES.has(rel)) return [];
+  const walkers = [];
+  walk(file, (fn) => {
+    if (!isFunctionLike(fn)) return;
+    let loopsOverWork = false;
+    let readsChildren = false;
+    let namesKind = false;
+    walk(fn.body, (node) => {
+      if ((takesWork(node) || stepsDown(node)) && insideLoopOf(node, fn)) loopsOverWork = true;
+      if (ts.isPropertyAccessExpression(node) && node.name.text === 'children') readsChildren = true;
+      if (namesFilterKind(node)) namesKind = true;
+    });
+    if (loopsOverWork && readsChildren && namesKind) walkers.push(`${rel}:${lineOf(file, fn.getStart())} ${functionName(fn)}`);
+  });
+  return walkers;
+}
+
 function scanSources() {
   const operators = operatorNames();
   const dialects = dialectNames();
@@ -245,6 +310,7 @@ function scanSources() {
     dialectNames: [],
     handReaders: [],
     kindChains: [],
+    handWalks: [],
   };
   for (const path of sourceFiles(SRC)) {
     const rel = relative(ROOT, path).split('\\').join('/');
@@ -252,6 +318,7 @@ function scanSources() {
     const { readers, chains } = handReadersAndKindChains(rel, file);
     found.handReaders.push(...readers);
     found.kindChains.push(...chains);
+    found.handWalks.push(...handWalks(rel, file));
     walk(file, (node) => {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && operators.has(node.text) && !TABLE_FILES.has(rel)) {
         found.operatorNames.push(`${rel}:${lineOf(file, node.getStart())} '${node.text}'`);
@@ -296,6 +363,7 @@ const counts = {
   kindSwitchesOutsideFold: found.kindSwitches.length,
   handWrittenJsonYamlReaders: found.handReaders.length,
   kindChainsOutsideFold: found.kindChains.length,
+  handWalksOutsideFold: found.handWalks.length,
   functionsOver60Lines: found.longFunctions.length,
   functionsOver100Lines: found.longFunctions.filter((f) => f.lines >= 100).length,
   layerViolations: violations.length,
@@ -312,6 +380,7 @@ if (args.has('--json')) {
       `switch (….kind) outside the fold:                       ${counts.kindSwitchesOutsideFold}`,
       `hand-written JSON/YAML readers:                          ${counts.handWrittenJsonYamlReaders}`,
       `.kind === chains outside the fold:                       ${counts.kindChainsOutsideFold}`,
+      `hand walks of filter trees outside the fold:             ${counts.handWalksOutsideFold}`,
       `functions of ${LONG_FUNCTION} lines or more:                          ${counts.functionsOver60Lines} (${counts.functionsOver100Lines} of 100 or more)`,
       `layer violations (dependency-cruiser):                    ${counts.layerViolations}`,
       `engine-name comparisons outside the dialect folders:      ${counts.engineComparisons}`,
@@ -326,6 +395,7 @@ if (args.has('--list')) {
   section('kind switches', found.kindSwitches);
   section('hand-written JSON/YAML readers', found.handReaders);
   section('.kind === chains', found.kindChains);
+  section('hand walks of filter trees', found.handWalks);
   section(
     'long functions',
     found.longFunctions.map((f) => `${f.lines} ${f.where}`),

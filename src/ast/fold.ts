@@ -6,9 +6,12 @@
  * `default:` or a hand-written `if` chain.
  *
  * - `foldFilter` folds bottom-up: a group's handler gets its children's
- *   results. It walks with its own stack, so a tree as deep as the parser's
- *   nesting limit allows (docs/reference.md §"Limits") never exhausts the
- *   call stack.
+ *   results. `foldFilterWith` is the same fold over a list of siblings with
+ *   a context passed down: a group's `enter` runs before its children (in
+ *   text order, so a walk can write text or stop at a limit as it goes) and
+ *   may keep them out, its `leave` runs after them. Both walk with one
+ *   explicit stack, here and nowhere else, so no tree — not even one built by
+ *   code a hundred thousand groups deep — exhausts the call stack.
  * - `matchFilterNode` dispatches on one node, for walks that pass context
  *   down (a negation, a path) and decide themselves whether to descend;
  *   `matchFilterNodeWith` does the same with a module-level table and a
@@ -71,9 +74,18 @@ export type MatchHandlers<N extends FilterTreeNode, R> = {
  * matchFilterNode(node, { group: () => 'group', comparison: () => 'leaf', 'null-check': () => 'leaf', list: () => 'leaf', 'in-fields': () => 'leaf' });
  */
 export function matchFilterNode<N extends FilterTreeNode, R>(node: N, handlers: MatchHandlers<N, R>): R {
-  const handler = (handlers as unknown as Readonly<Record<string, (node: N) => R>>)[node.kind];
+  const handler = handlerOf<(node: N) => R>(handlers, node.kind);
   if (handler === undefined) return assertNever(node as never, 'matchFilterNode');
   return handler(node);
+}
+
+/**
+ * The handler of `kind`, read as an own property only: a kind such as
+ * `toString` or `__proto__` in a tree built from untrusted data must find no
+ * handler, not one of `Object.prototype`'s functions.
+ */
+function handlerOf<H>(handlers: object, kind: string): H | undefined {
+  return Object.hasOwn(handlers, kind) ? ((handlers as Readonly<Record<string, H>>)[kind] as H) : undefined;
 }
 
 /**
@@ -129,10 +141,146 @@ export function matchFilterNodeWith<N extends FilterTreeNode, C, R>(
   }
 }
 
-interface Frame<N, R> {
-  readonly node: N;
+/**
+ * What `foldFilterWith` returns from a group's `enter` to keep the group's
+ * children out of the walk: `result` is the group's result, and its `leave`
+ * is not called. Made by `skipChildren`.
+ *
+ * @example
+ * const fits: Skipped<string> = skipChildren('Or(A.IsNull();B.IsNull())');
+ */
+export class Skipped<R> {
+  /** The group's result. */
+  readonly result: R;
+  constructor(result: R) {
+    this.result = result;
+  }
+}
+
+/**
+ * Keeps a group's children out of a `foldFilterWith` walk, `result` standing
+ * for the group's (a group that fits on one line, a group too deep to enter,
+ * a group the cursor is not on).
+ *
+ * @example
+ * enter: (group, depth) => (depth > maxDepth ? skipChildren(group) : depth + 1)
+ */
+export function skipChildren<R>(result: R): Skipped<R> {
+  return new Skipped(result);
+}
+
+/**
+ * What `foldFilterWith` does with a group: `enter` before its children, with
+ * the group's context, its index among its siblings and the siblings, returns
+ * the context its children get (or `skipChildren(result)`); `leave` after
+ * them gets their results in order and the group's own context.
+ *
+ * @example
+ * const group: GroupSteps<GroupNode, FilterNode, number, number> = {
+ *   enter: (_g, depth) => depth + 1,
+ *   leave: (_g, children) => Math.max(0, ...children),
+ * };
+ */
+export interface GroupSteps<G, N, C, R> {
+  readonly enter: (group: G, context: C, index: number, siblings: readonly N[]) => C | Skipped<R>;
+  readonly leave: (group: G, children: readonly R[], context: C, index: number, siblings: readonly N[]) => R;
+}
+
+/**
+ * What `foldFilterWith` does with each kind of node: a group's two steps,
+ * and a function per leaf kind given the node's context, its index among its
+ * siblings and the siblings.
+ *
+ * @example
+ * const depths: FoldWithHandlers<FilterNode, number, number> = {
+ *   group: { enter: (_g, depth) => depth + 1, leave: (_g, children) => Math.max(0, ...children) },
+ *   comparison: (_c, depth) => depth, 'null-check': (_n, depth) => depth, list: (_l, depth) => depth, 'in-fields': (_f, depth) => depth,
+ * };
+ */
+export type FoldWithHandlers<N extends FilterTreeNode, C, R> = {
+  readonly [K in N['kind']]: K extends 'group'
+    ? GroupSteps<NodeOfKind<N, K>, N, C, R>
+    : (node: NodeOfKind<N, K>, context: C, index: number, siblings: readonly N[]) => R;
+};
+
+/** A group being walked (or, at the bottom of the stack, the list of nodes the walk began with). */
+interface Frame<N, C, R> {
+  readonly group: N | undefined;
+  readonly children: readonly N[];
+  /** The context the children get. */
+  readonly context: C;
+  /** The context the group was entered with, and its place among its siblings: for its `leave`. */
+  readonly outer: C;
+  readonly index: number;
+  readonly siblings: readonly N[];
   readonly results: R[];
   next: number;
+}
+
+/**
+ * Folds a list of sibling nodes (a filter's clauses, a group's children) in
+ * text order with a context passed down: each leaf by its handler, each group
+ * by `enter` before its children and `leave` after them, unless `enter`
+ * keeps them out with `skipChildren`. Returns one result per node of
+ * `nodes`. A node whose kind is none of the tree's (a tree built by code from
+ * untrusted data) goes to `outside`, or throws a `TypeError` without one.
+ *
+ * @example
+ * // The canonical text of a tree, refusing groups nested deeper than 32.
+ * const texts = foldFilterWith<FilterNode, number, string>(ast.clauses, {
+ *   group: {
+ *     enter: (g, depth) => { if (depth > 32) throw new Error('too deep'); return depth + 1; },
+ *     leave: (g, children) => `${g.operator}(${children.join(';')})`,
+ *   },
+ *   comparison: (c) => `${c.field.name}.${c.operator}(${c.value.value})`,
+ *   'null-check': (n) => `${n.field.name}.${n.operator}()`,
+ *   list: (l) => `${l.field.name}.${l.operator}(${l.values.map((v) => v.value).join(',')})`,
+ *   'in-fields': (f) => `${f.value.value}.${f.operator}(${f.fields.map((x) => x.name).join(',')})`,
+ * }, 1);
+ */
+export function foldFilterWith<N extends FilterTreeNode, C, R>(
+  nodes: readonly N[],
+  handlers: FoldWithHandlers<N, C, R>,
+  context: C,
+  outside?: (node: N, context: C, index: number, siblings: readonly N[]) => R,
+): R[] {
+  const group = (handlers as unknown as { readonly group: GroupSteps<N, N, C, R> }).group;
+  const bottom: Frame<N, C, R> = {
+    group: undefined,
+    children: nodes,
+    context,
+    outer: context,
+    index: 0,
+    siblings: nodes,
+    results: [],
+    next: 0,
+  };
+  const stack: Frame<N, C, R>[] = [bottom];
+  for (;;) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next < frame.children.length) {
+      const index = frame.next++;
+      const node = frame.children[index]!;
+      if (node.kind !== 'group') {
+        const leaf = handlerOf<(node: N, context: C, index: number, siblings: readonly N[]) => R>(handlers, node.kind);
+        if (leaf !== undefined) frame.results.push(leaf(node, frame.context, index, frame.children));
+        else if (outside !== undefined) frame.results.push(outside(node, frame.context, index, frame.children));
+        else assertNever(node as never, 'foldFilter');
+        continue;
+      }
+      const inner = group.enter(node, frame.context, index, frame.children);
+      if (inner instanceof Skipped) {
+        frame.results.push(inner.result as R);
+        continue;
+      }
+      const children = (node as NodeOfKind<N, 'group'>).children as readonly N[];
+      stack.push({ group: node, children, context: inner, outer: frame.context, index, siblings: frame.children, results: [], next: 0 });
+      continue;
+    }
+    if (frame === bottom) return bottom.results;
+    stack.pop();
+    stack[stack.length - 1]!.results.push(group.leave(frame.group!, frame.results, frame.outer, frame.index, frame.siblings));
+  }
 }
 
 /**
@@ -146,31 +294,20 @@ interface Frame<N, R> {
  * });
  */
 export function foldFilter<N extends FilterTreeNode, R>(node: N, handlers: FoldHandlers<N, R>): R {
-  const table = handlers as unknown as Readonly<Record<string, (node: N, children?: readonly R[]) => R>>;
-  const leaf = (n: N): R => {
-    const handler = table[n.kind];
-    if (handler === undefined) return assertNever(n as never, 'foldFilter');
-    return handler(n);
+  const bottomUp = handlers as unknown as FoldHandlers<FilterNode, R>;
+  const steps: GroupSteps<GroupOf<N>, N, undefined, R> = {
+    enter: () => undefined,
+    leave: (g, children) => bottomUp.group(g as never, children),
   };
-  if (node.kind !== 'group') return leaf(node);
-  const stack: Frame<N, R>[] = [{ node, results: [], next: 0 }];
-  let done: R | undefined;
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const children = (frame.node as NodeOfKind<N, 'group'>).children as readonly N[];
-    if (frame.next < children.length) {
-      const child = children[frame.next++]!;
-      if (child.kind === 'group') stack.push({ node: child, results: [], next: 0 });
-      else frame.results.push(leaf(child));
-      continue;
-    }
-    stack.pop();
-    const result = table['group']!(frame.node, frame.results);
-    if (stack.length > 0) stack[stack.length - 1]!.results.push(result);
-    else done = result;
-  }
-  return done as R;
+  return foldFilterWith<N, undefined, R>(
+    [node],
+    { ...handlers, group: steps } as unknown as FoldWithHandlers<N, undefined, R>,
+    undefined,
+  )[0]!;
 }
+
+/** The group node of tree `N`. */
+type GroupOf<N extends FilterTreeNode> = NodeOfKind<N, 'group'>;
 
 /**
  * Folds each top-level clause of a filter (its clauses are ANDed).

@@ -18,18 +18,8 @@
  * invisible and direction-changing characters escaped (`\u202e`), so the
  * sentence shows what the filter really tests.
  */
-import { matchFilterNode } from '../ast/fold.js';
-import type {
-  ComparisonNode,
-  FieldNode,
-  FilterAst,
-  FilterNode,
-  GroupNode,
-  InFieldsNode,
-  ListNode,
-  SortAst,
-  ValueNode,
-} from '../ast/nodes.js';
+import { foldFilterWith, skipChildren, type FoldWithHandlers } from '../ast/fold.js';
+import type { ComparisonNode, FieldNode, FilterAst, FilterNode, InFieldsNode, ListNode, SortAst, ValueNode } from '../ast/nodes.js';
 import type { FilterOperator, GroupOperator, ListOperator, SingleValueOperator, SortDirection } from '../ast/operators.js';
 import { baseOperatorOfInFields, OPERATORS } from '../ast/operators.js';
 import { operatorFacts } from '../ast/operator-facts.js';
@@ -152,15 +142,30 @@ function explainFilterTree(ast: FilterAst, options: ExplainOptions, diagnostics:
   return { value, diagnostics };
 }
 
+/**
+ * The group that passes `maxDepth`, if any: the last one in text order of
+ * those one level too deep (the walk enters no group deeper than that).
+ */
 function findTooDeep(clauses: readonly FilterNode[], maxDepth: number): FilterNode | undefined {
-  const stack: { node: FilterNode; depth: number }[] = clauses.map((node) => ({ node, depth: 0 }));
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (node.kind !== 'group') continue;
-    if (depth + 1 > maxDepth) return node;
-    for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
-  }
-  return undefined;
+  const none = (): undefined => undefined;
+  const last = (found: readonly (FilterNode | undefined)[]): FilterNode | undefined => {
+    for (let i = found.length - 1; i >= 0; i--) if (found[i] !== undefined) return found[i];
+    return undefined;
+  };
+  // The context is the depth of the groups around a node.
+  const found = foldFilterWith<FilterNode, number, FilterNode | undefined>(
+    clauses,
+    {
+      group: { enter: (group, depth) => (depth + 1 > maxDepth ? skipChildren(group) : depth + 1), leave: (_group, inside) => last(inside) },
+      comparison: none,
+      'null-check': none,
+      list: none,
+      'in-fields': none,
+    },
+    0,
+    none,
+  );
+  return last(found);
 }
 
 /** A "not x" operator that is false on a null field, though a reader might expect it to include "no value". */
@@ -208,28 +213,30 @@ class Words {
 
   /** The top-level clauses, ANDed; a lone clause needs no brackets whatever it is. */
   top(clauses: readonly FilterNode[]): string {
-    if (clauses.length === 1) return this.node(clauses[0]!, undefined);
-    return clauses.map((c) => this.node(c, 'And')).join(' and ');
+    if (clauses.length === 1) return foldFilterWith(clauses, this.clause, undefined)[0]!;
+    return foldFilterWith(clauses, this.clause, 'And').join(' and ');
   }
 
-  /** One clause whose siblings are joined by `parent` (undefined: it stands alone). */
-  node(node: FilterNode, parent: GroupOperator | undefined): string {
-    return matchFilterNode<FilterNode, string>(node, {
-      group: (group) => this.group(group, parent),
-      comparison: (comparison) => this.comparison(comparison),
-      'null-check': (check) => `${this.name(check.field)} ${phrase(check.operator, undefined)}`,
-      list: (list) => this.list(list),
-      'in-fields': (inFields) => this.inFields(inFields),
-    });
-  }
-
-  private group(node: GroupNode, parent: GroupOperator | undefined): string {
-    // A one-child group means its child, read in the group's place.
-    if (node.children.length === 1) return this.node(node.children[0]!, parent);
-    const text = node.children.map((c) => this.node(c, node.operator)).join(node.operator === 'And' ? ' and ' : ' or ');
-    // `And` inside `And` (or `Or` inside `Or`) reads the same without brackets.
-    return parent === undefined || parent === node.operator ? text : `(${text})`;
-  }
+  /**
+   * The wording of each kind of clause, given the operator that joins it to
+   * its siblings (undefined: it stands alone).
+   */
+  private readonly clause: FoldWithHandlers<FilterNode, GroupOperator | undefined, string> = {
+    group: {
+      // A one-child group means its child, read in the group's place.
+      enter: (group, parent) => (group.children.length === 1 ? parent : group.operator),
+      leave: (group, texts, parent) => {
+        if (texts.length === 1) return texts[0]!;
+        const text = texts.join(group.operator === 'And' ? ' and ' : ' or ');
+        // `And` inside `And` (or `Or` inside `Or`) reads the same without brackets.
+        return parent === undefined || parent === group.operator ? text : `(${text})`;
+      },
+    },
+    comparison: (comparison) => this.comparison(comparison),
+    'null-check': (check) => `${this.name(check.field)} ${phrase(check.operator, undefined)}`,
+    list: (list) => this.list(list),
+    'in-fields': (inFields) => this.inFields(inFields),
+  };
 
   private comparison(node: ComparisonNode): string {
     const type = this.typeOf(node.field, node.operator, node.value.value);

@@ -2,7 +2,7 @@
  * What an editor shows when the pointer rests on a filter or sort: the
  * field under it with its type, and the clause around it in plain English.
  */
-import { conditionsOf } from '../ast/fold.js';
+import { conditionsOf, foldFilterWith, skipChildren } from '../ast/fold.js';
 import type { FieldNode, FilterNode, Span } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
@@ -100,18 +100,29 @@ function filterTarget(text: string, offset: number, schema: Schema, parseOptions
   };
 }
 
-/** The innermost clause containing the offset; depth is bounded by the parser's limits. */
+/**
+ * The innermost clause containing the offset: in each group on the way, the
+ * first child containing it; a group stops the descent when the offset is
+ * on its operator. Groups the offset is outside are not entered.
+ */
 function innermostClause(clauses: readonly FilterNode[], offset: number): FilterNode | undefined {
-  let node: FilterNode | undefined;
-  let level = clauses;
-  for (;;) {
-    const hit = level.find((c) => within(c.span, offset));
-    if (hit === undefined) break;
-    node = hit;
-    if (hit.kind !== 'group' || within(hit.operatorSpan, offset)) break;
-    level = hit.children;
-  }
-  return node;
+  const hit = (node: FilterNode): FilterNode | undefined => (within(node.span, offset) ? node : undefined);
+  const first = (found: readonly (FilterNode | undefined)[]): FilterNode | undefined => found.find((node) => node !== undefined);
+  const found = foldFilterWith<FilterNode, undefined, FilterNode | undefined>(
+    clauses,
+    {
+      group: {
+        enter: (group) => (!within(group.span, offset) || within(group.operatorSpan, offset) ? skipChildren(hit(group)) : undefined),
+        leave: (group, inside) => first(inside) ?? group,
+      },
+      comparison: hit,
+      'null-check': hit,
+      list: hit,
+      'in-fields': hit,
+    },
+    undefined,
+  );
+  return first(found);
 }
 
 /** The hover's markdown and range for a target; undefined when there is nothing to say. */

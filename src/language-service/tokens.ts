@@ -16,7 +16,7 @@
  */
 import type { FieldNode, FilterNode, ValueNode } from '../ast/nodes.js';
 import type { Limits } from '../diagnostics/limits.js';
-import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
+import { foldFilterWith, type FoldWithHandlers } from '../ast/fold.js';
 import { isWhitespace, trimWhitespace } from '../ast/lexical.js';
 import { parseFilter } from '../syntax/parse-filter.js';
 import { parseSort } from '../syntax/parse-sort.js';
@@ -180,17 +180,19 @@ function unreadClass(token: ScannedToken, next: ScannedToken | undefined): Exclu
 }
 
 /**
- * The parts of every node, each node before its children. An explicit
- * stack, so no nesting the limits allow exhausts the call stack.
+ * The parts of every node, each node before its children, through the fold
+ * (its own stack, so no nesting the limits allow exhausts the call stack).
  */
 function pushFilterParts(out: Part[], text: string, clauses: readonly FilterNode[]): void {
-  const stack: FilterNode[] = [...clauses].reverse();
   const value = (v: ValueNode) => push(out, valueClass(text, v), v.span);
   const field = (f: FieldNode) => push(out, 'field', f.span);
-  const handlers: MatchHandlers<FilterNode, void> = {
-    group: (node) => {
-      push(out, 'keyword', node.operatorSpan);
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  const handlers: FoldWithHandlers<FilterNode, undefined, void> = {
+    group: {
+      enter: (node) => {
+        push(out, 'keyword', node.operatorSpan);
+        return undefined;
+      },
+      leave: () => undefined,
     },
     comparison: (node) => {
       field(node.field);
@@ -212,7 +214,7 @@ function pushFilterParts(out: Part[], text: string, clauses: readonly FilterNode
       for (const f of node.fields) field(f);
     },
   };
-  while (stack.length > 0) matchFilterNode(stack.pop()!, handlers);
+  foldFilterWith(clauses, handlers, undefined);
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;

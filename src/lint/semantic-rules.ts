@@ -4,7 +4,7 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
-import { foldFilter, matchFilterNode, type FoldHandlers, type MatchHandlers } from '../ast/fold.js';
+import { foldFilter, foldFilterWith, matchFilterNode, skipChildren, type FoldHandlers, type MatchHandlers } from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
@@ -92,15 +92,31 @@ function removeClauseEdit(ctx: Context, siblings: readonly TypedFilterNode[], in
   return undefined;
 }
 
-/** The clauses ANDed at one level: nested `And` groups are looked through. */
+/** The clauses ANDed at one level: nested `And` groups are looked through (through the fold, so no nesting exhausts the call stack). */
 function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
   const out: TypedFilterNode[] = [];
-  // A stack, in text order: And groups nested as deep as a tree goes must not exhaust the call stack.
-  const stack = [...clauses].reverse();
-  for (let c = stack.pop(); c !== undefined; c = stack.pop()) {
-    if (c.kind === 'group' && c.operator === 'And') for (let k = c.children.length - 1; k >= 0; k--) stack.push(c.children[k]!);
-    else out.push(c);
-  }
+  const take = (node: TypedFilterNode): void => {
+    out.push(node);
+  };
+  foldFilterWith<TypedFilterNode, undefined, void>(
+    clauses,
+    {
+      group: {
+        // An Or group is one clause of this level; an And group's children are.
+        enter: (group) => {
+          if (group.operator === 'And') return undefined;
+          take(group);
+          return skipChildren(undefined);
+        },
+        leave: () => undefined,
+      },
+      comparison: take,
+      'null-check': take,
+      list: take,
+      'in-fields': take,
+    },
+    undefined,
+  );
   return out;
 }
 
@@ -358,15 +374,24 @@ function walkTopLevel(ctx: Context, clauses: readonly TypedFilterNode[]): boolea
 
 function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
   const out = new Set<TypedFilterNode>();
-  const stack = [...clauses];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.kind !== 'group') continue;
-    for (const c of node.children) {
-      if (node.operator === 'Or') out.add(c);
-      stack.push(c);
-    }
-  }
+  const none = (): void => undefined;
+  foldFilterWith<TypedFilterNode, undefined, void>(
+    clauses,
+    {
+      group: {
+        enter: (group) => {
+          if (group.operator === 'Or') for (const branch of group.children) out.add(branch);
+          return undefined;
+        },
+        leave: none,
+      },
+      comparison: none,
+      'null-check': none,
+      list: none,
+      'in-fields': none,
+    },
+    undefined,
+  );
   return out;
 }
 

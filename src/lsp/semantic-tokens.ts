@@ -5,25 +5,7 @@
  * LSP names.
  */
 import { classifyText, type ClassifiedSpan, type TextClass } from '../language-service/tokens.js';
-
-/**
- * The token types, in the order of the legend the server announces (the
- * standard LSP names, so every editor theme colours them).
- *
- * @example
- * SEMANTIC_TOKEN_TYPES.indexOf('property'); // 0
- */
-export const SEMANTIC_TOKEN_TYPES = ['property', 'method', 'string', 'number', 'keyword', 'operator'] as const;
-
-/**
- * What a span of an entry is: a field (`property`), an operator (`method`),
- * a value (`string` or `number`), `And`/`Or` or a sort direction
- * (`keyword`), or punctuation (`operator`).
- *
- * @example
- * const kind: SemanticTokenType = 'property';
- */
-export type SemanticTokenType = (typeof SEMANTIC_TOKEN_TYPES)[number];
+import type { SemanticTokenType } from './token-legend.js';
 
 /**
  * One classified span of an entry's text (UTF-16 offsets, end exclusive).

@@ -45,7 +45,8 @@ import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
 import { readProjectConfig } from './project-config.js';
 import { createRelinter } from './relint.js';
-import { filterSpans, SEMANTIC_TOKEN_TYPES, sortSpans } from './semantic-tokens.js';
+import { filterSpans, sortSpans } from './semantic-tokens.js';
+import { SEMANTIC_TOKEN_TYPES } from './token-legend.js';
 import type { LspOptions } from './start.js';
 
 interface LoadedSchema {

@@ -18,6 +18,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Language } from './server.js';
+import { SEMANTIC_TOKEN_TYPES } from './token-legend.js';
 
 /**
  * How the server is set up: from `wepql lsp --schema FILE`, or the client's
@@ -32,14 +33,6 @@ export interface LspOptions {
   readonly caseSensitive?: boolean;
 }
 
-/**
- * The semantic token types of the legend, in order. The language's
- * highlighter (semantic-tokens.ts) numbers its tokens by its own list; a
- * test (lsp.test.ts) holds the two equal, since the answer to `initialize`
- * cannot wait for the highlighter to load.
- */
-const LEGEND_TOKEN_TYPES: readonly string[] = ['property', 'method', 'string', 'number', 'keyword', 'operator'];
-
 /** What the server can do, as `initialize` answers it. */
 const CAPABILITIES: InitializeResult['capabilities'] = {
   textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -48,7 +41,7 @@ const CAPABILITIES: InitializeResult['capabilities'] = {
   documentFormattingProvider: true,
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
   definitionProvider: true,
-  semanticTokensProvider: { legend: { tokenTypes: [...LEGEND_TOKEN_TYPES], tokenModifiers: [] }, full: true },
+  semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
 };
 
 /**

@@ -4,8 +4,10 @@
  * Structure is printed exactly as it is (never reordered or flattened) and
  * values keep their text; only spelling, spacing and quoting are decided here.
  *
- * Both layouts walk the tree with an explicit stack, so a tree nested as
- * deep as a caller's `maxDepth` allows cannot overflow the call stack.
+ * Both layouts walk the tree through the fold (`foldFilterWith`), whose own
+ * stack lets a tree nested as deep as a caller's `maxDepth` allows print
+ * without overflowing the call stack; text is written as the walk enters
+ * each node, so the first problem in text order is the one reported.
  */
 import type { FieldNode, FilterAst, FilterNode, GroupNode, SortAst, Span, ValueNode } from '../ast/nodes.js';
 import {
@@ -25,7 +27,7 @@ import type { Schema } from '../schema/schema.js';
 import { invalidCharacter, isFieldPath, quoteValue } from '../ast/lexical.js';
 import type { ValuePosition } from './quote.js';
 import { needsQuoting } from './quote.js';
-import { matchFilterNode, type MatchHandlers } from '../ast/fold.js';
+import { foldFilterWith, matchFilterNode, skipChildren, type MatchHandlers } from '../ast/fold.js';
 
 /**
  * How to print a filter or sort. Every field is optional.
@@ -171,57 +173,54 @@ function conditionPrinters(s: Settings): MatchHandlers<ConditionNode, string> {
   };
 }
 
-type CompactWork =
-  { readonly node: FilterNode; readonly depth: number } | { readonly text: string } | { readonly close: GroupNode; readonly start: number };
-
 /**
  * Prints clauses on one line. When `offsets` is given, records where each
  * node's text starts and ends in the result, so the pretty layout can reuse
- * the flat text of any subtree.
+ * the flat text of any subtree. Each node's result is where its text starts.
  */
 function printCompact(clauses: readonly FilterNode[], s: Settings, offsets?: Map<FilterNode, readonly [number, number]>): string {
   let out = '';
   const printers = conditionPrinters(s);
-  const stack: CompactWork[] = [];
-  const pushClauses = (nodes: readonly FilterNode[], depth: number): void => {
-    for (let i = nodes.length - 1; i >= 0; i--) {
-      stack.push({ node: nodes[i]!, depth });
-      if (i > 0) stack.push({ text: ';' });
-    }
+  // A condition, or a node of a kind no printer knows (reported as such by checkOperator, not as a crash).
+  const condition = (node: FilterNode, _depth: number, index: number): number => {
+    if (index > 0) out += ';';
+    const start = out.length;
+    checkOperator(node);
+    out += matchFilterNode(node as ConditionNode, printers);
+    offsets?.set(node, [start, out.length]);
+    return start;
   };
-  pushClauses(clauses, 1);
-  while (stack.length > 0) {
-    const work = stack.pop()!;
-    if ('text' in work) {
-      out += work.text;
-    } else if ('close' in work) {
-      out += ')';
-      offsets?.set(work.close, [work.start, out.length]);
-    } else if (work.node.kind === 'group') {
-      const group = work.node;
-      if (work.depth > s.maxDepth) {
-        fail('filter', 'nesting-too-deep', `groups nest deeper than the limit of ${s.maxDepth}`, group.span);
-      }
-      checkOperator(group);
-      if (group.children.length === 0) {
-        fail('filter', 'empty-group', `${group.operator}() must contain at least one clause`, group.span);
-      }
-      stack.push({ close: group, start: out.length });
-      out += `${group.operator}(`;
-      pushClauses(group.children, work.depth + 1);
-    } else {
-      const start = out.length;
-      // The operator is checked first: a kind no printer knows is reported as such, not as a crash.
-      checkOperator(work.node);
-      out += matchFilterNode(work.node, printers);
-      offsets?.set(work.node, [start, out.length]);
-    }
-  }
+  foldFilterWith<FilterNode, number, number>(
+    clauses,
+    {
+      group: {
+        enter: (group, depth, index) => {
+          if (index > 0) out += ';';
+          if (depth > s.maxDepth) fail('filter', 'nesting-too-deep', `groups nest deeper than the limit of ${s.maxDepth}`, group.span);
+          checkOperator(group);
+          if (group.children.length === 0)
+            fail('filter', 'empty-group', `${group.operator}() must contain at least one clause`, group.span);
+          out += `${group.operator}(`;
+          return depth + 1;
+        },
+        leave: (group, starts) => {
+          out += ')';
+          // The text opened with `Operator(` right before the first child's.
+          const start = starts[0]! - group.operator.length - 1;
+          offsets?.set(group, [start, out.length]);
+          return start;
+        },
+      },
+      comparison: condition,
+      'null-check': condition,
+      list: condition,
+      'in-fields': condition,
+    },
+    1,
+    condition,
+  );
   return out;
 }
-
-type PrettyWork =
-  { readonly node: FilterNode; readonly level: number; readonly last: boolean } | { readonly closeLevel: number; readonly last: boolean };
 
 /**
  * Lays clauses out one per line at `level`, breaking every group whose flat
@@ -246,28 +245,35 @@ function prettyLines(
   offsets: Map<FilterNode, readonly [number, number]>,
 ): string {
   const lines: string[] = [];
-  const stack: PrettyWork[] = [];
-  const pushClauses = (nodes: readonly FilterNode[], level: number): void => {
-    for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i]!, level, last: i === nodes.length - 1 });
+  const separator = (index: number, siblings: readonly FilterNode[]): string => (index === siblings.length - 1 ? '' : ';');
+  // A node on one line: its flat text, indented, with the `;` that follows it.
+  const flatLine = (node: FilterNode, level: number, index: number, siblings: readonly FilterNode[]): void => {
+    const [start, end] = offsets.get(node)!;
+    lines.push(' '.repeat(level * s.indent) + flat.slice(start, end) + separator(index, siblings));
   };
-  pushClauses(clauses, 0);
-  while (stack.length > 0) {
-    const work = stack.pop()!;
-    const separator = work.last ? '' : ';';
-    if ('closeLevel' in work) {
-      lines.push(' '.repeat(work.closeLevel * s.indent) + ')' + separator);
-      continue;
-    }
-    const pad = ' '.repeat(work.level * s.indent);
-    const [start, end] = offsets.get(work.node)!;
-    if (work.node.kind !== 'group' || pad.length + (end - start) + separator.length <= s.width) {
-      lines.push(pad + flat.slice(start, end) + separator);
-      continue;
-    }
-    lines.push(`${pad}${work.node.operator}(`);
-    stack.push({ closeLevel: work.level, last: work.last });
-    pushClauses(work.node.children, work.level + 1);
-  }
+  foldFilterWith<FilterNode, number, void>(
+    clauses,
+    {
+      group: {
+        enter: (group, level, index, siblings) => {
+          const [start, end] = offsets.get(group)!;
+          if (level * s.indent + (end - start) + separator(index, siblings).length <= s.width) {
+            return skipChildren(flatLine(group, level, index, siblings));
+          }
+          lines.push(`${' '.repeat(level * s.indent)}${group.operator}(`);
+          return level + 1;
+        },
+        leave: (_group, _children, level, index, siblings) => {
+          lines.push(' '.repeat(level * s.indent) + ')' + separator(index, siblings));
+        },
+      },
+      comparison: flatLine,
+      'null-check': flatLine,
+      list: flatLine,
+      'in-fields': flatLine,
+    },
+    0,
+  );
   return lines.join('\n');
 }
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DataSource } from '../list/data-source.js';
 import { createPostgresDataSource } from '../sources/postgres-source.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
-import type { PostgresPool } from '../sources/sql-pools.js';
+import type { PostgresPool } from '../sql/dialects/postgres/pool.js';
 import { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';

@@ -11,8 +11,8 @@ import { MYSQL_DIALECT } from '../sql/dialects/mysql/dialect.js';
 import type { MysqlRunner } from '../sql/dialects/mysql/table.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
-import type { MysqlPool } from './sql-pools.js';
-import { mysqlPoolRunner } from './sql-pools.js';
+import type { MysqlPool } from '../sql/dialects/mysql/pool.js';
+import { mysqlPoolRunner } from '../sql/dialects/mysql/pool.js';
 
 export { createMysqlTable, insertMysqlRecords } from '../sql/dialects/mysql/table.js';
 export type { MysqlRunner, MysqlTableOptions } from '../sql/dialects/mysql/table.js';

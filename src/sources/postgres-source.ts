@@ -10,8 +10,8 @@ import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import type { SqlRunner } from '../sql/dialects/postgres/table.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
 import { createSqlDataSource } from './sql-source.js';
-import type { PostgresPool } from './sql-pools.js';
-import { postgresPoolRunner } from './sql-pools.js';
+import type { PostgresPool } from '../sql/dialects/postgres/pool.js';
+import { postgresPoolRunner } from '../sql/dialects/postgres/pool.js';
 
 export type { SqlRunner } from '../sql/dialects/postgres/table.js';
 

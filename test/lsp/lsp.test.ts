@@ -34,7 +34,7 @@ import {
   type PublishDiagnosticsParams,
   type TextEdit,
 } from 'vscode-languageserver-protocol/node';
-import { SEMANTIC_TOKEN_TYPES } from '../../src/lsp/semantic-tokens.js';
+import { SEMANTIC_TOKEN_TYPES } from '../../src/lsp/token-legend.js';
 import { CLI, ROOT, runCli } from '../support/cli.js';
 import { assertFreshDist } from '../support/dist.js';
 
@@ -397,7 +397,7 @@ describe('lsp-applies-disable-and-overrides: the language server reports what `w
       rootUri: pathToFileURL(dir).href,
       capabilities: {},
     });
-    // The legend is announced before the highlighter loads: it must be the highlighter's own list.
+    // The legend is announced before the highlighter loads, from the one list the highlighter numbers by.
     expect(init.capabilities.semanticTokensProvider!.legend.tokenTypes).toEqual([...SEMANTIC_TOKEN_TYPES]);
     await connection.sendNotification(InitializedNotification.type, {});
   });

@@ -7,7 +7,7 @@
 import { hasInvalidCharacter } from '../../ast/lexical.js';
 import type { ScalarType } from '../../schema/values.js';
 import { sqlError } from '../errors.js';
-import type { DialectDriver, SeekValue } from './dialect.js';
+import type { DialectDriver, SeekValue, StatementContext } from './dialect.js';
 
 // PostgreSQL silently truncates identifiers longer than NAMEDATALEN-1 bytes,
 // which could make two distinct columns collide; refuse instead.
@@ -199,3 +199,23 @@ export const epochStorage = Object.freeze({
   coveringIndexes: false,
   trigramIndexes: false,
 });
+
+/**
+ * Runs `work`, calling `cancel` if the context's signal is aborted while it
+ * runs (never after): how each engine's pool runner stops a statement whose
+ * request went away.
+ *
+ * @example
+ * await whileWatching(context, () => void pool.query(`KILL QUERY ${thread}`), () => connection.execute(sql, params));
+ */
+export async function whileWatching<T>(context: StatementContext, cancel: () => void, work: () => Promise<T>): Promise<T> {
+  const signal = context.signal;
+  if (signal === undefined) return work();
+  signal.throwIfAborted();
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await work();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}

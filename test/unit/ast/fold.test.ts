@@ -6,8 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FilterNode } from '../../../src/ast/nodes.js';
-import { assertNever, conditionsOf, foldFilter, matchFilterNode, matchFilterNodeWith } from '../../../src/ast/fold.js';
-import type { FoldHandlers, MatchWithHandlers } from '../../../src/ast/fold.js';
+import {
+  assertNever,
+  conditionsOf,
+  foldFilter,
+  foldFilterWith,
+  matchFilterNode,
+  matchFilterNodeWith,
+  skipChildren,
+} from '../../../src/ast/fold.js';
+import type { FoldHandlers, FoldWithHandlers, MatchWithHandlers } from '../../../src/ast/fold.js';
 import { analyzeFilterOrThrow, parseFilter } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
 
@@ -63,6 +71,96 @@ describe('foldFilter', () => {
     expect(() => matchFilterNode(alien, print as never)).toThrow(/matchFilterNode/);
     expect(() => assertNever({ kind: 'x' } as never, 'here')).toThrow('here: unknown node kind "x"');
   });
+});
+
+describe('foldFilterWith', () => {
+  // Records every step as it happens: `enter` before the children, `leave` after, with context, index and sibling count.
+  const trace = (
+    steps: string[],
+    skip: (g: { operator: string }) => boolean = () => false,
+  ): FoldWithHandlers<FilterNode, number, string> => {
+    const leaf = (n: FilterNode, depth: number, index: number, siblings: readonly FilterNode[]): string => {
+      const name = 'field' in n ? n.field.name : n.kind;
+      steps.push(`${name}@${depth}#${index}/${siblings.length}`);
+      return name;
+    };
+    return {
+      group: {
+        enter: (g, depth, index, siblings) => {
+          steps.push(`enter ${g.operator}@${depth}#${index}/${siblings.length}`);
+          return skip(g) ? skipChildren(`${g.operator}…`) : depth + 1;
+        },
+        leave: (g, children, depth, index) => {
+          steps.push(`leave ${g.operator}@${depth}#${index}`);
+          return `${g.operator}(${children.join(';')})`;
+        },
+      },
+      comparison: leaf,
+      'null-check': leaf,
+      list: leaf,
+      'in-fields': leaf,
+    };
+  };
+
+  it('enters a group before its children and leaves it after them, in text order, with context, index and siblings', () => {
+    const steps: string[] = [];
+    const results = foldFilterWith(clauses('A.IsNull();Or(B.Equal(1);And(C.IsNull()));D.IsNull()'), trace(steps), 0);
+    expect(results).toEqual(['A', 'Or(B;And(C))', 'D']);
+    expect(steps).toEqual([
+      'A@0#0/3',
+      'enter Or@0#1/3',
+      'B@1#0/2',
+      'enter And@1#1/2',
+      'C@2#0/1',
+      'leave And@1#1',
+      'leave Or@0#1',
+      'D@0#2/3',
+    ]);
+  });
+
+  it("keeps a group's children out when enter says so, taking its result as the group's", () => {
+    const steps: string[] = [];
+    const results = foldFilterWith(
+      clauses('Or(A.IsNull();And(B.IsNull()))'),
+      trace(steps, (g) => g.operator === 'And'),
+      0,
+    );
+    expect(results).toEqual(['Or(A;And…)']);
+    expect(steps).toEqual(['enter Or@0#0/1', 'A@1#0/2', 'enter And@1#1/2', 'leave Or@0#0']);
+  });
+
+  it('walks a tree far deeper than the call stack allows, entering and leaving every level', () => {
+    let node: FilterNode = clauses('A.IsNull()')[0]!;
+    for (let i = 0; i < 100_000; i++)
+      node = { kind: 'group', operator: 'Or', children: [node], span: node.span, operatorSpan: node.span } as unknown as FilterNode;
+    let entered = 0;
+    const [depth] = foldFilterWith<FilterNode, number, number>(
+      [node],
+      {
+        group: { enter: (_g, d) => (entered++, d + 1), leave: (_g, c) => c[0]! },
+        comparison: (_n, d) => d,
+        'null-check': (_n, d) => d,
+        list: (_n, d) => d,
+        'in-fields': (_n, d) => d,
+      },
+      0,
+    );
+    expect([depth, entered]).toEqual([100_000, 100_000]);
+  });
+
+  it.each(['raw-sql', '__proto__', 'constructor', 'toString'])(
+    'sends a node of kind %j to outside, or throws without one, never reading the prototype chain',
+    (kind) => {
+      const alien = { kind } as unknown as FilterNode;
+      const steps: string[] = [];
+      expect(foldFilterWith([alien], trace(steps), 0, (n, d, i) => `outside ${String((n as { kind: unknown }).kind)}@${d}#${i}`)).toEqual([
+        `outside ${kind}@0#0`,
+      ]);
+      expect(() => foldFilterWith([alien], trace(steps), 0)).toThrow(`foldFilter: unknown node kind ${JSON.stringify(kind)}`);
+      expect(() => foldFilter(alien, print)).toThrow(/unknown node kind/);
+      expect(() => matchFilterNode(alien, print as never)).toThrow(/matchFilterNode: unknown node kind/);
+    },
+  );
 });
 
 describe('matchFilterNodeWith', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WepqlError, defineSchema, printFilter, printSort, quoteValue } from '../../../src/index.js';
+import type { FilterNode } from '../../../src/index.js';
+import { WepqlError, defineSchema, parseFilter, printFilter, printSort, quoteValue } from '../../../src/index.js';
+import { DEPTH_CEILING } from '../../../src/diagnostics/limits.js';
 import { needsQuoting } from '../../../src/print/format.js';
 import { cmp, filter, group, inFields, isNull, list, nested, sort } from './trees.js';
 
@@ -108,6 +110,37 @@ describe('printFilter on built trees', () => {
     // The length limit is raised too: a layout past it prints canonically (pretty-length.test.ts).
     const pretty = printFilter(nested(2_000), { limits: { maxDepth: 2_000, maxLength: Infinity }, pretty: true });
     expect(pretty.split('\n').length).toBe(2 * 2_000 + 1);
+  });
+
+  it(`prints text nested to the parser's deepest nesting (${DEPTH_CEILING}) back as it was, on one line and laid out`, () => {
+    const limits = { maxDepth: DEPTH_CEILING };
+    const text = `${'Or(And('.repeat(DEPTH_CEILING / 2)}A.Equal(1);B.IsNull()${'))'.repeat(DEPTH_CEILING / 2)}`;
+    const { ast, diagnostics } = parseFilter(text, { limits });
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(printFilter(ast, { limits })).toBe(text);
+    const pretty = printFilter(ast, { limits: { ...limits, maxLength: Infinity }, pretty: true, width: 40, indent: 1 });
+    expect(pretty.split('\n')).toHaveLength(2 * DEPTH_CEILING + 2);
+    expect(printFilter(parseFilter(pretty, { limits: { ...limits, maxLength: Infinity } }).ast, { limits })).toBe(text);
+  });
+
+  it('prints a tree built a hundred thousand groups deep, and refuses it at the first group past the limit in text order', () => {
+    const deep = nested(100_000);
+    expect(printFilter(deep, { limits: { maxDepth: 100_000 } })).toHaveLength(50_000 * 'And()Or()'.length + 'A.Equal(1)'.length);
+    const lines = printFilter(deep, { limits: { maxDepth: 100_000, maxLength: Infinity }, pretty: true, width: 1, indent: 0 }).split('\n');
+    expect(lines).toHaveLength(2 * 100_000 + 1);
+    // Two clauses past the limit: the error names the first one's group at depth 33, as the walk meets it.
+    const spanned = (depth: number, at: number): FilterNode => {
+      let node: FilterNode = cmp('A', 'Equal', '1');
+      for (let level = depth; level >= 1; level--)
+        node = { ...(group('And', [node]) as object), span: { start: at + level, end: at + level } } as FilterNode;
+      return node;
+    };
+    try {
+      printFilter(filter(spanned(100_000, 0), spanned(40, 1_000_000)));
+      expect.unreachable();
+    } catch (error) {
+      expect((error as WepqlError).diagnostics.map((d) => [d.code, d.start])).toEqual([['nesting-too-deep', 33]]);
+    }
   });
 
   it('refuses trees no text can express', () => {

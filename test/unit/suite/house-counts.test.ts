@@ -1,7 +1,8 @@
 /**
  * The figures of `npm run counts` only go down (docs/architecture.md): a
  * change that quotes an operator name outside the table, adds a
- * `switch (node.kind)` or a `.kind ===` chain outside the fold, hand-writes a
+ * `switch (node.kind)`, a `.kind ===` chain or a walk with its own stack of
+ * filter nodes outside the fold, hand-writes a
  * JSON or YAML reader, writes a function of 60 lines or more, imports up a
  * layer, or compares or quotes an engine's name outside the dialect folders
  * fails here. When a figure falls, lower its
@@ -18,6 +19,7 @@ const CEILINGS = {
   kindSwitchesOutsideFold: 0,
   handWrittenJsonYamlReaders: 0,
   kindChainsOutsideFold: 0,
+  handWalksOutsideFold: 0,
   functionsOver60Lines: 0,
   layerViolations: 0,
   engineComparisons: 0,
