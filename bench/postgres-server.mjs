@@ -135,11 +135,15 @@ export function startServer(script, args) {
   const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk) => {
+    const listening = (chunk) => {
       out += chunk;
       const m = /listening (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], pid: child.pid, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
-    });
+      if (m === null) return;
+      // Whatever it prints later is read and dropped, not gathered.
+      child.stdout.off('data', listening).resume();
+      resolve({ url: m[1], pid: child.pid, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+    };
+    child.stdout.on('data', listening);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }
