@@ -9,7 +9,8 @@ import { employeeSchema } from '../dist/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, findEmployeeCounter } from '../dist/sample/employees.js';
 
 const [url, poolSize, secret] = process.argv.slice(2);
-const pool = new pg.Pool({ connectionString: url, max: Number(poolSize) });
+// Connections kept once opened, as the hand server's are (no idle timeout).
+const pool = new pg.Pool({ connectionString: url, max: Number(poolSize), idleTimeoutMillis: 0 });
 const query = (sql, params) => pool.query(sql, params);
 const { foldCollation } = await chooseFoldCollation(query);
 const counterTable = await findEmployeeCounter(query);
