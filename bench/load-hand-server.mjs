@@ -2,30 +2,32 @@
 // load sends, on node:http and pg with the same pool size as the reference server. A first page runs
 // its page and its total at once (the counter table when the filter is empty, else COUNT(*)); next-page
 // seeks from the last row's key; page=N is a deferred join (the skipped keys walked in the index, the
-// page's rows fetched by key). What keeps it answering under overload: the pool hands out a connection
-// within 2 s or the request gets 503 + Retry-After, and every statement has a 10 s statement_timeout
-// (a cancelled one is a 503 too). No parser, no validation, no HMAC: the token is the key in base64url JSON.
+// page's rows fetched by key). What keeps it answering under overload: counts run on a pool of their own
+// (a third of the connections), each pool hands out a connection within 2 s or the request gets 503 +
+// Retry-After, and every statement has a 10 s statement_timeout (a cancelled one is a 503 too). No parser, no validation, no HMAC: the token is the key in base64url JSON.
 // Usage: node bench/load-hand-server.mjs <database-url> <pool-size> <fold-collation>; prints `listening <url>`.
 import http from 'node:http';
 import pg from 'pg';
 
 const [url, poolSize, collation = 'pg_unicode_fast'] = process.argv.slice(2);
-// Connections are opened once and kept (no idle timeout): on a loaded machine opening one can take longer than the 2 s wait.
-const pool = new pg.Pool({
-  connectionString: url,
-  max: Number(poolSize),
-  idleTimeoutMillis: 0,
-  connectionTimeoutMillis: 2000,
-  statement_timeout: 10_000,
-});
-// A connection that errors while idle must not crash the server.
-pool.on('error', () => {});
-const opened = [];
-for (let tries = 0; opened.length < Number(poolSize) && tries < 50; tries++) {
-  const client = await pool.connect().catch(() => undefined);
-  if (client !== undefined) opened.push(client);
+// Counts have a pool of their own, so a burst of slow filtered counts cannot hold every connection while
+// token pages wait; together the two hold as many connections as the reference server's pool. Connections
+// are opened at start and kept (no idle timeout): on a loaded machine opening one can take longer than the wait.
+const size = Number(poolSize);
+const COUNT_POOL = Math.max(1, Math.floor(size / 3));
+const options = { connectionString: url, idleTimeoutMillis: 0, connectionTimeoutMillis: 2000, statement_timeout: 10_000 };
+const pool = new pg.Pool({ ...options, max: size - COUNT_POOL });
+const counts = new pg.Pool({ ...options, max: COUNT_POOL });
+for (const p of [pool, counts]) {
+  // A connection that errors while idle must not crash the server.
+  p.on('error', () => {});
+  const opened = [];
+  for (let tries = 0; opened.length < p.options.max && tries < 50; tries++) {
+    const client = await p.connect().catch(() => undefined);
+    if (client !== undefined) opened.push(client);
+  }
+  for (const client of opened) client.release();
 }
-for (const client of opened) client.release();
 const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
 // The case-folded name as the advised index holds it (the collation the reference server folds with).
 const NAME = `lower("LastName" COLLATE "${collation.replace(/"/g, '')}")`;
@@ -47,7 +49,8 @@ const shapeOf = (t) => ({ where: FILTERS[t.filter], ...SORTS[t.sort] });
 const COUNTER = `SELECT COALESCE(SUM(n), 0)::int AS n FROM employees_wepql_counts WHERE "ClientId" = 1 AND NOT deleted`;
 
 const where = (s) => `${SCOPE}${s.where ? ` AND ${s.where}` : ''}`;
-const order = (s, key = s.key, id = '"Id"') => `${key} ${s.desc ? 'DESC' : 'ASC'}, ${id} ASC`;
+// NULL keys where the advised indexes hold them (first going up, last going down), so the ORDER BY is the index's.
+const order = (s, key = s.key, id = '"Id"') => `${key} ${s.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}, ${id} ASC`;
 const encode = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const decode = (t) => JSON.parse(Buffer.from(t, 'base64url').toString('utf8'));
 
@@ -61,8 +64,16 @@ async function page(s, limit, after, offset) {
   const params = [limit];
   let seek = '';
   if (after !== undefined) {
-    params.push(after[0], after[1]);
-    seek = s.desc ? ` AND (${s.key} < $2 OR (${s.key} = $2 AND "Id" > $3))` : ` AND (${s.key}, "Id") > ($2, $3)`;
+    const [key, id] = after;
+    if (key === null) {
+      // Still among the NULL keys: the rest of them, then (going up) every non-NULL key.
+      params.push(id);
+      seek = ` AND ((${s.key} IS NULL AND "Id" > $2)${s.desc ? '' : ` OR ${s.key} IS NOT NULL`})`;
+    } else {
+      params.push(key, id);
+      // Going down, the bound the index can start from (<=) and the tie on "Id"; the seeded keys are never NULL, so no NULL tail follows.
+      seek = s.desc ? ` AND ${s.key} <= $2 AND (${s.key} < $2 OR "Id" > $3)` : ` AND (${s.key}, "Id") > ($2, $3)`;
+    }
   }
   const sql = `SELECT "Record", ${s.key} AS k, "Id" FROM employees WHERE ${where(s)}${seek} ORDER BY ${order(s)} LIMIT $1`;
   return (await pool.query(sql, params)).rows;
@@ -76,7 +87,7 @@ async function answer(q) {
     const s = shapeOf(t);
     const [rows, counted] = await Promise.all([
       page(s, t.limit, undefined, 0),
-      pool.query(s.where ? `SELECT count(*)::int AS n FROM employees WHERE ${where(s)}` : COUNTER),
+      counts.query(s.where ? `SELECT count(*)::int AS n FROM employees WHERE ${where(s)}` : COUNTER),
     ]);
     return [200, envelope(rows, { ...t, page: 1, total: counted.rows[0].n })];
   }

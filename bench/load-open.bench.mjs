@@ -21,7 +21,7 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 const ROWS = Number(arg('--rows', process.env.LOAD_ROWS ?? 1_000_000));
-const RATES = arg('--rates', '5,10,20,40,80').split(',').map(Number);
+const RATES = arg('--rates', '1,2,5,10,20').split(',').map(Number);
 const SECONDS = Number(arg('--seconds', '10'));
 const ROUNDS = Number(arg('--rounds', '2'));
 const POOL = 8;
@@ -264,7 +264,7 @@ try {
     '## Load: open loop, reference server vs a hand-written server (PostgreSQL)',
     '',
     `\`npm run bench:load\` (\`bench/load-open.bench.mjs\`): ${fmt(ROWS)} generated employees (\`wepql db-seed --rows ${ROWS}\`, ${fmt(seeded.seedS, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --sort CreatedOn=Desc --filters (the five filters) --counts --apply\` then \`VACUUM ANALYZE\` (${fmt(seeded.indexS, 1)} s); PostgreSQL ${version}, fold collation ${foldCollation ?? 'pg_unicode_fast'}.`,
-    `Each server in its own process with a pool of ${POOL} whose connections stay open: the reference server (\`createListServer\` over \`createPostgresDataSource({ pool, counterTable })\`, default admission: ${POOL - 1} statements at once, 64 waiting per class, 2 s wait, 10 s deadline) and \`bench/load-hand-server.mjs\` (node:http + pg, what a specialist writes: page and total at once, the total from the counter table when there is no filter, keyset next-page, deferred-join jumps, a base64 JSON token; a connection within 2 s or 503 + \`Retry-After\`, \`statement_timeout\` 10 s). Open loop at a fixed rate for ${SECONDS} s per run: 25% first pages (${SHAPES.map(shapeText).join(', ')}), 65% \`next-page\`, 10% \`page=N\` (N ≤ 41), limit ${LIMIT}. Runs alternate reference/hand, ${ROUNDS} rounds; each figure is the median over rounds. The last rate is 80% of the hand server's saturation (the most it answered per second at any rate of the sweep: ${fmt(handSaturation, 1)}/s). Times in ms from send to last byte of the 200 answers ("—": none); "503" and "errors" are counts per run (errors: any other status, or no answer in 30 s); RSS is the server process's peak.`,
+    `Each server in its own process with a pool of ${POOL} whose connections stay open: the reference server (\`createListServer\` over \`createPostgresDataSource({ pool, counterTable })\`, default admission: ${POOL - 1} statements at once, 64 waiting per class, 2 s wait, 10 s deadline) and \`bench/load-hand-server.mjs\` (node:http + pg, what a specialist writes: page and total at once, the total from the counter table when there is no filter, keyset next-page, deferred-join jumps, a base64 JSON token; counts on a pool of their own, ${Math.floor(POOL / 3)} of the ${POOL} connections; a connection within 2 s or 503 + \`Retry-After\`, \`statement_timeout\` 10 s). Open loop at a fixed rate for ${SECONDS} s per run: 25% first pages (${SHAPES.map(shapeText).join(', ')}), 65% \`next-page\`, 10% \`page=N\` (N ≤ 41), limit ${LIMIT}. Runs alternate reference/hand, ${ROUNDS} rounds; each figure is the median over rounds. The last rate is 80% of the hand server's saturation (the most it answered per second at any rate of the sweep: ${fmt(handSaturation, 1)}/s). Times in ms from send to last byte of the 200 answers ("—": none); "503" and "errors" are counts per run (errors: any other status, or no answer in 30 s); RSS is the server process's peak.`,
     '',
     '| rate/s | server | first p50 / p99 / max | next p50 / p99 / max | page=N p50 / p99 / max | ok/s | 503 | errors | peak RSS MB |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
