@@ -50,7 +50,9 @@ const COUNTER = `SELECT COALESCE(SUM(n), 0)::int AS n FROM employees_wepql_count
 
 const where = (s) => `${SCOPE}${s.where ? ` AND ${s.where}` : ''}`;
 // NULL keys where the advised indexes hold them (first going up, last going down), so the ORDER BY is the index's.
-const order = (s, key = s.key, id = '"Id"') => `${key} ${s.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}, ${id} ASC`;
+// ("Id", the default order, is never NULL: plain ASC, as its index is.)
+const order = (s, key = s.key, id = '"Id"') =>
+  `${key} ${s.desc ? 'DESC NULLS LAST' : s.key === '"Id"' ? 'ASC' : 'ASC NULLS FIRST'}, ${id} ASC`;
 const encode = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const decode = (t) => JSON.parse(Buffer.from(t, 'base64url').toString('utf8'));
 

@@ -20,7 +20,7 @@ async function answerWhenThrowing(error: unknown) {
   };
   const r = await handleListRequest(
     { query: { limit: '5' }, headers: {} },
-    { source, schema: employeeSchema, codec, onError: (e) => reported.push(e) },
+    { source, schema: employeeSchema, codec, route: '/api/public/employees', onError: (e) => void reported.push(e) },
   );
   return { ...r, reported };
 }

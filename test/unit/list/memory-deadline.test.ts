@@ -9,7 +9,7 @@ import { createMemoryDataSource } from '../../../src/sources/index.js';
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import type { ListHandlerOptions } from '../../../src/list/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
-import type { WorkLane } from '../../../src/sources/memory-lane.js';
+import type { LaneTask, WorkLane } from '../../../src/sources/memory-lane.js';
 import { createWorkLane } from '../../../src/sources/memory-lane.js';
 import { employees, SCOPE } from './list-contract.js';
 
@@ -29,10 +29,10 @@ interface Traced {
 /** A lane that traces each piece of work a request waits for; `slowMs` more per slice makes that work take long. */
 function tracingLane(inner: WorkLane, traced: Traced[], slowMs = 0): WorkLane {
   return {
-    run: (owner, work, signal) => {
+    run<T>(owner: string, work: Iterator<void, T>, signal?: AbortSignal): LaneTask<T> {
       const t: Traced = { slices: 0, returned: false, done: false };
       traced.push(t);
-      const wrapped: Iterator<void, unknown> = {
+      const wrapped: Iterator<void, T> = {
         next: () => {
           t.slices++;
           const until = performance.now() + slowMs;
@@ -43,12 +43,12 @@ function tracingLane(inner: WorkLane, traced: Traced[], slowMs = 0): WorkLane {
           if (step.done === true) t.done = true;
           return step;
         },
-        return: (value?: unknown) => {
+        return: (value?: T) => {
           t.returned = true;
-          return work.return?.(value) ?? { done: true, value };
+          return work.return?.(value) ?? { done: true, value: value as T };
         },
       };
-      return inner.run(owner, wrapped, signal) as ReturnType<WorkLane['run']>;
+      return inner.run(owner, wrapped, signal);
     },
     background: (work) => inner.background(work),
     due: () => inner.due(),
