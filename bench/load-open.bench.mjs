@@ -1,61 +1,45 @@
 // `npm run bench:load`: open-loop, fixed-rate mixed load against the reference server and a
 // hand-written minimal server (bench/load-hand-server.mjs: node:http + pg + the SQL a DBA writes),
 // each in a process of its own over one PostgreSQL 15 database, same pool size, same indexes
-// (`wepql db-index --sort … --filters … --apply`), runs alternating A/B/A/B. The load: 25% first
-// pages of five filter shapes, 65% next-page, 10% page=N. For a sweep of rates it reports p50/p99/max
-// per request kind, throughput, 503s, other errors and the server's peak RSS; then closed-loop
-// throughput per kind (16 clients). Default 1,000,000 rows; `--rows N` (or LOAD_ROWS) for fewer,
-// `--rates 20,40,80` and `--seconds S` to change the sweep. Not part of `npm run bench`.
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// and counter table (`wepql db-index --sort … --filters … --counts --apply`), runs alternating A/B/A/B.
+// The load: 25% first pages (unfiltered, and five filter shapes), 65% next-page, 10% page=N. For a
+// sweep of rates, then at 80% of the hand server's saturation rate, it reports p50/p99/max per request
+// kind, throughput, 503s, other errors and the server's peak RSS; then closed-loop throughput per kind
+// (16 clients). Default 1,000,000 rows; `--rows N` (or LOAD_ROWS) for fewer, `--rates 5,10,20` and
+// `--seconds S` to change the sweep; WEPQL_BENCH_PGDATA=<dir> keeps the seeded server for the next
+// run (and for `npm run bench:million`). Not part of `npm run bench`.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { chooseFoldCollation } from '../dist/sample/employees.js';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
-import { cli, startPostgres } from './postgres-server.mjs';
+import { LOAD_FILTERS, seededPostgres, startServer } from './postgres-server.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 const ROWS = Number(arg('--rows', process.env.LOAD_ROWS ?? 1_000_000));
-const RATES = arg('--rates', '20,40,80,160').split(',').map(Number);
+const RATES = arg('--rates', '1,2,5,10,20').split(',').map(Number);
 const SECONDS = Number(arg('--seconds', '10'));
 const ROUNDS = Number(arg('--rounds', '2'));
 const POOL = 8;
 const LIMIT = 25;
 const SECRET = 'load bench secret, sixteen bytes or more';
 const ROUTE = '/api/public/clients/1/employees';
+// The unfiltered list first (its total from the counter table), then the indexed filters.
 const SHAPES = [
-  { filter: 'LastName.StartsWith(sm)', sort: 'LastName=Asc' },
-  { filter: 'Gender.Equal(1)', sort: 'LastName=Asc' },
-  { filter: 'CreatedOn.GreaterThan(2000-01-01)', sort: 'CreatedOn=Desc' },
-  { filter: 'EmployeeNumber.LessThan(100)', sort: 'LastName=Asc' },
-  { filter: 'BirthOn.GreaterThan(1990-01-01)', sort: 'LastName=Asc' },
+  { sort: 'LastName=Asc' },
+  ...LOAD_FILTERS.map((filter) => ({ filter, sort: filter.startsWith('CreatedOn') ? 'CreatedOn=Desc' : 'LastName=Asc' })),
 ];
+const shapeText = (s) => `${s.filter === undefined ? 'no filter' : `\`${s.filter}\``} by \`${s.sort}\``;
 const KINDS = ['first', 'next', 'jump'];
 
 function percentile(values, p) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Starts a server process; resolves with its base URL, pid and a stop function. */
-function startServer(script, args) {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], pid: child.pid, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
 }
 
 function rssMb(pid) {
@@ -113,7 +97,7 @@ async function warmWalks(get) {
 /** The n-th request of the mix: 25% first pages (shapes in turn), 65% next-page, 10% page=N. */
 function requestAt(n, walks) {
   const slot = n % 20;
-  if (slot < 5) return { kind: 'first', query: { limit: String(LIMIT), ...SHAPES[((n / 20 + slot) % SHAPES.length) | 0] } };
+  if (slot < 5) return { kind: 'first', query: { limit: String(LIMIT), ...SHAPES[(Math.floor(n / 20) * 5 + slot) % SHAPES.length] } };
   const walk = walks[n % walks.length];
   if (slot < 7) return { kind: 'jump', walk, query: { 'data-token': walk.token, page: String(jumpTarget(n, walk)) } };
   return { kind: 'next', walk, query: { 'data-token': walk.token, 'next-page': 'true' } };
@@ -160,10 +144,12 @@ async function openLoop(server, get, walks, rate) {
   return { stats, throughput: ok / elapsed, peakRss };
 }
 
-/** Closed loop: 16 clients sending one kind back to back for `seconds`; answers per second. */
+/** Closed loop: 16 clients sending one kind back to back for `seconds`/2; answers per second, 503s and other errors. */
 async function closedLoop(get, walks, kind) {
   const end = performance.now() + (SECONDS / 2) * 1000;
   let done = 0;
+  let busy = 0;
+  let errors = 0;
   let n = 0;
   const worker = async () => {
     while (performance.now() < end) {
@@ -179,33 +165,41 @@ async function closedLoop(get, walks, kind) {
         r = await get({ 'data-token': walk.token, page: String(jumpTarget(n, walk)) });
       }
       if (r.status === 200) done++;
+      else if (r.status === 503) busy++;
+      else errors++;
     }
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: 16 }, worker));
-  return done / ((performance.now() - t0) / 1000);
+  return { rps: done / ((performance.now() - t0) / 1000), busy, errors };
+}
+
+/** A time in ms, or "—" when no request of the kind was answered. */
+const ms = (v) => (Number.isFinite(v) ? fmt(v) : '—');
+
+/** Why a ratio has no value: which side answered nothing (and what it answered instead). */
+function missing(sides) {
+  const why = sides
+    .filter((side) => side.ok === 0)
+    .map(
+      (side) => `${side.name} answered none${side.busy + side.errors > 0 ? ` (${fmt(side.busy)} × 503, ${fmt(side.errors)} errors)` : ''}`,
+    );
+  return why.length === 0 ? undefined : `— (${why.join('; ')})`;
 }
 
 const lines = [];
-const db = await startPostgres();
 const servers = [];
+const seeded = await seededPostgres(ROWS);
+const loadBefore = os.loadavg().map((l) => l.toFixed(1));
+const db = seeded.server;
 try {
-  const loadBefore = os.loadavg()[0].toFixed(1);
-  const t0 = performance.now();
-  cli(['db-seed', '--database-url', db.url, '--rows', String(ROWS)]);
-  const seedS = (performance.now() - t0) / 1000;
-  const filters = join(tmpdir(), `wepql-load-filters-${process.pid}.txt`);
-  writeFileSync(filters, `${SHAPES.map((s) => s.filter).join('\n')}\n`);
-  const t1 = performance.now();
-  cli(['db-index', '--database-url', db.url, '--sort', 'LastName=Asc', '--sort', 'CreatedOn=Desc', '--filters', filters, '--apply']);
-  rmSync(filters);
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  await pool.query('VACUUM ANALYZE employees');
-  const indexS = (performance.now() - t1) / 1000;
   const { foldCollation } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
   const version = (await pool.query('SHOW server_version')).rows[0].server_version;
   await pool.end();
-  console.log(`seeded ${fmt(ROWS)} rows in ${fmt(seedS, 1)} s, indexed in ${fmt(indexS, 1)} s`);
+  console.log(
+    `${fmt(ROWS)} rows ${seeded.reused ? 'reused' : 'seeded'}: seeding ${fmt(seeded.seedS, 1)} s, indexing ${fmt(seeded.indexS, 1)} s`,
+  );
 
   const subjects = [
     { name: 'reference', start: () => startServer('load-reference-server.mjs', [db.url, String(POOL), SECRET]), reference: true },
@@ -215,81 +209,117 @@ try {
       reference: false,
     },
   ];
-  const results = {}; // results[name][rate] = [run, run]
-  const closed = {}; // closed[name][kind] = [rps, …]
+  const results = {}; // results[name][label] = [run, run]
+  const closed = {}; // closed[name][kind] = [{ rps, busy, errors }, …]
   for (const subject of subjects) {
     subject.server = await subject.start();
     servers.push(subject.server);
     subject.get = client(subject.server.url, subject.reference);
     subject.walks = await warmWalks(subject.get);
   }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const rate of RATES) {
-      for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
-        const run = await openLoop(subject.server, subject.get, subject.walks, rate);
-        ((results[subject.name] ??= {})[rate] ??= []).push(run);
-        const s = run.stats;
-        console.log(
-          `round ${round + 1} ${subject.name} @${rate}/s: ${fmt(run.throughput, 1)} ok/s; ` +
-            KINDS.map(
-              (k) =>
-                `${k} p50 ${fmt(percentile(s[k]?.ms ?? [], 50))} p99 ${fmt(percentile(s[k]?.ms ?? [], 99))} ms 503 ${s[k]?.busy ?? 0} err ${s[k]?.errors ?? 0}`,
-            ).join('; ') +
-            `; RSS ${fmt(run.peakRss)} MB`,
-        );
-        // Let the queues drain and the database settle between runs.
-        await new Promise((r) => setTimeout(r, 1500));
-      }
+  const sweep = async (rate, label, round) => {
+    for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
+      const run = await openLoop(subject.server, subject.get, subject.walks, rate);
+      ((results[subject.name] ??= {})[label] ??= []).push(run);
+      const s = run.stats;
+      console.log(
+        `round ${round + 1} ${subject.name} @${rate}/s: ${fmt(run.throughput, 1)} ok/s; ` +
+          KINDS.map(
+            (k) =>
+              `${k} p50 ${ms(percentile(s[k]?.ms ?? [], 50))} p99 ${ms(percentile(s[k]?.ms ?? [], 99))} ms 503 ${s[k]?.busy ?? 0} err ${s[k]?.errors ?? 0}`,
+          ).join('; ') +
+          `; RSS ${fmt(run.peakRss)} MB`,
+      );
+      // Let the queues drain and the database settle between runs.
+      await new Promise((r) => setTimeout(r, 1500));
     }
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const rate of RATES) await sweep(rate, String(rate), round);
     for (const kind of KINDS) {
       for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
-        const rps = await closedLoop(subject.get, subject.walks, kind);
-        ((closed[subject.name] ??= {})[kind] ??= []).push(rps);
-        console.log(`round ${round + 1} closed loop ${subject.name} ${kind}: ${fmt(rps, 1)}/s`);
+        const answer = await closedLoop(subject.get, subject.walks, kind);
+        ((closed[subject.name] ??= {})[kind] ??= []).push(answer);
+        console.log(
+          `round ${round + 1} closed loop ${subject.name} ${kind}: ${fmt(answer.rps, 1)}/s, 503 ${answer.busy}, errors ${answer.errors}`,
+        );
       }
     }
   }
+  // The hand server's saturation rate: the most it answered per second at any rate of the sweep; then
+  // both servers at 80% of it, where token pages are to stay within 50 ms at p99.
+  const throughputOf = (name, label) => median(results[name][label].map((r) => r.throughput));
+  const handSaturation = Math.max(...RATES.map((rate) => throughputOf('hand', String(rate))));
+  const targetRate = Math.max(1, Math.round(0.8 * handSaturation));
+  const targetLabel = `${targetRate} (80%)`;
+  for (let round = 0; round < ROUNDS; round++) await sweep(targetRate, targetLabel, round);
+  const labels = [...RATES.map(String), targetLabel];
 
-  const cell = (runs, kind, p) => fmt(median(runs.map((r) => percentile(r.stats[kind]?.ms ?? [], p))));
-  const maxOf = (runs, kind) => fmt(median(runs.map((r) => Math.max(0, ...(r.stats[kind]?.ms ?? [])))));
+  const total = (runs, kind, field) => median(runs.map((r) => r.stats[kind]?.[field] ?? 0));
+  const cell = (runs, kind, p) => ms(median(runs.map((r) => percentile(r.stats[kind]?.ms ?? [], p))));
+  const maxOf = (runs, kind) => ms(median(runs.map((r) => ((r.stats[kind]?.ms.length ?? 0) > 0 ? Math.max(...r.stats[kind].ms) : NaN))));
   const sum = (runs, field) => median(runs.map((r) => KINDS.reduce((a, k) => a + (r.stats[k]?.[field] ?? 0), 0)));
+  const loadAfter = os.loadavg().map((l) => l.toFixed(1));
   lines.push(
     '## Load: open loop, reference server vs a hand-written server (PostgreSQL)',
     '',
-    `\`npm run bench:load\` (\`bench/load-open.bench.mjs\`): ${fmt(ROWS)} generated employees (\`wepql db-seed --rows ${ROWS}\`, ${fmt(seedS, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --sort CreatedOn=Desc --filters (the five shapes) --apply\` then \`VACUUM ANALYZE\` (${fmt(indexS, 1)} s); PostgreSQL ${version}, fold collation ${foldCollation ?? 'pg_unicode_fast'}.`,
-    `Each server in its own process with a pool of ${POOL}: the reference server (\`createListServer\` over \`createPostgresDataSource({ pool })\`, default admission: ${POOL - 1} statements at once, 64 waiting per class, 2 s wait, 10 s deadline) and \`bench/load-hand-server.mjs\` (node:http + pg, the SQL a DBA writes: page and \`COUNT(*)\` at once, keyset next-page, OFFSET jumps, a base64 JSON token). Open loop at a fixed rate for ${SECONDS} s per run: 25% first pages (five shapes: ${SHAPES.map((s) => `\`${s.filter}\` by \`${s.sort}\``).join(', ')}), 65% \`next-page\`, 10% \`page=N\` (N ≤ 41), limit ${LIMIT}. Runs alternate reference/hand, ${ROUNDS} rounds; each figure is the median over rounds. Times in ms from send to last byte; "503" and "errors" are counts per run (errors: any other status, or no answer in 30 s); RSS is the server process's peak.`,
+    `\`npm run bench:load\` (\`bench/load-open.bench.mjs\`): ${fmt(ROWS)} generated employees (\`wepql db-seed --rows ${ROWS}\`, ${fmt(seeded.seedS, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --sort CreatedOn=Desc --filters (the five filters) --counts --apply\` then \`VACUUM ANALYZE\` (${fmt(seeded.indexS, 1)} s); PostgreSQL ${version}, fold collation ${foldCollation ?? 'pg_unicode_fast'}.`,
+    `Each server in its own process with a pool of ${POOL} whose connections stay open: the reference server (\`createListServer\` over \`createPostgresDataSource({ pool, counterTable })\`, default admission: ${POOL - 1} statements at once, 64 waiting per class, 2 s wait, 10 s deadline) and \`bench/load-hand-server.mjs\` (node:http + pg, what a specialist writes: page and total at once, the total from the counter table when there is no filter, keyset next-page, deferred-join jumps, a base64 JSON token; counts on a pool of their own, ${Math.floor(POOL / 3)} of the ${POOL} connections; a connection within 2 s or 503 + \`Retry-After\`, \`statement_timeout\` 10 s). Open loop at a fixed rate for ${SECONDS} s per run: 25% first pages (${SHAPES.map(shapeText).join(', ')}), 65% \`next-page\`, 10% \`page=N\` (N ≤ 41), limit ${LIMIT}. Runs alternate reference/hand, ${ROUNDS} rounds; each figure is the median over rounds. The last rate is 80% of the hand server's saturation (the most it answered per second at any rate of the sweep: ${fmt(handSaturation, 1)}/s). Times in ms from send to last byte of the 200 answers ("—": none); "503" and "errors" are counts per run (errors: any other status, or no answer in 30 s); RSS is the server process's peak.`,
     '',
     '| rate/s | server | first p50 / p99 / max | next p50 / p99 / max | page=N p50 / p99 / max | ok/s | 503 | errors | peak RSS MB |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
   );
-  for (const rate of RATES) {
+  for (const label of labels) {
     for (const subject of subjects) {
-      const runs = results[subject.name][rate];
+      const runs = results[subject.name][label];
       lines.push(
-        `| ${rate} | ${subject.name} | ${KINDS.map((k) => `${cell(runs, k, 50)} / ${cell(runs, k, 99)} / ${maxOf(runs, k)}`).join(' | ')} | ${fmt(median(runs.map((r) => r.throughput)), 1)} | ${fmt(sum(runs, 'busy'))} | ${fmt(sum(runs, 'errors'))} | ${fmt(median(runs.map((r) => r.peakRss)))} |`,
+        `| ${label} | ${subject.name} | ${KINDS.map((k) => `${cell(runs, k, 50)} / ${cell(runs, k, 99)} / ${maxOf(runs, k)}`).join(' | ')} | ${fmt(median(runs.map((r) => r.throughput)), 1)} | ${fmt(sum(runs, 'busy'))} | ${fmt(sum(runs, 'errors'))} | ${fmt(median(runs.map((r) => r.peakRss)))} |`,
       );
     }
   }
-  lines.push('', 'Ratios reference ÷ hand (p50 per kind; below 1 the reference server is faster):', '');
-  lines.push('| rate/s | first | next | page=N |', '|---:|---:|---:|---:|');
-  for (const rate of RATES) {
+  lines.push(
+    '',
+    'Ratios reference ÷ hand, p50 per kind where both answered (below 1 the reference server is faster), and answers per second:',
+    '',
+  );
+  lines.push('| rate/s | first | next | page=N | ok/s |', '|---:|---:|---:|---:|---:|');
+  for (const label of labels) {
     const ratio = (k) => {
-      const a = median(results.reference[rate].map((r) => percentile(r.stats[k]?.ms ?? [], 50)));
-      const b = median(results.hand[rate].map((r) => percentile(r.stats[k]?.ms ?? [], 50)));
-      return fmt(a / b, 2);
+      const sides = subjects.map(({ name }) => {
+        const runs = results[name][label];
+        return {
+          name,
+          ok: total(runs, k, 'ok'),
+          busy: total(runs, k, 'busy'),
+          errors: total(runs, k, 'errors'),
+          p50: median(runs.map((r) => percentile(r.stats[k]?.ms ?? [], 50))),
+        };
+      });
+      return missing(sides) ?? fmt(sides[0].p50 / sides[1].p50, 2);
     };
-    lines.push(`| ${rate} | ${KINDS.map(ratio).join(' | ')} |`);
-  }
-  lines.push('', 'Closed loop, 16 clients each sending one kind back to back (answers/s, median over rounds; ratio reference ÷ hand):', '');
-  lines.push('| kind | reference | hand | ratio |', '|---|---:|---:|---:|');
-  for (const kind of KINDS) {
-    const a = median(closed.reference[kind]);
-    const b = median(closed.hand[kind]);
-    lines.push(`| ${kind} | ${fmt(a, 1)} | ${fmt(b, 1)} | ${fmt(a / b, 2)} |`);
+    lines.push(
+      `| ${label} | ${KINDS.map(ratio).join(' | ')} | ${fmt(throughputOf('reference', label) / throughputOf('hand', label), 2)} |`,
+    );
   }
   lines.push(
     '',
-    `${machineLine()}; 1-minute load average ${loadBefore} before and ${os.loadavg()[0].toFixed(1)} after (the machine is shared: compare rows of one run).`,
+    'Closed loop (saturation throughput), 16 clients each sending one kind back to back (answers/s, median over rounds; ratio reference ÷ hand where both answered):',
+    '',
+  );
+  lines.push('| kind | reference | hand | ratio | 503 reference / hand |', '|---|---:|---:|---:|---:|');
+  for (const kind of KINDS) {
+    const sides = subjects.map(({ name }) => {
+      const runs = closed[name][kind];
+      return { name, ok: median(runs.map((r) => r.rps)), busy: median(runs.map((r) => r.busy)), errors: median(runs.map((r) => r.errors)) };
+    });
+    const [a, b] = sides;
+    lines.push(
+      `| ${kind} | ${fmt(a.ok, 1)} | ${fmt(b.ok, 1)} | ${missing(sides) ?? fmt(a.ok / b.ok, 2)} | ${fmt(a.busy)} / ${fmt(b.busy)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `${machineLine()}; load average (1/5/15 min) ${loadBefore.join(' / ')} before and ${loadAfter.join(' / ')} after (the machine is shared: compare rows of one run).`,
     '',
   );
   writeSection('load-open', lines.join('\n'));

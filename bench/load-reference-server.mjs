@@ -1,16 +1,19 @@
 // The reference server of `npm run bench:load` in a process of its own: `createListServer` over the
-// PostgreSQL source with a pg Pool (statements with deadlines, cancelled on disconnect) and the
-// default admission queue in front of it.
+// PostgreSQL source with a pg Pool (statements with deadlines, cancelled on disconnect), the counter
+// table for unfiltered totals (found as the `wepql` server finds it) and the default admission queue.
 // Usage: node bench/load-reference-server.mjs <database-url> <pool-size> <secret>; prints `listening <url>`.
 import pg from 'pg';
 import { createPostgresDataSource } from '../dist/sources/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
 import { employeeSchema } from '../dist/index.js';
-import { chooseFoldCollation, EMPLOYEE_SCOPE } from '../dist/sample/employees.js';
+import { chooseFoldCollation, EMPLOYEE_SCOPE, findEmployeeCounter } from '../dist/sample/employees.js';
 
 const [url, poolSize, secret] = process.argv.slice(2);
-const pool = new pg.Pool({ connectionString: url, max: Number(poolSize) });
-const { foldCollation } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
+// Connections kept once opened, as the hand server's are (no idle timeout).
+const pool = new pg.Pool({ connectionString: url, max: Number(poolSize), idleTimeoutMillis: 0 });
+const query = (sql, params) => pool.query(sql, params);
+const { foldCollation } = await chooseFoldCollation(query);
+const counterTable = await findEmployeeCounter(query);
 const source = createPostgresDataSource({
   pool,
   table: 'employees',
@@ -18,6 +21,7 @@ const source = createPostgresDataSource({
   tieBreaker: 'Id',
   recordColumn: 'Record',
   ...(foldCollation === undefined ? {} : { foldCollation }),
+  ...(counterTable === undefined ? {} : { counterTable }),
   ...EMPLOYEE_SCOPE,
 });
 const app = createListServer({

@@ -1,9 +1,12 @@
 // `npm run bench:million`: two questions at 10^6 rows on a throw-away PostgreSQL 15 server, seeded once
-// (`wepql db-seed`, then `wepql db-index --sort LastName=Asc --counts --apply`, `VACUUM ANALYZE`):
+// (`wepql db-seed`, then `wepql db-index --sort LastName=Asc --sort CreatedOn=Desc --filters (the load's)
+// --counts --apply`, `VACUUM ANALYZE`; with WEPQL_BENCH_PGDATA=<dir> the seeded server of an earlier
+// `npm run bench:load` or `bench:million` is started again instead):
 //
-// 1. A `page=N` jump in the default order (no sort) to the last page, through the reference server over
-//    HTTP and as the one statement the data source sends, against the deferred join a DBA writes on the
-//    same index; with the EXPLAIN of each.
+// 1. A `page=N` jump in the default order (no sort) to the last page: the deferred join a DBA writes and
+//    the one statement the data source sends, as statements; then over HTTP, the reference server and
+//    the hand-written server of `bench:load` (node:http + pg, the same deferred join), each in a process
+//    of its own, with the CPU each spent per request; with the EXPLAIN of both statements.
 // 2. What the counter table's triggers cost writers: single-row inserts, updates that move a row to
 //    another client, updates of another column, single-row deletes, and a 1,000-row insert and delete,
 //    with the triggers enabled and disabled (`ALTER TABLE … DISABLE TRIGGER USER`) in alternating
@@ -20,7 +23,8 @@ import { employeeSchema } from '../dist/index.js';
 import { insertPostgresRecords } from '../dist/sources/index.js';
 import { counterTableOf } from '../dist/sql/index.js';
 import { fmt, machineLine, median, writeSection, medianAsyncMs } from './harness.mjs';
-import { cli, startPostgres } from './postgres-server.mjs';
+import { readFileSync } from 'node:fs';
+import { seededPostgres, startServer } from './postgres-server.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const LIMIT = 100;
@@ -34,19 +38,35 @@ const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
 
 const timeMs = (fn, samples = SAMPLES) => medianAsyncMs(fn, samples);
 
-const timed = (args) => {
-  const t0 = performance.now();
-  const out = cli(args);
-  return { s: (performance.now() - t0) / 1000, out };
-};
+/** CPU milliseconds (user + system) a process has used so far. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, fields 14 and 15 of proc(5), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** GETs a path and resolves with the body's bytes, unparsed (the parse is the client's cost, not the server's). */
+function fetchBytes(agent, url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`HTTP ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 const lines = [];
+const seeded = await seededPostgres(ROWS);
+const server = seeded.server;
 const loadBefore = os.loadavg().map((l) => l.toFixed(1));
-const server = await startPostgres();
+const external = [];
 try {
-  const seed = timed(['db-seed', '--database-url', server.url, '--rows', String(ROWS)]);
-  const indexed = timed(['db-index', '--database-url', server.url, '--sort', 'LastName=Asc', '--counts', '--apply']);
-  console.log(`seeded ${fmt(ROWS)} rows in ${fmt(seed.s, 1)} s; indexed in ${fmt(indexed.s, 1)} s\n${indexed.out}`);
+  const seed = { s: seeded.seedS };
+  const indexed = { s: seeded.indexS };
+  console.log(`${fmt(ROWS)} rows ${seeded.reused ? 'reused' : 'seeded'}: seeding ${fmt(seed.s, 1)} s, indexing ${fmt(indexed.s, 1)} s`);
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
   const query = (sql, params) => pool.query(sql, params);
   await query('VACUUM ANALYZE employees', []);
@@ -94,23 +114,48 @@ try {
     ` USING ("Id") ORDER BY e."Id"`;
   const handRows = (await query(hand, [])).rows.map((r) => r.Record.Id);
   if (JSON.stringify(handRows) !== JSON.stringify(jumped.Data.map((r) => r.Id))) throw new Error('the hand jump reads other rows');
-  // Alternating samples, so a change in the machine's load falls on both.
+  // Over HTTP, each server in a process of its own (the in-process server above only shows the statement it sends).
+  const refServer = await startServer('load-reference-server.mjs', [server.url, '8', 'million bench secret, sixteen bytes+']);
+  external.push(refServer);
+  const { foldCollation: fold } = await chooseFoldCollation(query);
+  const handServer = await startServer('load-hand-server.mjs', [server.url, '8', fold ?? 'pg_unicode_fast']);
+  external.push(handServer);
+  const outAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const refAuth = { authorization: 'Bearer load-bench' };
+  const firstOf = async (base, path, headers) => JSON.parse(await fetchBytes(outAgent, `${base}${path}?limit=${LIMIT}`, headers));
+  const refFirst = await firstOf(refServer.url, ROUTE, refAuth);
+  const handFirst = await firstOf(handServer.url, '/', {});
+  const refJump = `${refServer.url}${ROUTE}?${new URLSearchParams({ 'data-token': refFirst.Pagination.DataToken, page: String(last) })}`;
+  const handJump = `${handServer.url}/?${new URLSearchParams({ 'data-token': handFirst.Pagination.DataToken, page: String(last) })}`;
+  const ids = (bytes) => JSON.stringify(JSON.parse(bytes).Data.map((r) => r.Id));
+  if (ids(await fetchBytes(outAgent, refJump, refAuth)) !== JSON.stringify(handRows))
+    throw new Error('the reference server jumps to other rows');
+  if (ids(await fetchBytes(outAgent, handJump, {})) !== JSON.stringify(handRows)) throw new Error('the hand server jumps to other rows');
+  // Alternating samples, so a change in the machine's load falls on all.
   const handTimes = [];
   const sqlTimes = [];
   const httpTimes = [];
+  const handHttpTimes = [];
+  const cpu = { ref: 0, hand: 0 };
   for (let s = 0; s < SAMPLES; s++) {
     handTimes.push(await timeMs(() => query(hand, []), 1));
     sqlTimes.push(await timeMs(() => query(statement.sql, statement.params), 1));
-    httpTimes.push(await timeMs(() => get(jump), 1));
+    let c0 = cpuMs(refServer.pid);
+    httpTimes.push(await timeMs(() => fetchBytes(outAgent, refJump, refAuth), 1));
+    cpu.ref += cpuMs(refServer.pid) - c0;
+    c0 = cpuMs(handServer.pid);
+    handHttpTimes.push(await timeMs(() => fetchBytes(outAgent, handJump, {}), 1));
+    cpu.hand += cpuMs(handServer.pid) - c0;
   }
+  outAgent.destroy();
   const plan = async (sql, params) =>
     (await query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
   const handPlan = await plan(hand, []);
   const sqlPlan = await plan(statement.sql, statement.params);
   agent.destroy();
   await app.close();
-  const j = { hand: median(handTimes), sql: median(sqlTimes), http: median(httpTimes) };
-  console.log({ firstMs, last, ...j });
+  const j = { hand: median(handTimes), sql: median(sqlTimes), http: median(httpTimes), handHttp: median(handHttpTimes) };
+  console.log({ firstMs, last, ...j, cpu });
 
   // --- 2. the counter table's write cost ----------------------------------------------------
   const table = { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' };
@@ -167,8 +212,8 @@ try {
   lines.push(
     `## 10^6 rows: the default-order jump and the counter table's write cost`,
     '',
-    `\`node bench/million.bench.mjs\`: ${fmt(ROWS)} generated employees (\`wepql db-seed\`, ${fmt(seed.s, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --counts --apply\` (${fmt(indexed.s, 1)} s: the default order's index, the sort's, the counter table and its triggers), then \`VACUUM ANALYZE\`; PostgreSQL ${version}, fsync off. Client 1 holds ${fmt(first.Pagination.TotalRecords)} live rows; limit ${LIMIT}.`,
-    `Load average (1/5/15 min) ${loadBefore.join(' / ')} before and ${loadAfter.join(' / ')} after, on a 2-core machine shared with other work (and, in this run, with \`npm run bench:load\`): compare rows of this table, not across runs.`,
+    `\`npm run bench:million\`: ${fmt(ROWS)} generated employees (\`wepql db-seed\`, ${fmt(seed.s, 1)} s), indexed by \`wepql db-index --sort LastName=Asc --sort CreatedOn=Desc --filters (the five of bench:load) --counts --apply\` (${fmt(indexed.s, 1)} s: the default order's index, the sorts', the filters', the counter table and its triggers), then \`VACUUM ANALYZE\`${seeded.reused ? ' (seeded once for this run and `npm run bench:load`, WEPQL_BENCH_PGDATA)' : ''}; PostgreSQL ${version}, fsync off. Client 1 holds ${fmt(first.Pagination.TotalRecords)} live rows; limit ${LIMIT}.`,
+    `Load average (1/5/15 min) ${loadBefore.join(' / ')} before and ${loadAfter.join(' / ')} after, on a 2-core machine shared with other work: compare rows of this table, not across runs.`,
     '',
     `**Jump to the last page in the default order** (\`page=${fmt(last)}\`, OFFSET ${fmt((last - 1) * LIMIT)}), medians of ${SAMPLES} alternating samples:`,
     '',
@@ -176,7 +221,9 @@ try {
     '|---|---:|---:|',
     `| hand: deferred join a DBA writes (key-only subquery with OFFSET, join for the page) | ${j.hand.toFixed(1)} | 1.00× |`,
     `| the statement the data source sends (\`toSql\` deferredJoin) | ${j.sql.toFixed(1)} | ${(j.sql / j.hand).toFixed(2)}× |`,
-    `| \`page=${fmt(last)}\` through the reference server over HTTP (token checks, one statement) | ${j.http.toFixed(1)} | ${(j.http / j.hand).toFixed(2)}× |`,
+    `| \`page=${fmt(last)}\` through the reference server over HTTP (token checks, one statement; ${fmt(cpu.ref / SAMPLES, 1)} ms of its CPU per request) | ${j.http.toFixed(1)} | ${(j.http / j.hand).toFixed(2)}× |`,
+    `| \`page=${fmt(last)}\` through the hand server of \`bench:load\` over HTTP (the deferred join, JSON of the same rows; ${fmt(cpu.hand / SAMPLES, 1)} ms of its CPU per request) | ${j.handHttp.toFixed(1)} | ${(j.handHttp / j.hand).toFixed(2)}× |`,
+    `| reference ÷ hand, both over HTTP | | ${(j.http / j.handHttp).toFixed(2)}× |`,
     `| (first page, no sort, over HTTP, its total from the counter table) | ${firstMs.toFixed(1)} | |`,
     '',
     'Plan of the hand statement (EXPLAIN ANALYZE, costs and timing off):',
@@ -200,6 +247,7 @@ try {
     `Machine: ${machineLine()}.`,
   );
 } finally {
+  for (const s of external) await s.stop();
   server.stop();
 }
 writeSection('million', lines.join('\n'));

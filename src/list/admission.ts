@@ -10,6 +10,7 @@
  * No timers run while nothing waits; the state is a few counters and three
  * arrays, so one admission serves every request of a server.
  */
+import { BusyError } from './busy.js';
 
 /**
  * What a statement does, in the order slots are given out: a `seek` (a
@@ -50,24 +51,6 @@ export interface AdmissionOptions {
   readonly deadlineMs?: number;
   /** Whether identical first pages that arrive while one is running share its execution; default true. */
   readonly singleFlight?: boolean;
-}
-
-/**
- * Why a request was answered "busy": it could not start within its wait,
- * its class's queue was full, or its deadline passed while it ran.
- *
- * @example
- * if (error instanceof BusyError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
- */
-export class BusyError extends Error {
-  constructor(
-    message: string,
-    /** Whole seconds a client should wait before trying again (at least 1). */
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-    this.name = 'BusyError';
-  }
 }
 
 /**

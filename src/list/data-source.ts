@@ -131,28 +131,6 @@ export interface DataSource {
 }
 
 /**
- * Thrown by a data source that cannot read now but may in a moment (a hot
- * standby cancelled the read twice, a pool is exhausted): the list handler
- * answers 503 with `Retry-After: retryAfterSeconds` and the contract's busy
- * envelope (docs/reference.md §"Envelopes"), never a 500, and reports the
- * error to `onError`.
- *
- * @example
- * throw new SourceUnavailableError(1, databaseError);
- */
-export class SourceUnavailableError extends Error {
-  constructor(
-    /** Whole seconds the client should wait before trying again (at least 1). */
-    readonly retryAfterSeconds: number,
-    /** The error that made the source give up. */
-    override readonly cause?: unknown,
-  ) {
-    super(`the data source is unavailable for now; retry after ${retryAfterSeconds} s`);
-    this.name = 'SourceUnavailableError';
-  }
-}
-
-/**
  * How a source limits rows to one client and hides soft-deleted ones.
  *
  * @example

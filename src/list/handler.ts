@@ -12,11 +12,10 @@ import { WepqlError } from '../diagnostics/error.js';
 import type { ScalarType } from '../ast/operators.js';
 import type { SeekValue } from '../sql/seek.js';
 import type { Admission, RequestTicket, StatementClass } from './admission.js';
-import { BusyError } from './admission.js';
+import { BusyError } from './busy.js';
 import type { CountStrategy } from './count-strategy.js';
 import { countTotal } from './count-strategy.js';
 import type { DataQuery, DataSource, KeyedPage, SeekWindow } from './data-source.js';
-import { SourceUnavailableError } from './data-source.js';
 import type { ListError, ListResponse, ParameterError } from './envelope.js';
 import { errorResponse, listResponse } from './envelope.js';
 import type { ListRequest, ListRequestInput } from './request.js';
@@ -101,11 +100,12 @@ export async function handleListRequest(input: ListRequestInput, options: ListHa
   try {
     return await serve(parsed.request, options, work);
   } catch (error) {
-    // Refused, out of time, or abandoned by its client (who reads no answer): busy, never a bare 500.
-    if (error instanceof BusyError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
-    if (work.signal?.aborted === true) return errorResponse({ kind: 'busy', retryAfterSeconds: 1 });
-    options.onError?.(error);
-    if (error instanceof SourceUnavailableError) return errorResponse({ kind: 'busy', retryAfterSeconds: error.retryAfterSeconds });
+    // Refused, out of time, unavailable for a moment, or abandoned by its client (who reads no answer):
+    // busy, never a bare 500. A source that gave up on an error of its own (the cause) is reported too.
+    const busy =
+      error instanceof BusyError ? error : work.signal?.aborted === true ? new BusyError('the request was abandoned', 1) : undefined;
+    if (busy === undefined || busy.cause !== undefined) options.onError?.(error);
+    if (busy !== undefined) return errorResponse({ kind: 'busy', retryAfterSeconds: busy.retryAfterSeconds });
     return errorResponse({ kind: 'internal', message: 'The list could not be read.' });
   } finally {
     ticket?.close();

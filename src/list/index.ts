@@ -8,7 +8,8 @@
  */
 export { handleListRequest } from './handler.js';
 export type { ListHandlerOptions } from './handler.js';
-export { BusyError, createAdmission } from './admission.js';
+export { createAdmission } from './admission.js';
+export { BusyError } from './busy.js';
 export type { Admission, AdmissionOptions, AdmissionStats, RequestTicket, StatementClass } from './admission.js';
 export { parseListRequest } from './request.js';
 export type { ListQuery, ListRequest, ListRequestInput, ListRequestOptions, PageMove, ParsedListRequest } from './request.js';
@@ -31,7 +32,6 @@ export { errorResponse, listResponse } from './envelope.js';
 export type { ListError, ListResponse, PaginationInput, ParameterError, TokenProblem, ValidationErrorCode } from './envelope.js';
 export type { CountEstimate, CountStrategy } from './count-strategy.js';
 export type { CountAnswer, DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from './data-source.js';
-export { SourceUnavailableError } from './data-source.js';
 export {
   DEFAULT_API_VERSION,
   LIST_PARAMETERS,

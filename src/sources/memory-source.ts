@@ -24,6 +24,7 @@ import { convertValueText } from '../validate/convert-value.js';
 import type { Schema } from '../schema/schema.js';
 import type { SharedWork } from '../list/admission.js';
 import { joinShared } from '../list/admission.js';
+import { BusyError } from '../list/busy.js';
 import type { LaneTask, WorkLane } from './memory-lane.js';
 import { sharedWorkLane } from './memory-lane.js';
 import type { Ordering } from './memory-order.js';
@@ -60,6 +61,15 @@ export interface MemoryDataSourceOptions extends ScopeOptions {
   readonly limits?: Partial<Limits>;
   /** The lane filtering and sorting run on; default one lane shared by every memory source of the process. */
   readonly lane?: WorkLane;
+  /**
+   * The time a request's work may take on the lane, waiting for its turn
+   * included, when the request has no deadline of its own (a handler without
+   * an admission queue); default 10,000 ms. At the deadline its work is
+   * dropped before its next slice and the request is answered busy (503 with
+   * `Retry-After`). A request with a deadline (from an admission queue) keeps
+   * that one.
+   */
+  readonly deadlineMs?: number;
 }
 
 /**
@@ -91,7 +101,20 @@ interface Context {
   readonly cache: BoundedCache<Entry>;
   readonly byIdentity: WeakMap<DataQuery, Entry>;
   readonly lane: WorkLane;
+  readonly deadlineMs: number;
+  /** The deadlines of requests that came without one, by query identity (a first page's count and rows share one). */
+  readonly deadlines: WeakMap<DataQuery, Deadline>;
 }
+
+/** A request's own deadline: its signal (aborted with a `BusyError` when the time is up, or with the request's reason) and the calls holding it. */
+interface Deadline {
+  readonly signal: AbortSignal;
+  readonly stop: () => void;
+  calls: number;
+}
+
+/** What a request may wait and work on the lane when it brings no deadline of its own. */
+const DEFAULT_DEADLINE_MS = 10_000;
 
 /** Bytes an entry holds beyond its positions and key: the objects around them. */
 const ENTRY_OVERHEAD = 256;
@@ -117,25 +140,80 @@ export function createMemoryDataSource(records: readonly unknown[], options: Mem
       : sortTypedRecords(records, ascendingSort(options.schema, options.tieBreaker), evaluate);
   const budget = options.cacheBudget ?? 16_000_000;
   const cache = createBoundedCache<Entry>({ maxEntries: options.cacheEntries ?? 10_000, maxBytes: budget * 4 });
-  const ctx: Context = { base, options, evaluate, cache, byIdentity: new WeakMap(), lane: options.lane ?? sharedWorkLane };
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  if (!(deadlineMs > 0)) throw new RangeError(`deadlineMs must be a positive number of milliseconds, got ${deadlineMs}`);
+  const ctx: Context = {
+    base,
+    options,
+    evaluate,
+    cache,
+    byIdentity: new WeakMap(),
+    lane: options.lane ?? sharedWorkLane,
+    deadlineMs,
+    deadlines: new WeakMap(),
+  };
   return Object.freeze({
     clientScoped: options.clientField !== undefined,
     // The lane, not a pool, decides what runs: many requests may hold a slot while it slices their work fairly.
     concurrency: 64,
     cacheUsage: () => ({ results: cache.size, bytes: cache.bytes }),
-    count: async (q: DataQuery): Promise<number> => (await matchesOf(ctx, q, entryFor(ctx, q))).length,
-    page: async (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> => {
-      const { positions, from, to } = await windowOf(ctx, q, { offset: window.offset, limit: window.limit });
-      return rowsAt(ctx, positions, from, to);
-    },
-    keyedPage: async (q: DataQuery, window: SeekWindow): Promise<KeyedPage> => {
-      const { positions, from, to } = await windowOf(ctx, q, window);
-      const rows = rowsAt(ctx, positions, from, to);
-      if (rows.length === 0) return { rows };
-      const order = orderingOf(ctx, q);
-      return { rows, keys: { first: seekKeyAt(order, positions[from]!), last: seekKeyAt(order, positions[to - 1]!) } };
-    },
+    count: (q: DataQuery): Promise<number> => timed(ctx, q, async () => (await matchesOf(ctx, q, entryFor(ctx, q))).length),
+    page: (q: DataQuery, window: PageWindow): Promise<readonly unknown[]> =>
+      timed(ctx, q, async () => {
+        const { positions, from, to } = await windowOf(ctx, q, { offset: window.offset, limit: window.limit });
+        return rowsAt(ctx, positions, from, to);
+      }),
+    keyedPage: (q: DataQuery, window: SeekWindow): Promise<KeyedPage> => timed(ctx, q, () => keyedWindow(ctx, q, window)),
   });
+}
+
+/** A page with the seek keys of its first and last rows. */
+async function keyedWindow(ctx: Context, q: DataQuery, window: SeekWindow): Promise<KeyedPage> {
+  const { positions, from, to } = await windowOf(ctx, q, window);
+  const rows = rowsAt(ctx, positions, from, to);
+  if (rows.length === 0) return { rows };
+  const order = orderingOf(ctx, q);
+  return { rows, keys: { first: seekKeyAt(order, positions[from]!), last: seekKeyAt(order, positions[to - 1]!) } };
+}
+
+/**
+ * Runs one call of the source under its request's time. A request without a
+ * deadline of its own gets `deadlineMs` from its first call (the count and
+ * rows of a first page share it): at the deadline its signal is aborted with
+ * a `BusyError`, which drops its lane work before the next slice and ends its
+ * waits. The timer stops when the request's last call ends.
+ */
+async function timed<T>(ctx: Context, q: DataQuery, call: () => Promise<T>): Promise<T> {
+  if (q.deadline !== undefined) return call();
+  let deadline = ctx.deadlines.get(q);
+  if (deadline === undefined || deadline.calls === 0) ctx.deadlines.set(q, (deadline = startDeadline(ctx.deadlineMs, q.signal)));
+  deadline.calls++;
+  try {
+    return await call();
+  } finally {
+    if (--deadline.calls === 0) deadline.stop();
+  }
+}
+
+function startDeadline(ms: number, requestSignal: AbortSignal | undefined): Deadline {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new BusyError(`the request's work ran past its deadline of ${ms} ms`, 1)), ms);
+  const gone = () => controller.abort(requestSignal!.reason);
+  if (requestSignal?.aborted === true) gone();
+  else requestSignal?.addEventListener('abort', gone, { once: true });
+  return {
+    signal: controller.signal,
+    calls: 0,
+    stop: () => {
+      clearTimeout(timer);
+      requestSignal?.removeEventListener('abort', gone);
+    },
+  };
+}
+
+/** The signal a request's lane work and waits watch: its own deadline's when it came without one, else its own. */
+function signalOf(ctx: Context, q: DataQuery): AbortSignal | undefined {
+  return q.deadline === undefined ? (ctx.deadlines.get(q)?.signal ?? q.signal) : q.signal;
 }
 
 function rowsAt(ctx: Context, positions: ArrayLike<number>, from: number, to: number): unknown[] {
@@ -232,7 +310,7 @@ function matchesOf(ctx: Context, q: DataQuery, entry: Entry, top?: TopK): Promis
       },
     );
   }
-  return joinShared(entry.filtering, q.signal);
+  return joinShared(entry.filtering, signalOf(ctx, q));
 }
 
 /** A wait that ends with the request's abort reason as soon as its signal is aborted (the work goes on for others). */
@@ -293,9 +371,9 @@ async function sortedOf(ctx: Context, q: DataQuery, entry: Entry): Promise<Int32
   sortLater(ctx, q, entry);
   if (entry.sorted !== undefined) return entry.sorted;
   if (entry.sorting === undefined)
-    return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane), q.signal).result;
+    return ctx.lane.run(pageTurnsOf(ctx, q), sortPositions(orderingOf(ctx, q), matches, ctx.lane), signalOf(ctx, q)).result;
   entry.sorting.promote(pageTurnsOf(ctx, q));
-  return untilAborted(entry.sorting.result, q.signal);
+  return untilAborted(entry.sorting.result, signalOf(ctx, q));
 }
 
 /** Selects `limit` rows (after skipping `skip`) with a heap over the matches, on the lane. */
@@ -394,5 +472,5 @@ async function selectFrom(
   owner = ownerOf(ctx, q),
 ): Promise<Int32Array> {
   const matches = await matchesOf(ctx, q, entry);
-  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane), q.signal).result;
+  return ctx.lane.run(owner, selectJob(matches, top, accept, ctx.lane), signalOf(ctx, q)).result;
 }

@@ -17,8 +17,9 @@ import type { Seek, SeekKey } from '../sql/seek.js';
 import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
 import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
 import type { CountAnswer, DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
-import { scalarField, scopeClauses, SourceUnavailableError, withClauses } from '../list/data-source.js';
-import { BusyError, remainingMs } from '../list/admission.js';
+import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
+import { remainingMs } from '../list/admission.js';
+import { BusyError } from '../list/busy.js';
 import { sqlEngine, type SqlEngine, type SqlStatementRunner, type StatementContext } from './sql-engine.js';
 import { convertValueText } from '../validate/convert-value.js';
 import { estimateSqlCount } from './sql-estimate.js';
@@ -293,7 +294,7 @@ class SqlTable {
       }
     };
     // A read the engine calls transient (a hot standby cancelling it for a conflict with replay) runs once more;
-    // cancelled twice, it is a SourceUnavailableError, answered 503 with Retry-After. Every statement only reads.
+    // cancelled twice, it is a BusyError with the engine's error as its cause (503 with Retry-After, and reported). Every statement only reads.
     try {
       return await attempt();
     } catch (first) {
@@ -302,7 +303,7 @@ class SqlTable {
         return await attempt();
       } catch (second) {
         if (!engine.transient(second)) throw second;
-        throw new SourceUnavailableError(TRANSIENT_RETRY_AFTER_SECONDS, second);
+        throw new BusyError('the database cancelled the read twice; retry in a moment', TRANSIENT_RETRY_AFTER_SECONDS, { cause: second });
       }
     }
   }
