@@ -4,13 +4,15 @@
  * (test/support/cli-in-process.ts), and once through the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { assertFreshDist } from '../support/dist.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const explainDir = tempDirs('wepql-explain-');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EMPLOYEE = 'schemas/employee.json';
@@ -145,7 +147,7 @@ describe('wepql explain: usage errors exit 2', () => {
   });
 
   it('refuses a schema file that is not a schema', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wepql-explain-'));
+    const dir = explainDir();
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{"fields":{"A":{"type":"text"}}}');
     const r = await wepql(['explain', '--schema', file, 'A.Equal(1)']);

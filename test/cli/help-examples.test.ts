@@ -8,7 +8,7 @@
  * help also says what `--` does.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -96,6 +96,7 @@ if (findPostgresBin() === undefined) {
         .catch(() => {})
         .finally(() => client.end().catch(() => {}));
       await server?.stop().catch(() => {});
+      rmSync(sandbox, { recursive: true, force: true });
     });
 
     it.each(runnable)(
