@@ -1,10 +1,18 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files of the shared-module project that change something process-wide a
+ * later file in the same worker would see: a module mock (complete-deep), a
+ * time zone (grid-mui). They run isolated, as the CLI, end-to-end, engine
+ * and topology folders do.
+ */
+const PROCESS_WIDE = ['test/unit/language-service/complete-deep.test.ts', 'test/property/grid-mui.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One PostgreSQL and one MariaDB for the whole run, a database per file.
+    // One PostgreSQL and one MariaDB for the whole run, a database per file (each project runs the setup;
+    // the projects share one coordinator, test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -14,5 +22,42 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
+    projects: [
+      {
+        // The library's own tests: each file in a fresh process paid ~2.5 s of worker start and module
+        // loading (the parser's modules, chevrotain and its lodash-es) before its first test — more than
+        // most files' tests take. These files import the library and leave no process-wide state behind,
+        // so a worker runs file after file with the modules it already loaded.
+        extends: true,
+        test: {
+          name: 'shared',
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/property/**/*.test.ts',
+            'test/types/**/*.test.ts',
+            'test/lsp/**/*.test.ts',
+            'test/conformance/**/*.test.ts',
+          ],
+          exclude: PROCESS_WIDE,
+          isolate: false,
+        },
+      },
+      {
+        // Files that drive the built CLI, servers, engines and topologies (and the PROCESS_WIDE ones): a
+        // fresh process each, so nothing one leaves running or changed reaches another.
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [
+            'test/cli/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/engines/**/*.test.ts',
+            'test/topology/**/*.test.ts',
+            ...PROCESS_WIDE,
+          ],
+          isolate: true,
+        },
+      },
+    ],
   },
 });

@@ -6,6 +6,8 @@
  * input has errors, 2 a usage error. Adding a command is one row in
  * `COMMANDS`; it is loaded only when used, so startup stays fast.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { packageVersion } from './package-info.js';
 import { decideColor, setColor } from './color.js';
 import type { CommandDefinition } from './command.js';
@@ -180,21 +182,47 @@ async function reportInputError(name: string, entry: CommandEntry, command: Comm
   throw error;
 }
 
-// A reader that stops early (`wepql query … | head`) closes the pipe: that is
-// not a failure of the command, so end quietly with success.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
+/**
+ * Runs `wepql` with `argv` (the words after `wepql`) in this process, writing
+ * to `process.stdout` and `process.stderr`: the exit code, 70 after an
+ * internal error (its stack on stderr). The program below is this call; the
+ * test suite makes it too, to run a command without starting a process.
+ *
+ * @example
+ * process.exitCode = await runWepql(['fmt', 'a.equal(1)']);
+ */
+export async function runWepql(argv: readonly string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    process.stderr.write(`wepql: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 70;
+  }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
+/** Whether this file is the program Node started (`wepql`, `npx wepql`, `node dist/cli/main.js`), not a module imported. */
+function isProgram(): boolean {
+  const started = process.argv[1];
+  if (started === undefined) return false;
+  const self = fileURLToPath(import.meta.url);
+  try {
+    // Through npm's bin link Node runs the file the link points to (unless --preserve-symlinks-main).
+    return started === self || realpathSync(started) === self;
+  } catch {
+    return false;
+  }
+}
+
+if (isProgram()) {
+  // A reader that stops early (`wepql query … | head`) closes the pipe: that is
+  // not a failure of the command, so end quietly with success.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+  void runWepql(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`wepql: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 70;
-  },
-);
+  });
+}

@@ -5,17 +5,19 @@
  * progress line. Every case runs the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const uxDir = tempDirs('wepql-ux-');
 
 const COMMANDS = ['parse', 'fmt', 'lint', 'query', 'explain', 'schema', 'db-seed'] as const;
 const ESC = '\u001b[';
 
 function temp(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-ux-'));
+  const dir = uxDir();
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }

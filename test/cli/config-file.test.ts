@@ -3,14 +3,16 @@
  * the JSON Schema the package ships (schemas/wepql-config.schema.json): the
  * reader and the schema accept and refuse the same things.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import { CONFIG_KEYS, loadConfig, readJsonc } from '../../src/workspace/config.js';
 import { ROOT, runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const configDir = tempDirs('wepql-config-');
 
 const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/wepql-config.schema.json'), 'utf8')) as {
   properties: Record<string, unknown> & { rules: { propertyNames: { enum: string[] } } };
@@ -18,7 +20,7 @@ const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/wepql-config.schema.j
 const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
 
 function configFile(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-config-'));
+  const dir = configDir();
   writeFileSync(join(dir, 'wepql.config.json'), text);
   return join(dir, 'wepql.config.json');
 }

@@ -6,18 +6,21 @@
  * this repository itself are linted with `wepql lint .`; files asked for
  * that hold no filter are reported, never a silent pass.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const dashboardsDir = tempDirs('wepql-dashboards-');
+const discoveryDir = tempDirs('wepql-discovery-');
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/dashboards-repo/', import.meta.url));
 
 /** A copy of the fixture repository, with a git-ignored build output and a node_modules beside it. */
 function fixtureCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-dashboards-'));
+  const dir = dashboardsDir();
   cpSync(FIXTURE, dir, { recursive: true });
   mkdirSync(join(dir, 'build'));
   writeFileSync(join(dir, 'build/views.json'), JSON.stringify([{ filter: 'Nope.Equal(1)' }]));
@@ -27,7 +30,7 @@ function fixtureCopy(): string {
 }
 
 function temp(files: Record<string, string | object>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-discovery-'));
+  const dir = discoveryDir();
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));

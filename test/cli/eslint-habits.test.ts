@@ -4,14 +4,16 @@
  * (`# wepql-disable-next-line code` or a `"wepql-disable"` member), and rule
  * settings per file in the config (`overrides`). Runs the built binary.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const eslintHabitsDir = tempDirs('wepql-eslint-habits-');
 
 function temp(files: Record<string, string | object>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-eslint-habits-'));
+  const dir = eslintHabitsDir();
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));

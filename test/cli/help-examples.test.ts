@@ -8,7 +8,7 @@
  * help also says what `--` does.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -34,6 +34,8 @@ function examplesOf(help: string): string[] {
 }
 
 const topics = helpTopics();
+// Each topic's help, asked once: the tests below and the list of examples read the same text.
+const helps = new Map(topics.map((topic) => [topic.join(' '), runCli(['help', ...topic]).stdout]));
 
 describe("every command's help", () => {
   it('lists the commands', () => {
@@ -41,15 +43,13 @@ describe("every command's help", () => {
   });
 
   it.each(topics.map((t) => [t.join(' '), t] as const))('%s documents -- and has at least one example', (_name, topic) => {
-    const help = runCli(['help', ...topic]).stdout;
+    const help = helps.get(topic.join(' '))!;
     expect(help).toContain('Everything after -- is TEXT or FILE, even when it begins with -');
     expect(examplesOf(help).length).toBeGreaterThan(0);
   });
 });
 
-const examples = topics.flatMap((topic) =>
-  examplesOf(runCli(['help', ...topic]).stdout).map((example) => [topic.join(' '), example] as const),
-);
+const examples = topics.flatMap((topic) => examplesOf(helps.get(topic.join(' '))!).map((example) => [topic.join(' '), example] as const));
 // db-seed fills the table the db-index and lint examples read, so database examples run after it.
 const order = (e: readonly [string, string]) => (e[0] === 'db-seed' ? 0 : 1);
 const runnable = [...examples].sort((a, b) => order(a) - order(b));
@@ -96,6 +96,7 @@ if (findPostgresBin() === undefined) {
         .catch(() => {})
         .finally(() => client.end().catch(() => {}));
       await server?.stop().catch(() => {});
+      rmSync(sandbox, { recursive: true, force: true });
     });
 
     it.each(runnable)(

@@ -6,14 +6,16 @@
  * finding it guards.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const hostileDir = tempDirs('wepql-hostile-');
 
 function temp(files: Record<string, string | Buffer | object>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-hostile-'));
+  const dir = hostileDir();
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content));

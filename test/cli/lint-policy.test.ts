@@ -2,17 +2,19 @@
  * `wepql lint --policy FILE`: saved filters checked against an endpoint's
  * policy (examples/employee-policy.json), through the built binary.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const lintPolicyDir = tempDirs('wepql-lint-policy-');
 
 const SCHEMA = 'schemas/employee.json';
 const POLICY = 'examples/employee-policy.json';
 
 function tempFile(name: string, content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'wepql-lint-policy-')), name);
+  const path = join(lintPolicyDir(), name);
   writeFileSync(path, content);
   return path;
 }

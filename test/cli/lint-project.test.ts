@@ -4,11 +4,13 @@
  * documents, a wepql.config.json found upward, a previous schema, --fix,
  * --quiet and --max-warnings. Every case runs the built binary.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const lintProjectDir = tempDirs('wepql-lint-project-');
 
 const V1 = {
   version: 1,
@@ -32,7 +34,7 @@ const V2 = {
 
 /** A project directory with the given files (objects are written as JSON). */
 function project(files: Record<string, string | object>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-lint-project-'));
+  const dir = lintProjectDir();
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));

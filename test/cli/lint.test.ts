@@ -1,13 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const lintDir = tempDirs('wepql-lint-');
 
 const SCHEMA = 'schemas/employee.json';
 
 function tempFile(name: string, content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-lint-'));
+  const dir = lintDir();
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;

@@ -5,14 +5,17 @@
  * Each test is named after the finding it guards and runs the built binary.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const untrustedDir = tempDirs('wepql-untrusted-');
+const catcherDir = tempDirs('wepql-catcher-');
 
 function temp(files: Record<string, string | object>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wepql-untrusted-'));
+  const dir = untrustedDir();
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
@@ -51,7 +54,7 @@ async function startPasswordCatcher(log: string): Promise<{ port: number; stop: 
 
 describe('config-database-exfiltration', () => {
   it('a config "url" of its choosing is never contacted, so the environment\'s PGPASSWORD stays home', async () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'wepql-catcher-')), 'received');
+    const log = join(catcherDir(), 'received');
     writeFileSync(log, '');
     const catcher = await startPasswordCatcher(log);
     try {

@@ -22,7 +22,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshDist } from '../support/dist.js';
-import { installPackedWepql, run } from '../support/packed-install.js';
+import { run } from '../support/packed-install.js';
+import { sharedPackedApp } from '../support/shared-servers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -30,10 +31,10 @@ const GRIDS = ['ag-grid-community', '@tanstack/table-core', '@mui/x-data-grid'] 
 let dir = '';
 let base = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   assertFreshDist();
   dir = mkdtempSync(join(tmpdir(), 'wepql-grid-types-'));
-  base = installPackedWepql(dir);
+  base = await sharedPackedApp();
 }, 600_000);
 
 afterAll(() => {

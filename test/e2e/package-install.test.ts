@@ -1,7 +1,7 @@
 /**
  * The published package works once installed: `npm pack` the built tree,
  * install the tarball into an empty folder (offline: the runtime dependencies
- * are packed from this checkout's node_modules; test/support/packed-install.ts), and run the installed commands —
+ * are packed from this checkout's node_modules; test/support/packed-install.ts, once per run), and run the installed commands —
  * `wepql db-seed --help`, `wepql query` over the shipped sample, `npx wepql
  * lint` in the app, the reference server — and import every JavaScript
  * entry of `exports`.
@@ -9,14 +9,14 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshDist } from '../support/dist.js';
 import { get } from '../support/http.js';
-import { installPackedWepql, run } from '../support/packed-install.js';
+import { run } from '../support/packed-install.js';
+import { sharedPackedApp } from '../support/shared-servers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -26,21 +26,18 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
-let dir = '';
 let installed = '';
 const children: ChildProcess[] = [];
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-beforeAll(() => {
+beforeAll(async () => {
   assertFreshDist();
-  dir = mkdtempSync(join(tmpdir(), 'wepql-pack-'));
-  installed = join(installPackedWepql(dir), 'node_modules', pkg.name);
-}, 240_000);
+  installed = join(await sharedPackedApp(), 'node_modules', pkg.name);
+}, 600_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the installed package', () => {

@@ -5,8 +5,12 @@
  * installed alongside, so npm resolves them without asking a registry. Used
  * by test/e2e/package-install.test.ts and test/e2e/grid-packed-types.test.ts;
  * needs `npm run build` first (assertFreshDist).
+ *
+ * A run packs and installs once: test files ask `sharedPackedApp()`
+ * (test/support/shared-servers.ts), and the shared-server coordinator
+ * installs on the first request and hands every later one the same app.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +53,19 @@ function dependencyFolders(names: readonly string[]): string[] {
   return folders;
 }
 
+// `run` without blocking the event loop: the coordinator answers other files while it installs.
+function runAsync(command: string, args: readonly string[], cwd: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, encoding: 'utf8', timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr, error: error === null || typeof error.code === 'number' ? undefined : error });
+    });
+  });
+}
+
 // `npm pack` of a folder into `dir`: the tarball's path.
-function pack(folder: string, dir: string): string {
-  const packed = run(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], ROOT);
+async function pack(folder: string, dir: string): Promise<string> {
+  const packed = await runAsync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], ROOT);
   if (packed.code !== 0) throw new Error(`npm pack ${folder} failed:\n${packed.stderr}`);
   const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
   if (!existsSync(tarball)) throw new Error(`npm pack wrote no ${tarball}`);
@@ -64,9 +78,9 @@ function pack(folder: string, dir: string): string {
  * `app/node_modules/wepql`).
  *
  * @example
- * const app = installPackedWepql(mkdtempSync(join(tmpdir(), 'wepql-pack-')));
+ * const app = await installPackedWepql(mkdtempSync(join(tmpdir(), 'wepql-pack-')));
  */
-export function installPackedWepql(dir: string): string {
+export async function installPackedWepql(dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   const app = join(dir, 'app');
   mkdirSync(app, { recursive: true });
@@ -74,8 +88,10 @@ export function installPackedWepql(dir: string): string {
     join(app, 'package.json'),
     JSON.stringify({ name: 'wepql-install-check', version: '1.0.0', private: true, type: 'module' }),
   );
-  const tarballs = [pack(ROOT, dir), ...dependencyFolders(Object.keys(pkg.dependencies ?? {})).map((folder) => pack(folder, dir))];
-  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
+  const tarballs: string[] = [];
+  // One at a time: two `npm pack` at once race on npm's cache.
+  for (const folder of [ROOT, ...dependencyFolders(Object.keys(pkg.dependencies ?? {}))]) tarballs.push(await pack(folder, dir));
+  const install = await runAsync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
   if (install.code !== 0) throw new Error(`npm install of the tarballs failed:\n${install.stdout}\n${install.stderr}`);
   return app;
 }

@@ -9,12 +9,19 @@
  * a `SharedDatabase`; `/postgres/drop`, `/mariadb/drop` with
  * `{ database }` → `{}`; `/topology/<pgbouncer|replica|shards>/create`
  * → a `TopologyDatabases` and `/topology/<name>/drop` with `{ database }`
- * (topology-host.ts). Errors answer 500 with `{ error }`.
+ * (topology-host.ts); `/packed/create` → `{ app }`, the packed package
+ * installed into an app folder (packed-install.ts), made on the first
+ * request and removed at the end of the run. Errors answer 500 with
+ * `{ error }`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { startPrivateMariadbServer, type MariadbServer } from './mariadb-server.js';
+import { installPackedWepql } from './packed-install.js';
 import { startPrivatePostgresServer, type PostgresServer } from './postgres-server.js';
 import type { SharedDatabase, SharedEngine } from './shared-servers.js';
 import { topologyHost, type TopologyName } from './topology-host.js';
@@ -131,6 +138,24 @@ function mariadbHost(): EngineHost {
   };
 }
 
+/** The packed install, made once on the first request (a failed attempt is not retried: every asker sees its error). */
+function packedHost(): { app(): Promise<string>; stop(): void } {
+  let dir: string | undefined;
+  let app: Promise<string> | undefined;
+  return {
+    app: () => {
+      if (app === undefined) {
+        dir = mkdtempSync(join(tmpdir(), 'wepql-packed-run-'));
+        app = installPackedWepql(dir);
+      }
+      return app;
+    },
+    stop: () => {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
   for await (const chunk of req) text += String(chunk);
@@ -156,8 +181,16 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 export async function startServerCoordinator(): Promise<ServerCoordinator> {
   const hosts: Record<SharedEngine, EngineHost> = { postgres: postgresHost(), mariadb: mariadbHost() };
   const topologies = topologyHost(hosts.postgres);
+  const packed = packedHost();
   const http = createServer((req, res) => {
     const parts = (req.url ?? '').split('/');
+    if (req.method === 'POST' && req.url === '/packed/create') {
+      packed.app().then(
+        (app) => answer(res, 200, { app }),
+        (error: unknown) => answer(res, 500, { error: error instanceof Error ? error.message : String(error) }),
+      );
+      return;
+    }
     if (parts[1] === 'topology') {
       const [, , name, action] = parts;
       if (req.method !== 'POST' || !['pgbouncer', 'replica', 'shards'].includes(name!) || (action !== 'create' && action !== 'drop')) {
@@ -202,6 +235,7 @@ export async function startServerCoordinator(): Promise<ServerCoordinator> {
       // The topologies first: pgbouncer and the coordinator's shards lean on the shared PostgreSQL server.
       await topologies.stop().catch(() => {});
       await Promise.allSettled([hosts.postgres.stop(), hosts.mariadb.stop()]);
+      packed.stop();
     },
   };
 }

@@ -15,7 +15,11 @@
  * is undefined and the start functions of postgres-server.ts and
  * mariadb-server.ts start a private server as they always did.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
+import { installPackedWepql } from './packed-install.js';
 import type { TopologyDatabases, TopologyName } from './topology-host.js';
 
 declare module 'vitest' {
@@ -133,4 +137,20 @@ export function topologyUrl(t: TopologyDatabases, role: string): string {
   const port = t.ports[role];
   if (port === undefined) throw new Error(`topology ${t.topology} has no ${role}`);
   return `postgres://postgres@127.0.0.1:${port}/${t.database}`;
+}
+
+/**
+ * The run's installed package (test/support/packed-install.ts): the
+ * coordinator packs and installs on the first request and answers every
+ * later one with the same app folder, so a run pays for `npm pack` and
+ * `npm install` once. Outside a run with a coordinator it installs into a
+ * temporary folder of its own. Files use the app at the same time: one that
+ * changes what is installed works on a copy (adding a file of its own is fine).
+ *
+ * @example
+ * const app = await sharedPackedApp(); // join(app, 'node_modules', 'wepql') is the package
+ */
+export async function sharedPackedApp(): Promise<string> {
+  if (sharedServersAddress() === undefined) return installPackedWepql(mkdtempSync(join(tmpdir(), 'wepql-pack-')));
+  return ((await call('/packed/create', {})) as { app: string }).app;
 }

@@ -4,17 +4,19 @@
  * dist/ is a race. Tests that run the built package call `assertFreshDist`,
  * which refuses a missing or stale dist/.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { distProblem } from '../../support/dist.js';
+import { tempDirs } from '../../support/temp-dirs.js';
+
+const distGuardDir = tempDirs('wepql-dist-guard-');
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 function tree(files: Record<string, number>): string {
-  const root = mkdtempSync(join(tmpdir(), 'wepql-dist-guard-'));
+  const root = distGuardDir();
   for (const [path, seconds] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), '');
