@@ -13,6 +13,7 @@ export { createWorkLane } from './memory-lane.js';
 export type { LaneTask, WorkLane } from './memory-lane.js';
 export { createPostgresDataSource } from './postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from './postgres-source.js';
+export type { PartitionName } from './sql-source.js';
 export type { MysqlPool, MysqlPoolConnection, PostgresPool, PostgresPoolClient } from './sql-pools.js';
 export { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
 export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sql/dialects/postgres/table.js';
