@@ -71,8 +71,8 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
    * `clientField` alone: each statement of that client then reads the
    * partition itself, so a `postgres_fdw` foreign partition receives the
    * whole statement, `LIMIT` and `OFFSET` included (over the partitioned
-   * table PostgreSQL keeps them on the coordinator). `findEmployeePartitions`
-   * reads it from the catalogue for the sample table.
+   * table PostgreSQL keeps them on the coordinator); see `createSqlDataSource`
+   * and docs/server.md, "Scaling out".
    */
   readonly partitionOf?: (clientId: string | number) => PartitionName | PromiseLike<PartitionName>;
 }

@@ -79,9 +79,9 @@ export interface SqlDataSourceOptions extends ScopeOptions {
    * quoted like `table`. On PostgreSQL a `postgres_fdw` foreign partition so
    * addressed receives the whole statement, `LIMIT` and `OFFSET` included,
    * which a statement over the partitioned parent does not ship.
-   * `findEmployeePartitions` builds one from the catalogue for the sample
-   * table. Undefined (or no function) reads `table`. A function that names
-   * a partition that does not hold all of the client's rows loses rows.
+   * The reference server builds one from the catalogue (docs/server.md,
+   * "Scaling out"). Undefined (or no function) reads `table`. A function that
+   * names a partition that does not hold all of the client's rows loses rows.
    */
   readonly partitionOf?: (clientId: string | number) => PartitionName | PromiseLike<PartitionName>;
 }
