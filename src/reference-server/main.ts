@@ -23,6 +23,7 @@ import {
   employeePostgresSource,
   findEmployeeCounter,
   findEmployeeFoldedColumns,
+  findEmployeePartitions,
   loadSampleEmployees,
 } from '../sample/employees.js';
 
@@ -98,9 +99,13 @@ async function openData(log: (line: string) => void): Promise<ServedData> {
     const counterTable = await findEmployeeCounter(query);
     // Made by `wepql db-seed --shards`: strings are then compared through them, so each statement ships to its shard whole.
     const foldedColumns = await findEmployeeFoldedColumns(query);
-    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable, pool, foldedColumns);
+    // Partitioned by client over postgres_fdw: each client's statements then name its partition, so LIMIT ships too.
+    const partitionOf = await findEmployeePartitions(query);
+    const { source, clientExists } = employeePostgresSource(query, foldCollation, counterTable, pool, foldedColumns, partitionOf);
     const counts = counterTable === undefined ? 'COUNT(*)' : `the counter table "${counterTable.join('.')}"`;
-    const strings = foldedColumns ? '; strings compared through their stored folded columns ("<column>_folded")' : '';
+    const strings =
+      (foldedColumns ? '; strings compared through their stored folded columns ("<column>_folded")' : '') +
+      (partitionOf === undefined ? '' : "; each client's statements read its own partition");
     return {
       data: { source: source as DataSource, clientExists },
       described: `PostgreSQL table "employees" at ${redact(databaseUrl)}; unfiltered totals from ${counts}${strings}`,

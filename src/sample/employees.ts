@@ -8,6 +8,7 @@ import type { DataSource } from '../list/data-source.js';
 import { createPostgresDataSource } from '../sources/postgres-source.js';
 import type { SqlRunner } from '../sources/postgres-source.js';
 import type { PostgresPool } from '../sql/dialects/postgres/pool.js';
+import type { PartitionName } from '../sources/sql-source.js';
 import { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
 import { counterTableDdl, type CounterTableDdl } from '../sql/counts.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
@@ -168,9 +169,63 @@ export function findEmployeeFoldedColumns(query: SqlRunner): Promise<boolean> {
   return findFoldedColumns(query, EMPLOYEE_TABLE, employeeSchema);
 }
 
+/** Clients whose partition a `findEmployeePartitions` lookup remembers; past it, the longest remembered is forgotten. */
+const REMEMBERED_PARTITIONS = 10_000;
+
+/**
+ * The partition of each client, when the employees table is partitioned by
+ * `"ClientId"` alone into partitions that are not partitioned again, at
+ * least one a foreign table (`wepql db-seed --shards`); else undefined.
+ * The lookup asks, once per client, which partition holds one of the
+ * client's rows (a statement pruned to that partition) and remembers up to
+ * 10,000 clients; a client with no rows yet is not remembered and is read
+ * through the whole table.
+ *
+ * @example
+ * const partitionOf = await findEmployeePartitions((sql, params) => pool.query(sql, params));
+ * await partitionOf?.(7); // ['public', 'employees_p1'] after db-seed --shards
+ */
+export async function findEmployeePartitions(
+  query: SqlRunner,
+): Promise<((clientId: string | number) => Promise<PartitionName>) | undefined> {
+  const table = POSTGRES_DIALECT.rules.quote(EMPLOYEE_TABLE);
+  const { rows } = await query(
+    'SELECT pg_get_partkeydef(c.oid) AS "key", count(p.oid) AS "partitions", ' +
+      `count(p.oid) FILTER (WHERE p.relkind IN ('r', 'f')) AS "leaves", count(p.oid) FILTER (WHERE p.relkind = 'f') AS "foreign" ` +
+      'FROM pg_class c LEFT JOIN pg_inherits i ON i.inhparent = c.oid LEFT JOIN pg_class p ON p.oid = i.inhrelid ' +
+      "WHERE c.oid = to_regclass($1) AND c.relkind = 'p' GROUP BY c.oid",
+    [table],
+  );
+  const found = rows[0] as { key: string; partitions: string | number; leaves: string | number; foreign: string | number } | undefined;
+  // One client, one partition: only when the client is the whole partition key and no partition splits it further.
+  if (found === undefined || !/^(HASH|LIST|RANGE) \("ClientId"\)$/.test(found.key)) return undefined;
+  if (Number(found.partitions) === 0 || Number(found.leaves) !== Number(found.partitions) || Number(found.foreign) === 0) return undefined;
+  const remembered = new Map<number, readonly string[]>();
+  return async (clientId) => {
+    // Only a whole number names a client (any other id matches no row, and the source sends no statement for it).
+    if (!/^-?\d{1,15}$/.test(String(clientId))) return undefined;
+    const id = Number(clientId);
+    const known = remembered.get(id);
+    if (known !== undefined) return known;
+    const { rows: at } = await query(
+      'SELECT n.nspname AS "schema", c.relname AS "name" FROM ' +
+        `(SELECT tableoid FROM ${table} WHERE "ClientId" = $1 LIMIT 1) AS r ` +
+        'JOIN pg_class c ON c.oid = r.tableoid JOIN pg_namespace n ON n.oid = c.relnamespace',
+      [id],
+    );
+    const partition = at[0] as { schema: string; name: string } | undefined;
+    if (partition === undefined) return undefined;
+    if (remembered.size >= REMEMBERED_PARTITIONS) remembered.delete(remembered.keys().next().value!);
+    const name = [partition.schema, partition.name] as const;
+    remembered.set(id, name);
+    return name;
+  };
+}
+
 /**
  * The server's PostgreSQL source and client check over the seeded table
- * (with `foldedColumns`, strings compared through their stored folded twins).
+ * (with `foldedColumns`, strings compared through their stored folded twins;
+ * with `partitionOf`, each client's statements read its partition).
  *
  * @example
  * const { source, clientExists } = employeePostgresSource((sql, params) => pool.query(sql, params));
@@ -181,6 +236,7 @@ export function employeePostgresSource(
   counterTable?: readonly string[],
   pool?: PostgresPool,
   foldedColumns?: boolean,
+  partitionOf?: (clientId: string | number) => Promise<PartitionName>,
 ): { source: DataSource; clientExists: (id: number) => Promise<boolean> } {
   const source = createPostgresDataSource({
     // With the pool, each statement carries the request's deadline and is cancelled when its client goes away.
@@ -188,6 +244,7 @@ export function employeePostgresSource(
     ...(foldCollation === undefined ? {} : { foldCollation }),
     ...(counterTable === undefined ? {} : { counterTable }),
     ...(foldedColumns === true ? { foldedColumns } : {}),
+    ...(partitionOf === undefined ? {} : { partitionOf }),
     table: EMPLOYEE_TABLE,
     schema: employeeSchema,
     tieBreaker: 'Id',

@@ -15,6 +15,7 @@ export { createPostgresDataSource } from './postgres-source.js';
 export type { PostgresDataSourceOptions, SqlRunner } from './postgres-source.js';
 export type { MysqlPool, MysqlPoolConnection } from '../sql/dialects/mysql/pool.js';
 export type { PostgresPool, PostgresPoolClient } from '../sql/dialects/postgres/pool.js';
+export type { PartitionName } from './sql-source.js';
 export { createPostgresTable, insertPostgresRecords } from '../sql/dialects/postgres/table.js';
 export type { PostgresShard, PostgresTableCreation, PostgresTableOptions } from '../sql/dialects/postgres/table.js';
 export { createMysqlDataSource, createMysqlTable, insertMysqlRecords } from './mysql-source.js';

@@ -9,7 +9,7 @@ import type { ColumnMap } from '../sql/columns.js';
 import { POSTGRES_DIALECT } from '../sql/dialects/postgres/dialect.js';
 import type { SqlRunner } from '../sql/dialects/postgres/table.js';
 import type { DataSource, ScopeOptions } from '../list/data-source.js';
-import { createSqlDataSource } from './sql-source.js';
+import { createSqlDataSource, type PartitionName } from './sql-source.js';
 import type { PostgresPool } from '../sql/dialects/postgres/pool.js';
 import { postgresPoolRunner } from '../sql/dialects/postgres/pool.js';
 
@@ -66,6 +66,15 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   readonly foldedColumns?: boolean;
   /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
   readonly counterTable?: string | readonly string[];
+  /**
+   * The partition holding one client's rows, when `table` is partitioned by
+   * `clientField` alone: each statement of that client then reads the
+   * partition itself, so a `postgres_fdw` foreign partition receives the
+   * whole statement, `LIMIT` and `OFFSET` included (over the partitioned
+   * table PostgreSQL keeps them on the coordinator); see `createSqlDataSource`
+   * and docs/server.md, "Scaling out".
+   */
+  readonly partitionOf?: (clientId: string | number) => PartitionName | PromiseLike<PartitionName>;
 }
 
 /**

@@ -73,7 +73,28 @@ export interface SqlDataSourceOptions extends ScopeOptions {
   readonly counterTable?: string | readonly string[];
   /** `toSql`'s `foldedColumns` (PostgreSQL): strings compared through stored folded columns, seek keys read from them. */
   readonly foldedColumns?: boolean;
+  /**
+   * The partition holding one client's rows, when `table` is partitioned by
+   * `clientField` alone (one client, one partition): every statement of a
+   * query with that client id then reads the partition instead of `table`,
+   * quoted like `table`. On PostgreSQL a `postgres_fdw` foreign partition so
+   * addressed receives the whole statement, `LIMIT` and `OFFSET` included,
+   * which a statement over the partitioned parent does not ship.
+   * The reference server builds one from the catalogue (docs/server.md,
+   * "Scaling out"). Undefined (or no function) reads `table`. A function that
+   * names a partition that does not hold all of the client's rows loses rows.
+   */
+  readonly partitionOf?: (clientId: string | number) => PartitionName | PromiseLike<PartitionName>;
 }
+
+/**
+ * A partition as `SqlDataSourceOptions.partitionOf` names it: a name, or
+ * schema and name, quoted by the source; undefined for the partitioned table itself.
+ *
+ * @example
+ * const partition: PartitionName = ['public', 'employees_p1'];
+ */
+export type PartitionName = string | readonly string[] | undefined;
 
 /**
  * Serves a list from a SQL table in `toSql`'s storage convention
@@ -95,7 +116,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const readWith =
     (engine: SqlEngine): Reader =>
     async (q, window, seek, keyed) => {
-      const statement = table.select(q, window, seek, keyed);
+      const statement = table.select(await table.from(q), q, window, seek, keyed);
       if (statement === undefined) return [];
       const rows = await table.rows(q, statement, engine);
       // A `before` seek reads backwards from the key; the page is those rows in the query's order.
@@ -104,7 +125,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
   const read = readWith(table.engine);
   const readFirst = readWith(table.primaryEngine);
   const count = async (q: DataQuery): Promise<number> => {
-    const statement = table.counted(q) ?? table.count(q);
+    const statement = table.counted(q) ?? table.count(await table.from(q), q);
     if (statement === undefined) return 0;
     // Only a first page counts: its total comes from where its rows come from.
     const rows = await table.rows(q, statement, table.primaryEngine);
@@ -125,7 +146,7 @@ export function createSqlDataSource(options: SqlDataSourceOptions): DataSource {
     },
     count,
     async estimateCount(q: DataQuery, exactUpTo: number): Promise<CountAnswer> {
-      const matching = table.counted(q) === undefined ? table.matching(q) : undefined;
+      const matching = table.counted(q) === undefined ? table.matching(await table.from(q), q) : undefined;
       if (matching === undefined) return { total: await count(q), estimated: false };
       const run = (statement: Statement) => table.rows(q, statement, table.primaryEngine);
       return estimateSqlCount({ ...table.spelling, run, exact: () => count(q) }, matching, exactUpTo);
@@ -142,6 +163,12 @@ interface CompileOptions {
   readonly paramStart?: number;
 }
 
+/** The table a statement reads: as written into the SQL, and as `toSql`'s `deferredJoin` takes it. */
+interface From {
+  readonly sql: string;
+  readonly table: string | readonly string[];
+}
+
 interface Statement {
   readonly sql: string;
   readonly params: unknown[];
@@ -155,7 +182,7 @@ class SqlTable {
   readonly primaryEngine: SqlEngine;
   private readonly dialect: Dialect;
   private readonly quote: (name: string) => string;
-  private readonly name: string;
+  private readonly whole: From;
   private readonly columns: ReturnType<typeof resolveColumnMap>;
   private readonly selected: string;
   private readonly context: CompileContext;
@@ -167,7 +194,7 @@ class SqlTable {
     this.primaryEngine = options.primary === undefined ? this.engine : sqlEngine(dialect, options.primary);
     this.dialect = dialect;
     this.quote = dialect.rules.quote;
-    this.name = (typeof options.table === 'string' ? [options.table] : options.table).map(this.quote).join('.');
+    this.whole = this.fromTable(options.table);
     this.columns = resolveColumnMap(schema, options.columns);
     this.context = compileContext(options);
     // Checked once here so a bad option fails at start-up, not on the first request.
@@ -182,15 +209,27 @@ class SqlTable {
         : schema.fields.map((f, i) => `${this.engine.readExpression(this.expression(f), f.type)} AS ${this.quote(`f${i}`)}`).join(', ');
   }
 
+  /** The table a query's statements read: its client's partition (`partitionOf`), else the table. */
+  async from(q: DataQuery): Promise<From> {
+    const { partitionOf } = this.options;
+    if (partitionOf === undefined || q.clientId === undefined) return this.whole;
+    const partition = await partitionOf(q.clientId);
+    return partition === undefined ? this.whole : this.fromTable(partition);
+  }
+
+  private fromTable(table: string | readonly string[]): From {
+    return { sql: (typeof table === 'string' ? [table] : table).map(this.quote).join('.'), table };
+  }
+
   /** The page statement: a seek, a first page, or a jump; undefined when no row can match. */
-  select(q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean): Statement | undefined {
-    if (seek === undefined && window.offset > 0) return this.jump(q, window, keyed);
+  select(from: From, q: DataQuery, window: PageWindow, seek: Seek | undefined, keyed: boolean): Statement | undefined {
+    if (seek === undefined && window.offset > 0) return this.jump(from, q, window, keyed);
     const compiled = this.compile(q, true, seek);
     if (compiled === undefined) return undefined;
     const { where, orderBy, params } = compiled;
     const n = params.length;
     const sql =
-      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name}${where ? ` WHERE ${where}` : ''}` +
+      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${from.sql}${where ? ` WHERE ${where}` : ''}` +
       `${orderBy ? ` ORDER BY ${orderBy}` : ''} LIMIT ${this.engine.placeholder(n + 1)}` +
       `${seek === undefined ? ` OFFSET ${this.engine.placeholder(n + 2)}` : ''}`;
     const limits = seek === undefined ? [window.limit, window.offset] : [window.limit];
@@ -204,14 +243,14 @@ class SqlTable {
    * with the client equality too, so on a table partitioned by client the
    * lookups stay in one partition.
    */
-  private jump(q: DataQuery, window: PageWindow, keyed: boolean): Statement | undefined {
+  private jump(from: From, q: DataQuery, window: PageWindow, keyed: boolean): Statement | undefined {
     const client = this.compile({ ...q, filter: undefined, sort: undefined }, false, undefined, { clientOnly: true });
     if (client === undefined) return undefined;
-    const deferredJoin = { table: this.options.table, limit: window.limit, offset: window.offset };
+    const deferredJoin = { table: from.table, limit: window.limit, offset: window.offset };
     const page = this.compile(q, true, undefined, { deferredJoin, paramStart: client.params.length + 1 });
     if (page === undefined) return undefined;
     const sql =
-      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${this.name} WHERE ${client.where ? `${client.where} AND ` : ''}${page.where}` +
+      `SELECT ${this.selected}${keyed ? this.keyColumns(q) : ''} FROM ${from.sql} WHERE ${client.where ? `${client.where} AND ` : ''}${page.where}` +
       ` ORDER BY ${page.orderBy}`;
     return { sql, params: [...client.params, ...page.params], ordered: true };
   }
@@ -244,18 +283,18 @@ class SqlTable {
   }
 
   /** `SELECT 1 FROM … WHERE …`: the rows a query matches, unordered; undefined when no row can match. */
-  matching(q: DataQuery): Statement | undefined {
+  matching(from: From, q: DataQuery): Statement | undefined {
     const compiled = this.compile(q, false);
     if (compiled === undefined) return undefined;
     return {
-      sql: `SELECT 1 FROM ${this.name}${compiled.where ? ` WHERE ${compiled.where}` : ''}`,
+      sql: `SELECT 1 FROM ${from.sql}${compiled.where ? ` WHERE ${compiled.where}` : ''}`,
       params: [...compiled.params],
       ordered: false,
     };
   }
 
   /** The `COUNT(*)` statement; undefined when no row can match. */
-  count(q: DataQuery): Statement | undefined {
+  count(from: From, q: DataQuery): Statement | undefined {
     const compiled = this.compile(q, false);
     if (compiled === undefined) return undefined;
     const { where, params } = compiled;
@@ -263,7 +302,7 @@ class SqlTable {
     // over postgres_fdw, a partition-wise aggregate the shard computes whole instead of sending every row.
     const client = this.options.foldedColumns === true && this.options.clientField !== undefined ? this.clientColumn() : undefined;
     return {
-      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${this.name}${where ? ` WHERE ${where}` : ''}${client ? ` GROUP BY ${client}` : ''}`,
+      sql: `SELECT COUNT(*) AS ${this.quote('n')} FROM ${from.sql}${where ? ` WHERE ${where}` : ''}${client ? ` GROUP BY ${client}` : ''}`,
       params: [...params],
       ordered: false,
     };

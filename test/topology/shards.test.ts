@@ -5,8 +5,10 @@
  * With `foldedColumns` every statement the data source sends is pruned to
  * one partition and shipped to its shard whole: EXPLAIN (VERBOSE) shows one
  * foreign scan whose Remote SQL holds the filter and the order, and no
- * local filter or sort above it; and the list contract gives the same
- * results as on one server.
+ * local filter or sort above it; with `partitionOf` (the client's partition
+ * named in each statement) the Remote SQL holds the page's LIMIT and the
+ * jump's LIMIT and OFFSET too; and the list contract gives the same results
+ * as on one server, routed or not.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +18,7 @@ import type { DataQuery, DataSource } from '../../src/list/index.js';
 import type { SqlRunner } from '../../src/sources/index.js';
 import { indexesFor } from '../../src/sql/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
-import { FALLBACK_FOLD_COLLATION } from '../../src/sample/employees.js';
+import { FALLBACK_FOLD_COLLATION, findEmployeePartitions } from '../../src/sample/employees.js';
 import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
 import type { TopologyDatabases } from '../support/topology-host.js';
@@ -94,8 +96,11 @@ async function startSharded(): Promise<Sharded> {
   };
 }
 
-const sourceOver = (query: SqlRunner): DataSource =>
+type PartitionOf = NonNullable<Awaited<ReturnType<typeof findEmployeePartitions>>>;
+
+const sourceOver = (query: SqlRunner, partitionOf?: PartitionOf): DataSource =>
   createPostgresDataSource({
+    ...(partitionOf === undefined ? {} : { partitionOf }),
     query,
     table: 'employees',
     schema: employeeSchema,
@@ -105,6 +110,13 @@ const sourceOver = (query: SqlRunner): DataSource =>
     foldedColumns: true,
     ...SCOPE,
   });
+
+/** The catalogue's partition lookup for the coordinator's employees, which must find the layout. */
+async function routeOf(query: SqlRunner): Promise<PartitionOf> {
+  const partitionOf = await findEmployeePartitions(query);
+  if (partitionOf === undefined) throw new Error('findEmployeePartitions did not find the partitioned-by-client foreign layout');
+  return partitionOf;
+}
 
 /** The file's databases on the run's coordinator and shards, dropped after its last test. */
 let shared: Promise<Sharded> | undefined;
@@ -121,6 +133,10 @@ if (unavailable === undefined) {
   describeListContract('PostgreSQL coordinator with two postgres_fdw shards (foldedColumns)', async () => ({
     source: sourceOver((await sharded()).query),
   }));
+  describeListContract('PostgreSQL coordinator with two postgres_fdw shards (foldedColumns, partitionOf)', async () => {
+    const { query } = await sharded();
+    return { source: sourceOver(query, await routeOf(query)) };
+  });
 }
 
 interface PlanNode {
@@ -195,8 +211,16 @@ describe.skipIf(unavailable !== undefined)('every statement of a list request sh
   }
 
   it('first page, count, next-page, prev-page and a jump: one shard, the filter and the order in its Remote SQL, only the page crosses', async () => {
+    await shipsWhole(undefined);
+  });
+
+  it("with partitionOf, the same and the LIMIT too: the page statements and the jump's keys (LIMIT and OFFSET) in the Remote SQL", async () => {
+    await shipsWhole(await routeOf(query));
+  });
+
+  async function shipsWhole(partitionOf: PartitionOf | undefined): Promise<void> {
     const { run, plans } = explained();
-    const source = sourceOver(run);
+    const source = sourceOver(run, partitionOf);
     const first = await source.keyedPage!(SORTED, { offset: 0, limit: PAGE });
     const total = await source.count(SORTED);
     expect(total).toBeGreaterThan(20 * PAGE);
@@ -237,8 +261,13 @@ describe.skipIf(unavailable !== undefined)('every statement of a list request sh
         const [keys, rows] = s.remote[0]!.includes('ANY (') ? [s.remote[1]!, s.remote[0]!] : [s.remote[0]!, s.remote[1]!];
         expect(keys, sql).toMatch(order);
         for (const f of filter) expect(keys, sql).toMatch(f);
+        // Named directly, the foreign partition takes the skip and the page: only the page's keys cross.
+        if (partitionOf !== undefined)
+          expect(keys, sql).toMatch(new RegExp(`${order.source}[^()]* LIMIT ${PAGE}\\b.* OFFSET ${20 * PAGE}\\b`));
         expect(rows, sql).toMatch(/"Id" = ANY \(\$1::bigint\[\]\)/);
         expect(Math.min(...s.rows), sql).toBe(PAGE);
+        // Routed, only the page's keys cross (over the partitioned table, the skipped ones too).
+        if (partitionOf !== undefined) expect(s.rows, sql).toEqual([PAGE, PAGE]);
         expect(
           s.local.filter((t) => t !== 'Sort'),
           sql,
@@ -247,11 +276,12 @@ describe.skipIf(unavailable !== undefined)('every statement of a list request sh
         expect(s.remote, sql).toHaveLength(1);
         expect(s.remote[0], sql).toMatch(order);
         for (const f of filter) expect(s.remote[0], sql).toMatch(f);
+        if (partitionOf !== undefined) expect(s.remote[0], sql).toMatch(new RegExp(`${order.source}[^()]* LIMIT ${PAGE}\\b`));
         // The coordinator stops reading at the page's end: the shard's ordered cursor hands over no more.
         expect(s.rows[0], sql).toBeLessThanOrEqual(PAGE + 1);
         expect(s.local, sql).toEqual([]);
       }
     }
     expect(byKind('SELECT COUNT')).toHaveLength(1);
-  });
+  }
 });

@@ -190,6 +190,52 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
     }
   });
 
+  it("partitionOf: a client's every statement (count, pages, seeks, a jump's keys and rows) reads the table it names, quoted", async () => {
+    const records = [1, 2, 3, 4, 5, 6].map((id) => ({ Id: id, ClientId: id % 2 === 0 ? 2 : 1, S: `s${7 - id}` }));
+    // The whole table holds client 1 only and client 2's "partition" holds client 2 only: a statement reading the
+    // wrong one finds nothing.
+    await loadTable(
+      e.engine,
+      schema,
+      records.filter((r) => r.ClientId === 1),
+      { table: 'routed' },
+    );
+    await loadTable(
+      e.engine,
+      schema,
+      records.filter((r) => r.ClientId === 2),
+      { table: 'part "2"' },
+    );
+    const named = (id: string | number) => (id === 2 ? 'part "2"' : undefined);
+    for (const partitionOf of [named, async (id: string | number) => (id === 2 ? ['part "2"'] : undefined)]) {
+      const seen: { sql: string; params: unknown[] }[] = [];
+      const run = runner(e.engine);
+      const source = createSqlDataSource({
+        dialect: e.engine.dialect,
+        run: (sql, params) => (seen.push({ sql, params }), run(sql, params)),
+        table: 'routed',
+        schema,
+        tieBreaker: ROW_COLUMN,
+        clientField: 'ClientId',
+        partitionOf,
+        ...(e.foldCollation === undefined ? {} : { foldCollation: e.foldCollation }),
+      });
+      expect(await source.count(query('S=Asc', 2))).toBe(3);
+      expect(await walk(source, query('S=Asc', 2), 2)).toEqual([[6, 4], [2]]);
+      expect(ids(await source.page(query('S=Asc', 2), { offset: 1, limit: 1 }))).toEqual([4]);
+      expect(ids((await source.keyedPage!(query('S=Desc', 2), { offset: 2, limit: 2 })).rows)).toEqual([6]);
+      const routed = seen.splice(0);
+      expect(routed.length).toBeGreaterThan(5);
+      for (const { sql } of routed) {
+        expect(sql).toMatch(/ FROM ("part ""2"""|`part "2"`) /);
+        expect(sql).not.toMatch(/routed/);
+      }
+      // A client it does not name reads the table.
+      expect(await walk(source, query('S=Asc', 1), 2)).toEqual([[5, 3], [1]]);
+      for (const { sql } of seen) expect(sql).toMatch(/ FROM ("routed"|`routed`) /);
+    }
+  });
+
   it('unscoped lists: a client id on a source without clientField is a configuration error naming the fix', async () => {
     const unscoped = sourceOn(e, 'clients', false);
     for (const call of [() => unscoped.count(query('S=Asc', 1)), () => unscoped.page(query('S=Asc', 1), { offset: 0, limit: 1 })]) {
