@@ -6,17 +6,10 @@
  * behind that answer, and every request or change that comes before it is
  * served once it is in, in the order it came.
  */
-import {
-  CodeActionKind,
-  createConnection,
-  ProposedFeatures,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type Connection,
-  type InitializeParams,
-  type InitializeResult,
-} from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Connection, InitializeParams, InitializeResult, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { createRequire } from 'node:module';
+import { openEarlyStreams } from './early-answer.js';
 import type { Language } from './server.js';
 import { SEMANTIC_TOKEN_TYPES } from './token-legend.js';
 
@@ -33,16 +26,27 @@ export interface LspOptions {
   readonly caseSensitive?: boolean;
 }
 
-/** What the server can do, as `initialize` answers it. */
-const CAPABILITIES: InitializeResult['capabilities'] = {
-  textDocumentSync: TextDocumentSyncKind.Incremental,
-  completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
-  hoverProvider: true,
-  documentFormattingProvider: true,
-  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
-  definitionProvider: true,
-  semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
-};
+/**
+ * What the server can do, as `initialize` answers it. Written with the
+ * protocol's values, not the library's enums (`TextDocumentSyncKind.Incremental`
+ * is 2, `CodeActionKind.QuickFix` is 'quickfix'): this answer goes out before
+ * the library loads; the library's own answer is compared with it
+ * (early-answer.ts).
+ */
+function initializeResult(): InitializeResult {
+  return {
+    capabilities: {
+      textDocumentSync: 2,
+      completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
+      hoverProvider: true,
+      documentFormattingProvider: true,
+      codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
+      definitionProvider: true,
+      semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
+    },
+    serverInfo: { name: 'wepql', version: '0.1.0' },
+  };
+}
 
 /**
  * Starts the server on stdin/stdout and resolves when the client has sent `exit`.
@@ -50,22 +54,28 @@ const CAPABILITIES: InitializeResult['capabilities'] = {
  * @example
  * await startLanguageServer({ schemaFile: 'schemas/employee.json' });
  */
-export function startLanguageServer(options: LspOptions = {}): Promise<void> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+export async function startLanguageServer(options: LspOptions = {}): Promise<void> {
+  // Answer the editor's `initialize` first; the protocol library loads behind that answer.
+  const { input, output } = await openEarlyStreams(process.stdin, process.stdout, process.stderr, initializeResult);
+  // Required, not imported: the library is CommonJS, and Node's ESM import of it does not see every named export.
+  const require = createRequire(import.meta.url);
+  const { createConnection, ProposedFeatures, TextDocuments } =
+    require('vscode-languageserver/node') as typeof import('vscode-languageserver/node');
+  const { TextDocument } = require('vscode-languageserver-textdocument') as typeof import('vscode-languageserver-textdocument');
+  const connection = createConnection(ProposedFeatures.all, input, output);
   const done = new Promise<void>((resolveDone) => connection.onExit(() => resolveDone()));
-  serve(connection, options);
+  serve(connection, new TextDocuments(TextDocument), options);
   connection.listen();
   return done;
 }
 
-function serve(connection: Connection, options: LspOptions): void {
-  const documents = new TextDocuments(TextDocument);
+function serve(connection: Connection, documents: TextDocuments<TextDocument>, options: LspOptions): void {
   let language: Promise<Language> | undefined;
   const ready = (): Promise<Language> => (language ??= loadLanguage(connection, documents, options, undefined));
   connection.onInitialize((params) => {
     // Start loading now, answer now: the client's next messages wait on the load, not the answer.
     language ??= loadLanguage(connection, documents, options, params);
-    return { capabilities: CAPABILITIES, serverInfo: { name: 'wepql', version: '0.1.0' } };
+    return initializeResult();
   });
   connection.onCompletion(async (p) => (await ready()).completion(p));
   connection.onHover(async (p) => (await ready()).hover(p));

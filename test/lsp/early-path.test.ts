@@ -50,11 +50,11 @@ function earlyPath(entry: string): { files: Set<string>; packages: Set<string> }
 describe('the language server before initialize', () => {
   const { files, packages } = earlyPath('src/lsp/start.ts');
 
-  it('loads the protocol and the legend, not the parser', () => {
+  it('loads the early answer and the legend: no package, not even the protocol library', () => {
     expect(files).toContain('src/lsp/token-legend.ts');
-    expect(packages).not.toContain('chevrotain');
+    expect(files).toContain('src/lsp/early-answer.ts');
     expect([...files].filter((f) => !f.startsWith('src/lsp/'))).toEqual([]);
-    expect([...packages].sort()).toEqual(['vscode-languageserver', 'vscode-languageserver-textdocument']);
+    expect([...packages].sort()).toEqual(['node:module', 'node:stream']);
   });
 
   it('the highlighter behind it numbers its tokens by the same legend module', () => {
