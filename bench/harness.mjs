@@ -2,6 +2,7 @@
 // figure is the median of several samples, and every subject is measured in
 // the same run as its reference so that ratios compare like with like.
 import { writeFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 
 /**
@@ -88,4 +89,29 @@ export function writeSection(name, markdown) {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   writeFileSync(new URL(`${name}.md`, dir), markdown.trimEnd() + '\n');
+}
+
+/**
+ * GETs `${base}?${query}` over one keep-alive socket with `headers`; rejects
+ * on a status other than 200. With `parse` (the default) it resolves with the
+ * JSON body; without, with nothing (the client's parse left out of the time).
+ * `close()` ends the socket.
+ */
+export function keepAliveGetter(base, headers, { parse = true } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (query) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(`${base}?${new URLSearchParams(query)}`, { agent, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
+          else resolve(parse ? JSON.parse(text) : undefined);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return { agent, get, close: () => agent.destroy() };
 }

@@ -22,7 +22,7 @@ import { generatedEmployee } from '../dist/sample/generate-employees.js';
 import { employeeSchema } from '../dist/index.js';
 import { insertPostgresRecords } from '../dist/sources/index.js';
 import { counterTableOf } from '../dist/sql/index.js';
-import { fmt, machineLine, median, writeSection, medianAsyncMs } from './harness.mjs';
+import { fmt, machineLine, median, writeSection, medianAsyncMs, keepAliveGetter } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { seededPostgres, startServer } from './postgres-server.mjs';
 
@@ -82,25 +82,7 @@ try {
   const { source, clientExists } = employeePostgresSource(recording, foldCollation, counterTableOf('employees'));
   const app = createListServer({ source, clientExists, authToken: AUTH, ttlSeconds: 3600 });
   const { url } = await app.listen();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (q) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        `${url}${ROUTE}?${new URLSearchParams(q)}`,
-        { agent, headers: { authorization: `Bearer ${AUTH}` } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            if (res.statusCode === 200) resolve(body);
-            else reject(new Error(`HTTP ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+  const { agent, get } = keepAliveGetter(`${url}${ROUTE}`, { authorization: `Bearer ${AUTH}` });
   const firstMs = await timeMs(() => get({ limit: String(LIMIT) }));
   const first = await get({ limit: String(LIMIT) });
   const last = first.Pagination.TotalPages;

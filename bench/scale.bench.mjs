@@ -9,7 +9,6 @@
 // ROWS=100000 node bench/scale.bench.mjs for a quick run.
 import { spawnSync, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,7 @@ import { employeeSchema } from '../dist/index.js';
 import { createListServer } from '../dist/reference-server/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, employeePostgresSource } from '../dist/sample/employees.js';
 import { generatedEmployee } from '../dist/sample/generate-employees.js';
-import { fmt, machineLine, writeSection, medianAsyncMs } from './harness.mjs';
+import { fmt, machineLine, writeSection, medianAsyncMs, keepAliveGetter } from './harness.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const SAMPLES = 9;
@@ -147,21 +146,7 @@ try {
   const call = async (q) => ok(await handleListRequest({ query: q }, options));
   const app = createListServer({ source, clientExists, authToken: AUTH, secret: SECRET, ttlSeconds: 3600 });
   const { url } = await app.listen();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (q) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        `${url}${ROUTE}?${new URLSearchParams(q)}`,
-        { agent, headers: { authorization: `Bearer ${AUTH}` } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+  const { agent, get } = keepAliveGetter(`${url}${ROUTE}`, { authorization: `Bearer ${AUTH}` }, { parse: false });
 
   // Tokens to move from: page 1, page FAR - 1 (reached by a jump), and page FAR.
   const first = await call({ limit: String(LIMIT), sort: SORT });

@@ -11,14 +11,13 @@
 // WEPQL_BENCH_ROWS=10000 node bench/shards.bench.mjs for a quick run (WEPQL_BENCH_SAMPLES=… for more samples).
 // Every cluster is stopped and deleted at the end, on an error and on Ctrl-C. Not part of `npm run bench`.
 import os from 'node:os';
-import http from 'node:http';
 import pg from 'pg';
 import { createListServer } from '../dist/reference-server/index.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../dist/sample/employees.js';
 import { employeeSchema } from '../dist/index.js';
 import { createPostgresDataSource } from '../dist/sources/index.js';
 import { startCluster, topologyUnavailable } from '../scripts/topology/clusters.mjs';
-import { fmt, machineLine, median, medianAsyncMs, writeSection } from './harness.mjs';
+import { fmt, machineLine, median, medianAsyncMs, writeSection, keepAliveGetter } from './harness.mjs';
 import { cli } from './postgres-server.mjs';
 
 const ROWS = Number(process.env.WEPQL_BENCH_ROWS ?? 1_000_000);
@@ -67,28 +66,7 @@ const timed = (what, args) => {
 };
 
 /** GET over one keep-alive socket; rejects on a status other than 200. */
-function getter(url) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (q) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        `${url}${ROUTE}?${new URLSearchParams(q)}`,
-        { agent, headers: { authorization: `Bearer ${AUTH}` } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            if (res.statusCode === 200) resolve(body);
-            else reject(new Error(`HTTP ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  return { get, close: () => agent.destroy() };
-}
+const getter = (url) => keepAliveGetter(`${url}${ROUTE}`, { authorization: `Bearer ${AUTH}` });
 
 /**
  * One topology served: a pool on the database the server reads, the source recording every statement it

@@ -15,30 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceEmployees, readCorpusFile } from '../../src/conformance/corpus.js';
 import type { HttpCorpus } from '../../src/conformance/http-corpus.js';
 import { createListServer, type ListServer } from '../../src/reference-server/server.js';
-import { CLI, ROOT } from '../support/cli.js';
-import { assertFreshDist } from '../support/dist.js';
+import { ROOT, spawnCli } from '../support/cli.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 const corpus = readCorpusFile<HttpCorpus>('list-http.json');
 const TOKEN = 'cli-conformance-token';
 
 /** Runs the built CLI without blocking this process (the servers under test live in it). */
-function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  assertFreshDist();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = spawnCli;
 
 describe('wepql conformance --self', () => {
   it('runs every corpus in process and passes', async () => {

@@ -7,7 +7,6 @@
  * indexes on the shard — and a source with `foldedColumns` reads it with
  * the same results as the memory source, each page shipped to one shard.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,27 +20,15 @@ import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { generatedEmployee } from '../../src/sample/generate-employees.js';
 import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
-import { CLI, ROOT } from '../support/cli.js';
-import { assertFreshDist } from '../support/dist.js';
+import { spawnCli } from '../support/cli.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
 import type { TopologyDatabases } from '../support/topology-host.js';
 
 const unavailable = topologyUnavailable('shards');
 if (unavailable !== undefined) console.warn(`SKIPPED: wepql db-seed/db-index --shards — ${unavailable}`);
 
-/** The built CLI, without blocking this process. */
-function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  assertFreshDist();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
+const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
 
 const ROWS = 3000;
 

@@ -12,7 +12,6 @@
  * - on a coordinator whose partitions are `postgres_fdw` foreign tables on
  *   two shards (`foldedColumns`).
  */
-import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDataSource } from '../../src/sources/index.js';
@@ -23,8 +22,7 @@ import { createListServer, type ListServer } from '../../src/reference-server/in
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { topologyUnavailable, waitForReplay } from '../../scripts/topology/clusters.mjs';
-import { CLI, ROOT } from '../support/cli.js';
-import { assertFreshDist } from '../support/dist.js';
+import { spawnCli } from '../support/cli.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
 import type { TopologyDatabases, TopologyName } from '../support/topology-host.js';
 
@@ -32,19 +30,8 @@ const corpus = readCorpusFile<HttpCorpus>('list-http.json');
 const TOKEN = 'topology-conformance-token';
 const SCOPE = { clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 } } as const;
 
-/** The built CLI, without blocking this process (the server under test lives in it). */
-function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  assertFreshDist();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
+const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
 
 interface Served {
   /** Reads the rows (a replica, the pooler, the coordinator). */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListServer, type ListServer } from '../../src/reference-server/index.js';
 import { loadSampleEmployees } from '../../src/sample/employees.js';
 import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
-import { CLI, ROOT } from '../support/cli.js';
+import { ROOT, spawnCli } from '../support/cli.js';
 import { assertFreshDist } from '../support/dist.js';
 import { get, withQuery } from '../support/http.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
@@ -24,19 +24,8 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const unavailable = topologyUnavailable('shards');
 if (unavailable !== undefined) console.warn(`SKIPPED: npm start over a sharded coordinator — ${unavailable}`);
 
-/** The built CLI, without blocking this process. */
-function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  assertFreshDist();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
+const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
 
 /** Starts the built server; resolves with its address and output once it printed its banner. */
 function startServer(databaseUrl: string, running: ChildProcess[]): Promise<{ url: string; output: string }> {
