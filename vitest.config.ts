@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { DurationsReporter, LongestFirstSequencer } from './test/support/sequencer.js';
 
 /**
  * Files of the shared-module project that change something process-wide a
@@ -20,8 +21,11 @@ export default defineConfig({
     // vitest's default is one worker per core less one; here a worker mostly waits on a child it spawned
     // (the built CLI, a server), so that left a core idle on a 2-core machine: one worker per core.
     maxWorkers: availableParallelism(),
-    // The JSON report lets .ci/run print a plain "N passed, N failed" line.
-    reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" line; the durations feed
+    // test/durations.json (`npm run test:durations`).
+    reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }], new DurationsReporter('.tmp/test-durations.json')],
+    // Longest files first, a fresh clone too (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         // The library's own tests: each file in a fresh process paid ~2.5 s of worker start and module

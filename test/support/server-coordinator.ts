@@ -40,6 +40,8 @@ export interface ServerCoordinator {
 }
 
 interface EngineHost {
+  /** Starts the server now rather than on the first request. */
+  start(): Promise<unknown>;
   create(): Promise<SharedDatabase>;
   drop(database: string): Promise<void>;
   stop(): Promise<void>;
@@ -75,8 +77,9 @@ function postgresHost(): EngineHost {
   let server: Promise<PostgresServer> | undefined;
   const names = namer();
   const queue = serial();
+  const start = (): Promise<PostgresServer> => (server ??= startPrivatePostgresServer());
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const running = await (server ??= startPrivatePostgresServer());
+    const running = await start();
     const client = new pg.Client({ connectionString: running.url });
     await client.connect();
     try {
@@ -86,6 +89,7 @@ function postgresHost(): EngineHost {
     }
   };
   return {
+    start,
     create: () =>
       queue(async () => {
         const database = names.next();
@@ -109,8 +113,9 @@ function mariadbHost(): EngineHost {
   let server: Promise<MariadbServer> | undefined;
   const names = namer();
   const queue = serial();
+  const start = (): Promise<MariadbServer> => (server ??= startPrivateMariadbServer());
   const admin = async <T>(work: (c: mysql.Connection) => Promise<T>): Promise<T> => {
-    const running = await (server ??= startPrivateMariadbServer());
+    const running = await start();
     const connection = await mysql.createConnection({ host: running.host, port: running.port, user: running.user });
     try {
       return await work(connection);
@@ -119,6 +124,7 @@ function mariadbHost(): EngineHost {
     }
   };
   return {
+    start,
     create: () =>
       queue(async () => {
         const database = names.next();
@@ -171,14 +177,19 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Starts the coordinator; no database server runs until a file asks.
+ * Starts the coordinator; no database server runs until a file asks, unless
+ * `eager` (the whole suite, where files of both engines come soon): then
+ * PostgreSQL starts at once and MariaDB after it (each start waits on
+ * synchronous child processes, so two at once would take as long), while
+ * the first files run. A failed eager start is not retried: the files that
+ * ask see its error, as they would have.
  *
  * @example
  * const c = await startServerCoordinator();
  * // … tests call createSharedDatabase('postgres') …
  * await c.close();
  */
-export async function startServerCoordinator(): Promise<ServerCoordinator> {
+export async function startServerCoordinator(options: { readonly eager?: boolean } = {}): Promise<ServerCoordinator> {
   const hosts: Record<SharedEngine, EngineHost> = { postgres: postgresHost(), mariadb: mariadbHost() };
   const topologies = topologyHost(hosts.postgres);
   const packed = packedHost();
@@ -226,11 +237,24 @@ export async function startServerCoordinator(): Promise<ServerCoordinator> {
       );
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  let closing = false;
+  if (options.eager === true) {
+    // After this turn of the event loop: the caller learns the address first.
+    setImmediate(() => {
+      if (closing) return;
+      void hosts.postgres
+        .start()
+        .catch(() => undefined)
+        .then(() => (closing ? undefined : hosts.mariadb.start()))
+        .catch(() => undefined);
+    });
+  }
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
     address: `http://127.0.0.1:${port}`,
     async close() {
+      closing = true;
       await new Promise<void>((resolve) => http.close(() => resolve()));
       // The topologies first: pgbouncer and the coordinator's shards lean on the shared PostgreSQL server.
       await topologies.stop().catch(() => {});
