@@ -19,7 +19,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // vitest's default is one worker per core less one; here a worker mostly waits on a child it spawned
-    // (the built CLI, a server), so that left a core idle on a 2-core machine: one worker per core.
+    // (the built CLI, a server), so that left a core idle on a 2-core machine: one worker per core. Not more:
+    // those children keep the core busy — test/cli's 17 files spent 188 CPU-seconds (the worker and its
+    // children) for 140 s of file time on a quiet run, package-install 58 for 43 — so a third worker on two
+    // cores only shares them.
     maxWorkers: availableParallelism(),
     // The JSON report lets .ci/run print a plain "N passed, N failed" line; the durations feed
     // test/durations.json (`npm run test:durations`).
