@@ -22,7 +22,9 @@
  * environment and standard streams), and only in a worker process
  * (vitest's forks pool: `process.chdir` is not allowed in a thread).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
+import { setColor } from '../../src/cli/color.js';
 import type { CliResult } from './cli.js';
 import { ROOT } from './cli.js';
 
@@ -65,7 +67,47 @@ interface ProcessState {
   readonly exitCode: typeof process.exitCode;
   readonly listeners: ReadonlyMap<string, number>;
   readonly env: string;
-  readonly timers: number;
+}
+
+/**
+ * The timers a run started and that have neither fired nor been cleared.
+ * Only timers made in the run's own async context count: the test's
+ * process has timers of its own (vitest's, the servers a test runs) that
+ * come and go while a command runs.
+ */
+const runTimers = new AsyncLocalStorage<Set<NodeJS.Timeout>>();
+
+function trackTimers(): () => void {
+  const { setTimeout: set, setInterval: every, clearTimeout: clear, clearInterval: clearEvery } = globalThis;
+  const track = (start: typeof set) =>
+    Object.assign(
+      ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+        const pending = runTimers.getStore();
+        if (pending === undefined) return start(callback, ms, ...args);
+        const timer: NodeJS.Timeout = start(
+          (...a: unknown[]) => {
+            if (start === set) pending.delete(timer);
+            callback(...a);
+          },
+          ms,
+          ...args,
+        );
+        pending.add(timer);
+        return timer;
+      }) as typeof set,
+      start,
+    );
+  const untrack = (stop: typeof clear) => (timer?: NodeJS.Timeout | string | number) => {
+    if (typeof timer === 'object') runTimers.getStore()?.delete(timer);
+    stop(timer);
+  };
+  globalThis.setTimeout = track(set);
+  globalThis.setInterval = track(every as unknown as typeof set) as unknown as typeof every;
+  globalThis.clearTimeout = untrack(clear);
+  globalThis.clearInterval = untrack(clearEvery);
+  return () => {
+    Object.assign(globalThis, { setTimeout: set, setInterval: every, clearTimeout: clear, clearInterval: clearEvery });
+  };
 }
 
 function processState(): ProcessState {
@@ -78,7 +120,6 @@ function processState(): ProcessState {
     exitCode: process.exitCode,
     listeners,
     env: JSON.stringify(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-    timers: process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'Immediate').length,
   };
 }
 
@@ -91,7 +132,6 @@ function leftBehind(before: ProcessState, after: ProcessState): string[] {
     if (count > was) found.push(`${count - was} more ${name} listener(s)`);
   }
   if (after.env !== before.env) found.push('process.env changed');
-  if (after.timers > before.timers) found.push(`${after.timers - before.timers} more pending timer(s)`);
   return found;
 }
 
@@ -111,9 +151,11 @@ async function runOnce(run: CommandEntry, args: readonly string[], options: InPr
   Object.defineProperty(process, 'stdin', { value: Readable.from([Buffer.from(options.input ?? '')]), configurable: true });
   const out = capture(process.stdout);
   const err = capture(process.stderr);
+  const pending = new Set<NodeJS.Timeout>();
+  const untrack = trackTimers();
   let result: CliResult;
   try {
-    const code = await run(args);
+    const code = await runTimers.run(pending, () => run(args));
     result = { code, stdout: out.text(), stderr: err.text() };
   } finally {
     out.restore();
@@ -124,10 +166,14 @@ async function runOnce(run: CommandEntry, args: readonly string[], options: InPr
       else process.env[name] = value;
     }
     process.chdir(cwd);
+    untrack();
+    // runWepql decides colour afresh each run; off is where the module starts, and where other files find it.
+    setColor(false);
   }
-  // A timer a command clears as it finishes is gone by the next turn of the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
   const leaks = leftBehind(before, processState());
+  // A timer that would keep a real `wepql` from exiting; an unref'd one would not.
+  const timers = [...pending].filter((timer) => timer.hasRef()).length;
+  if (timers > 0) leaks.push(`${timers} pending timer(s)`);
   if (leaks.length > 0) {
     process.exitCode = before.exitCode;
     throw new Error(`wepql ${args.join(' ')} left behind in the test's process: ${leaks.join('; ')}`);
