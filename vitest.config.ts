@@ -44,6 +44,8 @@ export default defineConfig({
             'test/types/**/*.test.ts',
             'test/lsp/**/*.test.ts',
             'test/conformance/**/*.test.ts',
+            // Commands run in process restore what they change (test/support/cli-in-process.ts); spawns leave nothing.
+            'test/cli/**/*.test.ts',
           ],
           exclude: PROCESS_WIDE,
           isolate: false,
@@ -55,13 +57,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
-          include: [
-            'test/cli/**/*.test.ts',
-            'test/e2e/**/*.test.ts',
-            'test/engines/**/*.test.ts',
-            'test/topology/**/*.test.ts',
-            ...PROCESS_WIDE,
-          ],
+          include: ['test/e2e/**/*.test.ts', 'test/engines/**/*.test.ts', 'test/topology/**/*.test.ts', ...PROCESS_WIDE],
           isolate: true,
         },
       },

@@ -2,13 +2,17 @@
  * The command line as a user meets it: help for every command from its own
  * definition, version, "did you mean", colour rules, a closed pipe, records
  * nested too deep, one stdin label, fmt --write/--check, schema diff and the
- * progress line. Every case runs the built binary.
+ * progress line. Each case runs in the test's process
+ * (test/support/cli-in-process.ts) unless it is about what only a process
+ * shows — the binary's version, a real pipe or terminal, variables a
+ * program starts with — and those run the built binary.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const uxDir = tempDirs('wepql-ux-');
@@ -27,7 +31,7 @@ describe('help', () => {
     const module = (await import(`../../src/cli/commands/${name}.ts`)) as {
       definition: { options: { flag: string; description: string }[] };
     };
-    const r = runCli([name, '--help']);
+    const r = await runCliInProcess([name, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^usage: wepql ${name}`));
     for (const o of module.definition.options) {
@@ -35,18 +39,19 @@ describe('help', () => {
       expect(r.stdout).toContain(o.description);
     }
     expect(r.stdout).toMatch(/\nexamples?:\n {2}wepql /);
-    expect(runCli(['help', name]).stdout).toBe(r.stdout);
+    expect((await runCliInProcess(['help', name])).stdout).toBe(r.stdout);
   });
 
-  it('`wepql schema diff --help` and `wepql help schema diff` give the subcommand its own help', () => {
-    const r = runCli(['schema', 'diff', '--help']);
+  it('`wepql schema diff --help` and `wepql help schema diff` give the subcommand its own help', async () => {
+    const r = await runCliInProcess(['schema', 'diff', '--help']);
     expect(r.stdout).toMatch(/^usage: wepql schema diff \[options\] OLD\.json NEW\.json/);
     expect(r.stdout).toContain('--format text|json');
-    expect(runCli(['help', 'schema', 'diff']).stdout).toBe(r.stdout);
+    expect((await runCliInProcess(['help', 'schema', 'diff'])).stdout).toBe(r.stdout);
   });
 
-  it.each([['--version'], ['-v']])('%s prints the package version', (flag) => {
+  it.each([['--version'], ['-v']])('%s prints the package version', async (flag) => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    // The built binary: the version it reports is read next to it.
     expect(runCli([flag])).toEqual({ code: 0, stdout: `wepql ${version}\n`, stderr: '' });
   });
 });
@@ -60,8 +65,8 @@ describe('did you mean', () => {
     [['fmt', '--wirte', 'x.txt'], 'unknown option --wirte; did you mean --write?'],
     [['query', '--fliter', 'A.Equal(1)'], 'unknown option --fliter; did you mean --filter?'],
     [['schema', 'dif', 'a', 'b'], 'unknown subcommand "dif"; did you mean "diff"?'],
-  ])('%j', (args, message) => {
-    const r = runCli(args);
+  ])('%j', async (args, message) => {
+    const r = await runCliInProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     // A mistyped command gets a pointer, not the whole help.
@@ -74,22 +79,24 @@ describe('colour', () => {
   const lint = ['lint', join(dir, 'w.txt')];
   const clean = { FORCE_COLOR: undefined, NO_COLOR: undefined };
 
+  // Spawned where the decision rests on what only a process has: its stdout a real pipe, variables it was started with.
   it.each([
-    ['no colour when piped', [], {}, false],
-    ['--color forces it', ['--color'], {}, true],
-    ['FORCE_COLOR=1 forces it', [], { FORCE_COLOR: '1' }, true],
-    ['FORCE_COLOR=0 turns it off', ['--color'], { FORCE_COLOR: '0' }, true],
-    ['--no-color wins over FORCE_COLOR', ['--no-color'], { FORCE_COLOR: '1' }, false],
-    ['NO_COLOR turns it off', [], { NO_COLOR: '1', FORCE_COLOR: '1' }, false],
-  ] as const)('%s', (_title, flags, env, coloured) => {
-    const r = runCli([...lint, ...flags], { env: { ...clean, ...env } });
+    ['no colour when piped', [], {}, false, 'spawned'],
+    ['--color forces it', ['--color'], {}, true, 'in process'],
+    ['FORCE_COLOR=1 forces it', [], { FORCE_COLOR: '1' }, true, 'spawned'],
+    ['FORCE_COLOR=0 turns it off', ['--color'], { FORCE_COLOR: '0' }, true, 'in process'],
+    ['--no-color wins over FORCE_COLOR', ['--no-color'], { FORCE_COLOR: '1' }, false, 'in process'],
+    ['NO_COLOR turns it off', [], { NO_COLOR: '1', FORCE_COLOR: '1' }, false, 'spawned'],
+  ] as const)('%s (%s)', async (_title, flags, env, coloured, how) => {
+    const options = { env: { ...clean, ...env } };
+    const r = how === 'spawned' ? runCli([...lint, ...flags], options) : await runCliInProcess([...lint, ...flags], options);
     expect(r.stdout).toContain('empty-clause');
     expect(r.stdout.includes(ESC)).toBe(coloured);
   });
 });
 
 describe('pipes, deep records and standard input', () => {
-  it('a reader that closes the pipe early ends the command quietly with status 0', () => {
+  it('a reader that closes the pipe early ends the command quietly with status 0', async () => {
     const r = spawnSync(
       'bash',
       ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" query --data examples/employees.json | head -c 10 >/dev/null`],
@@ -102,36 +109,36 @@ describe('pipes, deep records and standard input', () => {
     expect(r.status).toBe(0);
   });
 
-  it('a record nested 5,000 levels deep is a clear error naming the record and line, never a stack trace', () => {
+  it('a record nested 5,000 levels deep is a clear error naming the record and line, never a stack trace', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
-    const r = runCli(['query', '--data', '-'], { input: `{"Id":1}\n{"Id":2,"x":${deep}}\n` });
+    const r = await runCliInProcess(['query', '--data', '-'], { input: `{"Id":1}\n{"Id":2,"x":${deep}}\n` });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid data file <stdin>: record 2 (line 2) nests deeper than 256 levels');
     expect(r.stderr).not.toMatch(/RangeError|at .*\.js/);
-    const arr = runCli(['query', '--data', '-'], { input: `[{"Id":1},${deep}]` });
+    const arr = await runCliInProcess(['query', '--data', '-'], { input: `[{"Id":1},${deep}]` });
     expect(arr.code).toBe(2);
     expect(arr.stderr).toContain('record 2 nests deeper');
   });
 
-  it.each([[['parse', '-']], [['fmt', '-']], [['explain', '-']], [['lint', '-']]])('%j calls standard input <stdin>', (args) => {
-    const r = runCli(args, { input: 'A.Equalz(1)\n' });
+  it.each([[['parse', '-']], [['fmt', '-']], [['explain', '-']], [['lint', '-']]])('%j calls standard input <stdin>', async (args) => {
+    const r = await runCliInProcess(args, { input: 'A.Equalz(1)\n' });
     expect(r.stdout + r.stderr).toContain('<stdin>:1:3: error unknown-operator');
   });
 
-  it('lint --format json calls standard input <stdin> too', () => {
+  it('lint --format json calls standard input <stdin> too, read from a real pipe', () => {
     const r = runCli(['lint', '--format', 'json', '-'], { input: 'A.Equalz(1)\n' });
     expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ file: '<stdin>', code: 'unknown-operator' })]);
   });
 });
 
 describe('fmt --write and --check', () => {
-  it('--check names each file that would change; --write rewrites only those texts and names the files', () => {
+  it('--check names each file that would change; --write rewrites only those texts and names the files', async () => {
     const dir = temp({
       'good.wepql': 'A.Equal(1)\n',
       'bad.wepql': '# keep me\na.equal( 1 )\nB.IsNull()\n',
       'bad.json': '[\n  {"name": "x", "filter": "or(a.equal(1);b.equal(2))"}\n]\n',
     });
-    const check = runCli(['fmt', '--check', dir]);
+    const check = await runCliInProcess(['fmt', '--check', dir]);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain(join(dir, 'bad.wepql'));
     expect(check.stdout).toContain(join(dir, 'bad.json'));
@@ -139,7 +146,7 @@ describe('fmt --write and --check', () => {
     expect(check.stdout).toContain('Canonical-form issues found in 2 files. Run `wepql fmt --write` to fix them.');
 
     for (const flag of ['--write', '-w']) {
-      const write = runCli(['fmt', flag, dir]);
+      const write = await runCliInProcess(['fmt', flag, dir]);
       expect(write.code).toBe(0);
       if (flag === '--write') {
         expect(write.stdout).toContain(`${join(dir, 'bad.wepql')} (1 entry rewritten)`);
@@ -148,19 +155,19 @@ describe('fmt --write and --check', () => {
     }
     expect(readFileSync(join(dir, 'bad.wepql'), 'utf8')).toBe('# keep me\na.Equal(1)\nB.IsNull()\n');
     expect(readFileSync(join(dir, 'bad.json'), 'utf8')).toBe('[\n  {"name": "x", "filter": "Or(a.Equal(1);b.Equal(2))"}\n]\n');
-    expect(runCli(['fmt', '--check', dir]).code).toBe(0);
+    expect((await runCliInProcess(['fmt', '--check', dir])).code).toBe(0);
   });
 
-  it('fmt-write-syntax-error-misreport: counts only files changed, and sends syntax errors to the hand, not to --write', () => {
+  it('fmt-write-syntax-error-misreport: counts only files changed, and sends syntax errors to the hand, not to --write', async () => {
     const broken = temp({ 'broken.wepql': 'A.Equal(1\n' });
-    const alone = runCli(['fmt', '--write', '--no-config', 'broken.wepql'], { cwd: broken });
+    const alone = await runCliInProcess(['fmt', '--write', '--no-config', 'broken.wepql'], { cwd: broken });
     expect(alone.code).toBe(1);
     expect(alone.stdout).not.toContain('1 file changed');
     expect(alone.stdout).toContain('[error] broken.wepql (not changed)\n  line 1: cannot be formatted (missing-close-paren');
     expect(alone.stdout).toContain('Formatted 1 file: no file changed.\n');
     expect(alone.stdout).toContain('1 file holds entries with errors that `wepql fmt --write` cannot fix (named above)');
     expect(readFileSync(join(broken, 'broken.wepql'), 'utf8')).toBe('A.Equal(1\n');
-    const check = runCli(['fmt', '--check', '--no-config', 'broken.wepql'], { cwd: broken });
+    const check = await runCliInProcess(['fmt', '--check', '--no-config', 'broken.wepql'], { cwd: broken });
     expect(check.code).toBe(1);
     expect(check.stdout).not.toContain('Run `wepql fmt --write` to fix them');
     expect(check.stdout).toContain('cannot fix (named above); fix them by hand');
@@ -173,22 +180,25 @@ describe('fmt --write and --check', () => {
       'd.wepql': 'Or(A.Equal(1)\n',
       'e.wepql': 'A.Equal(1)\n',
     });
-    const before = runCli(['fmt', '--check', '--no-config', '.'], { cwd: repo });
+    const before = await runCliInProcess(['fmt', '--check', '--no-config', '.'], { cwd: repo });
     expect(before.stdout).toContain('Canonical-form issues found in 3 files. Run `wepql fmt --write` to fix them.');
     expect(before.stdout).toContain('2 files hold entries with errors that `wepql fmt --write` cannot fix');
-    const write = runCli(['fmt', '--write', '--no-config', '.'], { cwd: repo });
+    const write = await runCliInProcess(['fmt', '--write', '--no-config', '.'], { cwd: repo });
     expect(write.code).toBe(1);
     expect(write.stdout).toContain('Formatted 5 files: 3 files changed.\n');
     expect(write.stdout).toContain('[error] b.wepql\n  line 2: cannot be formatted');
     expect(write.stdout).toContain('[error] d.wepql (not changed)\n');
     expect(readFileSync(join(repo, 'b.wepql'), 'utf8')).toBe('b.Equal(2)\nB.Equal(\n');
-    const again = runCli(['fmt', '--write', '--no-config', '.'], { cwd: repo });
+    const again = await runCliInProcess(['fmt', '--write', '--no-config', '.'], { cwd: repo });
     expect(again.stdout).toContain('Formatted 5 files: no file changed.\n');
   });
 
-  it.each([[['fmt', '--write', '-']], [['fmt', '--write', '--check', 'x.txt']], [['fmt', '--write']]])('%j is a usage error', (args) => {
-    expect(runCli(args).code).toBe(2);
-  });
+  it.each([[['fmt', '--write', '-']], [['fmt', '--write', '--check', 'x.txt']], [['fmt', '--write']]])(
+    '%j is a usage error',
+    async (args) => {
+      expect((await runCliInProcess(args)).code).toBe(2);
+    },
+  );
 });
 
 describe('wepql schema diff', () => {
@@ -211,8 +221,8 @@ describe('wepql schema diff', () => {
     }),
   });
 
-  it('prints each change and exits 1 when a saved filter can break', () => {
-    const r = runCli(['schema', 'diff', join(dir, 'v1.json'), join(dir, 'v2.json')]);
+  it('prints each change and exits 1 when a saved filter can break', async () => {
+    const r = await runCliInProcess(['schema', 'diff', join(dir, 'v1.json'), join(dir, 'v2.json')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('(version 1 → 2)');
     expect(r.stdout).toContain('  renamed    Surname → LastName\n');
@@ -223,8 +233,8 @@ describe('wepql schema diff', () => {
     expect(r.stdout).toContain('5 changes; saved filters can break');
   });
 
-  it('exits 0 when nothing breaks, and --format json lists the changes', () => {
-    const r = runCli(['schema', 'diff', '--format', 'json', join(dir, 'v1.json'), join(dir, 'v3.json')]);
+  it('exits 0 when nothing breaks, and --format json lists the changes', async () => {
+    const r = await runCliInProcess(['schema', 'diff', '--format', 'json', join(dir, 'v1.json'), join(dir, 'v3.json')]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       previousVersion: 1,
@@ -238,14 +248,14 @@ describe('wepql schema diff', () => {
     });
   });
 
-  it('needs exactly two schema files', () => {
-    expect(runCli(['schema', 'diff', join(dir, 'v1.json')]).code).toBe(2);
-    expect(runCli(['schema']).code).toBe(2);
+  it('needs exactly two schema files', async () => {
+    expect((await runCliInProcess(['schema', 'diff', join(dir, 'v1.json')])).code).toBe(2);
+    expect((await runCliInProcess(['schema'])).code).toBe(2);
   });
 });
 
 describe('progress', () => {
-  it('draws a progress line on a terminal for long runs, and nothing when piped', () => {
+  it('draws a progress line on a terminal for long runs, and nothing when piped', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `A.Equal(${i});B.InArray(1,2,${i})`).join('\n');
     const dir = temp({ 'many.txt': lines + '\n' });
     const command = `"${process.execPath}" "${CLI}" lint "${join(dir, 'many.txt')}" >/dev/null`;
@@ -256,7 +266,7 @@ describe('progress', () => {
     });
     expect(tty.status).toBe(0);
     expect(tty.stdout).toMatch(/wepql: \d+\/3000 filters and sorts \(\d+%\)/);
-    const piped = runCli(['lint', join(dir, 'many.txt')], { env: { WEPQL_PROGRESS_AFTER_MS: '0' } });
+    const piped = await runCliInProcess(['lint', join(dir, 'many.txt')], { env: { WEPQL_PROGRESS_AFTER_MS: '0' } });
     expect(piped.stderr).toBe('');
   });
 });

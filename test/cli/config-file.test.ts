@@ -9,7 +9,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import { CONFIG_KEYS, loadConfig, readJsonc } from '../../src/workspace/config.js';
-import { ROOT, runCli } from '../support/cli.js';
+import { ROOT } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const configDir = tempDirs('wepql-config-');
@@ -26,33 +27,33 @@ function configFile(text: string): string {
 }
 
 describe('wepql.config.json as JSONC', () => {
-  it('reads comments and trailing commas', () => {
+  it('reads comments and trailing commas', async () => {
     const file = configFile(
       '// lint settings\n{\n  "schema": "s.json", /* the current one */\n  "paths": ["views",],\n  "maxWarnings": -1,\n}\n',
     );
     expect(loadConfig(file)).toMatchObject({ paths: ['views'], maxWarnings: -1 });
   });
 
-  it('names the line and column of a syntax error, as a usage error of the CLI', () => {
+  it('names the line and column of a syntax error, as a usage error of the CLI', async () => {
     expect(() => readJsonc('{\n  "schema": "s.json"\n  "paths": []\n}', 'c.json')).toThrow(/CommaExpected at line 3, column 3/);
     const file = configFile('{ "schema": }');
-    const r = runCli(['lint', '--config', file, 'x.wepql']);
+    const r = await runCliInProcess(['lint', '--config', file, 'x.wepql']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not valid JSON (ValueExpected at line 1, column 13)');
   });
 
-  it('keeps "__proto__" a plain key (an unknown one), never a prototype', () => {
+  it('keeps "__proto__" a plain key (an unknown one), never a prototype', async () => {
     expect(() => loadConfig(configFile('{ "__proto__": { "schema": "x" } }'))).toThrow(/__proto__: unknown key/);
     expect(({} as Record<string, unknown>).schema).toBeUndefined();
   });
 
-  it('refuses a config nested too deeply to read with a message, not a crash', () => {
+  it('refuses a config nested too deeply to read with a message, not a crash', async () => {
     expect(() => readJsonc('['.repeat(200_000), 'deep.json')).toThrow(/deep\.json/);
   });
 });
 
 describe('schemas/wepql-config.schema.json', () => {
-  it('lists exactly the keys the reader knows, and every diagnostic code for "rules"', () => {
+  it('lists exactly the keys the reader knows, and every diagnostic code for "rules"', async () => {
     expect(Object.keys(schema.properties).sort()).toEqual([...CONFIG_KEYS].sort());
     expect([...schema.properties.rules.propertyNames.enum].sort()).toEqual(Object.keys(DIAGNOSTIC_CODES).sort());
   });
@@ -66,7 +67,7 @@ describe('schemas/wepql-config.schema.json', () => {
     },
   );
 
-  it('eslint-habits: accepts "overrides" as the reader does', () => {
+  it('eslint-habits: accepts "overrides" as the reader does', async () => {
     const text = '{ "overrides": [{ "files": ["legacy/**"], "rules": { "contradiction": "off" } }] }';
     expect(validate(readJsonc(text, 'c.json'))).toBe(true);
     expect(loadConfig(configFile(text)).overrides?.[0]?.files[0]?.matches('legacy/a/b.wepql')).toBe(true);
@@ -81,12 +82,12 @@ describe('schemas/wepql-config.schema.json', () => {
     ['an empty path', '{ "paths": [""] }'],
     ['an override without rules', '{ "overrides": [{ "files": ["a/**"] }] }'],
     ['an override with an unknown code', '{ "overrides": [{ "files": "a/**", "rules": { "nope": "off" } }] }'],
-  ])('refuses %s, as the reader does', (_name, text) => {
+  ])('refuses %s, as the reader does', async (_name, text) => {
     expect(validate(readJsonc(text, 'c.json'))).toBe(false);
     expect(() => loadConfig(configFile(text))).toThrow();
   });
 
-  it('is shipped in the package and named in docs/linting.md', () => {
+  it('is shipped in the package and named in docs/linting.md', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
     expect(pkg.exports['./schemas/wepql-config.schema.json']).toBe('./schemas/wepql-config.schema.json');
     expect(pkg.files).toContain('schemas');

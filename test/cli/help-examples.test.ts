@@ -1,11 +1,16 @@
 /**
  * Every example printed by `wepql help <command>` (and `wepql help schema
- * diff`) runs, as printed, through a shell against the built binary, in a
- * copy of the repository's schemas/ and examples/ with a real PostgreSQL
+ * diff`) runs as printed, in a copy of the repository's schemas/ and examples/ with a real PostgreSQL
  * behind `$DATABASE_URL` (and two more databases of that server behind
  * `$SHARD0_URL` and `$SHARD1_URL`, for the `--shards` examples): it ends
  * with 0 or 1 (findings), never a usage error or an internal error. Every
  * help also says what `--` does.
+ *
+ * An example made only of words — plain, 'single-quoted', or
+ * "double-quoted" with $VARIABLES — is split as sh splits it and run in the
+ * test's process (test/support/cli-in-process.ts); one that needs more of
+ * the shell (a redirect), and `wepql lsp` (a server on stdio), run through
+ * /bin/sh against the built binary.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,12 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, runCli } from '../support/cli.js';
+import { CLI, ROOT } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 /** The commands `wepql --help` lists, and the subcommands with a help of their own. */
-function helpTopics(): string[][] {
-  const list = runCli(['--help']).stdout;
+async function helpTopics(): Promise<string[][]> {
+  const list = (await runCliInProcess(['--help'])).stdout;
   const commands = [...list.slice(list.indexOf('commands:')).matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((m) => [m[1]!]);
   return [...commands, ['schema', 'diff']];
 }
@@ -33,9 +39,53 @@ function examplesOf(help: string): string[] {
     .map((l) => l.trim());
 }
 
-const topics = helpTopics();
+/**
+ * The words of a command line as sh makes them, for lines of plain words,
+ * 'single-quoted' and "double-quoted" text, and $NAME or ${NAME} inside
+ * double quotes; undefined for a line that needs more of the shell
+ * (redirects, pipes, globs, unquoted variables, escapes).
+ */
+function shellWords(line: string, env: NodeJS.ProcessEnv): string[] | undefined {
+  const words: string[] = [];
+  const token = /\s*(?:([^\s'"\\$|&;<>()`*?[\]{}~#]+)|'([^']*)'|"((?:[^"\\`$]|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)*)")/y;
+  let word: string | undefined;
+  let at = 0;
+  while (at < line.length) {
+    if (/\s/.test(line[at]!)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+      at++;
+      continue;
+    }
+    token.lastIndex = at;
+    const m = token.exec(line);
+    if (m === null || m[0].trimStart().length === 0) return undefined;
+    const text = m[1] ?? m[2] ?? m[3]!.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_all, name: string) => env[name] ?? '');
+    word = (word ?? '') + text;
+    at = token.lastIndex;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+const topics = await helpTopics();
 // Each topic's help, asked once: the tests below and the list of examples read the same text.
-const helps = new Map(topics.map((topic) => [topic.join(' '), runCli(['help', ...topic]).stdout]));
+const helps = new Map<string, string>();
+for (const topic of topics) helps.set(topic.join(' '), (await runCliInProcess(['help', ...topic])).stdout);
+
+describe('the splitter of examples run in process', () => {
+  it.each([
+    [`wepql lint --filter-path '$.views[*].filter' a.yaml`, ['wepql', 'lint', '--filter-path', '$.views[*].filter', 'a.yaml']],
+    [`wepql db-seed --shards "$A,\${B}" --rows 20`, ['wepql', 'db-seed', '--shards', 'a,', '--rows', '20']],
+    [`wepql fmt -- 'lastName.equal(-5)'x"y"`, ['wepql', 'fmt', '--', 'lastName.equal(-5)xy']],
+    ['wepql schema --openapi > out.yaml', undefined],
+    ['wepql lint *.wepql', undefined],
+    ['wepql lint $A', undefined],
+    ['wepql fmt "unclosed', undefined],
+  ])('%s', (line, words) => {
+    expect(shellWords(line, { A: 'a' })).toEqual(words);
+  });
+});
 
 describe("every command's help", () => {
   it('lists the commands', () => {
@@ -101,16 +151,21 @@ if (findPostgresBin() === undefined) {
 
     it.each(runnable)(
       '%s: %s',
-      (_topic, example) => {
-        const r = spawnSync('/bin/sh', ['-c', example], {
-          cwd: sandbox,
-          encoding: 'utf8',
-          input: '',
-          timeout: 120_000,
-          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, DATABASE_URL: server.url, ...shardUrls, NO_COLOR: '1' },
-        });
+      async (_topic, example) => {
+        const env = { DATABASE_URL: server.url, ...shardUrls, NO_COLOR: '1' };
+        const words = example.startsWith('wepql lsp') ? undefined : shellWords(example, { ...process.env, ...env });
+        const r =
+          words === undefined
+            ? spawnSync('/bin/sh', ['-c', example], {
+                cwd: sandbox,
+                encoding: 'utf8',
+                input: '',
+                timeout: 120_000,
+                env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...env },
+              })
+            : await runCliInProcess(words.slice(1), { cwd: sandbox, env });
         expect(r.stderr).not.toMatch(/internal error|usage: wepql|unknown option|command not found/);
-        expect([0, 1]).toContain(r.status);
+        expect([0, 1]).toContain('status' in r ? r.status : r.code);
       },
       150_000,
     );

@@ -2,15 +2,15 @@
  * `wepql lint` over saved filters stored in a real PostgreSQL server
  * (test/support/postgres-server.ts): findings by row id, --fix writing rows
  * back, the config file's `database` source (read only with
- * --allow-database), and identifiers quoted rather than spliced. Runs the
- * built binary.
+ * --allow-database), and identifiers quoted rather than spliced. Runs in the
+ * test's process (test/support/cli-in-process.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 const V1 = { fields: { Id: { type: 'integer' }, Surname: { type: 'string' }, Gender: { type: 'integer', nullable: true } } };
@@ -49,7 +49,7 @@ if (findPostgresBin() === undefined) {
 
     it('reports findings by row id and column: a filter finding and a sort finding on one row carry their column names', async () => {
       await seed('saved views');
-      const r = runCli(
+      const r = await runCliInProcess(
         [
           'lint',
           '--no-config',
@@ -84,7 +84,7 @@ if (findPostgresBin() === undefined) {
 
     it('--fix writes renamed fields back to their rows and leaves the other rows alone', async () => {
       await seed('views_fix');
-      const r = runCli(
+      const r = await runCliInProcess(
         [
           'lint',
           '--no-config',
@@ -124,12 +124,12 @@ if (findPostgresBin() === undefined) {
         join(cfg, 'wepql.config.json'),
         JSON.stringify({ schema: 'v2.json', database: { table: 'views_cfg', column: 'filter text', idColumn: 'view_id' } }),
       );
-      const r = runCli(['lint', '--allow-database', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      const r = await runCliInProcess(['lint', '--allow-database', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(JSON.parse(r.stdout).map((f: { file: string; code: string }) => [f.file, f.code])).toEqual([
         ['views_cfg#1.filter text', 'unknown-field'],
         ['views_cfg#3.filter text', 'unknown-field'],
       ]);
-      const missing = runCli(
+      const missing = await runCliInProcess(
         ['lint', '--no-config', '--database-url', server.url, '--table', 'nope"; DROP TABLE views_cfg; --', '--column', 'f'],
         { cwd: dir },
       );
@@ -144,14 +144,17 @@ if (findPostgresBin() === undefined) {
       await client.query("INSERT INTO api_keys VALUES (1, 'sk_live_4f9a2c'), (2, 'sk_live_77b1e0')");
       const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-exfil-'));
       writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ database: { table: 'api_keys', column: 'key' } }));
-      const r = runCli(['lint'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      const r = await runCliInProcess(['lint'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stdout + r.stderr).not.toContain('sk_live');
       expect(r.stderr).toContain('a config alone never reads a database: pass --allow-database');
       expect(r.stderr).toContain('"api_keys"');
       // The user's own flag is the consent: then the table is read, as asked.
-      const allowed = runCli(['lint', '--allow-database', '--format', 'json'], { cwd: cfg, env: { DATABASE_URL: server.url } });
+      const allowed = await runCliInProcess(['lint', '--allow-database', '--format', 'json'], {
+        cwd: cfg,
+        env: { DATABASE_URL: server.url },
+      });
       expect(allowed.stderr).toContain('2 rows, 2 filters checked');
     });
   });

@@ -2,12 +2,14 @@
  * `wepql lint` over a project the way a team keeps saved filters: files in
  * directories and globs, .gitignore-style ignores, YAML, selectors inside
  * documents, a wepql.config.json found upward, a previous schema, --fix,
- * --quiet and --max-warnings. Every case runs the built binary.
+ * --quiet and --max-warnings. Every case runs in the test's
+ * process (test/support/cli-in-process.ts); the built binary's lint is
+ * spawned in cli-ux, hostile-files and help-examples.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const lintProjectDir = tempDirs('wepql-lint-project-');
@@ -46,7 +48,7 @@ const json = (r: { stdout: string }) =>
   JSON.parse(r.stdout) as { file: string; code: string; severity: string; line: number; name?: string }[];
 
 describe('wepql lint: where the filters live', () => {
-  it('walks a directory for .wepql files and JSON, YAML, NDJSON files of saved filters, skipping .txt, node_modules and other extensions', () => {
+  it('walks a directory for .wepql files and JSON, YAML, NDJSON files of saved filters, skipping .txt, node_modules and other extensions', async () => {
     const dir = project({
       'views/a.json': [{ name: 'a', filter: 'Nope.Equal(1)' }],
       'views/sub/b.yaml': '- name: b\n  filter: Nope.Equal(2)\n',
@@ -57,27 +59,27 @@ describe('wepql lint: where the filters live', () => {
       'views/node_modules/x.json': [{ filter: 'Nope.Equal(6)' }],
       'schema.json': V2,
     });
-    const r = runCli(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', 'views'], { cwd: dir });
+    const r = await runCliInProcess(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', 'views'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(json(r).map((f) => f.file)).toEqual(['views/a.json', 'views/d.wepql', 'views/sub/b.yaml', 'views/sub/c.ndjson']);
     expect(r.stderr).toContain('4 files, 4 filters checked: 4 errors, 0 warnings');
   });
 
-  it('expands a quoted glob, and a glob that matches nothing is a usage error', () => {
+  it('expands a quoted glob, and a glob that matches nothing is a usage error', async () => {
     const dir = project({
       'views/a.json': [{ filter: 'Nope.Equal(1)' }],
       'views/deep/b.yaml': 'filter: Nope.Equal(2)\n',
       'views/deep/c.txt': 'Nope.Equal(3)\n',
     });
-    const r = runCli(['lint', '--no-config', '--format', 'json', 'views/**/*.{json,yaml}'], { cwd: dir });
+    const r = await runCliInProcess(['lint', '--no-config', '--format', 'json', 'views/**/*.{json,yaml}'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('2 files, 2 filters checked');
-    const none = runCli(['lint', '--no-config', 'views/**/*.yml'], { cwd: dir });
+    const none = await runCliInProcess(['lint', '--no-config', 'views/**/*.yml'], { cwd: dir });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no files match "views/**/*.yml"');
   });
 
-  it('leaves out files matched by .wepqlignore, --ignore-pattern and --ignore-path', () => {
+  it('leaves out files matched by .wepqlignore, --ignore-pattern and --ignore-path', async () => {
     const dir = project({
       'views/keep.wepql': 'Nope.Equal(1)\n',
       'views/drafts/skip.wepql': 'Nope.Equal(2)\n',
@@ -88,31 +90,31 @@ describe('wepql lint: where the filters live', () => {
       'schema.json': V2,
     });
     const base = ['lint', '--no-config', '--schema', 'schema.json', '--format', 'json'];
-    expect(json(runCli([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
+    expect(json(await runCliInProcess([...base, 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
       'views/keep.wepql',
       'views/old.wepql',
       'views/tmp.wepql',
     ]);
-    expect(json(runCli([...base, '--ignore-pattern', 'old.wepql', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
+    expect(json(await runCliInProcess([...base, '--ignore-pattern', 'old.wepql', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
       'views/keep.wepql',
       'views/tmp.wepql',
     ]);
     // --ignore-path replaces .wepqlignore.
-    expect(json(runCli([...base, '--ignore-path', 'more-ignores', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
+    expect(json(await runCliInProcess([...base, '--ignore-path', 'more-ignores', 'views'], { cwd: dir })).map((f) => f.file)).toEqual([
       'views/drafts/skip.wepql',
       'views/keep.wepql',
       'views/old.wepql',
     ]);
   });
 
-  it('finds filters and sorts inside documents with --filter-path and --sort-path, naming each by its sibling "name"', () => {
+  it('finds filters and sorts inside documents with --filter-path and --sort-path, naming each by its sibling "name"', async () => {
     const dir = project({
       'dash.yaml':
         'title: Payroll\nviews:\n  - name: smiths\n    filter: LastName.StartsWith(Sm)\n    sort: LastName=Asc\n  - name: bad\n    filter: Nope.Equal(1)\n',
       'dash.json': { views: [{ name: 'j', query: { filter: 'Nope.Equal(2)' } }] },
       'schema.json': V2,
     });
-    const r = runCli(
+    const r = await runCliInProcess(
       [
         'lint',
         '--no-config',
@@ -131,18 +133,21 @@ describe('wepql lint: where the filters live', () => {
     expect(r.code).toBe(1);
     expect(json(r)).toEqual([expect.objectContaining({ file: 'dash.yaml', line: 7, name: 'bad', code: 'unknown-field' })]);
     expect(r.stderr).toContain('1 file, 2 filters and 1 sort checked: 1 error, 0 warnings');
-    const deep = runCli(['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', '--filter-path', '$..filter', 'dash.json'], {
-      cwd: dir,
-    });
+    const deep = await runCliInProcess(
+      ['lint', '--no-config', '--schema', 'schema.json', '--format', 'json', '--filter-path', '$..filter', 'dash.json'],
+      {
+        cwd: dir,
+      },
+    );
     expect(json(deep)).toEqual([expect.objectContaining({ file: 'dash.json', line: 6, code: 'unknown-field' })]);
-    const badPath = runCli(['lint', '--no-config', '--filter-path', 'views.filter', 'dash.yaml'], { cwd: dir });
+    const badPath = await runCliInProcess(['lint', '--no-config', '--filter-path', 'views.filter', 'dash.yaml'], { cwd: dir });
     expect(badPath.code).toBe(2);
     expect(badPath.stderr).toContain('a path starts with "$"');
   });
 
-  it('reports a YAML syntax error with its position as a usage error', () => {
+  it('reports a YAML syntax error with its position as a usage error', async () => {
     const dir = project({ 'bad.yaml': 'views:\n  - filter: [unclosed\n' });
-    const r = runCli(['lint', '--no-config', 'bad.yaml'], { cwd: dir });
+    const r = await runCliInProcess(['lint', '--no-config', 'bad.yaml'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.yaml: line \d+, column \d+: not valid YAML/);
   });
@@ -165,9 +170,9 @@ describe('wepql lint: wepql.config.json', () => {
     'app/src/.keep': '',
   };
 
-  it('is found upward from the working directory and lints its paths with no flags', () => {
+  it('is found upward from the working directory and lints its paths with no flags', async () => {
     const dir = project(files);
-    const r = runCli(['lint', '--format', 'json'], { cwd: join(dir, 'app', 'src') });
+    const r = await runCliInProcess(['lint', '--format', 'json'], { cwd: join(dir, 'app', 'src') });
     expect(r.code).toBe(1);
     expect(json(r).map((f) => [f.file, f.code, f.severity])).toEqual([
       ['../../views/a.json', 'field-renamed', 'warning'],
@@ -175,31 +180,35 @@ describe('wepql lint: wepql.config.json', () => {
     ]);
   });
 
-  it('--config names another file; --no-config ignores it; a misspelled key is a usage error with a suggestion', () => {
+  it('--config names another file; --no-config ignores it; a misspelled key is a usage error with a suggestion', async () => {
     const dir = project({ ...files, 'ci/lint.json': { schema: '../schemas/v2.json', paths: ['../views'] } });
-    const other = runCli(['lint', '--config', 'ci/lint.json', '--format', 'json'], { cwd: dir });
+    const other = await runCliInProcess(['lint', '--config', 'ci/lint.json', '--format', 'json'], { cwd: dir });
     // Without the previous schema an old name is simply unknown.
     expect(json(other).map((f) => f.code)).toEqual(['unknown-field', 'deprecated-field']);
-    expect(runCli(['lint', '--no-config'], { cwd: dir }).code).toBe(2);
+    expect((await runCliInProcess(['lint', '--no-config'], { cwd: dir })).code).toBe(2);
     const typo = project({ 'wepql.config.json': { shema: 'x.json' } });
-    const r = runCli(['lint'], { cwd: typo });
+    const r = await runCliInProcess(['lint'], { cwd: typo });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('shema: unknown key; did you mean "schema"?');
   });
 
-  it('feeds its "policy" key (a path relative to the config) to the same check as --policy', () => {
+  it('feeds its "policy" key (a path relative to the config) to the same check as --policy', async () => {
     const dir = project({
       'wepql.config.json': { schema: 'schemas/v2.json', paths: ['views'], policy: 'policy.json' },
       'schemas/v2.json': V2,
       'policy.json': { fields: { LastName: { filter: ['Equal'] } } },
       'views/a.wepql': 'LastName.StartsWith(Sm)\n',
     });
-    const r = runCli(['lint', '--format', 'json'], { cwd: dir });
+    const r = await runCliInProcess(['lint', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(json(r).map((f) => f.code)).toEqual(['operator-not-allowed']);
     expect(
-      runCli(['lint', '--no-config', '--schema', 'schemas/v2.json', '--policy', 'policy.json', '--format', 'json', 'views'], { cwd: dir })
-        .stdout,
+      (
+        await runCliInProcess(
+          ['lint', '--no-config', '--schema', 'schemas/v2.json', '--policy', 'policy.json', '--format', 'json', 'views'],
+          { cwd: dir },
+        )
+      ).stdout,
     ).toBe(r.stdout);
   });
 });
@@ -223,9 +232,9 @@ describe('wepql lint: a schema that changed', () => {
   };
   const args = ['lint', '--no-config', '--schema', 'v2.json', '--previous-schema', 'v1.json'];
 
-  it('reports removed, renamed, retyped and nullability-changed fields by saved filter', () => {
+  it('reports removed, renamed, retyped and nullability-changed fields by saved filter', async () => {
     const dir = project(base);
-    const r = runCli([...args, '--format', 'json', 'views.json'], { cwd: dir });
+    const r = await runCliInProcess([...args, '--format', 'json', 'views.json'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(json(r).map((f) => [f.name, f.code, f.severity])).toEqual([
       ['renamed', 'field-renamed', 'warning'],
@@ -238,10 +247,10 @@ describe('wepql lint: a schema that changed', () => {
     ]);
   });
 
-  it('--fix rewrites renamed fields in place and leaves every other byte as it was', () => {
+  it('--fix rewrites renamed fields in place and leaves every other byte as it was', async () => {
     const dir = project(base);
     const before = readFileSync(join(dir, 'views.json'), 'utf8');
-    const r = runCli([...args, '--fix', 'views.json'], { cwd: dir });
+    const r = await runCliInProcess([...args, '--fix', 'views.json'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('2 fixed');
     const after = readFileSync(join(dir, 'views.json'), 'utf8');
@@ -249,21 +258,21 @@ describe('wepql lint: a schema that changed', () => {
       before.replace('"Surname.StartsWith(Sm)"', '"LastName.StartsWith(Sm)"').replace('"Surname=Desc"', '"LastName=Desc"'),
     );
     // A second run has nothing left to rename.
-    const again = runCli([...args, '--fix', '--format', 'json', 'views.json'], { cwd: dir });
+    const again = await runCliInProcess([...args, '--fix', '--format', 'json', 'views.json'], { cwd: dir });
     expect(json(again).map((f) => f.code)).not.toContain('field-renamed');
     expect(readFileSync(join(dir, 'views.json'), 'utf8')).toBe(after);
   });
 
-  it('--fix in YAML keeps comments, quoting and layout', () => {
+  it('--fix in YAML keeps comments, quoting and layout', async () => {
     const yaml =
       "# saved views\nviews:\n  - name: a   # the first\n    filter: Surname.StartsWith(Sm)\n  - name: b\n    filter: 'Surname.Equal(x)'\n";
     const dir = project({ ...base, 'views.yaml': yaml });
-    runCli([...args, '--fix', '--filter-path', '$.views[*].filter', 'views.yaml'], { cwd: dir });
+    await runCliInProcess([...args, '--fix', '--filter-path', '$.views[*].filter', 'views.yaml'], { cwd: dir });
     expect(readFileSync(join(dir, 'views.yaml'), 'utf8')).toBe(yaml.replaceAll('Surname.', 'LastName.'));
   });
 
-  it('--previous-schema without --schema is a usage error', () => {
-    const r = runCli(['lint', '--no-config', '--previous-schema', 'v1.json', 'views.json'], { cwd: project(base) });
+  it('--previous-schema without --schema is a usage error', async () => {
+    const r = await runCliInProcess(['lint', '--no-config', '--previous-schema', 'v1.json', 'views.json'], { cwd: project(base) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--previous-schema needs --schema');
   });
@@ -277,20 +286,20 @@ describe('wepql lint: --quiet and --max-warnings', () => {
   });
   const base = ['lint', '--no-config', '--schema', 'schema.json'];
 
-  it('--quiet (-q) prints errors only', () => {
+  it('--quiet (-q) prints errors only', async () => {
     for (const flag of ['--quiet', '-q']) {
-      const r = runCli([...base, flag, 'a.txt'], { cwd: dir });
+      const r = await runCliInProcess([...base, flag, 'a.txt'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('error unknown-field');
       expect(r.stdout).not.toContain('warning duplicate-condition');
     }
   });
 
-  it('--max-warnings N fails a run with more than N warnings', () => {
-    expect(runCli([...base, '--max-warnings', '1', 'w.txt'], { cwd: dir }).code).toBe(0);
-    const r = runCli([...base, '--max-warnings', '0', 'w.txt'], { cwd: dir });
+  it('--max-warnings N fails a run with more than N warnings', async () => {
+    expect((await runCliInProcess([...base, '--max-warnings', '1', 'w.txt'], { cwd: dir })).code).toBe(0);
+    const r = await runCliInProcess([...base, '--max-warnings', '0', 'w.txt'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('too many warnings (1; --max-warnings allows 0)');
-    expect(runCli([...base, '--max-warnings', 'many', 'w.txt'], { cwd: dir }).code).toBe(2);
+    expect((await runCliInProcess([...base, '--max-warnings', 'many', 'w.txt'], { cwd: dir })).code).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * `wepql query` as a user runs it: the built binary over
- * examples/employees.json, stdout, stderr and the exit code (0 ok, 1 the
- * filter or sort has errors, 2 usage error).
+ * `wepql query` as a user runs it over examples/employees.json: stdout,
+ * stderr and the exit code (0 ok, 1 the filter or sort has errors, 2 usage
+ * error) — run in the test's process (test/support/cli-in-process.ts), and
+ * NDJSON on standard input through the built binary.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { CliResult } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { assertFreshDist } from '../support/dist.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,7 +20,11 @@ const SCHEMA = 'schemas/employee.json';
 type Employee = Record<string, unknown> & { Id: number; LastName: string; ClientId: number; RowStatus: number };
 const employees = JSON.parse(readFileSync(join(root, DATA), 'utf8')) as Employee[];
 
-function wepql(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+function wepql(args: readonly string[], input?: string): Promise<CliResult> {
+  return runCliInProcess(['query', ...args], { cwd: root, input });
+}
+
+function spawned(args: readonly string[], input?: string): CliResult {
   const r = spawnSync(process.execPath, ['dist/cli/main.js', 'query', ...args], {
     cwd: root,
     encoding: 'utf8',
@@ -38,8 +45,8 @@ const file = (name: string, text: string): string => {
 beforeAll(assertFreshDist);
 
 describe('wepql query', () => {
-  it('filters, sorts and pages the sample employees, printing a JSON array with 2-space indent', () => {
-    const r = wepql([
+  it('filters, sorts and pages the sample employees, printing a JSON array with 2-space indent', async () => {
+    const r = await wepql([
       '--data',
       DATA,
       '--filter',
@@ -63,37 +70,42 @@ describe('wepql query', () => {
     expect(r.stdout).toBe(JSON.stringify(expected, null, 2) + '\n');
   });
 
-  it('prints every record, in input order, without a filter or sort', () => {
-    const r = wepql(['--data', DATA, '--schema', SCHEMA]);
+  it('prints every record, in input order, without a filter or sort', async () => {
+    const r = await wepql(['--data', DATA, '--schema', SCHEMA]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(employees);
   });
 
-  it('skips and limits', () => {
-    const r = wepql(['--data', DATA, '--sort', 'Id=Asc', '--skip', '10', '--limit', '3']);
+  it('skips and limits', async () => {
+    const r = await wepql(['--data', DATA, '--sort', 'Id=Asc', '--skip', '10', '--limit', '3']);
     expect((JSON.parse(r.stdout) as Employee[]).map((e) => e.Id)).toEqual(employees.slice(10, 13).map((e) => e.Id));
   });
 
-  it('reads NDJSON from standard input', () => {
+  it('reads NDJSON from standard input: the built binary, from a real pipe', () => {
     const ndjson =
       employees
         .slice(0, 50)
         .map((e) => JSON.stringify(e))
         .join('\n') + '\n';
-    const r = wepql(['--data', '-', '--filter', 'Gender.IsNull()'], ndjson);
+    const r = spawned(['--data', '-', '--filter', 'Gender.IsNull()'], ndjson);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(employees.slice(0, 50).filter((e) => !Object.hasOwn(e, 'Gender')));
   });
 
-  it('matches case-insensitively unless --case-sensitive', () => {
+  it('matches case-insensitively unless --case-sensitive', async () => {
     const data = file('names.json', JSON.stringify([{ Name: 'Smith' }, { Name: 'smith' }, { Name: 'Jones' }]));
-    expect(JSON.parse(wepql(['--data', data, '--filter', 'Name.Equal(SMITH)']).stdout)).toEqual([{ Name: 'Smith' }, { Name: 'smith' }]);
-    expect(JSON.parse(wepql(['--data', data, '--filter', 'Name.Equal(smith)', '--case-sensitive']).stdout)).toEqual([{ Name: 'smith' }]);
-    expect(wepql(['--data', data, '--filter', 'Name.Equal(x)']).stdout).toBe('[]\n');
+    expect(JSON.parse((await wepql(['--data', data, '--filter', 'Name.Equal(SMITH)'])).stdout)).toEqual([
+      { Name: 'Smith' },
+      { Name: 'smith' },
+    ]);
+    expect(JSON.parse((await wepql(['--data', data, '--filter', 'Name.Equal(smith)', '--case-sensitive'])).stdout)).toEqual([
+      { Name: 'smith' },
+    ]);
+    expect((await wepql(['--data', data, '--filter', 'Name.Equal(x)'])).stdout).toBe('[]\n');
   });
 
-  it('exits 1 with a code frame on stderr for an invalid filter', () => {
-    const r = wepql(['--data', DATA, '--filter', 'LastName.Equalz(Smith);Salary.GreaterThan(5)']);
+  it('exits 1 with a code frame on stderr for an invalid filter', async () => {
+    const r = await wepql(['--data', DATA, '--filter', 'LastName.Equalz(Smith);Salary.GreaterThan(5)']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('--filter:1:10: error unknown-operator');
@@ -101,14 +113,14 @@ describe('wepql query', () => {
     expect(r.stderr).toMatch(/\^+/);
   });
 
-  it('exits 1 for an invalid sort', () => {
-    const r = wepql(['--data', DATA, '--sort', 'LastName=Up']);
+  it('exits 1 for an invalid sort', async () => {
+    const r = await wepql(['--data', DATA, '--sort', 'LastName=Up']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--sort:1:');
   });
 
-  it('prints warnings but still answers', () => {
-    const r = wepql(['--data', DATA, '--filter', 'Id.Equal(10001);', '--sort', 'LastName']);
+  it('prints warnings but still answers', async () => {
+    const r = await wepql(['--data', DATA, '--filter', 'Id.Equal(10001);', '--sort', 'LastName']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning');
     expect((JSON.parse(r.stdout) as Employee[]).map((e) => e.Id)).toEqual([10001]);
@@ -121,8 +133,8 @@ describe('wepql query', () => {
     [['--data', DATA, '--limit', '-1'], '--limit must be a whole number'],
     [['--data', DATA, '--skip', 'x'], '--skip must be a whole number'],
     [['--data', 'no/such/file.json'], 'cannot read no/such/file.json'],
-  ])('exits 2 for %j', (args, message) => {
-    const r = wepql(args);
+  ])('exits 2 for %j', async (args, message) => {
+    const r = await wepql(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(message);
@@ -132,19 +144,19 @@ describe('wepql query', () => {
     ['broken.json', '[{"a": 1},', 'not valid JSON'],
     ['broken.ndjson', '{"a": 1}\n{"a": \n', 'line 2 is not JSON'],
     ['scalar.json', '42', 'expected a JSON array of records'],
-  ])('exits 2 for an invalid data file (%s)', (name, text, message) => {
-    const r = wepql(['--data', file(name, text)]);
+  ])('exits 2 for an invalid data file (%s)', async (name, text, message) => {
+    const r = await wepql(['--data', file(name, text)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });
 
-  it('exits 2 for an invalid schema file', () => {
-    const r = wepql(['--data', DATA, '--schema', file('bad-schema.json', '{"fields":{"A":{"type":"money"}}}')]);
+  it('exits 2 for an invalid schema file', async () => {
+    const r = await wepql(['--data', DATA, '--schema', file('bad-schema.json', '{"fields":{"A":{"type":"money"}}}')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid schema file');
   });
 
-  it('treats an empty data file as no records', () => {
-    expect(wepql(['--data', file('empty.json', '')]).stdout).toBe('[]\n');
+  it('treats an empty data file as no records', async () => {
+    expect((await wepql(['--data', file('empty.json', '')])).stdout).toBe('[]\n');
   });
 });

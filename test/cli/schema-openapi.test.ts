@@ -1,19 +1,21 @@
 /**
- * `wepql schema --openapi / --from-openapi / --types` through the built
- * binary: the OpenAPI document it writes validates, reading it back gives the
+ * `wepql schema --openapi / --from-openapi / --types`, run in the test's
+ * process (test/support/cli-in-process.ts); `--openapi` once more through the
+ * built binary: the OpenAPI document it writes validates, reading it back gives the
  * schema it was written from, and the record type is the generator's.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const PATH = '/api/public/clients/{client_id}/employees';
-const dir = mkdtempSync(join(tmpdir(), 'wepql-schema-'));
+const dir = tempDirs('wepql-schema-')();
 
 describe('wepql schema', () => {
   it('--openapi writes a valid OpenAPI 3.1 document in YAML (JSON with --format json), the policy in x-wepql', async () => {
@@ -31,7 +33,7 @@ describe('wepql schema', () => {
     ]);
     expect(yaml.stderr).toBe('');
     expect(yaml.code).toBe(0);
-    const json = runCli([
+    const json = await runCliInProcess([
       'schema',
       '--openapi',
       '--path',
@@ -54,8 +56,8 @@ describe('wepql schema', () => {
     writeFileSync(join(dir, 'api.yaml'), yaml.stdout);
   });
 
-  it('--from-openapi reads the component back into the schema it came from', () => {
-    const r = runCli(['schema', '--from-openapi', join(dir, 'api.yaml'), '--component', 'Employee']);
+  it('--from-openapi reads the component back into the schema it came from', async () => {
+    const r = await runCliInProcess(['schema', '--from-openapi', join(dir, 'api.yaml'), '--component', 'Employee']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const fields = JSON.parse(r.stdout).fields as Record<string, { type: string; nullable?: boolean }>;
@@ -66,10 +68,10 @@ describe('wepql schema', () => {
     writeFileSync(join(dir, 'employee.schema.json'), r.stdout);
     const saved = join(dir, 'saved.txt');
     writeFileSync(saved, 'BirthOn.LessThan(1990-01-01);LastName.StartsWith(Sm)\n');
-    expect(runCli(['lint', '--schema', join(dir, 'employee.schema.json'), saved]).code).toBe(0);
+    expect((await runCliInProcess(['lint', '--schema', join(dir, 'employee.schema.json'), saved])).code).toBe(0);
   });
 
-  it('--from-openapi lists skipped properties on standard error', () => {
+  it('--from-openapi lists skipped properties on standard error', async () => {
     const file = join(dir, 'pets.json');
     writeFileSync(
       file,
@@ -80,13 +82,13 @@ describe('wepql schema', () => {
         },
       }),
     );
-    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    const r = await runCliInProcess(['schema', '--from-openapi', file, '--component', 'Pet']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ fields: { Id: { type: 'integer' } } });
     expect(r.stderr).toBe('skipped $.Tags: no scalar or object type wepql can filter (type "array")\n');
   });
 
-  it('--from-openapi answers a 2 KB document whose $refs multiply with a usage error, not minutes of work (issue 19 #9)', () => {
+  it('--from-openapi answers a 2 KB document whose $refs multiply with a usage error, not minutes of work (issue 19 #9)', async () => {
     const schemas: Record<string, unknown> = {};
     for (let level = 0; level < 9; level++) {
       const properties: Record<string, unknown> = { Id: { type: 'integer' } };
@@ -95,28 +97,28 @@ describe('wepql schema', () => {
     }
     const file = join(dir, 'dag.json');
     writeFileSync(file, JSON.stringify({ openapi: '3.1.0', components: { schemas } }));
-    const r = runCli(['schema', '--from-openapi', file, '--component', 'L0']);
+    const r = await runCliInProcess(['schema', '--from-openapi', file, '--component', 'L0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('reading stopped: the schema expands to more than 10000 fields');
     expect(r.stderr).toContain('L0 expands to too many fields to be one record');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('--from-openapi reads JSON with the JSON parser: a .json file that is not JSON says so with its position', () => {
+  it('--from-openapi reads JSON with the JSON parser: a .json file that is not JSON says so with its position', async () => {
     const file = join(dir, 'broken.json');
     // Valid YAML (a flow mapping), not JSON: a .json file is read as JSON only.
     writeFileSync(file, '{openapi: 3.1.0, components: {schemas: {Pet: {type: object}}}}');
-    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    const r = await runCliInProcess(['schema', '--from-openapi', file, '--component', 'Pet']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/broken\.json is not JSON: .*position 1/);
     const yamlFile = join(dir, 'flow.yaml');
     writeFileSync(yamlFile, '{openapi: 3.1.0, components: {schemas: {Pet: {type: object, properties: {Id: {type: integer}}}}}}');
-    const y = runCli(['schema', '--from-openapi', yamlFile, '--component', 'Pet']);
+    const y = await runCliInProcess(['schema', '--from-openapi', yamlFile, '--component', 'Pet']);
     expect(y.code).toBe(0);
     expect(JSON.parse(y.stdout)).toEqual({ fields: { Id: { type: 'integer', nullable: true } } });
   });
 
-  it('--from-openapi answers a $ref with a malformed % escape with a note (issue 19 #12)', () => {
+  it('--from-openapi answers a $ref with a malformed % escape with a note (issue 19 #12)', async () => {
     const file = join(dir, 'escape.json');
     writeFileSync(
       file,
@@ -127,13 +129,13 @@ describe('wepql schema', () => {
         },
       }),
     );
-    const r = runCli(['schema', '--from-openapi', file, '--component', 'Pet']);
+    const r = await runCliInProcess(['schema', '--from-openapi', file, '--component', 'Pet']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('skipped $.Owner: $ref #/components/schemas/% cannot be resolved: "%" has a malformed % escape\n');
   });
 
-  it('--types prints the record type for where<T>()', () => {
-    const r = runCli(['schema', '--types', '--name', 'GeneratedEmployee']);
+  it('--types prints the record type for where<T>()', async () => {
+    const r = await runCliInProcess(['schema', '--types', '--name', 'GeneratedEmployee']);
     expect(r.code).toBe(0);
     const committed = readFileSync(new URL('../types/generated-employee.ts', import.meta.url), 'utf8');
     expect(r.stdout).toBe(committed.replace("'../../src/sdk/index.js'", "'wepql/sdk'"));
@@ -145,8 +147,8 @@ describe('wepql schema', () => {
     [['schema', '--openapi'], '--openapi needs --path'],
     [['schema', '--from-openapi', 'schemas/employee.json', '--component', 'Nope'], 'has no components.schemas.Nope'],
     [['schema', '--types', '--name', 'not valid'], 'is not a TypeScript identifier'],
-  ])('%j is a usage error', (args, message) => {
-    const r = runCli(args);
+  ])('%j is a usage error', async (args, message) => {
+    const r = await runCliInProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });

@@ -1,12 +1,13 @@
 /**
- * `wepql conformance`, the built binary: `--self` passes; `--url` passes
+ * `wepql conformance`: `--self` passes (the built binary); `--url` passes
  * against the reference server serving PostgreSQL after `wepql db-seed
  * --conformance` (started as `npm start` starts it, with DATABASE_URL);
  * against a deliberately wrong server (a proxy in front of the reference
  * server that answers a bad filter with `Code: "400"` and a prev-page as a
  * next-page) it exits 1 and its text, JUnit and TAP reports name exactly
  * the cases that catch those faults, with what was sent and what differed;
- * usage errors exit 2.
+ * usage errors exit 2. Apart from `--self`, commands run in the test's process
+ * (test/support/cli-in-process.ts), where the servers under test live too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -16,17 +17,18 @@ import { conformanceEmployees, readCorpusFile } from '../../src/conformance/corp
 import type { HttpCorpus } from '../../src/conformance/http-corpus.js';
 import { createListServer, type ListServer } from '../../src/reference-server/server.js';
 import { ROOT, spawnCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 const corpus = readCorpusFile<HttpCorpus>('list-http.json');
 const TOKEN = 'cli-conformance-token';
 
-/** Runs the built CLI without blocking this process (the servers under test live in it). */
-const cli = spawnCli;
+/** Runs a command in this process, whose event loop keeps the servers under test answering. */
+const cli = (args: readonly string[]) => runCliInProcess(args);
 
 describe('wepql conformance --self', () => {
-  it('runs every corpus in process and passes', async () => {
-    const r = await cli(['conformance', '--self']);
+  it('runs every corpus in process and passes (the built binary)', async () => {
+    const r = await spawnCli(['conformance', '--self']);
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/^\d+ cases: (\d+) passed, 0 failed, 0 excluded$/m);
