@@ -5,8 +5,8 @@ import { DurationsReporter, LongestFirstSequencer } from './test/support/sequenc
 /**
  * Files of the shared-module project that change something process-wide a
  * later file in the same worker would see: a module mock (complete-deep), a
- * time zone (grid-mui). They run isolated, as the CLI, end-to-end, engine
- * and topology folders do.
+ * time zone (grid-mui). They run isolated, as the end-to-end, engine and
+ * topology folders do.
  */
 const PROCESS_WIDE = ['test/unit/language-service/complete-deep.test.ts', 'test/property/grid-mui.test.ts'];
 
@@ -52,8 +52,8 @@ export default defineConfig({
         },
       },
       {
-        // Files that drive the built CLI, servers, engines and topologies (and the PROCESS_WIDE ones): a
-        // fresh process each, so nothing one leaves running or changed reaches another.
+        // Files that start servers, browsers, engines and topologies or install the packed package (and the
+        // PROCESS_WIDE ones): a fresh process each, so nothing one leaves running or changed reaches another.
         extends: true,
         test: {
           name: 'isolated',
