@@ -31,7 +31,7 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
    * server itself it runs alone (one round trip) and is stopped by a
    * protocol cancel request; through a pooler such as pgbouncer it runs in a
    * read-only transaction with `SET LOCAL statement_timeout` and is stopped
-   * with `pg_cancel_backend` (docs/server.md, "Deadlines and cancellation").
+   * with `pg_cancel_backend` (docs/server.md, "Under load").
    */
   readonly pool?: PostgresPool;
   /** Statements run at once behind a server's admission queue; default the pool's `max` (cancels need no pooled connection), else 8. */
