@@ -33,6 +33,8 @@ interface Engine {
   readonly source: DataSource;
   /** Statements sent on the pool's connections since the last call. */
   take(): string[];
+  /** MariaDB: statements prepared on the server since the last call. */
+  prepares?(): Promise<number>;
   lock(): Promise<() => Promise<void>>;
   running(): Promise<number>;
   close(): Promise<void>;
@@ -136,17 +138,42 @@ async function mariadbEngine(): Promise<Engine> {
     (params.length === 0 ? await other.query(sql) : await other.execute(sql, params as never[]))[0];
   await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
   await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees.slice(0, 400));
+  // The source gets the real pool's own methods; the pool's connections are the real ones.
+  const real = {
+    pool: { config: { connectionLimit: 4 } },
+    execute: (sql: string, params: unknown[]) => pool.execute(sql, params as never[]),
+    query: (sql: string) => pool.query(sql),
+    getConnection: () => pool.getConnection() as never,
+  };
   const source = createMysqlDataSource({
-    pool,
+    pool: real,
     table: 'employees',
     schema: employeeSchema,
     tieBreaker: 'Id',
     recordColumn: 'Record',
     ...SCOPE,
   });
+  // Statements prepared on the server by the pool's own connections (a prepare is one more round trip, and a statement
+  // kept on the server): each connection's session counter, read on it while all four are held.
+  const prepared = async () => {
+    const held = await Promise.all([1, 2, 3, 4].map(() => pool.getConnection()));
+    try {
+      const counts = await Promise.all(held.map((c) => c.query("SHOW SESSION STATUS LIKE 'Com_stmt_prepare'")));
+      return counts.reduce((sum, [rows]) => sum + Number((rows as { Value: string }[])[0]!.Value), 0);
+    } finally {
+      for (const c of held) c.release();
+    }
+  };
+  let seen = await prepared();
   return {
     source,
     take: () => [],
+    prepares: async () => {
+      const now = await prepared();
+      const n = now - seen;
+      seen = now;
+      return n;
+    },
     lock: async () => {
       await other.query('LOCK TABLES employees WRITE');
       return async () => void (await other.query('UNLOCK TABLES'));
@@ -221,6 +248,33 @@ for (const [name, available, start] of engines) {
       }
       expect(await until(async () => (await engine.running()) === 0, 3_000)).toBe(true);
     });
+
+    it.skipIf(name !== 'MariaDB')(
+      'token pages reuse their prepared statement: the time limit in the text does not make each one new',
+      async () => {
+        const app = serve(engine, { deadlineMs: 10_000 });
+        const { url } = await app.listen();
+        try {
+          const first = await get(url, 'limit=2&sort=LastName%3DAsc', app.authToken);
+          let token = (JSON.parse(first.body) as { Pagination: { DataToken: string } }).Pagination.DataToken;
+          // Warm the pool's connections on the token page's statement, then page on.
+          for (let i = 0; i < 8; i++) {
+            const next = await get(url, `data-token=${encodeURIComponent(token)}&next-page=true`, app.authToken);
+            token = (JSON.parse(next.body) as { Pagination: { DataToken: string } }).Pagination.DataToken;
+          }
+          await engine.prepares!();
+          for (let i = 0; i < 40; i++) {
+            const next = await get(url, `data-token=${encodeURIComponent(token)}&next-page=true`, app.authToken);
+            expect(next.status).toBe(200);
+            token = (JSON.parse(next.body) as { Pagination: { DataToken: string } }).Pagination.DataToken;
+          }
+          // Forty token pages: at most one prepare per connection (4) and whole second of limit left (10 s: 9 or 10).
+          expect(await engine.prepares!()).toBeLessThanOrEqual(8);
+        } finally {
+          await app.close();
+        }
+      },
+    );
 
     it.skipIf(name !== 'PostgreSQL')('a first page sends its count and its rows, a token page one statement: nothing else', async () => {
       const app = serve(engine, { deadlineMs: 10_000 });
