@@ -5,7 +5,10 @@
  * request that cannot start within its wait is refused with a "busy" error
  * (HTTP 503 with `Retry-After`, docs/reference.md §"Envelopes") rather than
  * left waiting; one that starts carries the time it has left to each
- * statement, and its work is abandoned when its client goes away.
+ * statement, and its work is abandoned when its client goes away. While
+ * statements wait for a slot, a running request older than its budget is
+ * cut (answered busy, its statements cancelled), so above saturation every
+ * request is answered or refused within the budget, not at its deadline.
  *
  * No timers run while nothing waits; the state is a few counters and three
  * arrays, so one admission serves every request of a server.
@@ -34,7 +37,7 @@ const CLASSES: readonly StatementClass[] = ['seek', 'rows', 'count'];
 export interface AdmissionOptions {
   /**
    * Statements that run at once, all classes together; default 8. For a SQL
-   * source, at most the pool's size (less one, so a cancel finds a
+   * source, at most the pool's size (less one when its cancels need a pooled
    * connection); more only queues inside the pool, where nothing is bounded.
    */
   readonly concurrency?: number;
@@ -49,6 +52,14 @@ export interface AdmissionOptions {
    * abandoned and answered as busy.
    */
   readonly deadlineMs?: number;
+  /**
+   * The time a request may take from its arrival while other statements
+   * wait for a slot; default `maxWaitMs`. Past it, a running request is cut
+   * as soon as a statement waits (at once if one already does): its
+   * statements are cancelled and it is answered busy, so a slot frees for
+   * the waiting. With no one waiting a request runs on to its deadline.
+   */
+  readonly budgetMs?: number;
   /** Whether identical first pages that arrive while one is running share its execution; default true. */
   readonly singleFlight?: boolean;
 }
@@ -111,6 +122,8 @@ export interface AdmissionStats {
   readonly waiting: Readonly<Record<StatementClass, number>>;
   /** Statements refused (queue full or wait over) since creation. */
   readonly refused: number;
+  /** Running requests cut past their budget because statements waited, since creation. */
+  readonly cut: number;
   /** Requests that joined a running identical first page instead of running their own. */
   readonly joined: number;
 }
@@ -119,6 +132,15 @@ interface Waiter {
   readonly grant: () => void;
   readonly refuse: (error: unknown) => void;
 }
+
+/** How the admission that made a ticket can cut it: its budget's end and the abort of its work. */
+interface Cuttable {
+  readonly budgetEnd: number;
+  readonly cut: (reason: BusyError) => void;
+}
+
+/** The tickets an admission made (request tickets and shared first pages' tickets), with how to cut them. */
+const cuttable = new WeakMap<RequestTicket, Cuttable>();
 
 /**
  * Work that several waiters share: it is aborted (through `controller`) once
@@ -148,12 +170,17 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
   const concurrency = positive(options.concurrency ?? 8, 'concurrency');
   const maxWaitMs = positive(options.maxWaitMs ?? 2_000, 'maxWaitMs');
   const deadlineMs = positive(options.deadlineMs ?? 10_000, 'deadlineMs');
+  const budgetMs = positive(options.budgetMs ?? maxWaitMs, 'budgetMs');
   const queueLimit = queueLimits(options.queue);
   const queues: Record<StatementClass, Waiter[]> = { seek: [], rows: [], count: [] };
   const flights = new Map<string, Flight>();
   let running = 0;
   let refused = 0;
   let joined = 0;
+  let cut = 0;
+  // The tickets holding slots now (a ticket holding two counts twice), for cutting past their budget.
+  const holders = new Map<RequestTicket, number>();
+  let shedTimer: ReturnType<typeof setTimeout> | undefined;
   let serviceMs = 50; // the mean time a slot is held, smoothed: it sizes Retry-After
 
   const waiting = (): number => queues.seek.length + queues.rows.length + queues.count.length;
@@ -169,26 +196,63 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
     }
   };
 
-  const slot = () =>
-    slotOf((heldMs) => {
+  const slot = (ticket: RequestTicket) => {
+    holders.set(ticket, (holders.get(ticket) ?? 0) + 1);
+    return slotOf((heldMs) => {
       serviceMs += (heldMs - serviceMs) / 8;
+      const held = holders.get(ticket)! - 1;
+      if (held === 0) holders.delete(ticket);
+      else holders.set(ticket, held);
       running--;
       dispatch();
     });
+  };
+
+  // While statements wait, cut the holders past their budget; then wake at the next budget's end, if any.
+  const shed = (): void => {
+    clearTimeout(shedTimer);
+    shedTimer = undefined;
+    if (waiting() === 0) return;
+    const now = Date.now();
+    let next = Infinity;
+    for (const ticket of [...holders.keys()]) {
+      const c = cuttable.get(ticket);
+      if (c === undefined || ticket.signal.aborted) continue;
+      if (c.budgetEnd <= now) {
+        cut++;
+        c.cut(busy(`the request ran past its budget of ${budgetMs} ms while others waited`));
+      } else next = Math.min(next, c.budgetEnd);
+    }
+    if (next !== Infinity) {
+      shedTimer = setTimeout(shed, next - now);
+      (shedTimer as { unref?: () => void }).unref?.();
+    }
+  };
 
   return {
-    ticket: (clientSignal) => startTicket(clientSignal, deadlineMs, () => busy(`the request ran past its deadline of ${deadlineMs} ms`)),
+    ticket: (clientSignal) =>
+      startTicket(clientSignal, deadlineMs, budgetMs, () => busy(`the request ran past its deadline of ${deadlineMs} ms`)),
 
     acquire(cls, ticket) {
       if (ticket.signal.aborted) return Promise.reject(ticket.signal.reason);
       if (running < concurrency && waiting() === 0) {
         running++;
-        return Promise.resolve(slot());
+        return Promise.resolve(slot(ticket));
       }
       if (queues[cls].length >= queueLimit[cls]) return Promise.reject(busy(`the ${cls} queue is full (${queueLimit[cls]} waiting)`));
-      const waitMs = Math.min(maxWaitMs, ticket.deadline - Date.now());
+      // A request waits no longer than its wait, its deadline and its budget allow.
+      const budgetEnd = cuttable.get(ticket)?.budgetEnd ?? Infinity;
+      const waitMs = Math.min(maxWaitMs, ticket.deadline - Date.now(), budgetEnd - Date.now());
       if (waitMs <= 0) return Promise.reject(busy('the request has no time left to wait'));
-      return waitInQueue(queues[cls], ticket, waitMs, slot, () => busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`));
+      const granted = waitInQueue(
+        queues[cls],
+        ticket,
+        waitMs,
+        () => slot(ticket),
+        () => busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`),
+      );
+      shed();
+      return granted;
     },
 
     shared<T>(key: string, ticket: RequestTicket, work: (ticket: RequestTicket) => Promise<T>): Promise<T> {
@@ -200,7 +264,7 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
       ) as Promise<T>;
     },
 
-    stats: () => ({ running, waiting: waitingOf(queues), refused, joined }),
+    stats: () => ({ running, waiting: waitingOf(queues), refused, joined, cut }),
   };
 }
 
@@ -223,15 +287,24 @@ function slotOf(release: (heldMs: number) => void): () => void {
   };
 }
 
-/** A request's ticket: aborted when its client goes away or its deadline passes (with `deadlineError()`), or once answered. */
-function startTicket(clientSignal: AbortSignal | undefined, deadlineMs: number, deadlineError: () => BusyError): RequestTicket {
+/**
+ * A request's ticket: aborted when its client goes away or its deadline
+ * passes (with `deadlineError()`), when it is cut past its budget, or once answered.
+ */
+function startTicket(
+  clientSignal: AbortSignal | undefined,
+  deadlineMs: number,
+  budgetMs: number,
+  deadlineError: () => BusyError,
+): RequestTicket {
   const controller = new AbortController();
-  const deadline = Date.now() + deadlineMs;
+  const arrival = Date.now();
+  const deadline = arrival + deadlineMs;
   const onClientGone = () => controller.abort(clientSignal?.reason ?? new Error('the client went away'));
   if (clientSignal?.aborted) onClientGone();
   else clientSignal?.addEventListener('abort', onClientGone, { once: true });
   const timer = setTimeout(() => controller.abort(deadlineError()), deadlineMs);
-  return {
+  const ticket: RequestTicket = {
     signal: controller.signal,
     deadline,
     close() {
@@ -240,6 +313,8 @@ function startTicket(clientSignal: AbortSignal | undefined, deadlineMs: number, 
       if (!controller.signal.aborted) controller.abort(new Error('the request was answered'));
     },
   };
+  cuttable.set(ticket, { budgetEnd: arrival + budgetMs, cut: (reason) => controller.abort(reason) });
+  return ticket;
 }
 
 /** Waits in `queue` for a slot (granted by the dispatcher), refused at `waitMs` with `timeoutError()` or at the ticket's abort. */
@@ -276,7 +351,11 @@ function startFlight<T>(
   work: (ticket: RequestTicket) => Promise<T>,
 ): Flight {
   const controller = new AbortController();
-  const result = work({ signal: controller.signal, deadline: ticket.deadline, close: () => {} });
+  const own: RequestTicket = { signal: controller.signal, deadline: ticket.deadline, close: () => {} };
+  // The shared work keeps its first request's budget: cut, it answers every caller busy.
+  const budgetEnd = cuttable.get(ticket)?.budgetEnd;
+  if (budgetEnd !== undefined) cuttable.set(own, { budgetEnd, cut: (reason) => controller.abort(reason) });
+  const result = work(own);
   const flight: Flight = { result, controller, callers: 0 };
   if (flights !== undefined) {
     flights.set(key, flight);

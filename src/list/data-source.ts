@@ -124,7 +124,7 @@ export interface DataSource {
   readonly clientScoped?: boolean;
   /**
    * How many statements the source runs well at once (a pool's size, less
-   * one for cancels): the default `concurrency` of the admission queue a
+   * one when its cancels need a pooled connection): the default `concurrency` of the admission queue a
    * server puts in front of it. Undefined: 8.
    */
   readonly concurrency?: number;

@@ -26,12 +26,15 @@ export interface PostgresDataSourceOptions extends ScopeOptions {
   readonly query?: SqlRunner;
   /**
    * A `pg` Pool to run statements on, instead of `query`: each statement of
-   * a request with a deadline then runs in a read-only transaction with
-   * `SET LOCAL statement_timeout` set to the time left, and is cancelled
-   * (`pg_cancel_backend`) when its client goes away (docs/server.md).
+   * a request with a deadline then carries the time left and is cancelled
+   * when its request is cut or its client goes away. On a connection to the
+   * server itself it runs alone (one round trip) and is stopped by a
+   * protocol cancel request; through a pooler such as pgbouncer it runs in a
+   * read-only transaction with `SET LOCAL statement_timeout` and is stopped
+   * with `pg_cancel_backend` (docs/server.md, "Under load").
    */
   readonly pool?: PostgresPool;
-  /** Statements run at once behind a server's admission queue; default the pool's `max` less one (for cancels), else 8. */
+  /** Statements run at once behind a server's admission queue; default the pool's `max` (cancels need no pooled connection), else 8. */
   readonly concurrency?: number;
   /**
    * Runs the first page's count and rows on the primary while `query` or
@@ -101,6 +104,6 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Da
     dialect: POSTGRES_DIALECT,
     run,
     ...(primary === undefined ? {} : { primary: (sql: string, params: unknown[]) => primary(sql, params) }),
-    concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize - 1)),
+    concurrency: concurrency ?? (pool === undefined ? 8 : Math.max(1, poolSize)),
   });
 }

@@ -32,11 +32,16 @@ export const MARIADB_MAX_SORT_LENGTH = 65_536;
  * the time limit from the `MAX_EXECUTION_TIME` optimizer hint after SELECT.
  */
 function mysqlStatement(sql: string, ordered: boolean, timeoutMs: number | undefined): string {
+  // The limit in whole seconds, rounded up: a driver prepares a statement once per text and the server keeps it until
+  // closed (mysql2 caches 16,000 per connection), so a limit to the millisecond would prepare, and keep, a new statement
+  // every time: two round trips, and the server's max_prepared_stmt_count reached. The deadline itself stays exact:
+  // the pooled runner kills the statement (KILL QUERY) when its request's time is up.
+  const seconds = timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000));
   const settings = [
-    ...(timeoutMs === undefined ? [] : [`max_statement_time=${(Math.ceil(timeoutMs) / 1000).toFixed(3)}`]),
+    ...(seconds === undefined ? [] : [`max_statement_time=${seconds}`]),
     ...(ordered ? [`max_sort_length=${MARIADB_MAX_SORT_LENGTH}`] : []),
   ];
-  const hinted = timeoutMs === undefined ? sql : sql.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${Math.ceil(timeoutMs)}) */ `);
+  const hinted = seconds === undefined ? sql : sql.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${seconds * 1000}) */ `);
   return settings.length === 0 ? hinted : `/*M!100102 SET STATEMENT ${settings.join(', ')} FOR */ ${hinted}`;
 }
 

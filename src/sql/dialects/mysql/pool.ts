@@ -44,8 +44,12 @@ export interface MysqlPoolConnection {
 
 /**
  * Runs statements on a MySQL or MariaDB pool, cancelled (`KILL QUERY` of the
- * connection's thread) when the context's signal is aborted. The time limit
- * is already in the statement's text (the SQL data source writes it there).
+ * connection's thread) when the context's signal is aborted or its time is
+ * up. The time limit is also in the statement's text (the SQL data source
+ * writes it there, in whole seconds so a prepared statement is reused), so a
+ * statement stops on the server even if this process does not live to kill
+ * it. One round trip per statement once its text is prepared on the
+ * connection.
  *
  * @example
  * const run = mysqlPoolRunner(pool);
@@ -53,17 +57,20 @@ export interface MysqlPoolConnection {
  */
 export function mysqlPoolRunner(pool: MysqlPool): SqlStatementRunner {
   return async (sql, params, context) => {
-    if (context?.signal === undefined) return pool.execute(sql, params);
-    context.signal.throwIfAborted();
+    if (context?.signal === undefined && context?.timeoutMs === undefined) return pool.execute(sql, params);
+    context.signal?.throwIfAborted();
     const connection = await pool.getConnection();
     let killed: Promise<unknown> | undefined;
+    const kill = () => {
+      const thread = Number(connection.threadId);
+      if (killed === undefined && Number.isSafeInteger(thread)) killed = pool.query(`KILL QUERY ${thread}`).catch(() => undefined);
+    };
+    // The exact deadline: the limit in the text is rounded up to whole seconds.
+    const timer = context.timeoutMs === undefined ? undefined : setTimeout(kill, Math.max(1, Math.ceil(context.timeoutMs)));
     try {
-      const kill = () => {
-        const thread = Number(connection.threadId);
-        if (Number.isSafeInteger(thread)) killed = pool.query(`KILL QUERY ${thread}`).catch(() => undefined);
-      };
       return await whileWatching(context, kill, () => connection.execute(sql, params));
     } finally {
+      clearTimeout(timer);
       if (killed !== undefined) {
         await killed;
         connection.destroy();
