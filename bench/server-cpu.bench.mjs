@@ -5,7 +5,11 @@
 // and bench/load-hand-server.mjs, pool of 8); one client sends the requests one after another over a
 // keep-alive socket, and the CPU a server used over a round of requests is read from /proc/<pid>/stat
 // (user + system, its GC and I/O threads included). Rounds alternate between the servers, so a change
-// in the machine's load falls on both; the figure per kind is the median of the rounds.
+// in the machine's load falls on all; the figure per kind is the median of the rounds. A third server is
+// the reference server with `admission: false` (no queue and no deadlines: each statement one
+// `pool.query`, as the hand server sends it), which shows what the deadline's transaction costs; with
+// WEPQL_BENCH_BASELINE=<a built checkout of another commit> (WEPQL_BENCH_BASELINE_NAME names it) that
+// checkout's reference server runs in the same rounds, a before and after in one run.
 //
 // Kinds: a first page with its total (no filter, `sort=LastName=Asc`: the counter table), a filtered
 // first page (`LastName.StartsWith(sm)`: COUNT(*)), `next-page` along the LastName walk, and a `page=N`
@@ -14,6 +18,8 @@
 import os from 'node:os';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { chooseFoldCollation } from '../dist/sample/employees.js';
 import { fmt, machineLine, median, writeSection } from './harness.mjs';
@@ -49,6 +55,13 @@ function getText(agent, url, headers) {
   });
 }
 
+/** The commit a baseline checkout holds (its short hash, when it is a git checkout), else its directory. */
+function baselineLabel(dir) {
+  if (dir === undefined) return '';
+  const r = spawnSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : (process.env.WEPQL_BENCH_BASELINE_NAME ?? dir);
+}
+
 const seeded = await seededPostgres(ROWS);
 const pgServer = seeded.server;
 const external = [];
@@ -59,12 +72,34 @@ try {
   const version = (await pool.query('SHOW server_version')).rows[0].server_version;
   const ref = await startServer('load-reference-server.mjs', [pgServer.url, '8', 'server-cpu bench secret, sixteen bytes+']);
   external.push(ref);
+  const plain = await startServer('load-reference-server.mjs', [pgServer.url, '8', 'server-cpu bench secret, sixteen bytes+', 'no-admission']);
+  external.push(plain);
+  // WEPQL_BENCH_BASELINE=<a built checkout of another commit>: its reference server runs alongside (a before/after in one run).
+  const baselineDir = process.env.WEPQL_BENCH_BASELINE;
+  const baseline =
+    baselineDir === undefined
+      ? undefined
+      : await startServer(pathToFileURL(`${baselineDir}/bench/load-reference-server.mjs`).href, [
+          pgServer.url,
+          '8',
+          'server-cpu bench secret, sixteen bytes+',
+        ]);
+  if (baseline !== undefined) external.push(baseline);
   const hand = await startServer('load-hand-server.mjs', [pgServer.url, '8', foldCollation ?? 'pg_unicode_fast']);
   external.push(hand);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const servers = {
     ref: { ...ref, path: `${ref.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } },
+    plain: { ...plain, path: `${plain.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } },
+    ...(baseline === undefined ? {} : { base: { ...baseline, path: `${baseline.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } } }),
     hand: { ...hand, path: `${hand.url}/`, headers: {} },
+  };
+  const names = Object.keys(servers);
+  const label = {
+    ref: 'reference',
+    plain: 'reference, `admission: false`',
+    base: `reference at ${baselineLabel(baselineDir)}`,
+    hand: 'hand',
   };
   const get = async (s, query) => JSON.parse(await getText(agent, `${s.path}?${new URLSearchParams(query)}`, s.headers));
   const ids = (page) => JSON.stringify(page.Data.map((r) => r.Id));
@@ -81,14 +116,12 @@ try {
   const total = defaults.ref.Pagination.TotalRecords;
   const last = defaults.ref.Pagination.TotalPages;
   if (defaults.hand.Pagination.TotalRecords !== total) throw new Error('the servers count different totals');
-  if (ids(walks.ref) !== ids(walks.hand)) throw new Error('the servers answer different first pages');
+  for (const name of names) if (ids(walks[name]) !== ids(walks.hand)) throw new Error(`${name} answers another first page`);
   // Jump targets spread over the list, the last page among them.
   const jumpPage = (i) => last - ((i * 7919) % last);
   for (const p of [last, jumpPage(5)]) {
-    const [a, b] = await Promise.all(
-      Object.entries(servers).map(([name, s]) => get(s, { 'data-token': defaults[name].Pagination.DataToken, page: String(p) })),
-    );
-    if (ids(a) !== ids(b)) throw new Error(`the servers jump to different rows on page ${p}`);
+    const pages = await Promise.all(names.map((name) => get(servers[name], { 'data-token': defaults[name].Pagination.DataToken, page: String(p) })));
+    if (new Set(pages.map(ids)).size !== 1) throw new Error(`the servers jump to different rows on page ${p}`);
   }
   const kinds = {
     first: { title: 'first page with its total (no filter, `sort=LastName=Asc`; counter table)', send: (s) => get(s, firstSorted) },
@@ -112,10 +145,10 @@ try {
   }
   const cpu = {};
   const wall = {};
-  for (const k of Object.keys(kinds)) ((cpu[k] = { ref: [], hand: [] }), (wall[k] = { ref: [], hand: [] }));
+  for (const k of Object.keys(kinds)) ((cpu[k] = Object.fromEntries(names.map((n) => [n, []]))), (wall[k] = Object.fromEntries(names.map((n) => [n, []]))));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, kind] of Object.entries(kinds)) {
-      for (const name of round % 2 === 0 ? ['ref', 'hand'] : ['hand', 'ref']) {
+      for (const name of round % 2 === 0 ? names : [...names].reverse()) {
         const s = servers[name];
         const c0 = cpuMs(s.pid);
         const t0 = performance.now();
@@ -128,7 +161,7 @@ try {
   // The jump's hand statement alone, and the jump over HTTP, to the last page, alternating.
   const lastOffset = (last - 1) * LIMIT;
   const handJump = `SELECT e."Record" FROM employees e JOIN (SELECT "Id" FROM employees WHERE ${SCOPE} ORDER BY "Id" LIMIT ${LIMIT} OFFSET ${lastOffset}) p USING ("Id") ORDER BY e."Id"`;
-  const lastTimes = { statement: [], ref: [], hand: [] };
+  const lastTimes = Object.fromEntries(['statement', ...names].map((n) => [n, []]));
   const timed = async (list, fn) => {
     const t0 = performance.now();
     await fn();
@@ -136,13 +169,13 @@ try {
   };
   for (let i = 0; i < 4 * ROUNDS; i++) {
     await timed(lastTimes.statement, () => pool.query(handJump));
-    for (const name of ['ref', 'hand'])
+    for (const name of names)
       await timed(lastTimes[name], () => get(servers[name], { 'data-token': defaults[name].Pagination.DataToken, page: String(last) }));
   }
   agent.destroy();
   await pool.end();
   const m = (list) => median(list);
-  const lt = { statement: m(lastTimes.statement), ref: m(lastTimes.ref), hand: m(lastTimes.hand) };
+  const lt = Object.fromEntries(Object.entries(lastTimes).map(([n, list]) => [n, m(list)]));
   console.log({ cpu, lastTimes: lt });
 
   lines.push(
@@ -154,15 +187,18 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ')} at the end, on a 2-core machine shared with other work: compare within this table.`,
     '',
-    '| request | reference CPU ms | hand CPU ms | ratio | reference wall ms | hand wall ms | ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    `CPU ms per request (and its ratio to the hand server's), then wall ms per request:`,
+    '',
+    `| request | ${names.map((n) => `CPU: ${label[n]}`).join(' | ')} | ${names.map((n) => `wall: ${label[n]}`).join(' | ')} |`,
+    `|---|${names.map(() => '---:').join('|')}|${names.map(() => '---:').join('|')}|`,
     ...Object.entries(kinds).map(([k, kind]) => {
-      const c = { ref: m(cpu[k].ref), hand: m(cpu[k].hand) };
-      const w = { ref: m(wall[k].ref), hand: m(wall[k].hand) };
-      return `| ${kind.title} | ${c.ref.toFixed(2)} | ${c.hand.toFixed(2)} | ${(c.ref / c.hand).toFixed(2)}× | ${w.ref.toFixed(2)} | ${w.hand.toFixed(2)} | ${(w.ref / w.hand).toFixed(2)}× |`;
+      const c = Object.fromEntries(names.map((n) => [n, m(cpu[k][n])]));
+      const w = names.map((n) => m(wall[k][n]).toFixed(1));
+      const cells = names.map((n) => (n === 'hand' ? c[n].toFixed(2) : `${c[n].toFixed(2)} (${(c[n] / c.hand).toFixed(2)}×)`));
+      return `| ${kind.title} | ${cells.join(' | ')} | ${w.join(' | ')} |`;
     }),
     '',
-    `**The jump to the last page** (\`page=${fmt(last)}\`, OFFSET ${fmt(lastOffset)}), medians of ${4 * ROUNDS} alternating samples: the hand statement (the deferred join a DBA writes) ${lt.statement.toFixed(2)} ms; through the reference server over HTTP ${lt.ref.toFixed(2)} ms (${(lt.ref / lt.statement).toFixed(2)}× the statement); through the hand server over HTTP ${lt.hand.toFixed(2)} ms (${(lt.hand / lt.statement).toFixed(2)}×).`,
+    `**The jump to the last page** (\`page=${fmt(last)}\`, OFFSET ${fmt(lastOffset)}), medians of ${4 * ROUNDS} alternating samples: the hand statement (the deferred join a DBA writes) ${lt.statement.toFixed(2)} ms; over HTTP ${names.map((n) => `${label[n]} ${lt[n].toFixed(2)} ms (${(lt[n] / lt.statement).toFixed(2)}× the statement)`).join(', ')}.`,
     '',
     `Machine: ${machineLine()}.`,
   );

@@ -13,9 +13,17 @@
 const LEAF_DEPTH = 2;
 const encoder = new TextEncoder();
 
+/**
+ * The size the last body came to (at most `MAX_HINT`): the next one starts with room for about as
+ * much, so a server answering pages of one size allocates each body once instead of growing it.
+ */
+let sizeHint = 0;
+const MIN_SIZE = 16 * 1024;
+const MAX_HINT = 4 * 1024 * 1024;
+
 /** A growing byte buffer that strings are encoded into. */
 class Utf8Writer {
-  private bytes = new Uint8Array(16 * 1024);
+  private bytes = new Uint8Array(Math.max(MIN_SIZE, sizeHint + (sizeHint >> 3)));
   private length = 0;
 
   write(text: string): void {
@@ -30,6 +38,7 @@ class Utf8Writer {
   }
 
   result(): Uint8Array {
+    sizeHint = Math.min(this.length, MAX_HINT);
     return this.bytes.subarray(0, this.length);
   }
 }
