@@ -37,7 +37,7 @@ class Utf8Writer {
     this.length += encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
   }
 
-  result(): Uint8Array {
+  result(): Uint8Array<ArrayBuffer> {
     sizeHint = Math.min(this.length, MAX_HINT);
     return this.bytes.subarray(0, this.length);
   }
@@ -55,7 +55,7 @@ class Utf8Writer {
  * @example
  * new TextDecoder().decode(jsonBytes({ Data: [{ Id: 1, LastName: 'Ngô' }], Status: 1 })); // '{"Data":[{"Id":1,"LastName":"Ngô"}],"Status":1}'
  */
-export function jsonBytes(value: unknown): Uint8Array {
+export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   const out = new Utf8Writer();
   return writeValue(out, value, 0) === SPECIAL ? encoder.encode(JSON.stringify(value)) : out.result();
 }
