@@ -72,7 +72,12 @@ try {
   const version = (await pool.query('SHOW server_version')).rows[0].server_version;
   const ref = await startServer('load-reference-server.mjs', [pgServer.url, '8', 'server-cpu bench secret, sixteen bytes+']);
   external.push(ref);
-  const plain = await startServer('load-reference-server.mjs', [pgServer.url, '8', 'server-cpu bench secret, sixteen bytes+', 'no-admission']);
+  const plain = await startServer('load-reference-server.mjs', [
+    pgServer.url,
+    '8',
+    'server-cpu bench secret, sixteen bytes+',
+    'no-admission',
+  ]);
   external.push(plain);
   // WEPQL_BENCH_BASELINE=<a built checkout of another commit>: its reference server runs alongside (a before/after in one run).
   const baselineDir = process.env.WEPQL_BENCH_BASELINE;
@@ -91,7 +96,9 @@ try {
   const servers = {
     ref: { ...ref, path: `${ref.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } },
     plain: { ...plain, path: `${plain.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } },
-    ...(baseline === undefined ? {} : { base: { ...baseline, path: `${baseline.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } } }),
+    ...(baseline === undefined
+      ? {}
+      : { base: { ...baseline, path: `${baseline.url}${ROUTE}`, headers: { authorization: 'Bearer load-bench' } } }),
     hand: { ...hand, path: `${hand.url}/`, headers: {} },
   };
   const names = Object.keys(servers);
@@ -120,7 +127,9 @@ try {
   // Jump targets spread over the list, the last page among them.
   const jumpPage = (i) => last - ((i * 7919) % last);
   for (const p of [last, jumpPage(5)]) {
-    const pages = await Promise.all(names.map((name) => get(servers[name], { 'data-token': defaults[name].Pagination.DataToken, page: String(p) })));
+    const pages = await Promise.all(
+      names.map((name) => get(servers[name], { 'data-token': defaults[name].Pagination.DataToken, page: String(p) })),
+    );
     if (new Set(pages.map(ids)).size !== 1) throw new Error(`the servers jump to different rows on page ${p}`);
   }
   const kinds = {
@@ -143,9 +152,9 @@ try {
   for (const kind of Object.values(kinds)) {
     for (const [name, s] of Object.entries(servers)) for (let i = 0; i < 30; i++) await kind.send(s, name, i);
   }
-  const cpu = {};
-  const wall = {};
-  for (const k of Object.keys(kinds)) ((cpu[k] = Object.fromEntries(names.map((n) => [n, []]))), (wall[k] = Object.fromEntries(names.map((n) => [n, []]))));
+  const perServer = () => Object.fromEntries(Object.keys(kinds).map((k) => [k, Object.fromEntries(names.map((n) => [n, []]))]));
+  const cpu = perServer();
+  const wall = perServer();
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, kind] of Object.entries(kinds)) {
       for (const name of round % 2 === 0 ? names : [...names].reverse()) {

@@ -22,9 +22,9 @@ const omitted = fc.constantFrom(undefined, () => 1, Symbol('s'));
 /** A record as a source returns it: JSON.parse output (so `__proto__` is an own key) or a plain object with odd values. */
 const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null), omitted);
 const record = fc.oneof(
-  fc.dictionary(key, fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), fc.dictionary(key, leaf, { maxKeys: 3 })), { maxKeys: 8 }).map(
-    (o) => o as Record<string, unknown>,
-  ),
+  fc
+    .dictionary(key, fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), fc.dictionary(key, leaf, { maxKeys: 3 })), { maxKeys: 8 })
+    .map((o) => o as Record<string, unknown>),
   fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown),
   fc.json().map((j) => JSON.parse(j) as unknown),
   leaf,
@@ -49,7 +49,13 @@ describe('jsonBytes', () => {
 
   it('equals the UTF-8 of JSON.stringify for any value, walked or not', () => {
     const plain = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, leaf, record, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        record,
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+      ),
     })).value;
     fc.assert(fc.property(fc.oneof(plain, fc.anything()), same), { numRuns: 1000 });
   });
