@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { ListRouteOptions } from './list-route.js';
-import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';
+import { createListRoute, localAuthority, requestAddress, responseBuffer } from './list-route.js';
 
 export type { ListRouteOptions } from './list-route.js';
 
@@ -41,8 +41,8 @@ export interface ExpressLikeResponse {
   status(code: number): this;
   /** Sets response headers. */
   set(headers: Record<string, string>): this;
-  /** Sends the JSON text of an envelope. */
-  send(body: string): this;
+  /** Sends an envelope: its JSON as UTF-8 bytes (a Node `Buffer`). */
+  send(body: string | Uint8Array): this;
   /** Ends a response without a body (401-style answers carry none). */
   end(): this;
   /** Node's `close` event: a response closed before it finished means the client went away. */
@@ -87,7 +87,7 @@ export function listHandler(
       .then((response) => {
         res.status(response.status).set(response.headers);
         if (response.body === undefined) res.end();
-        else res.send(responseText(response));
+        else res.send(responseBuffer(response));
       }, next);
   };
 }

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HeaderInput } from '../list/params.js';
 import type { ListRouteOptions } from './list-route.js';
-import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';
+import { createListRoute, localAuthority, requestAddress, responseBuffer } from './list-route.js';
 
 export type { ListRouteOptions } from './list-route.js';
 
@@ -44,8 +44,8 @@ export function listHandler(options: ListRouteOptions): (request: FastifyRequest
       signal: gone.signal,
     });
     reply.code(response.status).headers(response.headers);
-    // A string payload with the content type already set goes out byte for byte.
-    await reply.send(response.body === undefined ? undefined : responseText(response));
+    // A Buffer payload with the content type already set goes out byte for byte.
+    await reply.send(response.body === undefined ? undefined : responseBuffer(response));
   };
 }
 

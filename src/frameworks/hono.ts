@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import type { HeaderInput } from '../list/params.js';
 import type { ListRouteOptions } from './list-route.js';
-import { createListRoute, localAuthority, requestAddress, responseText } from './list-route.js';
+import { createListRoute, localAuthority, requestAddress, responseBytes } from './list-route.js';
 
 export type { ListRouteOptions } from './list-route.js';
 
@@ -40,7 +40,7 @@ export function listHandler(options: ListRouteOptions): (c: Context) => Promise<
       // Aborted when the client goes away (on Node, @hono/node-server aborts it when the connection closes).
       signal: c.req.raw.signal,
     });
-    return new Response(response.body === undefined ? null : responseText(response), {
+    return new Response(response.body === undefined ? null : responseBytes(response), {
       status: response.status,
       headers: response.headers,
     });

@@ -16,6 +16,7 @@ import { handleListRequest } from '../list/handler.js';
 import { listHeaders } from '../list/headers.js';
 import type { HeaderInput } from '../list/params.js';
 import { headerValues } from '../list/params.js';
+import { jsonBytes } from '../list/json-bytes.js';
 import { VERSION_HEADERS } from '../wire/contract.js';
 
 /**
@@ -272,11 +273,25 @@ export function localAuthority(
 }
 
 /**
- * The response body as the text to send (`''` when there is none).
+ * The response body as the bytes to send: its JSON in UTF-8, encoded once
+ * record by record (`jsonBytes`); no bytes when there is none.
  *
  * @example
- * responseText({ status: 401, headers: {}, body: undefined }); // ''
+ * responseBytes({ status: 401, headers: {}, body: undefined }).length; // 0
  */
-export function responseText(response: ListResponse): string {
-  return response.body === undefined ? '' : JSON.stringify(response.body);
+export function responseBytes(response: ListResponse): Uint8Array<ArrayBuffer> {
+  return response.body === undefined ? new Uint8Array(0) : jsonBytes(response.body);
+}
+
+/**
+ * `responseBytes` as a Node `Buffer` over the same memory, which Express and
+ * Fastify send as it is (a string they would encode again; Express also
+ * hashes the body for its ETag).
+ *
+ * @example
+ * responseBuffer({ status: 401, headers: {}, body: undefined }).length; // 0
+ */
+export function responseBuffer(response: ListResponse): Buffer {
+  const bytes = responseBytes(response);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

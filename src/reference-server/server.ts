@@ -19,6 +19,7 @@ import { errorResponse } from '../list/envelope.js';
 import type { ListHandlerOptions } from '../list/handler.js';
 import { handleListRequest } from '../list/handler.js';
 import { listHeaders } from '../list/headers.js';
+import { jsonBytes } from '../list/json-bytes.js';
 import { createMemoryDataSource } from '../sources/memory-source.js';
 import type { TokenSecret } from '../list/token.js';
 import { createTokenCodec } from '../list/token.js';
@@ -106,6 +107,7 @@ export interface ListServer {
 const DEFAULT_PATH = '/api/public/clients/{client_id}/employees';
 const CLIENT_SEGMENT = '{client_id}';
 const CLIENT_ID = /^\d{1,15}$/;
+const EMPTY = new Uint8Array(0);
 
 /** The route a server answers: its pattern, whether it names a client, and the list identity of a client's list. */
 interface ServedRoute {
@@ -176,9 +178,10 @@ export function createListServer(options: ListServerOptions): ListServer {
         return errorResponse({ kind: 'internal', message: 'The request could not be served.' });
       })
       .then((response) => {
-        const text = response.body === undefined ? '' : JSON.stringify(response.body);
-        res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(text) });
-        res.end(req.method === 'HEAD' ? undefined : text);
+        // The body's bytes once (record by record, `jsonBytes`): their length is the content-length.
+        const bytes = response.body === undefined ? EMPTY : jsonBytes(response.body);
+        res.writeHead(response.status, { ...response.headers, 'content-length': bytes.length });
+        res.end(req.method === 'HEAD' ? undefined : bytes);
         log(`${req.method} ${(req.url ?? '').slice(0, 200)} ${response.status} ${(performance.now() - started).toFixed(1)} ms`);
       });
   });
