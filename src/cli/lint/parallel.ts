@@ -18,15 +18,22 @@ import { addItem, itemLinter, lintItems, startOutcome, toLint, type ItemResult, 
 import { readSettings, type Settings } from './settings.js';
 
 /**
- * The fewest items for which threads pay: below it starting a worker (about
- * a Node start's worth of CPU, and its own warm-up of the linter) costs more
- * than its share of the work saves. Measured on the 10-filters-a-file
- * project of bench/lint-fixture.mjs on 2 cores.
+ * The fewest items for which threads are started without being asked: below
+ * it a worker's start (about a Node start's worth of CPU) and its own
+ * warm-up of the linter cost more than its share of the work saves.
  */
 const MIN_ITEMS_FOR_THREADS = 2000;
+/**
+ * The fewest cores on which threads are started without being asked. On 2
+ * cores they do not pay: a cold run already keeps the second core busy with
+ * V8's optimizing compiler, and a worker, cold too, lints its items at about
+ * half the main thread's speed (bench/results/startup.md: 1,000 files on 2
+ * threads took more CPU and no less time than on one).
+ */
+const MIN_CORES_FOR_THREADS = 4;
 /** Items a thread lints between two looks at its messages: small enough to share the tail of the work evenly. */
 const DEFAULT_BATCH = 250;
-/** More threads than this stop paying (each warms up the linter on its own). */
+/** More threads than this stop paying (each warms up the linter on its own, and V8 compiles on the cores left). */
 const MAX_THREADS = 4;
 
 /** What a worker is started with. */
@@ -42,13 +49,14 @@ interface ToWorker {
 
 /**
  * How many threads lint a run of `count` items: `WEPQL_LINT_THREADS` when
- * set (1 lints on this thread alone), otherwise one a core, up to four, for
- * runs of at least MIN_ITEMS_FOR_THREADS items, and 1 for smaller ones or
- * when a schema or policy comes from standard input (a worker could not
- * read it again).
+ * set (1 lints on this thread alone); otherwise, for runs of at least
+ * MIN_ITEMS_FOR_THREADS items on a machine of at least MIN_CORES_FOR_THREADS
+ * cores, one for every two cores, up to four; else 1. Always 1 when a schema
+ * or policy comes from standard input (a worker could not read it again).
  *
  * @example
- * threadsFor(10_000, settings, process.env); // 2 on a machine of two cores
+ * threadsFor(10_000, settings, {}); // 1 on 2 cores, 4 on 8
+ * threadsFor(10_000, settings, { WEPQL_LINT_THREADS: '2' }); // 2
  */
 export function threadsFor(count: number, settings: Settings, env: NodeJS.ProcessEnv): number {
   const fromStdin = [settings.schemaPath, settings.previousPath, settings.policyPath].includes('-');
@@ -56,7 +64,10 @@ export function threadsFor(count: number, settings: Settings, env: NodeJS.Proces
   if (fromStdin || count < 2 || import.meta.url.endsWith('.ts')) return 1;
   const asked = env.WEPQL_LINT_THREADS === undefined ? NaN : Number(env.WEPQL_LINT_THREADS);
   if (Number.isInteger(asked) && asked >= 1) return Math.min(asked, count);
-  return count < MIN_ITEMS_FOR_THREADS ? 1 : Math.max(1, Math.min(availableParallelism(), MAX_THREADS));
+  const cores = availableParallelism();
+  if (count < MIN_ITEMS_FOR_THREADS || cores < MIN_CORES_FOR_THREADS) return 1;
+  // Half the cores: the other half is where V8 compiles what the threads run hot.
+  return Math.min(Math.floor(cores / 2), MAX_THREADS);
 }
 
 /**
