@@ -1,5 +1,5 @@
 /**
- * Linting a large run on every core: the items go out in batches to worker
+ * Linting a large run on several cores: the items go out in batches to worker
  * threads, each running this same module (the file of the `lint` command in
  * the built CLI) under the run's settings, while this thread lints batches
  * too. The results are recorded in the items' order (outcome.ts `addItem`),
