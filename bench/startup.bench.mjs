@@ -8,7 +8,8 @@
 // WEPQL_BENCH_BASELINE=DIR (a built checkout of another commit) measures
 // that tree in the same rounds as this one, for a before/after table;
 // WEPQL_BENCH_BASELINE_LABEL names it in the table. WEPQL_BENCH_ROUNDS=N
-// caps the rounds of every command (for a quick look on a busy machine).
+// caps the rounds of every command (for a quick look on a busy machine);
+// WEPQL_BENCH_ONLY=WORD measures only the commands whose name holds WORD.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -135,6 +136,14 @@ const subjects = [
     wallTargetMs: 500,
   },
   {
+    // The same run held to one thread: what the worker threads add or save, in the same rounds.
+    name: `\`wepql lint\` on 1,000 files, one thread (\`WEPQL_LINT_THREADS=1\`)`,
+    rounds: 7,
+    args: (t) => [cli(t), 'lint'],
+    cwd: project,
+    env: { WEPQL_LINT_THREADS: '1' },
+  },
+  {
     name: '`wepql lsp` to its `initialize` answer',
     rounds: 11,
     args: (t) => [cli(t), 'lsp', '--stdio'],
@@ -152,6 +161,8 @@ const subjects = [
 
 const cap = Number(process.env.WEPQL_BENCH_ROUNDS) || Infinity;
 for (const subject of subjects) subject.rounds = Math.min(subject.rounds, cap);
+const only = process.env.WEPQL_BENCH_ONLY;
+if (only !== undefined) subjects.splice(0, subjects.length, ...subjects.filter((s) => s.name.includes(only)));
 
 const reference = { label: '`node -e 0` (reference)', args: ['-e', '0'] };
 const sections = [];
@@ -229,4 +240,5 @@ const md = [
   ...verdicts.map((v) => `- ${v}`),
 ].join('\n');
 console.log(md);
-writeSection('startup', md);
+// A partial run (WEPQL_BENCH_ONLY) is printed only: bench/results/startup.md keeps every command.
+if (only === undefined) writeSection('startup', md);

@@ -159,8 +159,18 @@ const results = await Promise.all([
 ]);
 for (const entry of ['dist/cli/main.js', 'dist/reference-server/main.js']) chmodSync(new URL(entry, root), 0o755);
 
-/** The commands merged into one file each: the ones run on every save and in every commit hook. */
-const MERGED = ['lint', 'fmt'];
+/**
+ * The commands merged into one file each: the ones run on every save and in
+ * every commit hook, and the language server, whose answer to `initialize`
+ * waits for every file loaded before it.
+ */
+const MERGED = ['lint', 'fmt', 'lsp'];
+/**
+ * Merged commands whose dynamic imports stay chunks of their own: the
+ * language server loads the language (src/lsp/server.ts, most of the CLI)
+ * behind its first answer, so that answer must not wait for it.
+ */
+const KEEP_DYNAMIC_IMPORTS = new Set(['lsp']);
 
 /**
  * The chunks main.js loads whatever command runs (its imports and those of
@@ -199,7 +209,9 @@ async function mergeCommand(outputs, name) {
         name: 'keep-shared-chunks',
         setup(b) {
           b.onResolve({ filter: /^\.\/chunk-[A-Z0-9]+\.js$|^\.\/[a-z-]+-[A-Z0-9]+\.js$/ }, (args) =>
-            shared.has(`dist/cli-chunks/${args.path.slice(2)}`) ? { path: args.path, external: true } : undefined,
+            shared.has(`dist/cli-chunks/${args.path.slice(2)}`) || (args.kind === 'dynamic-import' && KEEP_DYNAMIC_IMPORTS.has(name))
+              ? { path: args.path, external: true }
+              : undefined,
           );
           b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
         },

@@ -32,6 +32,16 @@ export function setColor(on: boolean): void {
   enabled = on;
 }
 
+/**
+ * Whether this run colours its output (as `setColor` left it).
+ *
+ * @example
+ * if (colorOn()) process.stdout.write('\u001b[1m');
+ */
+export function colorOn(): boolean {
+  return enabled;
+}
+
 const wrap =
   (open: number, close: number) =>
   (text: string): string =>

@@ -8,14 +8,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { packageVersion } from './package-info.js';
-import { decideColor, setColor } from './color.js';
 import type { CommandDefinition } from './command.js';
 
-// Only what every run needs is imported above: `wepql --version` loads this
-// file and package.json. Help, suggestions and the error classes are loaded
-// where they are used (the built CLI is one file per command plus the chunks
-// they share, scripts/bundle.mjs).
+// Nothing of the package is imported above: a run loads what its command
+// needs once the command line is read, so `wepql lsp` reaches its early
+// answer to `initialize` (src/lsp/early-answer.ts) without the modules of
+// other commands, and `wepql --version` loads this file, package-info and
+// package.json. Help, suggestions and the error classes are loaded where
+// they are used (the built CLI is one file per command plus the chunks they
+// share, scripts/bundle.mjs).
 
 interface CommandModule {
   readonly definition?: CommandDefinition;
@@ -110,14 +111,18 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return true;
   });
-  setColor(decideColor(colorFlag, process.env, process.stdout.isTTY === true));
-
   const [name, ...rest] = args;
+  // The language server writes no colour (its output is the protocol's), only its help may.
+  if (name !== 'lsp' || rest.includes('--help') || rest.includes('-h')) {
+    const { decideColor, setColor } = await import('./color.js');
+    setColor(decideColor(colorFlag, process.env, process.stdout.isTTY === true));
+  }
   if (name === undefined || name === '--help' || name === '-h') {
     process.stdout.write(help() + '\n');
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
+    const { packageVersion } = await import('./package-info.js');
     process.stdout.write(`wepql ${packageVersion()}\n`);
     return 0;
   }

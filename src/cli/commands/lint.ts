@@ -14,7 +14,8 @@ import { specOf, type CommandDefinition } from '../command.js';
 import { writeFixes } from '../lint/fixes.js';
 import { readInputs, type Inputs } from '../lint/items.js';
 import { writeMachineReport } from '../lint/machine.js';
-import { lintItems, type Outcome } from '../lint/outcome.js';
+import type { Outcome } from '../lint/outcome.js';
+import { lintItemsOnThreads, threadsFor } from '../lint/parallel.js';
 import { fixableLine, summaryLine, writePretty } from '../lint/pretty.js';
 import { readSettings, type Settings } from '../lint/settings.js';
 import { WORKSPACE_OPTIONS } from '../workspace-flags.js';
@@ -78,7 +79,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
   const settings = await readSettings(args);
   const inputs = await readInputs(args, settings);
-  const outcome = lintItems(inputs, settings);
+  const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(inputs.items.length, settings, process.env));
   if (!settings.dryRun) await writeFixes(outcome.fixes, settings.database);
   return report(outcome, inputs, settings);
 }

@@ -25,7 +25,7 @@ export interface Fixes {
   readonly changes: string[];
   fixed: number;
   /** Findings that `--fix` would remove (counted when not fixing), by severity. */
-  readonly fixable: { error: number; warning: number; info: number };
+  readonly fixable: FixableCounts;
 }
 
 /**
@@ -61,16 +61,14 @@ export function fixedText(entry: SavedEntry, options: LintTextOptions, lint: Lin
 }
 
 /**
- * Applies --fix to an item; records a changed text for writing back (or,
- * dry, for listing) and returns the text to lint.
+ * Records the text --fix makes of an item: for writing back (or, dry, for
+ * listing).
  *
  * @example
- * const text = fixItem(item, fixes, options, lint);
+ * recordFix(fixes, item, fixedText(item.entry, options, lint));
  */
-export function fixItem(item: Item, fixes: Fixes, options: LintTextOptions, lint: LintOf): string {
+export function recordFix(fixes: Fixes, item: Item, fixed: string): void {
   const { entry } = item;
-  const fixed = fixedText(entry, options, lint);
-  if (fixed === entry.text) return entry.text;
   fixes.fixed++;
   fixes.changes.push(`${item.label}:${entry.line}: ${entry.text} → ${fixed}`);
   if (item.file !== undefined) {
@@ -78,24 +76,37 @@ export function fixItem(item: Item, fixes: Fixes, options: LintTextOptions, lint
     if (map === undefined) fixes.fileFixes.set(item.file, (map = new Map()));
     map.set(entry, fixed);
   } else if (item.row !== undefined) fixes.rowFixes.push({ entry: { ...item.row, kind: entry.kind, text: entry.text }, text: fixed });
-  return fixed;
 }
 
 /**
- * Counts the findings --fix would remove: those whose code the fixed text
- * no longer reports as often (with `quiet`, errors only).
+ * Findings counted by severity.
  *
  * @example
- * countFixable(fixes, before, after, false);
+ * const counts: FixableCounts = { error: 0, warning: 2, info: 0 };
  */
-export function countFixable(fixes: Fixes, before: readonly Diagnostic[], after: readonly Diagnostic[], quiet: boolean): void {
+export interface FixableCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+/**
+ * The findings --fix would remove: those whose code the fixed text no
+ * longer reports as often (with `quiet`, errors only).
+ *
+ * @example
+ * fixableBy(before, after, false); // { error: 0, warning: 1, info: 0 }
+ */
+export function fixableBy(before: readonly Diagnostic[], after: readonly Diagnostic[], quiet: boolean): FixableCounts {
+  const counts: FixableCounts = { error: 0, warning: 0, info: 0 };
   const left = new Map<string, number>();
   for (const d of after) left.set(d.code, (left.get(d.code) ?? 0) + 1);
   for (const d of before) {
     const n = left.get(d.code) ?? 0;
     if (n > 0) left.set(d.code, n - 1);
-    else if (!(quiet && d.severity !== 'error')) fixes.fixable[d.severity]++;
+    else if (!(quiet && d.severity !== 'error')) counts[d.severity]++;
   }
+  return counts;
 }
 
 /**

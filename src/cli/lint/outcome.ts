@@ -8,9 +8,10 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { lintText } from '../../lint/lint-text.js';
 import type { LintFinding } from '../../lint/report.js';
 import { applyRule, fileRules, reportedFindings } from '../../workspace/lint-rules.js';
+import type { SavedEntry } from '../../workspace/saved-filters.js';
 import type { NoFiltersNotice } from '../../workspace/sources.js';
 import { startProgress } from '../progress.js';
-import { countFixable, fixedText, fixItem, newFixes, type Fixes, type LintOf } from './fixes.js';
+import { fixableBy, fixedText, newFixes, recordFix, type FixableCounts, type Fixes, type LintOf } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import { frame, noticeLine } from './pretty.js';
 import type { Settings } from './settings.js';
@@ -29,16 +30,90 @@ export interface Outcome {
 }
 
 /**
- * Lints every item (and reports the notices about whole files).
+ * Lints every item (and reports the notices about whole files), on this
+ * thread.
  *
  * @example
  * const outcome = lintItems(await readInputs(args, settings), settings);
  */
 export function lintItems(inputs: Inputs, settings: Settings): Outcome {
+  const outcome = startOutcome(inputs, settings);
+  const lintOne = itemLinter(settings);
+  const progress = startProgress(inputs.items.length, 'filters and sorts');
+  for (const item of inputs.items) {
+    addItem(outcome, item, lintOne(toLint(item)));
+    progress.tick(1);
+  }
+  progress.done();
+  return outcome;
+}
+
+/**
+ * What linting needs of an item, as plain data a worker thread can be sent:
+ * its label, its entry and the path that picks the file's rules.
+ *
+ * @example
+ * const lintOne = itemLinter(settings);
+ * lintOne(toLint(item));
+ */
+export interface ItemToLint {
+  readonly label: string;
+  readonly entry: SavedEntry;
+  /** The file's absolute path (`-` for standard input), undefined for a table row. */
+  readonly abs: string | undefined;
+}
+
+/**
+ * An item as linting needs it.
+ *
+ * @example
+ * worker.postMessage(items.map(toLint));
+ */
+export function toLint(item: Item): ItemToLint {
+  return { label: item.label, entry: item.entry, abs: item.file?.candidate.abs };
+}
+
+/**
+ * What linting one item produced, whichever thread linted it: `addItem`
+ * records it in the run's outcome in the items' order, so that a run spread
+ * over threads reports byte for byte what one thread does.
+ *
+ * @example
+ * addItem(outcome, item, itemLinter(settings)(toLint(item)));
+ */
+export interface ItemResult {
+  readonly findings: LintFinding[];
+  /** The pretty format's code frames of the findings shown. */
+  readonly frames: string[];
+  /** With --fix or --fix-dry-run: the text the item becomes, when it changes. */
+  readonly fixed?: string;
+  /** Without them: the findings `--fix` would remove, by severity. */
+  readonly fixable?: FixableCounts;
+}
+
+/**
+ * The outcome before any item: the notices about whole files.
+ *
+ * @example
+ * const outcome = startOutcome(inputs, settings);
+ */
+export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
   const outcome: Outcome = { findings: [], frames: [], fixes: newFixes() };
   for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
   for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
-  // Saved filters repeat (copied views, shared defaults): lint each distinct text once.
+  return outcome;
+}
+
+/**
+ * Lints items one at a time under a run's settings. Saved filters repeat
+ * (copied views, shared defaults): each distinct text is linted once by
+ * the linter.
+ *
+ * @example
+ * const lintOne = itemLinter(settings);
+ * const results = items.map((item) => lintOne(toLint(item)));
+ */
+export function itemLinter(settings: Settings): (item: ItemToLint) => ItemResult {
   const cache = new Map<string, Diagnostic[]>();
   const lint: LintOf = (text, kind) => {
     const key = `${kind}\u0000${text}`;
@@ -46,23 +121,45 @@ export function lintItems(inputs: Inputs, settings: Settings): Outcome {
     if (found === undefined) cache.set(key, (found = lintText(text, kind, settings.options)));
     return found;
   };
-  const progress = startProgress(inputs.items.length, 'filters and sorts');
   const rulesOf = fileRules(settings.config);
-  for (const item of inputs.items) {
-    const rules = rulesOf(item.file?.candidate.abs);
-    const reported = (text: string) => reportedFindings(lint(text, item.entry.kind), item.entry, rules);
-    const text = settings.fix ? fixItem(item, outcome.fixes, settings.options, lint) : item.entry.text;
+  return (item) => {
+    const { entry } = item;
+    const rules = rulesOf(item.abs);
+    const reported = (text: string) => reportedFindings(lint(text, entry.kind), entry, rules);
+    const fixed = settings.fix ? fixedText(entry, settings.options, lint) : undefined;
+    const text = fixed ?? entry.text;
     const found = reported(text);
-    for (const d of found) addFinding(outcome, item, text, d, settings);
-    if (!settings.fix && found.length > 0) {
-      const fixed = fixedText(item.entry, settings.options, lint);
-      // An unchanged text removes nothing: no second lint to find that out.
-      if (fixed !== item.entry.text) countFixable(outcome.fixes, found, reported(fixed), settings.quiet);
+    const findings: LintFinding[] = [];
+    const frames: string[] = [];
+    for (const d of found) {
+      const finding = findingOf(item, d);
+      findings.push(finding);
+      if (settings.format === 'pretty' && !(settings.quiet && d.severity !== 'error')) frames.push(frame(text, d, item, finding));
     }
-    progress.tick(1);
+    if (fixed !== undefined) return fixed === entry.text ? { findings, frames } : { findings, frames, fixed };
+    if (found.length === 0) return { findings, frames };
+    const after = fixedText(entry, settings.options, lint);
+    // An unchanged text removes nothing: no second lint to find that out.
+    return after === entry.text ? { findings, frames } : { findings, frames, fixable: fixableBy(found, reported(after), settings.quiet) };
+  };
+}
+
+/**
+ * Records one item's result in the run's outcome.
+ *
+ * @example
+ * addItem(outcome, item, result);
+ */
+export function addItem(outcome: Outcome, item: Item, result: ItemResult): void {
+  for (const finding of result.findings) outcome.findings.push(finding);
+  for (const frame of result.frames) outcome.frames.push(frame);
+  if (result.fixed !== undefined) recordFix(outcome.fixes, item, result.fixed);
+  if (result.fixable !== undefined) {
+    const { fixable } = outcome.fixes;
+    fixable.error += result.fixable.error;
+    fixable.warning += result.fixable.warning;
+    fixable.info += result.fixable.info;
   }
-  progress.done();
-  return outcome;
 }
 
 /**
@@ -97,9 +194,9 @@ function addNotice(outcome: Outcome, notice: NoFiltersNotice, code: 'no-filters-
     outcome.frames.push(noticeLine(notice.label, severity, d.code, d.message));
 }
 
-function addFinding(outcome: Outcome, item: Item, text: string, d: Diagnostic, settings: Settings): void {
+function findingOf(item: ItemToLint, d: Diagnostic): LintFinding {
   const { entry } = item;
-  const finding: LintFinding = {
+  return {
     file: item.label,
     line: entry.line,
     column: entry.column + d.start,
@@ -112,6 +209,4 @@ function addFinding(outcome: Outcome, item: Item, text: string, d: Diagnostic, s
     end: d.end,
     ...(d.suggestion === undefined ? {} : { suggestion: d.suggestion }),
   };
-  outcome.findings.push(finding);
-  if (settings.format === 'pretty' && !(settings.quiet && d.severity !== 'error')) outcome.frames.push(frame(text, d, item, finding));
 }

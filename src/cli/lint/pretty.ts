@@ -17,7 +17,7 @@ import type { Settings } from './settings.js';
  * @example
  * frames.push(frame(text, d, item, finding));
  */
-export function frame(text: string, d: Diagnostic, item: Item, finding: LintFinding): string {
+export function frame(text: string, d: Diagnostic, item: Pick<Item, 'label' | 'entry'>, finding: LintFinding): string {
   const { entry } = item;
   let out = renderCodeFrame(text, d, { location: item.label, lineOffset: entry.line - 1 });
   // The frame counts columns in the filter text; a JSON entry starts further right in its file line.
