@@ -51,8 +51,7 @@ async function agree(
     { filter, ...(sort === null ? {} : { sort }) },
     { dialect: engine.dialect, schema: testSchema, caseSensitive, tieBreaker: ROW_COLUMN, ...(columns ? { columns } : {}) },
   );
-  // The same table for every case of a property: emptied, not dropped and created again, between cases.
-  await loadTable(engine, testSchema, rows, { table: 'cases', reuse: true, ...(columns ? { columns } : {}) });
+  await loadTable(engine, testSchema, rows, { table: 'cases', ...(columns ? { columns } : {}) });
   const got = await selectRows(engine, 'cases', fragment);
   const expected = query(rows, { filter, ...(sort === null ? {} : { sort }), schema: testSchema, caseSensitive }).map((r) => index.get(r)!);
   if (JSON.stringify(got) !== JSON.stringify(expected)) {
@@ -127,7 +126,7 @@ describe.each(dialects)('toSql on %s returns what query() returns', (dialect) =>
       for (const caseSensitive of [false, true]) {
         const rows = records.map((r) => ({ ...r }));
         const fragment = toSql({ sort: sortText }, { dialect, schema: testSchema, caseSensitive, tieBreaker: ROW_COLUMN });
-        await loadTable(engine, testSchema, rows, { table: 'cases', reuse: true });
+        await loadTable(engine, testSchema, rows, { table: 'cases' });
         const expected = query(rows, { sort: sortText, schema: testSchema, caseSensitive }).map((r) => rows.indexOf(r));
         expect(await selectRows(engine, 'cases', fragment), `${sortText} caseSensitive=${caseSensitive}`).toEqual(expected);
       }

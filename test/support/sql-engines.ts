@@ -145,19 +145,10 @@ function tableColumns(schema: Schema, dialect: SqlDialect, columns: ColumnMap = 
   return out;
 }
 
-/** The CREATE TABLE statement loadTable last ran, by engine and quoted table name. */
-const createdTables = new WeakMap<SqlEngine, Map<string, string>>();
-
 /**
  * Drops and creates `table` for the schema (one column per field by the
  * storage convention, JSON columns for `{ json, path }` mappings, plus
  * `wepql_row`), then inserts the records in order.
- *
- * With `reuse`, a table this function created last time on the same engine
- * with the same definition is emptied (`DELETE`) instead of dropped and
- * created again: a property test that loads a few rows per generated case
- * spent most of each case on the DDL (on PGlite 19 ms of CPU against 4 ms).
- * Only for callers that change nothing in the table but its rows.
  *
  * @example
  * await loadTable(pg, employeeSchema, employees, { table: 'employees' });
@@ -166,23 +157,14 @@ export async function loadTable(
   engine: SqlEngine,
   schema: Schema,
   records: readonly unknown[],
-  options: { readonly table: string; readonly columns?: ColumnMap; readonly reuse?: boolean },
+  options: { readonly table: string; readonly columns?: ColumnMap },
 ): Promise<void> {
   const q = (name: string) => quoteIdentifier(name, engine.dialect);
   const table = q(options.table);
   const columns = tableColumns(schema, engine.dialect, options.columns);
+  await engine.run(`DROP TABLE IF EXISTS ${table}`);
   const definitions = [`${q(ROW_COLUMN)} INTEGER PRIMARY KEY`, ...columns.map((c) => `${q(c.name)} ${c.type}`)];
-  const create = `CREATE TABLE ${table} (${definitions.join(', ')})`;
-  const made = createdTables.get(engine) ?? new Map<string, string>();
-  createdTables.set(engine, made);
-  if (options.reuse === true && made.get(table) === create) {
-    await engine.run(`DELETE FROM ${table}`);
-  } else {
-    made.delete(table);
-    await engine.run(`DROP TABLE IF EXISTS ${table}`);
-    await engine.run(create);
-    made.set(table, create);
-  }
+  await engine.run(`CREATE TABLE ${table} (${definitions.join(', ')})`);
   // Batches keep every statement far below both engines' parameter limits.
   for (let start = 0; start < records.length; start += 100) {
     const batch = records.slice(start, start + 100);
