@@ -48,13 +48,25 @@ interface Engine {
   stop(): Promise<void>;
 }
 
+/**
+ * One seeded PGlite for the file, made on first use: every case only reads
+ * the table, and starting PGlite and seeding it costs seconds of CPU each
+ * time. Closed when the file ends; `stop()` leaves it to the next user.
+ */
+let pglite: Promise<{ db: PGlite; engine: Engine }> | undefined;
 async function pgliteEngine(): Promise<Engine> {
-  const db = new PGlite();
-  const run: SqlRunner = (sql, params) => db.query(sql, params);
-  await seedEmployeeTable(run, loadSampleEmployees());
-  const { foldCollation } = await chooseFoldCollation(run);
-  return { name: 'PGlite', run, foldCollation, stop: () => db.close() };
+  pglite ??= (async () => {
+    const db = new PGlite();
+    const run: SqlRunner = (sql, params) => db.query(sql, params);
+    await seedEmployeeTable(run, loadSampleEmployees());
+    const { foldCollation } = await chooseFoldCollation(run);
+    return { db, engine: { name: 'PGlite', run, foldCollation, stop: async () => {} } };
+  })();
+  return (await pglite).engine;
 }
+afterAll(async () => {
+  await (await pglite)?.db.close();
+});
 
 async function postgresEngine(): Promise<Engine> {
   const server: PostgresServer = await startPostgresServer();

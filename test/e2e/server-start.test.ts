@@ -6,12 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshDist } from '../support/dist.js';
-import { findPostgresBin, postgresUnavailableReason, startPostgresServer } from '../support/postgres-server.js';
+import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { get } from '../support/http.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -47,6 +47,16 @@ function start(env: Record<string, string>): Promise<{ url: string; output: () =
       reject(new Error(`server exited with ${code}:\n${out}`));
     });
   });
+}
+
+/** Stops the servers a case started and waits until they have exited (they hold connections to its database). */
+async function stopServers(): Promise<void> {
+  for (const child of running.splice(0)) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
 }
 
 describe('npm start (dist/reference-server/main.js)', () => {
@@ -159,10 +169,21 @@ if (findPostgresBin() === undefined) {
   describe.skip('npm start with DATABASE_URL (PostgreSQL not installed)', () => {});
 } else {
   describe('npm start with DATABASE_URL after wepql db-seed', () => {
+    // One database seeded with the default 1,200 employees serves the first two cases: the first only reads it, the
+    // second then adds the counter table and changes rows. Each had seeded its own, the same way.
+    let seeded: Promise<{ pg: PostgresServer; seed: SpawnSyncReturns<string> }> | undefined;
+    const seededDatabase = () =>
+      (seeded ??= startPostgresServer().then((pg) => ({
+        pg,
+        seed: spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 }),
+      })));
+    afterAll(async () => {
+      await (await seeded)?.pg.stop();
+    });
+
     it('serves the same pages from PostgreSQL as from the sample file', async () => {
-      const pg = await startPostgresServer();
+      const { pg, seed } = await seededDatabase();
       try {
-        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 });
         expect(seed.stdout + seed.stderr).toContain('created table "employees" with 1200 employees');
         expect(seed.status).toBe(0);
         const fromDb = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
@@ -181,20 +202,13 @@ if (findPostgresBin() === undefined) {
         expect(next.body.Pagination.PageNo).toBe(2);
         expect((await get(fromDb.url + '/api/public/clients/42/employees?limit=1', { authorization: 'Bearer db' })).status).toBe(404);
       } finally {
-        for (const child of running.splice(0)) {
-          if (child.exitCode !== null) continue;
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          await exited;
-        }
-        await pg.stop();
+        await stopServers();
       }
     });
 
     it('db-index --counts installs the counter table, and the server reads unfiltered totals from it with no setting', async () => {
-      const pg = await startPostgresServer();
+      const { pg, seed } = await seededDatabase();
       try {
-        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 });
         expect(seed.status, seed.stderr).toBe(0);
         const printed = spawnSync(process.execPath, [cli, 'db-index', '--counts', '--fold-collation', 'wepql_fold'], { encoding: 'utf8' });
         expect(printed.stdout).toMatch(/^BEGIN;\nCREATE TABLE IF NOT EXISTS "employees_wepql_counts" /m);
@@ -231,13 +245,7 @@ if (findPostgresBin() === undefined) {
           await client.end();
         }
       } finally {
-        for (const child of running.splice(0)) {
-          if (child.exitCode !== null) continue;
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          await exited;
-        }
-        await pg.stop();
+        await stopServers();
       }
     }, 120_000);
 
@@ -278,12 +286,7 @@ if (findPostgresBin() === undefined) {
           await client.end();
         }
       } finally {
-        for (const child of running.splice(0)) {
-          if (child.exitCode !== null) continue;
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          await exited;
-        }
+        await stopServers();
         await pg.stop();
       }
     }, 120_000);

@@ -1,16 +1,30 @@
 import { PGlite } from '@electric-sql/pglite';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/sources/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
 
-async function seeded(): Promise<PGlite> {
-  const db = new PGlite();
-  const query = (sql: string, params: unknown[]) => db.query(sql, params);
-  await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' });
-  await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
-  return db;
+/**
+ * One PGlite for both contracts, started and seeded on first use: the
+ * contract only reads, and the two sources read the same table — one the
+ * whole records from its json column, the other the schema's columns.
+ * Starting PGlite and loading the sample costs seconds of CPU each time.
+ */
+let database: Promise<PGlite> | undefined;
+function seeded(): Promise<PGlite> {
+  database ??= (async () => {
+    const db = new PGlite();
+    const query = (sql: string, params: unknown[]) => db.query(sql, params);
+    await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' });
+    await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);
+    return db;
+  })();
+  return database;
 }
+
+afterAll(async () => {
+  await (await database)?.close();
+});
 
 describeListContract('PGlite, whole records from a json column', async () => {
   const db = await seeded();
@@ -22,7 +36,7 @@ describeListContract('PGlite, whole records from a json column', async () => {
     recordColumn: 'Record',
     ...SCOPE,
   });
-  return { source, close: () => db.close() };
+  return { source };
 });
 
 describeListContract(
@@ -36,7 +50,7 @@ describeListContract(
       tieBreaker: 'Id',
       ...SCOPE,
     });
-    return { source, close: () => db.close() };
+    return { source };
   },
   { rebuilt: true },
 );
