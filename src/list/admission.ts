@@ -167,26 +167,18 @@ type Flight = SharedWork<unknown>;
  * await handleListRequest(input, { source, schema, codec, route, admission });
  */
 export function createAdmission(options: AdmissionOptions = {}): Admission {
-  const concurrency = positive(options.concurrency ?? 8, 'concurrency');
-  const maxWaitMs = positive(options.maxWaitMs ?? 2_000, 'maxWaitMs');
-  const deadlineMs = positive(options.deadlineMs ?? 10_000, 'deadlineMs');
-  const budgetMs = positive(options.budgetMs ?? maxWaitMs, 'budgetMs');
-  const queueLimit = queueLimits(options.queue);
+  const { concurrency, maxWaitMs, deadlineMs, budgetMs, queueLimit } = admissionSettings(options);
   const queues: Record<StatementClass, Waiter[]> = { seek: [], rows: [], count: [] };
-  const flights = new Map<string, Flight>();
+  const flights = singleFlights(options.singleFlight !== false);
   let running = 0;
   let refused = 0;
-  let joined = 0;
-  let cut = 0;
-  // The tickets holding slots now (a ticket holding two counts twice), for cutting past their budget.
-  const holders = new Map<RequestTicket, number>();
-  let shedTimer: ReturnType<typeof setTimeout> | undefined;
   let serviceMs = 50; // the mean time a slot is held, smoothed: it sizes Retry-After
 
   const waiting = (): number => queues.seek.length + queues.rows.length + queues.count.length;
   // Retry after the time the queue ahead takes to drain, at the recent pace: 1 to 60 s.
   const busy = (why: string): BusyError =>
     new BusyError(why, (refused++, Math.min(60, Math.max(1, Math.ceil(((waiting() / concurrency + 1) * serviceMs) / 1000)))));
+  const holders = budgetHolders(waiting, () => busy(`the request ran past its budget of ${budgetMs} ms while others waited`));
 
   // Frees go to the first class with a waiter: seek, then rows, then count.
   const dispatch = (): void => {
@@ -197,36 +189,13 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
   };
 
   const slot = (ticket: RequestTicket) => {
-    holders.set(ticket, (holders.get(ticket) ?? 0) + 1);
+    holders.hold(ticket);
     return slotOf((heldMs) => {
       serviceMs += (heldMs - serviceMs) / 8;
-      const held = holders.get(ticket)! - 1;
-      if (held === 0) holders.delete(ticket);
-      else holders.set(ticket, held);
+      holders.release(ticket);
       running--;
       dispatch();
     });
-  };
-
-  // While statements wait, cut the holders past their budget; then wake at the next budget's end, if any.
-  const shed = (): void => {
-    clearTimeout(shedTimer);
-    shedTimer = undefined;
-    if (waiting() === 0) return;
-    const now = Date.now();
-    let next = Infinity;
-    for (const ticket of [...holders.keys()]) {
-      const c = cuttable.get(ticket);
-      if (c === undefined || ticket.signal.aborted) continue;
-      if (c.budgetEnd <= now) {
-        cut++;
-        c.cut(busy(`the request ran past its budget of ${budgetMs} ms while others waited`));
-      } else next = Math.min(next, c.budgetEnd);
-    }
-    if (next !== Infinity) {
-      shedTimer = setTimeout(shed, next - now);
-      (shedTimer as { unref?: () => void }).unref?.();
-    }
   };
 
   return {
@@ -240,32 +209,94 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
         return Promise.resolve(slot(ticket));
       }
       if (queues[cls].length >= queueLimit[cls]) return Promise.reject(busy(`the ${cls} queue is full (${queueLimit[cls]} waiting)`));
-      // A request waits no longer than its wait, its deadline and its budget allow.
-      const budgetEnd = cuttable.get(ticket)?.budgetEnd ?? Infinity;
-      const waitMs = Math.min(maxWaitMs, ticket.deadline - Date.now(), budgetEnd - Date.now());
+      const waitMs = waitAllowed(ticket, maxWaitMs);
       if (waitMs <= 0) return Promise.reject(busy('the request has no time left to wait'));
-      const granted = waitInQueue(
-        queues[cls],
-        ticket,
-        waitMs,
-        () => slot(ticket),
-        () => busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`),
-      );
-      shed();
+      const refusal = () => busy(`no ${cls} slot freed within ${Math.round(waitMs)} ms`);
+      const granted = waitInQueue(queues[cls], ticket, waitMs, () => slot(ticket), refusal);
+      holders.shed();
       return granted;
     },
 
-    shared<T>(key: string, ticket: RequestTicket, work: (ticket: RequestTicket) => Promise<T>): Promise<T> {
-      const flight = options.singleFlight === false ? undefined : flights.get(key);
-      if (flight !== undefined) joined++;
-      return joinShared(
-        flight ?? startFlight(options.singleFlight === false ? undefined : flights, key, ticket, work),
-        ticket.signal,
-      ) as Promise<T>;
-    },
+    shared: (key, ticket, work) => flights.run(key, ticket, work),
 
-    stats: () => ({ running, waiting: waitingOf(queues), refused, joined, cut }),
+    stats: () => ({ running, waiting: waitingOf(queues), refused, joined: flights.joined, cut: holders.cut }),
   };
+}
+
+/** The options of `createAdmission` checked, with their defaults. */
+function admissionSettings(options: AdmissionOptions) {
+  const maxWaitMs = positive(options.maxWaitMs ?? 2_000, 'maxWaitMs');
+  return {
+    concurrency: positive(options.concurrency ?? 8, 'concurrency'),
+    maxWaitMs,
+    deadlineMs: positive(options.deadlineMs ?? 10_000, 'deadlineMs'),
+    budgetMs: positive(options.budgetMs ?? maxWaitMs, 'budgetMs'),
+    queueLimit: queueLimits(options.queue),
+  };
+}
+
+/** How long a statement of `ticket` may wait for a slot: no longer than the wait, its deadline and its budget allow. */
+function waitAllowed(ticket: RequestTicket, maxWaitMs: number): number {
+  const budgetEnd = cuttable.get(ticket)?.budgetEnd ?? Infinity;
+  return Math.min(maxWaitMs, ticket.deadline - Date.now(), budgetEnd - Date.now());
+}
+
+/** Identical first pages running at once share one execution (none shared when `enabled` is false). */
+function singleFlights(enabled: boolean) {
+  const flights = enabled ? new Map<string, Flight>() : undefined;
+  const state = {
+    /** Requests that joined a running flight. */
+    joined: 0,
+    run<T>(key: string, ticket: RequestTicket, work: (ticket: RequestTicket) => Promise<T>): Promise<T> {
+      const flight = flights?.get(key);
+      if (flight !== undefined) state.joined++;
+      return joinShared(flight ?? startFlight(flights, key, ticket, work), ticket.signal) as Promise<T>;
+    },
+  };
+  return state;
+}
+
+/** The tickets holding slots (a ticket holding two counts twice), and the cutting of those past their budget. */
+interface BudgetHolders {
+  hold(ticket: RequestTicket): void;
+  release(ticket: RequestTicket): void;
+  /** While statements wait, cuts the holders past their budget; then wakes at the next budget's end, if any. */
+  shed(): void;
+  /** Requests cut so far. */
+  readonly cut: number;
+}
+
+function budgetHolders(waiting: () => number, overBudget: () => BusyError): BudgetHolders {
+  const held = new Map<RequestTicket, number>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const holders = {
+    cut: 0,
+    hold: (ticket: RequestTicket) => void held.set(ticket, (held.get(ticket) ?? 0) + 1),
+    release(ticket: RequestTicket): void {
+      const left = held.get(ticket)! - 1;
+      if (left === 0) held.delete(ticket);
+      else held.set(ticket, left);
+    },
+    shed(): void {
+      clearTimeout(timer);
+      timer = undefined;
+      if (waiting() === 0) return;
+      const now = Date.now();
+      let next = Infinity;
+      for (const ticket of [...held.keys()]) {
+        const c = cuttable.get(ticket);
+        if (c === undefined || ticket.signal.aborted) continue;
+        if (c.budgetEnd <= now) {
+          holders.cut++;
+          c.cut(overBudget());
+        } else next = Math.min(next, c.budgetEnd);
+      }
+      if (next === Infinity) return;
+      timer = setTimeout(holders.shed, next - now);
+      (timer as { unref?: () => void }).unref?.();
+    },
+  };
+  return holders;
 }
 
 function nextClass(queues: Record<StatementClass, Waiter[]>): StatementClass | undefined {

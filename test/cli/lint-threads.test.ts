@@ -49,7 +49,10 @@ function generatedProject(): string {
 }
 
 const ONE = { WEPQL_LINT_THREADS: '1' };
-const THREE = { WEPQL_LINT_THREADS: '3', WEPQL_LINT_BATCH: '7', WEPQL_LINT_TRACE: '1' };
+// The workers take every batch, so the test sees them at work however loaded the machine is (on a busy one this
+// thread could lint every batch before a worker starts); MIXED lets this thread lint too, however the run splits.
+const THREE = { WEPQL_LINT_THREADS: '3', WEPQL_LINT_BATCH: '7', WEPQL_LINT_TRACE: '1', WEPQL_LINT_WORKERS_ONLY: '1' };
+const MIXED = { WEPQL_LINT_THREADS: '3', WEPQL_LINT_BATCH: '7' };
 
 /** Standard error without the threaded run's trace line, and how many batches its workers linted. */
 function untraced(r: CliResult): { stderr: string; byWorkers: number } {
@@ -96,6 +99,12 @@ describe('wepql lint on worker threads', () => {
     expect(pretty.stdout).toMatch(/problems? fixable with `--fix`/);
     expect(expectSame(['--format', 'json'], dir).stdout).toMatch(/"code": "duplicate-condition"/);
     expect(expectSame(['--format', 'sarif'], dir).stdout).toMatch(/"ruleId": "unknown-field"/);
+    const mixed = runCli(['lint'], { cwd: dir, env: MIXED });
+    expect({ code: mixed.code, stdout: mixed.stdout, stderr: mixed.stderr }).toEqual({
+      code: pretty.code,
+      stdout: pretty.stdout,
+      stderr: pretty.stderr,
+    });
   });
 
   it('in colour, with --quiet, --max-warnings and --strict', () => {

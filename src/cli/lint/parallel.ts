@@ -72,9 +72,11 @@ export function threadsFor(count: number, settings: Settings, env: NodeJS.Proces
 
 /**
  * Lints every item as `lintItems` does, spread over `threads` threads (this
- * one among them). `WEPQL_LINT_BATCH` sets the items of a batch (250), and
- * `WEPQL_LINT_TRACE=1` says on standard error how the batches were shared:
- * both for tests and measurements, which must see the threads at work.
+ * one among them). `WEPQL_LINT_BATCH` sets the items of a batch (250),
+ * `WEPQL_LINT_TRACE=1` says on standard error how the batches were shared,
+ * and `WEPQL_LINT_WORKERS_ONLY=1` leaves every batch to the workers while
+ * any is alive: for tests and measurements, which must see the threads at
+ * work whatever the machine's load.
  *
  * @example
  * const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(inputs.items.length, settings, process.env));
@@ -90,89 +92,131 @@ export async function lintItemsOnThreads(
   const { items } = inputs;
   const size = Number(env.WEPQL_LINT_BATCH);
   const BATCH = Number.isInteger(size) && size >= 1 ? size : DEFAULT_BATCH;
-  let byThisThread = 0;
-  let byWorkers = 0;
   const batches: number[] = [];
   for (let start = 0; start < items.length; start += BATCH) batches.push(start);
   const results: (ItemResult[] | undefined)[] = batches.map(() => undefined);
-  const queue = batches.map((_, b) => b);
   const progress = startProgress(items.length, 'filters and sorts');
-  const batchItems = (b: number) => items.slice(batches[b], batches[b]! + BATCH);
-  const finished = (b: number, done: ItemResult[]) => {
-    results[b] = done;
-    progress.tick(done.length);
-  };
+  const share = await shareBatches({
+    queue: batches.map((_, b) => b),
+    items: (b) => items.slice(batches[b], batches[b]! + BATCH).map(toLint),
+    finished: (b, done) => {
+      results[b] = done;
+      progress.tick(done.length);
+    },
+    lintOne: itemLinter(settings),
+    setup: { wepqlLint: { args, color: colorOn() } },
+    threads,
+    workersOnly: env.WEPQL_LINT_WORKERS_ONLY === '1',
+  });
+  progress.done();
+  if (env.WEPQL_LINT_TRACE === '1')
+    process.stderr.write(
+      `wepql lint: ${items.length} items in ${batches.length} batches: ${share.byThisThread} on this thread, ${share.byWorkers} on ${threads - 1} workers\n`,
+    );
+  const outcome = startOutcome(inputs, settings);
+  items.forEach((item, i) => addItem(outcome, item, results[Math.floor(i / BATCH)]![i % BATCH]!));
+  return outcome;
+}
 
-  const setup: WorkerSetup = { wepqlLint: { args, color: colorOn() } };
-  const inFlight = new Map<Worker, number>();
-  const workers: Worker[] = [];
+/** What `shareBatches` needs: the batches to lint, how to lint them here, and how to start the workers. */
+interface BatchWork {
+  /** Batch numbers not yet handed out, first to last. */
+  readonly queue: number[];
+  readonly items: (batch: number) => ItemToLint[];
+  readonly finished: (batch: number, results: ItemResult[]) => void;
+  readonly lintOne: (item: ItemToLint) => ItemResult;
+  readonly setup: WorkerSetup;
+  readonly threads: number;
+  readonly workersOnly: boolean;
+}
+
+/** Lints the queued batches on this thread and on `threads - 1` workers; says how many each side linted. */
+async function shareBatches(work: BatchWork): Promise<{ byThisThread: number; byWorkers: number }> {
+  const { queue } = work;
+  let byThisThread = 0;
+  let byWorkers = 0;
   let wake: (() => void) | undefined;
-  const changed = () => {
+  const wakeUp = () => {
     wake?.();
     wake = undefined;
   };
+  const pool = startWorkers(
+    work,
+    (batch, results) => {
+      byWorkers++;
+      work.finished(batch, results);
+      wakeUp();
+    },
+    wakeUp,
+  );
+  for (;;) {
+    if (queue.length > 0 && !(work.workersOnly && pool.alive() > 0)) {
+      const b = queue.shift()!;
+      work.finished(b, work.items(b).map(work.lintOne));
+      byThisThread++;
+      // Let the workers' messages in: their results, and their asks for the next batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
+    }
+    if (queue.length === 0 && pool.busy() === 0) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+  }
+  pool.stop();
+  return { byThisThread, byWorkers };
+}
+
+/**
+ * Starts `threads - 1` workers that take batches from `work.queue` as they
+ * become free; `done` hears of each result and `lost` of each worker lost
+ * (whose batch goes back to the queue, to an idle worker if there is one).
+ */
+function startWorkers(work: BatchWork, done: (batch: number, results: ItemResult[]) => void, lost: () => void) {
+  const inFlight = new Map<Worker, number>();
+  const idle = new Set<Worker>();
+  const workers: Worker[] = [];
   const feed = (worker: Worker) => {
-    const b = queue.shift();
-    if (b === undefined) return;
+    const b = work.queue.shift();
+    if (b === undefined) return void idle.add(worker);
+    idle.delete(worker);
     inFlight.set(worker, b);
-    const message: ToWorker = { batch: b, items: batchItems(b).map(toLint) };
-    worker.postMessage(message);
+    worker.postMessage({ batch: b, items: work.items(b) } satisfies ToWorker);
   };
   const drop = (worker: Worker) => {
     const b = inFlight.get(worker);
-    // Its batch goes back to the queue for this thread.
-    if (b !== undefined && results[b] === undefined) queue.unshift(b);
     inFlight.delete(worker);
-    const at = workers.indexOf(worker);
-    if (at >= 0) workers.splice(at, 1);
+    idle.delete(worker);
+    if (workers.includes(worker)) workers.splice(workers.indexOf(worker), 1);
     void worker.terminate();
-    changed();
+    if (b !== undefined) {
+      work.queue.unshift(b);
+      const other = idle.values().next();
+      if (other.done !== true) feed(other.value);
+    }
+    lost();
   };
-  for (let i = 1; i < threads; i++) {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: setup, stdout: true, stderr: true });
+  for (let i = 1; i < work.threads; i++) {
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: work.setup, stdout: true, stderr: true });
     workers.push(worker);
     worker.on('message', (message: FromWorker) => {
       if ('batch' in message) {
         inFlight.delete(worker);
-        byWorkers++;
-        finished(message.batch, message.results);
-        changed();
+        done(message.batch, message.results);
       }
       feed(worker);
     });
     worker.on('error', () => drop(worker));
     worker.on('exit', () => drop(worker));
   }
-
-  const lintOne = itemLinter(settings);
-  for (;;) {
-    const b = queue.shift();
-    if (b !== undefined) {
-      finished(
-        b,
-        batchItems(b).map((item) => lintOne(toLint(item))),
-      );
-      byThisThread++;
-      // Let the workers' messages in: their results, and their asks for the next batch.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      continue;
-    }
-    if (inFlight.size === 0) break;
-    await new Promise<void>((resolve) => (wake = resolve));
-  }
-  for (const worker of workers.splice(0)) {
-    worker.removeAllListeners('exit');
-    void worker.terminate();
-  }
-  progress.done();
-  if (env.WEPQL_LINT_TRACE === '1')
-    process.stderr.write(
-      `wepql lint: ${items.length} items in ${batches.length} batches: ${byThisThread} on this thread, ${byWorkers} on ${threads - 1} workers\n`,
-    );
-
-  const outcome = startOutcome(inputs, settings);
-  items.forEach((item, i) => addItem(outcome, item, results[Math.floor(i / BATCH)]![i % BATCH]!));
-  return outcome;
+  return {
+    alive: () => workers.length,
+    busy: () => inFlight.size,
+    stop() {
+      for (const worker of workers.splice(0)) {
+        worker.removeAllListeners('exit');
+        void worker.terminate();
+      }
+    },
+  };
 }
 
 /** A worker's life: the run's settings read again from its arguments, then batches linted until the run ends. */
