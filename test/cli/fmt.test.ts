@@ -5,14 +5,16 @@
  * binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { assertFreshDist } from '../support/dist.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const fmtDir = tempDirs('wepql-fmt-');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -102,7 +104,7 @@ describe('wepql fmt TEXT', () => {
 describe('wepql fmt --check FILE...', () => {
   // The checker itself belongs to src/cli/fmt-check.ts; this only proves `fmt` hands files to it.
   it('exits 0 for canonical files and 1 naming a file that is not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wepql-fmt-'));
+    const dir = fmtDir();
     const good = join(dir, 'good.txt');
     const bad = join(dir, 'bad.txt');
     writeFileSync(good, 'A.Equal(1)\nOr(B.IsNull();C.Equal(x))\n');

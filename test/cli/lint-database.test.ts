@@ -5,13 +5,17 @@
  * --allow-database), and identifiers quoted rather than spliced. Runs in the
  * test's process (test/support/cli-in-process.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const dbDir = tempDirs('wepql-lint-db-');
+const cfgDir = tempDirs('wepql-lint-db-cfg-');
+const exfilDir = tempDirs('wepql-lint-db-exfil-');
 
 const V1 = { fields: { Id: { type: 'integer' }, Surname: { type: 'string' }, Gender: { type: 'integer', nullable: true } } };
 const V2 = {
@@ -25,7 +29,7 @@ if (findPostgresBin() === undefined) {
   describe('wepql lint --database-url', () => {
     let server: PostgresServer;
     let client: pg.Client;
-    const dir = mkdtempSync(join(tmpdir(), 'wepql-lint-db-'));
+    const dir = dbDir();
     writeFileSync(join(dir, 'v1.json'), JSON.stringify(V1));
     writeFileSync(join(dir, 'v2.json'), JSON.stringify(V2));
 
@@ -118,7 +122,7 @@ if (findPostgresBin() === undefined) {
 
     it('reads the database source from wepql.config.json (URL from DATABASE_URL), and a missing table is a usage error', async () => {
       await seed('views_cfg');
-      const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-cfg-'));
+      const cfg = cfgDir();
       writeFileSync(join(cfg, 'v2.json'), JSON.stringify(V2));
       writeFileSync(
         join(cfg, 'wepql.config.json'),
@@ -142,7 +146,7 @@ if (findPostgresBin() === undefined) {
       await client.query('DROP TABLE IF EXISTS api_keys');
       await client.query('CREATE TABLE api_keys (id integer PRIMARY KEY, key text)');
       await client.query("INSERT INTO api_keys VALUES (1, 'sk_live_4f9a2c'), (2, 'sk_live_77b1e0')");
-      const cfg = mkdtempSync(join(tmpdir(), 'wepql-lint-db-exfil-'));
+      const cfg = exfilDir();
       writeFileSync(join(cfg, 'wepql.config.json'), JSON.stringify({ database: { table: 'api_keys', column: 'key' } }));
       const r = await runCliInProcess(['lint'], { cwd: cfg, env: { DATABASE_URL: server.url } });
       expect(r.code).toBe(2);

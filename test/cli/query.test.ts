@@ -5,14 +5,16 @@
  * NDJSON on standard input through the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { assertFreshDist } from '../support/dist.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const queryDir = tempDirs('wepql-query-');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const DATA = 'examples/employees.json';
@@ -34,7 +36,7 @@ function spawned(args: readonly string[], input?: string): CliResult {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'wepql-query-'));
+const dir = queryDir();
 const file = (name: string, text: string): string => {
   const path = join(dir, name);
   writeFileSync(path, text);
