@@ -4,12 +4,14 @@
  * syntax and semantic corpora, and passes; it stays about 30 lines.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 import { assertFreshDist } from '../support/dist.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const runnerDir = tempDirs('wepql-py-');
 
 const python = spawnSync('python3', ['--version']).status === 0;
 if (!python) console.warn('SKIPPED: the Python runner of docs/conformance.md — python3 is not installed');
@@ -27,7 +29,7 @@ describe('docs/conformance.md', () => {
     'runs its Python runner as printed, and it passes',
     () => {
       assertFreshDist();
-      const file = join(mkdtempSync(join(tmpdir(), 'wepql-py-')), 'runner.py');
+      const file = join(runnerDir(), 'runner.py');
       writeFileSync(file, code!);
       const r = spawnSync('python3', [file, 'grammar/corpus/', '40'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
       expect(r.stdout, r.stderr).toMatch(/^\d+ cases, 0 failed$/m);

@@ -7,8 +7,7 @@
  * indexes on the shard — and a source with `foldedColumns` reads it with
  * the same results as the memory source, each page shipped to one shard.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,9 @@ import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
 import { spawnCli } from '../support/cli.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
 import type { TopologyDatabases } from '../support/topology-host.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const filtersDir = tempDirs('wepql-shard-filters-');
 
 const unavailable = topologyUnavailable('shards');
 if (unavailable !== undefined) console.warn(`SKIPPED: wepql db-seed/db-index --shards — ${unavailable}`);
@@ -98,7 +100,7 @@ describe.skipIf(unavailable !== undefined)('wepql db-seed --shards and db-index 
     expect(folded.rows).toHaveLength(1);
 
     // Printed, then applied: the advised indexes over the folded columns, on each shard's table.
-    const filters = join(mkdtempSync(join(tmpdir(), 'wepql-shard-filters-')), 'filters.txt');
+    const filters = join(filtersDir(), 'filters.txt');
     writeFileSync(filters, 'LastName.StartsWith(Sm)\nGender.Equal(1)\n');
     const args = ['--shards', shardList, '--sort', 'LastName=Asc', '--sort', 'BirthOn=Desc', '--filters', filters];
     const printed = await cli(['db-index', ...args]);
