@@ -50,7 +50,7 @@ describe.each(['postgres', 'mysql'] as const)('SQL source statements on %s', (di
           const seek: Seek | undefined =
             direction === 'after' ? { after: seekKey } : direction === 'before' ? { before: seekKey } : undefined;
           sent.length = 0;
-          await source.keyedPage(q, { offset: 0, limit, ...(seek ?? {}) });
+          await source.keyedPage!(q, { offset: 0, limit, ...(seek ?? {}) });
           const scope = scopeClauses(employeeSchema, SCOPE, q);
           if (scope.none) {
             expect(sent).toEqual([]);
