@@ -196,7 +196,7 @@ class SqlTable {
    * when the scope matches no row. Bounded by `SCOPED_FILTERS_PER_FILTER` per
    * filter; the filters themselves are held weakly.
    */
-  private readonly scopedFilters = new WeakMap<object, Map<string, readonly SqlPart[] | undefined>>();
+  private readonly scopedFilters = new WeakMap<object, Map<string, ScopedFilter | undefined>>();
 
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema } = options;
@@ -420,21 +420,29 @@ class SqlTable {
     const { options } = this;
     if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(this.dialect);
     if (more.deferredJoin !== undefined || more.paramStart !== undefined) return this.compileWhole(q, withSort, seek, more);
-    const where = this.scopedFilter(q, more.clientOnly === true);
-    if (where === undefined) return undefined;
+    const scoped = this.scopedFilter(q, more.clientOnly === true);
+    if (scoped === undefined) return undefined;
+    // A count's, or a jump's client condition: the whole statement part, compiled once.
+    if (!withSort && seek === undefined) return (scoped.unsorted ??= this.render(scoped.where, toSqlParts({}, this.sqlOptions).orderBy));
+    const where = scoped.where;
     const rest = toSqlParts(
       { ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}), ...(seek === undefined ? {} : { seek }) },
       this.sqlOptions,
     );
     // Top-level filter clauses are joined by AND and groups are parenthesized, so appending keeps precedence.
     const parts = seek === undefined ? where : where.length === 0 ? rest.where : [...where, { sql: ' AND ' }, ...rest.where];
-    const rendered = renderParts(parts, this.dialect, 1);
-    const orderBy = renderParts(rest.orderBy, this.dialect, 1 + rendered.params.length);
-    return { where: rendered.sql, orderBy: orderBy.sql, params: [...rendered.params, ...orderBy.params] };
+    return this.render(parts, rest.orderBy);
+  }
+
+  /** WHERE and ORDER BY parts as `toSql` renders them: placeholders from 1, the WHERE's parameters first. */
+  private render(whereParts: readonly SqlPart[], orderByParts: readonly SqlPart[]): Compiled {
+    const where = renderParts(whereParts, this.dialect, 1);
+    const orderBy = renderParts(orderByParts, this.dialect, 1 + where.params.length);
+    return { where: where.sql, orderBy: orderBy.sql, params: [...where.params, ...orderBy.params] };
   }
 
   /** The WHERE parts of the query's filter after its scope's clauses, from `scopedFilters` or compiled now; undefined when the scope matches no row. */
-  private scopedFilter(q: DataQuery, clientOnly: boolean): readonly SqlPart[] | undefined {
+  private scopedFilter(q: DataQuery, clientOnly: boolean): ScopedFilter | undefined {
     const filterKey: object = q.filter ?? NO_FILTER;
     const scopeKey = `${clientOnly ? 1 : 0}${q.includeDeleted ? 1 : 0}${typeof q.clientId}:${String(q.clientId)}`;
     let perScope = this.scopedFilters.get(filterKey);
@@ -442,7 +450,9 @@ class SqlTable {
     const { options } = this;
     const scope = scopeClauses(options.schema, clientOnly ? { ...options, deleted: undefined } : options, q);
     const filter = scope.none ? undefined : withClauses(q.filter, scope.clauses);
-    const parts = scope.none ? undefined : filter === undefined ? [] : toSqlParts({ filter }, this.sqlOptions).where;
+    const parts: ScopedFilter | undefined = scope.none
+      ? undefined
+      : { where: filter === undefined ? [] : toSqlParts({ filter }, this.sqlOptions).where };
     if (perScope === undefined) this.scopedFilters.set(filterKey, (perScope = new Map()));
     // Many clients with one filter: start the filter's entries again rather than grow without bound.
     if (perScope.size >= SCOPED_FILTERS_PER_FILTER) perScope.clear();
@@ -469,6 +479,19 @@ class SqlTable {
       },
     );
   }
+}
+
+/** A filter with its scope in front, compiled: its WHERE parts, and once asked for, the whole unsorted condition. */
+interface ScopedFilter {
+  readonly where: readonly SqlPart[];
+  unsorted?: Compiled;
+}
+
+/** WHERE and ORDER BY as rendered text, with their parameters. */
+interface Compiled {
+  readonly where: string;
+  readonly orderBy: string;
+  readonly params: readonly unknown[];
 }
 
 /** The `scopedFilters` key of a query without a filter. */

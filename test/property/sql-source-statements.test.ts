@@ -75,6 +75,11 @@ describe.each(['postgres', 'mysql'] as const)('SQL source statements on %s', (di
           const expected = ` FROM \`employees\` WHERE ${whole.where}${whole.orderBy ? ` ORDER BY ${whole.orderBy}` : ''} LIMIT ${placeholder(1)}${offset}`;
           expect(tail).toBe(dialect === 'postgres' ? expected.replace('`employees`', '"employees"') : expected);
           expect(statement.params.slice(0, whole.params.length)).toEqual(whole.params);
+          // The count: the scoped filter without order, compiled once and reused.
+          sent.length = 0;
+          await source.count(q);
+          const counted = toSql(filter === undefined ? {} : { filter }, { ...options, dialect });
+          expect(sent.map((s) => [s.sql.slice(s.sql.indexOf(' WHERE ') + 7), s.params])).toEqual([[counted.where, counted.params]]);
         },
       ),
       { numRuns: 300 },
