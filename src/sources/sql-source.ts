@@ -15,7 +15,8 @@ import type { Dialect } from '../sql/dialects/dialect.js';
 import { dialectOf, type SqlDialect } from '../sql/dialects/registry.js';
 import type { Seek, SeekKey } from '../sql/seek.js';
 import { comparedExpression, usesFoldedColumn, type CompileContext } from '../sql/compile.js';
-import { compileContext, toSql, type ColumnMap, type DeferredJoin } from '../sql/to-sql.js';
+import { compileContext, toSql, toSqlParts, type ColumnMap, type DeferredJoin, type SqlPart, type ToSqlOptions } from '../sql/to-sql.js';
+import { renderParts } from '../sql/compile.js';
 import type { CountAnswer, DataQuery, DataSource, KeyedPage, PageWindow, ScopeOptions, SeekWindow } from '../list/data-source.js';
 import { scalarField, scopeClauses, withClauses } from '../list/data-source.js';
 import { remainingMs } from '../list/admission.js';
@@ -186,6 +187,16 @@ class SqlTable {
   private readonly columns: ReturnType<typeof resolveColumnMap>;
   private readonly selected: string;
   private readonly context: CompileContext;
+  /** `toSql`'s options for this table's statements, written once. */
+  private readonly sqlOptions: ToSqlOptions;
+  /**
+   * The WHERE parts of a query's filter with its scope in front, per filter
+   * object (the analysed trees are shared by the requests of one filter text)
+   * and per scope: a token page compiles only its seek and sort. Undefined
+   * when the scope matches no row. Bounded by `SCOPED_FILTERS_PER_FILTER` per
+   * filter; the filters themselves are held weakly.
+   */
+  private readonly scopedFilters = new WeakMap<object, Map<string, ScopedFilter | undefined>>();
 
   constructor(private readonly options: SqlDataSourceOptions) {
     const { schema } = options;
@@ -197,6 +208,16 @@ class SqlTable {
     this.whole = this.fromTable(options.table);
     this.columns = resolveColumnMap(schema, options.columns);
     this.context = compileContext(options);
+    this.sqlOptions = {
+      dialect,
+      schema,
+      tieBreaker: options.tieBreaker,
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+      ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
+      ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
+      ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
+      ...(options.foldedColumns === undefined ? {} : { foldedColumns: options.foldedColumns }),
+    };
     // Checked once here so a bad option fails at start-up, not on the first request.
     this.quote(options.tieBreaker);
     if (options.clientField !== undefined) scalarField(schema, options.clientField, 'clientField');
@@ -390,11 +411,58 @@ class SqlTable {
 
   /**
    * WHERE and ORDER BY with the scope's clauses first (only the client's with
-   * `clientOnly`); undefined when no row can match.
+   * `clientOnly`); undefined when no row can match. The filter's part, scope
+   * included, is compiled once per filter and scope (`scopedFilters`); the
+   * seek and the order are compiled per statement and joined to it as
+   * `toSql` joins them, so the text and parameters are `toSql`'s.
    */
   private compile(q: DataQuery, withSort: boolean, seek?: Seek, more: CompileOptions = {}) {
     const { options } = this;
     if (q.clientId !== undefined && options.clientField === undefined) throw unscopedSourceError(this.dialect);
+    if (more.deferredJoin !== undefined || more.paramStart !== undefined) return this.compileWhole(q, withSort, seek, more);
+    const scoped = this.scopedFilter(q, more.clientOnly === true);
+    if (scoped === undefined) return undefined;
+    // A count's, or a jump's client condition: the whole statement part, compiled once.
+    if (!withSort && seek === undefined) return (scoped.unsorted ??= this.render(scoped.where, toSqlParts({}, this.sqlOptions).orderBy));
+    const where = scoped.where;
+    const rest = toSqlParts(
+      { ...(withSort && q.sort !== undefined ? { sort: q.sort } : {}), ...(seek === undefined ? {} : { seek }) },
+      this.sqlOptions,
+    );
+    // Top-level filter clauses are joined by AND and groups are parenthesized, so appending keeps precedence.
+    const parts = seek === undefined ? where : where.length === 0 ? rest.where : [...where, { sql: ' AND ' }, ...rest.where];
+    return this.render(parts, rest.orderBy);
+  }
+
+  /** WHERE and ORDER BY parts as `toSql` renders them: placeholders from 1, the WHERE's parameters first. */
+  private render(whereParts: readonly SqlPart[], orderByParts: readonly SqlPart[]): Compiled {
+    const where = renderParts(whereParts, this.dialect, 1);
+    const orderBy = renderParts(orderByParts, this.dialect, 1 + where.params.length);
+    return { where: where.sql, orderBy: orderBy.sql, params: [...where.params, ...orderBy.params] };
+  }
+
+  /** The WHERE parts of the query's filter after its scope's clauses, from `scopedFilters` or compiled now; undefined when the scope matches no row. */
+  private scopedFilter(q: DataQuery, clientOnly: boolean): ScopedFilter | undefined {
+    const filterKey: object = q.filter ?? NO_FILTER;
+    const scopeKey = `${clientOnly ? 1 : 0}${q.includeDeleted ? 1 : 0}${typeof q.clientId}:${String(q.clientId)}`;
+    let perScope = this.scopedFilters.get(filterKey);
+    if (perScope?.has(scopeKey) === true) return perScope.get(scopeKey);
+    const { options } = this;
+    const scope = scopeClauses(options.schema, clientOnly ? { ...options, deleted: undefined } : options, q);
+    const filter = scope.none ? undefined : withClauses(q.filter, scope.clauses);
+    const parts: ScopedFilter | undefined = scope.none
+      ? undefined
+      : { where: filter === undefined ? [] : toSqlParts({ filter }, this.sqlOptions).where };
+    if (perScope === undefined) this.scopedFilters.set(filterKey, (perScope = new Map()));
+    // Many clients with one filter: start the filter's entries again rather than grow without bound.
+    if (perScope.size >= SCOPED_FILTERS_PER_FILTER) perScope.clear();
+    perScope.set(scopeKey, parts);
+    return parts;
+  }
+
+  /** `compile` in one `toSql` call: for a deferred join, whose filter sits inside its subquery. */
+  private compileWhole(q: DataQuery, withSort: boolean, seek: Seek | undefined, more: CompileOptions) {
+    const { options } = this;
     const scope = scopeClauses(options.schema, more.clientOnly === true ? { ...options, deleted: undefined } : options, q);
     if (scope.none) return undefined;
     const filter = withClauses(q.filter, scope.clauses);
@@ -405,20 +473,31 @@ class SqlTable {
         ...(seek === undefined ? {} : { seek }),
       },
       {
-        dialect: this.dialect,
-        schema: options.schema,
-        tieBreaker: options.tieBreaker,
-        ...(options.columns === undefined ? {} : { columns: options.columns }),
-        ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
-        ...(options.foldCollation === undefined ? {} : { foldCollation: options.foldCollation }),
-        ...(options.binaryCollation === undefined ? {} : { binaryCollation: options.binaryCollation }),
-        ...(options.foldedColumns === undefined ? {} : { foldedColumns: options.foldedColumns }),
+        ...this.sqlOptions,
         ...(more.deferredJoin === undefined ? {} : { deferredJoin: more.deferredJoin }),
         ...(more.paramStart === undefined ? {} : { paramStart: more.paramStart }),
       },
     );
   }
 }
+
+/** A filter with its scope in front, compiled: its WHERE parts, and once asked for, the whole unsorted condition. */
+interface ScopedFilter {
+  readonly where: readonly SqlPart[];
+  unsorted?: Compiled;
+}
+
+/** WHERE and ORDER BY as rendered text, with their parameters. */
+interface Compiled {
+  readonly where: string;
+  readonly orderBy: string;
+  readonly params: readonly unknown[];
+}
+
+/** The `scopedFilters` key of a query without a filter. */
+const NO_FILTER: object = Object.freeze({});
+/** Scopes (client, soft-delete choice) remembered per filter: past this, that filter's entries start again. */
+const SCOPED_FILTERS_PER_FILTER = 256;
 
 /** What a client is told to wait before retrying a read the database cancelled twice. */
 const TRANSIENT_RETRY_AFTER_SECONDS = 1;
