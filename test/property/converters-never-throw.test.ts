@@ -58,6 +58,7 @@ const tanStackState = fc.array(fc.oneof(value, fc.record({ id: value, value }, {
 const tanStackFns = fc.option(fc.dictionary(fc.oneof(words, fc.string()), value, { maxKeys: 3 }), { nil: undefined });
 const { rule } = fc.letrec<{ rule: unknown; group: unknown }>((tie) => ({
   rule: fc.oneof(
+    { maxDepth: 6 },
     value,
     fc.record({ field: value, operator: value, value, valueSource: value, not: value }, { requiredKeys: [] }),
     tie('group'),

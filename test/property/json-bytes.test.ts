@@ -50,7 +50,7 @@ describe('jsonBytes', () => {
   it('equals the UTF-8 of JSON.stringify for any value, walked or not', () => {
     const plain = fc.letrec((tie) => ({
       value: fc.oneof(
-        { depthSize: 'small' },
+        { depthSize: 'small', maxDepth: 6 },
         leaf,
         record,
         fc.array(tie('value'), { maxLength: 4 }),

@@ -110,7 +110,7 @@ export function draftFilterArb(schema: Schema): fc.Arbitrary<Draft[]> {
   );
   const { tree } = fc.letrec<{ tree: Draft }>((tie) => ({
     tree: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
+      { depthSize: 'small', maxDepth: 6, withCrossShrink: true },
       { weight: 3, arbitrary: condition },
       {
         weight: 1,

@@ -204,7 +204,7 @@ describe('conditionsOf', () => {
     const leaf = fc.constantFrom('A.Equal(1)', 'B.IsNull()', 'C.InArray(1,2)', '3.EqualInFields(D,E)');
     const tree: fc.Arbitrary<string> = fc.letrec((tie) => ({
       node: fc.oneof(
-        { depthSize: 'small' },
+        { depthSize: 'small', maxDepth: 6 },
         leaf,
         fc
           .tuple(fc.constantFrom('And', 'Or'), fc.array(tie('node'), { minLength: 1, maxLength: 3 }))

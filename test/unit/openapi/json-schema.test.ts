@@ -21,7 +21,7 @@ const scalarArb: fc.Arbitrary<FieldDefinition> = fc.record(
 ) as fc.Arbitrary<FieldDefinition>;
 const { fields: fieldsArb } = fc.letrec((tie) => ({
   field: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
+    { depthSize: 'small', maxDepth: 6, withCrossShrink: true },
     scalarArb,
     fc.record(
       { type: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Record<string, FieldDefinition>> },
@@ -164,7 +164,7 @@ describe('schemaFromJsonSchema never throws', () => {
   );
   const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
     node: fc.oneof(
-      { depthSize: 'small' },
+      { depthSize: 'small', maxDepth: 6 },
       leaf,
       fc.dictionary(fc.oneof(keyword, nameArb), tie('node'), { maxKeys: 5 }),
       fc.array(tie('node'), { maxLength: 3 }),
