@@ -53,7 +53,8 @@ export interface MysqlDataSourceOptions extends ScopeOptions {
   /** `toSql`'s `foldCollation` for MySQL (default `utf8mb4_unicode_520_ci`). */
   readonly foldCollation?: string;
   /** `toSql`'s `binaryCollation` (default `utf8mb4_nopad_bin`, MariaDB; `utf8mb4_0900_bin` on MySQL 8). */
-  readonly binaryCollation?: string; /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
+  readonly binaryCollation?: string;
+  /** The per-client counter table (`counterTableDdl`) that totals an unfiltered first page; see `createSqlDataSource`. */
   readonly counterTable?: string | readonly string[];
 }
 
