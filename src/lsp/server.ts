@@ -9,7 +9,6 @@
  * file. Every answer comes from the same functions as the CLI and the
  * CodeMirror package, so the editor and `wepql lint` never disagree.
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -34,6 +33,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileRules, reportedFindings, type RuleSettings } from '../workspace/lint-rules.js';
 import { loadYaml, type SavedEntry, type SavedSelectors, type UnknownDisableCode } from '../workspace/saved-filters.js';
 import { excludedFiles, neverSavedFilters, selectorsOf } from '../workspace/sources.js';
+import { readRegularText } from '../workspace/source-text.js';
 import type { Diagnostic, TextEdit } from '../diagnostics/diagnostic.js';
 import { fixText, lintText } from '../lint/lint-text.js';
 import { formatFilter, formatSort } from '../print/format.js';
@@ -199,14 +199,18 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
 }
 
 function loadSchemaFor(connection: Connection, path: string): LoadedSchema | undefined {
+  let text: string;
   try {
-    const text = readFileSync(path, 'utf8');
-    const loaded = loadSchemaJson(text);
-    if (loaded.value !== undefined) return { schema: loaded.value, path, text };
-    connection.console.error(`wepql lsp: invalid schema file ${path}: ${loaded.errors.join('; ')}`);
+    // As `wepql lint` reads one: a regular file of bounded size. A FIFO or device named in the editor's
+    // settings or the config would otherwise hold the server at `initialize` for good.
+    text = readRegularText(path, 'schema');
   } catch (e) {
-    connection.console.error(`wepql lsp: cannot read schema file ${path}: ${(e as Error).message}`);
+    connection.console.error(`wepql lsp: ${(e as Error).message}`);
+    return undefined;
   }
+  const loaded = loadSchemaJson(text);
+  if (loaded.value !== undefined) return { schema: loaded.value, path, text };
+  connection.console.error(`wepql lsp: invalid schema file ${path}: ${loaded.errors.join('; ')}`);
   return undefined;
 }
 
