@@ -9,7 +9,7 @@
  * file. Every answer comes from the same functions as the CLI and the
  * CodeMirror package, so the editor and `wepql lint` never disagree.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
@@ -43,6 +43,7 @@ import { complete, type CompletionKind } from '../language-service/complete.js';
 import { explain } from '../language-service/explain.js';
 import { hoverAt } from '../language-service/hover.js';
 import { documentEntries, encodeEntryText, entryAt, schemaFieldLocations, toFileOffset, type DocumentEntry } from './documents.js';
+import { CONFIG_FILE } from '../workspace/config.js';
 import { readProjectConfig } from './project-config.js';
 import { createRelinter } from './relint.js';
 import { filterSpans, sortSpans } from './semantic-tokens.js';
@@ -88,6 +89,14 @@ export interface Language {
   changed(doc: TextDocument): void;
   /** A document was closed: forget it and clear its diagnostics. */
   closed(uri: string): void;
+  /**
+   * Files changed on disk (the client's `workspace/didChangeWatchedFiles`):
+   * when one is a `wepql.config.json` or the schema in use, the project is
+   * read again and every open document relinted.
+   */
+  watched(uris: readonly string[]): void;
+  /** The file names the client should watch for `watched` (globs: the config, and the schema's name). */
+  watchGlobs(): string[];
 }
 
 /** What the handlers share: the open documents and what `initialize` loaded. */
@@ -101,6 +110,10 @@ interface ServerState {
   rulesOf: (abs: string | undefined) => RuleSettings;
   /** The files `wepql lint` never reads as saved filters (package.json, the config, the schema): no findings here either. */
   neverRead: ReadonlySet<string>;
+  /** The schema file named (by `--schema`, the client's settings or the config), read or not. */
+  schemaPath: string | undefined;
+  /** The config file whose problems were last published (cleared when a reread finds none). */
+  configProblemsUri: string | undefined;
 }
 
 /**
@@ -124,9 +137,12 @@ export async function openLanguage(
     selectors: {},
     rulesOf: () => undefined,
     neverRead: new Set(),
+    schemaPath: undefined,
+    configProblemsUri: undefined,
   };
   await initialize(state, options, params);
   const relinter = diagnosticsRelinter(state);
+  let rereading = Promise.resolve();
   return {
     completion: (p) => completionAt(state, p),
     hover: (p) => hoverFor(state, p),
@@ -139,6 +155,18 @@ export async function openLanguage(
       relinter.closed(uri);
       void connection.sendDiagnostics({ uri, diagnostics: [] });
     },
+    watched(uris) {
+      const paths = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+      if (!paths.some((path) => basename(path) === CONFIG_FILE || path === state.schema?.path || path === state.schemaPath)) return;
+      // One reread at a time, in the order the changes came; then every open document against what was read.
+      rereading = rereading.then(async () => {
+        state.caseSensitive = options.caseSensitive === true;
+        state.schema = undefined;
+        await initialize(state, options, params);
+        for (const doc of documents.all()) relinter.changed(doc);
+      });
+    },
+    watchGlobs: () => [`**/${CONFIG_FILE}`, ...(state.schemaPath === undefined ? [] : [`**/${basename(state.schemaPath)}`])],
   };
 }
 
@@ -182,6 +210,10 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
   state.neverRead = excludedFiles(config, []);
   state.rulesOf = fileRules(config, root);
   for (const problem of problems) connection.console.error(`wepql lsp: ${problem.uri}: ${problem.message}`);
+  // A reread that finds the config mended clears what the last one showed on it.
+  if (problems.length === 0 && state.configProblemsUri !== undefined)
+    void connection.sendDiagnostics({ uri: state.configProblemsUri, diagnostics: [] });
+  state.configProblemsUri = problems[0]?.uri;
   if (problems.length > 0) {
     void connection.sendDiagnostics({
       uri: problems[0]!.uri,
@@ -195,6 +227,7 @@ async function initialize(state: ServerState, options: LspOptions, params: Initi
   if (typeof init.caseSensitive === 'boolean') state.caseSensitive = init.caseSensitive;
   if (options.caseSensitive === true) state.caseSensitive = true;
   const schemaPath = file === undefined ? config.schema : isAbsolute(file) ? file : resolve(root, file);
+  state.schemaPath = schemaPath;
   if (schemaPath !== undefined) state.schema = loadSchemaFor(connection, schemaPath);
 }
 

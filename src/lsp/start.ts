@@ -6,7 +6,13 @@
  * behind that answer, and every request or change that comes before it is
  * served once it is in, in the order it came.
  */
-import type { Connection, InitializeParams, InitializeResult, TextDocuments } from 'vscode-languageserver/node';
+import type {
+  Connection,
+  DidChangeWatchedFilesNotification,
+  InitializeParams,
+  InitializeResult,
+  TextDocuments,
+} from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRequire } from 'node:module';
 import { openEarlyStreams } from './early-answer.js';
@@ -59,20 +65,27 @@ export async function startLanguageServer(options: LspOptions = {}): Promise<voi
   const { input, output } = await openEarlyStreams(process.stdin, process.stdout, process.stderr, initializeResult);
   // Required, not imported: the library is CommonJS, and Node's ESM import of it does not see every named export.
   const require = createRequire(import.meta.url);
-  const { createConnection, ProposedFeatures, TextDocuments } =
-    require('vscode-languageserver/node') as typeof import('vscode-languageserver/node');
+  const protocol = require('vscode-languageserver/node') as typeof import('vscode-languageserver/node');
+  const { createConnection, ProposedFeatures, TextDocuments } = protocol;
   const { TextDocument } = require('vscode-languageserver-textdocument') as typeof import('vscode-languageserver-textdocument');
   const connection = createConnection(ProposedFeatures.all, input, output);
   const done = new Promise<void>((resolveDone) => connection.onExit(() => resolveDone()));
-  serve(connection, new TextDocuments(TextDocument), options);
+  serve(connection, new TextDocuments(TextDocument), options, protocol.DidChangeWatchedFilesNotification.type);
   connection.listen();
   return done;
 }
 
-function serve(connection: Connection, documents: TextDocuments<TextDocument>, options: LspOptions): void {
+function serve(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  options: LspOptions,
+  didChangeWatchedFiles: typeof DidChangeWatchedFilesNotification.type,
+): void {
   let language: Promise<Language> | undefined;
   const ready = (): Promise<Language> => (language ??= loadLanguage(connection, documents, options, undefined));
+  let watchedFilesRegistrable: boolean | undefined;
   connection.onInitialize((params) => {
+    watchedFilesRegistrable = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     // Start loading now, answer now: the client's next messages wait on the load, not the answer.
     language ??= loadLanguage(connection, documents, options, params);
     return initializeResult();
@@ -83,6 +96,14 @@ function serve(connection: Connection, documents: TextDocuments<TextDocument>, o
   connection.onCodeAction(async (p) => (await ready()).codeActions(p));
   connection.onDefinition(async (p) => (await ready()).definition(p));
   connection.languages.semanticTokens.on(async (p) => (await ready()).semanticTokens(p.textDocument.uri));
+  connection.onInitialized(() => {
+    // The config and the schema are read again when they change on disk: ask a client that can be asked to report it.
+    if (watchedFilesRegistrable !== true) return;
+    void ready().then((l) =>
+      connection.client.register(didChangeWatchedFiles, { watchers: l.watchGlobs().map((globPattern) => ({ globPattern })) }),
+    );
+  });
+  connection.onDidChangeWatchedFiles((p) => void ready().then((l) => l.watched(p.changes.map((c) => c.uri))));
   documents.onDidChangeContent((change) => void ready().then((l) => l.changed(change.document)));
   documents.onDidClose((event) => void ready().then((l) => l.closed(event.document.uri)));
   documents.listen(connection);
