@@ -6,13 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshDist } from '../support/dist.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { get } from '../support/http.js';
+import { builtCli } from '../support/srv-cli.js';
+import type { CliResult } from '../support/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const main = `${root}dist/reference-server/main.js`;
@@ -170,13 +172,12 @@ if (findPostgresBin() === undefined) {
 } else {
   describe('npm start with DATABASE_URL after wepql db-seed', () => {
     // One database seeded with the default 1,200 employees serves the first two cases: the first only reads it, the
-    // second then adds the counter table and changes rows. Each had seeded its own, the same way.
-    let seeded: Promise<{ pg: PostgresServer; seed: SpawnSyncReturns<string> }> | undefined;
+    // second then adds the counter table and changes rows. Each had seeded its own, the same way. The servers under
+    // test are processes; db-seed and db-index, tools here (their processes are test/cli's), run the built CLI in this
+    // process (test/support/srv-cli.ts).
+    let seeded: Promise<{ pg: PostgresServer; seed: CliResult }> | undefined;
     const seededDatabase = () =>
-      (seeded ??= startPostgresServer().then((pg) => ({
-        pg,
-        seed: spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url], { encoding: 'utf8', timeout: 60_000 }),
-      })));
+      (seeded ??= startPostgresServer().then(async (pg) => ({ pg, seed: await builtCli(['db-seed', '--database-url', pg.url]) })));
     afterAll(async () => {
       await (await seeded)?.pg.stop();
     });
@@ -185,7 +186,7 @@ if (findPostgresBin() === undefined) {
       const { pg, seed } = await seededDatabase();
       try {
         expect(seed.stdout + seed.stderr).toContain('created table "employees" with 1200 employees');
-        expect(seed.status).toBe(0);
+        expect(seed.code).toBe(0);
         const fromDb = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
         expect(fromDb.output()).toContain('data: PostgreSQL table "employees"');
         const fromFile = await start({ WEPQL_DEMO_TOKEN: 'db' });
@@ -209,14 +210,11 @@ if (findPostgresBin() === undefined) {
     it('db-index --counts installs the counter table, and the server reads unfiltered totals from it with no setting', async () => {
       const { pg, seed } = await seededDatabase();
       try {
-        expect(seed.status, seed.stderr).toBe(0);
-        const printed = spawnSync(process.execPath, [cli, 'db-index', '--counts', '--fold-collation', 'wepql_fold'], { encoding: 'utf8' });
+        expect(seed.code, seed.stderr).toBe(0);
+        const printed = await builtCli(['db-index', '--counts', '--fold-collation', 'wepql_fold']);
         expect(printed.stdout).toMatch(/^BEGIN;\nCREATE TABLE IF NOT EXISTS "employees_wepql_counts" /m);
-        const applied = spawnSync(process.execPath, [cli, 'db-index', '--database-url', pg.url, '--counts', '--apply'], {
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        expect(applied.status, applied.stderr).toBe(0);
+        const applied = await builtCli(['db-index', '--database-url', pg.url, '--counts', '--apply']);
+        expect(applied.code, applied.stderr).toBe(0);
         expect(applied.stdout).toMatch(/counter table "employees_wepql_counts" with its triggers, backfilled in/);
         const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
         expect(server.output()).toContain('unfiltered totals from the counter table "employees_wepql_counts"');
@@ -255,11 +253,8 @@ if (findPostgresBin() === undefined) {
     it('db-seed-gender-like-sample: the printed example finds rows in generated data', async () => {
       const pg = await startPostgresServer();
       try {
-        const seed = spawnSync(process.execPath, [cli, 'db-seed', '--database-url', pg.url, '--rows', '3000'], {
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        expect(seed.status, seed.stderr).toBe(0);
+        const seed = await builtCli(['db-seed', '--database-url', pg.url, '--rows', '3000']);
+        expect(seed.code, seed.stderr).toBe(0);
         const server = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
         const printed = /filter=([^']+)'/.exec(server.output())![1]!;
         expect(printed).toBe('LastName.StartsWith(Sm);Gender.Equal(1)');

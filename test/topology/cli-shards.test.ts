@@ -1,5 +1,5 @@
 /**
- * `wepql db-seed --shards` and `wepql db-index --shards`, the built binary,
+ * `wepql db-seed --shards` and `wepql db-index --shards`, the built CLI,
  * on the run's sharded topology (a coordinator and two shard clusters,
  * test/support/topology-host.ts): the table they lay out is the one
  * docs/server.md "Scaling out" describes — each partition a `postgres_fdw`
@@ -19,8 +19,8 @@ import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { generatedEmployee } from '../../src/sample/generate-employees.js';
 import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
-import { spawnCli } from '../support/cli.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
+import { builtCli } from '../support/srv-cli.js';
 import type { TopologyDatabases } from '../support/topology-host.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
@@ -29,8 +29,11 @@ const filtersDir = tempDirs('wepql-shard-filters-');
 const unavailable = topologyUnavailable('shards');
 if (unavailable !== undefined) console.warn(`SKIPPED: wepql db-seed/db-index --shards — ${unavailable}`);
 
-/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
-const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
+/**
+ * The built CLI's `runWepql`, called in this process (test/support/srv-cli.ts): the shipped code, its output and exit
+ * code, without a Node start per command; DATABASE_URL is cleared so only the flags name a database.
+ */
+const cli = builtCli;
 
 const ROWS = 3000;
 

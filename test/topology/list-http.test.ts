@@ -4,7 +4,8 @@
  * `--shards` on the sharded one), served by the reference server
  * (`createListServer`) from a PostgreSQL source laid out as docs/server.md
  * "Scaling out" says, and every case of grammar/corpus/list-http.json run
- * against it over real HTTP by the built `wepql conformance --url`:
+ * against it over real HTTP by the built `wepql conformance --url` (the
+ * bundled CLI called in this process, test/support/srv-cli.ts):
  *
  * - through pgbouncer in transaction mode (two server connections);
  * - on a primary and its streaming hot standby (first pages on the primary,
@@ -22,16 +23,19 @@ import { createListServer, type ListServer } from '../../src/reference-server/in
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { topologyUnavailable, waitForReplay } from '../../scripts/topology/clusters.mjs';
-import { spawnCli } from '../support/cli.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
+import { builtCli } from '../support/srv-cli.js';
 import type { TopologyDatabases, TopologyName } from '../support/topology-host.js';
 
 const corpus = readCorpusFile<HttpCorpus>('list-http.json');
 const TOKEN = 'topology-conformance-token';
 const SCOPE = { clientField: 'ClientId', deleted: { field: 'RowStatus', value: 3 } } as const;
 
-/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
-const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
+/**
+ * The built CLI, run in this process (the server it reaches lives here too): a tool of the test, not the thing tested;
+ * DATABASE_URL is cleared so only the flags name a database.
+ */
+const cli = builtCli;
 
 interface Served {
   /** Reads the rows (a replica, the pooler, the coordinator). */

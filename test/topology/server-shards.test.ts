@@ -12,10 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListServer, type ListServer } from '../../src/reference-server/index.js';
 import { loadSampleEmployees } from '../../src/sample/employees.js';
 import { topologyUnavailable } from '../../scripts/topology/clusters.mjs';
-import { ROOT, spawnCli } from '../support/cli.js';
+import { ROOT } from '../support/cli.js';
 import { assertFreshDist } from '../support/dist.js';
 import { get, withQuery } from '../support/http.js';
 import { createTopologyDatabases, dropTopologyDatabases, topologyUrl } from '../support/shared-servers.js';
+import { builtCli } from '../support/srv-cli.js';
 import type { TopologyDatabases } from '../support/topology-host.js';
 
 const MAIN = `${ROOT}dist/reference-server/main.js`;
@@ -24,8 +25,11 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const unavailable = topologyUnavailable('shards');
 if (unavailable !== undefined) console.warn(`SKIPPED: npm start over a sharded coordinator — ${unavailable}`);
 
-/** The built CLI, without blocking this process; DATABASE_URL is cleared so only the flags name a database. */
-const cli = (args: readonly string[]) => spawnCli(args, { DATABASE_URL: '' });
+/**
+ * The built CLI, called in this process (test/support/srv-cli.ts): db-seed and db-index prepare the database here, the
+ * server under test is the process; DATABASE_URL is cleared so only the flags name a database.
+ */
+const cli = builtCli;
 
 /** Starts the built server; resolves with its address and output once it printed its banner. */
 function startServer(databaseUrl: string, running: ChildProcess[]): Promise<{ url: string; output: string }> {
