@@ -94,10 +94,11 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
+// Each test runs the built binary several times (seconds each on a loaded 2-core machine): more than vitest's 60 s.
 describe('wepql lint on worker threads', () => {
   const dir = generatedProject();
 
-  it('reports the pretty format, JSON and SARIF as one thread does', async () => {
+  it('reports the pretty format, JSON and SARIF as one thread does', { timeout: 240_000 }, async () => {
     const pretty = await expectSame([], dir);
     expect(pretty.code).toBe(1);
     expect(pretty.stdout).toMatch(/field-renamed/);
@@ -112,7 +113,7 @@ describe('wepql lint on worker threads', () => {
     });
   });
 
-  it('in colour, with --quiet, --max-warnings and --strict', async () => {
+  it('in colour, with --quiet, --max-warnings and --strict', { timeout: 240_000 }, async () => {
     expect((await expectSame(['--color'], dir)).stdout).toMatch(/\u001b\[/);
     await expectSame(['--quiet'], dir);
     expect((await expectSame(['--max-warnings', '0', '--format', 'json'], dir)).stderr).toMatch(/too many warnings/);
@@ -121,7 +122,7 @@ describe('wepql lint on worker threads', () => {
     );
   });
 
-  it('--fix-dry-run lists, and --fix writes, the same rewrites', async () => {
+  it('--fix-dry-run lists, and --fix writes, the same rewrites', { timeout: 240_000 }, async () => {
     expect((await expectSame(['--fix-dry-run'], dir)).stdout).toMatch(/--fix would rewrite:/);
     const serialDir = projectDir();
     const threadedDir = projectDir();
@@ -140,7 +141,7 @@ describe('wepql lint on worker threads', () => {
     expect(snapshot(threadedDir)).toEqual(after);
   });
 
-  it('a file it cannot read ends both runs alike (exit 2), and so does a broken link', async () => {
+  it('a file it cannot read ends both runs alike (exit 2), and so does a broken link', { timeout: 240_000 }, async () => {
     const fifoDir = projectDir();
     cpSync(dir, fifoDir, { recursive: true });
     execFileSync('mkfifo', [join(fifoDir, 'views', 'extra', 'pipe.json')]);
