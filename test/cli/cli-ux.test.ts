@@ -49,10 +49,15 @@ describe('help', () => {
     expect((await runCliInProcess(['help', 'schema', 'diff'])).stdout).toBe(r.stdout);
   });
 
-  it.each([['--version'], ['-v']])('%s prints the package version', async (flag) => {
+  // The built binary once: the version it reports is read next to it. `-v` takes the same branch of runWepql as
+  // `--version` (src/cli/main.ts), so it runs in process.
+  it.each([
+    ['--version', 'spawned'],
+    ['-v', 'in process'],
+  ] as const)('%s prints the package version (%s)', async (flag, how) => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    // The built binary: the version it reports is read next to it.
-    expect(runCli([flag])).toEqual({ code: 0, stdout: `wepql ${version}\n`, stderr: '' });
+    const r = how === 'spawned' ? runCli([flag]) : await runCliInProcess([flag]);
+    expect(r).toEqual({ code: 0, stdout: `wepql ${version}\n`, stderr: '' });
   });
 });
 

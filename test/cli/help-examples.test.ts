@@ -7,9 +7,11 @@
  * help also says what `--` does.
  *
  * An example made only of words — plain, 'single-quoted', or
- * "double-quoted" with $VARIABLES — is split as sh splits it and run in the
- * test's process (test/support/cli-in-process.ts); one that needs more of
- * the shell (a redirect), and `wepql lsp` (a server on stdio), run through
+ * "double-quoted" with $VARIABLES — and optionally ending in `> FILE` is
+ * split as sh splits it and run in the test's process
+ * (test/support/cli-in-process.ts), its standard output written to FILE as
+ * sh's redirect writes it (a later example reads that file); one that needs
+ * more of the shell, and `wepql lsp` (a server on stdio), run through
  * /bin/sh against the built binary.
  */
 import { spawnSync } from 'node:child_process';
@@ -78,6 +80,18 @@ function shellWords(line: string, env: NodeJS.ProcessEnv): string[] | undefined 
   return words;
 }
 
+/**
+ * A command line of words (shellWords) and, when it ends in `> FILE` (FILE a
+ * plain word), the file sh would redirect its standard output to; undefined
+ * for a line that needs more of the shell.
+ */
+function redirectedWords(line: string, env: NodeJS.ProcessEnv): { words: string[]; stdout?: string } | undefined {
+  const m = /^(.*\S)\s+>\s*([A-Za-z0-9._/-]+)$/.exec(line);
+  const words = shellWords(m === null ? line : m[1]!, env);
+  if (words === undefined) return undefined;
+  return m === null ? { words } : { words, stdout: m[2]! };
+}
+
 const topics = await helpTopics();
 // Each topic's help, asked once: the tests below and the list of examples read the same text.
 const helps = new Map<string, string>();
@@ -94,6 +108,18 @@ describe('the splitter of examples run in process', () => {
     ['wepql fmt "unclosed', undefined],
   ])('%s', (line, words) => {
     expect(shellWords(line, { A: 'a' })).toEqual(words);
+  });
+
+  it.each([
+    ['wepql schema --openapi > out.yaml', { words: ['wepql', 'schema', '--openapi'], stdout: 'out.yaml' }],
+    [`wepql fmt 'a > b'`, { words: ['wepql', 'fmt', 'a > b'] }],
+    ['wepql lint a.wepql', { words: ['wepql', 'lint', 'a.wepql'] }],
+    ['wepql schema --openapi > out.yaml 2>&1', undefined],
+    ['wepql schema --openapi >> out.yaml', undefined],
+    ['wepql schema --openapi > $OUT', undefined],
+    ['wepql lint *.wepql > out.txt', undefined],
+  ])('%s (redirected)', (line, run) => {
+    expect(redirectedWords(line, { A: 'a' })).toEqual(run);
   });
 });
 
@@ -169,17 +195,23 @@ if (findPostgresBin() === undefined) {
         // the test, so they reach a loopback port just seen free instead (refused: the run reports it and ends 1).
         const example = printed.replaceAll('http://127.0.0.1:8080/', `http://127.0.0.1:${closedPort}/`);
         const env = { DATABASE_URL: server.url, ...shardUrls, NO_COLOR: '1' };
-        const words = example.startsWith('wepql lsp') ? undefined : shellWords(example, { ...process.env, ...env });
-        const r =
-          words === undefined
-            ? spawnSync('/bin/sh', ['-c', example], {
-                cwd: sandbox,
-                encoding: 'utf8',
-                input: '',
-                timeout: 120_000,
-                env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...env },
-              })
-            : await runCliInProcess(words.slice(1), { cwd: sandbox, env });
+        const inProcess = example.startsWith('wepql lsp') ? undefined : redirectedWords(example, { ...process.env, ...env });
+        let r: { status: number | null; stderr: string } | { code: number | null; stderr: string };
+        if (inProcess === undefined) {
+          r = spawnSync('/bin/sh', ['-c', example], {
+            cwd: sandbox,
+            encoding: 'utf8',
+            input: '',
+            timeout: 120_000,
+            env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...env },
+          });
+        } else {
+          // sh opens (and empties) the file before the command runs.
+          if (inProcess.stdout !== undefined) writeFileSync(join(sandbox, inProcess.stdout), '');
+          const ran = await runCliInProcess(inProcess.words.slice(1), { cwd: sandbox, env });
+          if (inProcess.stdout !== undefined) writeFileSync(join(sandbox, inProcess.stdout), ran.stdout);
+          r = ran;
+        }
         expect(r.stderr).not.toMatch(/internal error|usage: wepql|unknown option|command not found/);
         expect([0, 1]).toContain('status' in r ? r.status : r.code);
       },

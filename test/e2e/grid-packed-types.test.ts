@@ -3,7 +3,8 @@
  * was installed, even for AG Grid or TanStack Table alone
  * (`dist/grid/mui.d.ts: Cannot find module '@mui/x-data-grid'`). The packed
  * package is installed into an app (test/support/packed-install.ts), copied
- * once per grid with only that grid's package beside it, and a program using
+ * once (a copy of it costs about a CPU-second), and checked with each grid's package in turn, and no other, beside
+ * it in that copy's node_modules: a program using
  * the grid's own types with wepql's converters is checked by the TypeScript
  * compiler with `skipLibCheck: false` — so every declaration file wepql
  * ships is checked.
@@ -28,7 +29,7 @@
  * errors were printed by `tsc` as `../…` lines, which this test has always
  * ignored, so checking them only cost time.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,16 +131,25 @@ function tscOutput(app: string): string {
   });
 }
 
+let copied = false;
+
 /**
- * A copy of the installed app with `grid` (if any) linked into its
- * node_modules, and the compiler's errors over `program` in the app's files
- * and wepql's. The grid's own declaration files are its business: MUI's
+ * The copy of the installed app with `grid` (if any) linked into its
+ * node_modules and no other grid (the one a test before linked is unlinked),
+ * and the compiler's errors over `program` in the app's files and wepql's.
+ * The grid's own declaration files are its business: MUI's
  * import `@emotion/react`, which is not installed here, and do not check
  * with `skipLibCheck: false` in any app without it.
  */
-function typecheck(name: string, grid: (typeof GRIDS)[number] | undefined, program: string): { app: string; errors: string[] } {
-  const app = join(dir, name);
-  cpSync(base, app, { recursive: true, verbatimSymlinks: true });
+function typecheck(grid: (typeof GRIDS)[number] | undefined, program: string): { app: string; errors: string[] } {
+  const app = join(dir, 'app');
+  if (!copied) cpSync(base, app, { recursive: true, verbatimSymlinks: true });
+  copied = true;
+  // Only links are removed: the installed app has no grid of its own (resolvableGrids proves it for 'none').
+  for (const other of GRIDS) {
+    const link = join(app, 'node_modules', other);
+    if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() === true) rmSync(link);
+  }
   if (grid !== undefined) {
     mkdirSync(dirname(join(app, 'node_modules', grid)), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', grid), join(app, 'node_modules', grid), 'dir');
@@ -167,7 +177,6 @@ function resolvableGrids(app: string): string[] {
 describe('grid-typechecks-with-one-grid: each grid type-checks with only its own package installed', () => {
   it('no grid at all: wepql/grid', () => {
     const { app, errors } = typecheck(
-      'none',
       undefined,
       `import { toTanStackSorting, fromAgGridFilterModel } from 'wepql/grid';
 import { employeeSchema } from 'wepql';
@@ -181,7 +190,6 @@ export const filter: string | undefined = fromAgGridFilterModel({}, { schema: em
 
   it('AG Grid alone: wepql/grid with ag-grid-community', () => {
     const { app, errors } = typecheck(
-      'ag-grid',
       'ag-grid-community',
       `import type { FilterModel, SortModelItem, TextFilterModel } from 'ag-grid-community';
 import { fromAgGridFilterModel, toAgGridFilterModel, toAgGridSortModel } from 'wepql/grid';
@@ -200,7 +208,6 @@ export const sort: SortModelItem[] | undefined = toAgGridSortModel('LastName=Des
 
   it('TanStack Table alone: wepql/grid with @tanstack/table-core', () => {
     const { app, errors } = typecheck(
-      'tanstack',
       '@tanstack/table-core',
       `import type { ColumnFiltersState, SortingState } from '@tanstack/table-core';
 import { fromTanStackColumnFilters, toTanStackColumnFilters, toTanStackSorting } from 'wepql/grid';
@@ -218,7 +225,6 @@ export const sorting: SortingState | undefined = toTanStackSorting('LastName=Des
 
   it('MUI X Data Grid alone: wepql/grid/mui (and wepql/grid) with @mui/x-data-grid', () => {
     const { app, errors } = typecheck(
-      'mui',
       '@mui/x-data-grid',
       `import { GridLogicOperator } from '@mui/x-data-grid';
 import type { GridFilterModel, GridSortModel } from '@mui/x-data-grid';
