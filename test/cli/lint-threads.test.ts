@@ -96,7 +96,7 @@ describe('wepql lint on worker threads', () => {
     const pretty = expectSame([], dir);
     expect(pretty.code).toBe(1);
     expect(pretty.stdout).toMatch(/field-renamed/);
-    expect(pretty.stdout).toMatch(/problems? fixable with `--fix`/);
+    expect(pretty.stdout).toMatch(/problems? potentially fixable with `--fix`/);
     expect(expectSame(['--format', 'json'], dir).stdout).toMatch(/"code": "duplicate-condition"/);
     expect(expectSame(['--format', 'sarif'], dir).stdout).toMatch(/"ruleId": "unknown-field"/);
     const mixed = runCli(['lint'], { cwd: dir, env: MIXED });
