@@ -114,11 +114,12 @@ export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
  * const results = items.map((item) => lintOne(toLint(item)));
  */
 export function itemLinter(settings: Settings): (item: ItemToLint) => ItemResult {
-  const cache = new Map<string, Diagnostic[]>();
+  // One map per kind, keyed by the text itself: a key joined from kind and text cost a copy and a hash of every text.
+  const caches = { filter: new Map<string, Diagnostic[]>(), sort: new Map<string, Diagnostic[]>() };
   const lint: LintOf = (text, kind) => {
-    const key = `${kind}\u0000${text}`;
-    let found = cache.get(key);
-    if (found === undefined) cache.set(key, (found = lintText(text, kind, settings.options)));
+    const cache = caches[kind];
+    let found = cache.get(text);
+    if (found === undefined) cache.set(text, (found = lintText(text, kind, settings.options)));
     return found;
   };
   const rulesOf = fileRules(settings.config);
