@@ -1,9 +1,10 @@
 // Shared timing helpers for `npm run bench`. Machines are noisy, so every
 // figure is the median of several samples, and every subject is measured in
 // the same run as its reference so that ratios compare like with like.
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { startServer } from './postgres-server.mjs';
 
 /**
  * Times `fn` in `samples` samples of about `sampleMs` each and returns the
@@ -115,3 +116,50 @@ export function keepAliveGetter(base, headers, { parse = true } = {}) {
     });
   return { agent, get, close: () => agent.destroy() };
 }
+
+/**
+ * CPU milliseconds (user + system) process `pid` has used so far, its GC and
+ * I/O threads included: utime and stime, fields 14 and 15 of /proc/<pid>/stat
+ * (proc(5)), in clock ticks of 10 ms. Linux only.
+ */
+export function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * GETs a URL over `agent` and resolves with the body's bytes, unparsed (a
+ * parse would be the client's cost, not the server's); rejects on a status
+ * other than 200, with the start of the body.
+ */
+export function getBytes(agent, url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (res.statusCode === 200) resolve(body);
+        else reject(new Error(`HTTP ${res.statusCode}: ${body.toString('utf8').slice(0, 300)}`));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * The two servers the database benchmarks compare, each in a process of its
+ * own on the PostgreSQL at `dbUrl` with a pool of `pool`: the reference
+ * server (bench/load-reference-server.mjs, signing page tokens with
+ * `secret`; `extra` arguments pass on, `no-admission` among them) and the
+ * hand-written one (bench/load-hand-server.mjs, folding case with
+ * `foldCollation`, or `pg_unicode_fast` when the server has no better one).
+ * Each resolves with `{ url, pid, stop }`.
+ */
+export const loadServers = {
+  reference: (dbUrl, secret, { pool = 8, extra = [], script = 'load-reference-server.mjs' } = {}) =>
+    startServer(script, [dbUrl, String(pool), secret, ...extra]),
+  hand: (dbUrl, foldCollation, { pool = 8 } = {}) =>
+    startServer('load-hand-server.mjs', [dbUrl, String(pool), foldCollation ?? 'pg_unicode_fast']),
+};

@@ -22,9 +22,8 @@ import { generatedEmployee } from '../dist/sample/generate-employees.js';
 import { employeeSchema } from '../dist/index.js';
 import { insertPostgresRecords } from '../dist/sources/index.js';
 import { counterTableOf } from '../dist/sql/index.js';
-import { fmt, machineLine, median, writeSection, medianAsyncMs, keepAliveGetter } from './harness.mjs';
-import { readFileSync } from 'node:fs';
-import { seededPostgres, startServer } from './postgres-server.mjs';
+import { fmt, machineLine, median, writeSection, medianAsyncMs, keepAliveGetter, getBytes, loadServers, processCpuMs } from './harness.mjs';
+import { seededPostgres } from './postgres-server.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const LIMIT = 100;
@@ -37,26 +36,6 @@ const AUTH = 'million-bench-token';
 const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
 
 const timeMs = (fn, samples = SAMPLES) => medianAsyncMs(fn, samples);
-
-/** CPU milliseconds (user + system) a process has used so far. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, fields 14 and 15 of proc(5), in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** GETs a path and resolves with the body's bytes, unparsed (the parse is the client's cost, not the server's). */
-function fetchBytes(agent, url, headers) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { agent, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const lines = [];
 const seeded = await seededPostgres(ROWS);
@@ -97,22 +76,22 @@ try {
   const handRows = (await query(hand, [])).rows.map((r) => r.Record.Id);
   if (JSON.stringify(handRows) !== JSON.stringify(jumped.Data.map((r) => r.Id))) throw new Error('the hand jump reads other rows');
   // Over HTTP, each server in a process of its own (the in-process server above only shows the statement it sends).
-  const refServer = await startServer('load-reference-server.mjs', [server.url, '8', 'million bench secret, sixteen bytes+']);
+  const refServer = await loadServers.reference(server.url, 'million bench secret, sixteen bytes+');
   external.push(refServer);
   const { foldCollation: fold } = await chooseFoldCollation(query);
-  const handServer = await startServer('load-hand-server.mjs', [server.url, '8', fold ?? 'pg_unicode_fast']);
+  const handServer = await loadServers.hand(server.url, fold);
   external.push(handServer);
   const outAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const refAuth = { authorization: 'Bearer load-bench' };
-  const firstOf = async (base, path, headers) => JSON.parse(await fetchBytes(outAgent, `${base}${path}?limit=${LIMIT}`, headers));
+  const firstOf = async (base, path, headers) => JSON.parse(await getBytes(outAgent, `${base}${path}?limit=${LIMIT}`, headers));
   const refFirst = await firstOf(refServer.url, ROUTE, refAuth);
   const handFirst = await firstOf(handServer.url, '/', {});
   const refJump = `${refServer.url}${ROUTE}?${new URLSearchParams({ 'data-token': refFirst.Pagination.DataToken, page: String(last) })}`;
   const handJump = `${handServer.url}/?${new URLSearchParams({ 'data-token': handFirst.Pagination.DataToken, page: String(last) })}`;
   const ids = (bytes) => JSON.stringify(JSON.parse(bytes).Data.map((r) => r.Id));
-  if (ids(await fetchBytes(outAgent, refJump, refAuth)) !== JSON.stringify(handRows))
+  if (ids(await getBytes(outAgent, refJump, refAuth)) !== JSON.stringify(handRows))
     throw new Error('the reference server jumps to other rows');
-  if (ids(await fetchBytes(outAgent, handJump, {})) !== JSON.stringify(handRows)) throw new Error('the hand server jumps to other rows');
+  if (ids(await getBytes(outAgent, handJump, {})) !== JSON.stringify(handRows)) throw new Error('the hand server jumps to other rows');
   // Alternating samples, so a change in the machine's load falls on all.
   const handTimes = [];
   const sqlTimes = [];
@@ -122,12 +101,12 @@ try {
   for (let s = 0; s < SAMPLES; s++) {
     handTimes.push(await timeMs(() => query(hand, []), 1));
     sqlTimes.push(await timeMs(() => query(statement.sql, statement.params), 1));
-    let c0 = cpuMs(refServer.pid);
-    httpTimes.push(await timeMs(() => fetchBytes(outAgent, refJump, refAuth), 1));
-    cpu.ref += cpuMs(refServer.pid) - c0;
-    c0 = cpuMs(handServer.pid);
-    handHttpTimes.push(await timeMs(() => fetchBytes(outAgent, handJump, {}), 1));
-    cpu.hand += cpuMs(handServer.pid) - c0;
+    let c0 = processCpuMs(refServer.pid);
+    httpTimes.push(await timeMs(() => getBytes(outAgent, refJump, refAuth), 1));
+    cpu.ref += processCpuMs(refServer.pid) - c0;
+    c0 = processCpuMs(handServer.pid);
+    handHttpTimes.push(await timeMs(() => getBytes(outAgent, handJump, {}), 1));
+    cpu.hand += processCpuMs(handServer.pid) - c0;
   }
   outAgent.destroy();
   const plan = async (sql, params) =>

@@ -17,13 +17,12 @@
 // deferred join) is also timed on its own, so the jump over HTTP can be compared with it.
 import os from 'node:os';
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { chooseFoldCollation } from '../dist/sample/employees.js';
-import { fmt, machineLine, median, writeSection } from './harness.mjs';
-import { seededPostgres, startServer } from './postgres-server.mjs';
+import { fmt, getBytes, loadServers, machineLine, median, processCpuMs, writeSection } from './harness.mjs';
+import { seededPostgres } from './postgres-server.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
@@ -31,29 +30,6 @@ const PER_ROUND = Number(process.env.PER_ROUND ?? 60);
 const LIMIT = 100;
 const ROUTE = '/api/public/clients/1/employees';
 const SCOPE = `"ClientId" = 1 AND ("RowStatus" IS NULL OR "RowStatus" <> 3)`;
-
-/** CPU milliseconds (user + system) a process has used so far, in clock ticks of 10 ms (proc(5) fields 14 and 15). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** GETs a URL over `agent`; resolves with the body's text (rejects on a status other than 200). */
-function getText(agent, url, headers) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { agent, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode === 200) resolve(text);
-        else reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The commit a baseline checkout holds (its short hash, when it is a git checkout), else its directory. */
 function baselineLabel(dir) {
@@ -70,27 +46,20 @@ try {
   const pool = new pg.Pool({ connectionString: pgServer.url, max: 2 });
   const { foldCollation } = await chooseFoldCollation((sql, params) => pool.query(sql, params));
   const version = (await pool.query('SHOW server_version')).rows[0].server_version;
-  const ref = await startServer('load-reference-server.mjs', [pgServer.url, '8', 'server-cpu bench secret, sixteen bytes+']);
+  const ref = await loadServers.reference(pgServer.url, 'server-cpu bench secret, sixteen bytes+');
   external.push(ref);
-  const plain = await startServer('load-reference-server.mjs', [
-    pgServer.url,
-    '8',
-    'server-cpu bench secret, sixteen bytes+',
-    'no-admission',
-  ]);
+  const plain = await loadServers.reference(pgServer.url, 'server-cpu bench secret, sixteen bytes+', { extra: ['no-admission'] });
   external.push(plain);
   // WEPQL_BENCH_BASELINE=<a built checkout of another commit>: its reference server runs alongside (a before/after in one run).
   const baselineDir = process.env.WEPQL_BENCH_BASELINE;
   const baseline =
     baselineDir === undefined
       ? undefined
-      : await startServer(pathToFileURL(`${baselineDir}/bench/load-reference-server.mjs`).href, [
-          pgServer.url,
-          '8',
-          'server-cpu bench secret, sixteen bytes+',
-        ]);
+      : await loadServers.reference(pgServer.url, 'server-cpu bench secret, sixteen bytes+', {
+          script: pathToFileURL(`${baselineDir}/bench/load-reference-server.mjs`).href,
+        });
   if (baseline !== undefined) external.push(baseline);
-  const hand = await startServer('load-hand-server.mjs', [pgServer.url, '8', foldCollation ?? 'pg_unicode_fast']);
+  const hand = await loadServers.hand(pgServer.url, foldCollation);
   external.push(hand);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const servers = {
@@ -108,7 +77,7 @@ try {
     base: `reference at ${baselineLabel(baselineDir)}`,
     hand: 'hand',
   };
-  const get = async (s, query) => JSON.parse(await getText(agent, `${s.path}?${new URLSearchParams(query)}`, s.headers));
+  const get = async (s, query) => JSON.parse(await getBytes(agent, `${s.path}?${new URLSearchParams(query)}`, s.headers));
   const ids = (page) => JSON.stringify(page.Data.map((r) => r.Id));
 
   // The requests of each kind, per server: a function of the request's index that sends it.
@@ -159,11 +128,11 @@ try {
     for (const [k, kind] of Object.entries(kinds)) {
       for (const name of round % 2 === 0 ? names : [...names].reverse()) {
         const s = servers[name];
-        const c0 = cpuMs(s.pid);
+        const c0 = processCpuMs(s.pid);
         const t0 = performance.now();
         for (let i = 0; i < PER_ROUND; i++) await kind.send(s, name, round * PER_ROUND + i);
         wall[k][name].push((performance.now() - t0) / PER_ROUND);
-        cpu[k][name].push((cpuMs(s.pid) - c0) / PER_ROUND);
+        cpu[k][name].push((processCpuMs(s.pid) - c0) / PER_ROUND);
       }
     }
   }

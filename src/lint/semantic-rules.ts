@@ -122,6 +122,8 @@ function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
 
 /** Duplicate conditions among direct siblings (same level, same group). */
 function checkDuplicates(ctx: Context, siblings: readonly TypedFilterNode[]): void {
+  // One clause repeats nothing: no key to build (a group's key spells out its whole subtree).
+  if (siblings.length < 2) return;
   const seen = new Map<string, TypedFilterNode>();
   siblings.forEach((node, i) => {
     const key = conditionKey(node, ctx.caseSensitive);

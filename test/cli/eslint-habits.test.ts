@@ -1,5 +1,5 @@
 /**
- * ESLint's habits in `wepql lint`: the "N problems fixable with `--fix`"
+ * ESLint's habits in `wepql lint`: the "N problems potentially fixable with `--fix`"
  * line, `--fix-dry-run`, silencing one finding in a saved-filter file
  * (`# wepql-disable-next-line code` or a `"wepql-disable"` member), and rule
  * settings per file in the config (`overrides`). Runs in the test's process
@@ -28,7 +28,7 @@ describe('eslint-habits', () => {
   it('says how many problems --fix would remove, and --fix-dry-run shows the rewrite without writing', async () => {
     const dir = temp({ 'schema.json': SCHEMA, 'a.wepql': 'Gender.Equal(1);Gender.Equal(1)\nGender.IsNull();Gender.Equal(1)\n' });
     const r = await runCliInProcess(['lint', '--no-config', '--schema', 'schema.json', 'a.wepql'], { cwd: dir });
-    expect(r.stdout).toContain('1 problem fixable with `--fix` (0 errors, 1 warning); `--fix-dry-run` shows the changes.');
+    expect(r.stdout).toContain('1 problem potentially fixable with `--fix` (0 errors, 1 warning); `--fix-dry-run` shows the changes.');
     const dry = await runCliInProcess(['lint', '--no-config', '--schema', 'schema.json', '--fix-dry-run', 'a.wepql'], { cwd: dir });
     expect(dry.stdout).toContain('--fix would rewrite:\n  a.wepql:1: Gender.Equal(1);Gender.Equal(1) → Gender.Equal(1)\n');
     expect(dry.stdout).toContain('1 would be fixed (nothing written)');

@@ -102,7 +102,7 @@ describe('wepql lint on worker threads', () => {
     const pretty = await expectSame([], dir);
     expect(pretty.code).toBe(1);
     expect(pretty.stdout).toMatch(/field-renamed/);
-    expect(pretty.stdout).toMatch(/problems? fixable with `--fix`/);
+    expect(pretty.stdout).toMatch(/problems? potentially fixable with `--fix`/);
     expect((await expectSame(['--format', 'json'], dir)).stdout).toMatch(/"code": "duplicate-condition"/);
     expect((await expectSame(['--format', 'sarif'], dir)).stdout).toMatch(/"ruleId": "unknown-field"/);
     const mixed = runCli(['lint'], { cwd: dir, env: MIXED });

@@ -1,8 +1,8 @@
 /**
  * `--fix` and `--fix-dry-run`: what a text becomes (renamed fields first,
  * then the safe fixes), the rewrites a run records, the findings `--fix`
- * would remove (for the "N problems fixable" line), and the writing back to
- * files and table rows.
+ * would act on (for the "N problems potentially fixable" line), and the
+ * writing back to files and table rows.
  */
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { fixTextBy, withRenames, type LintTextOptions } from '../../lint/lint-text.js';
@@ -24,7 +24,7 @@ export interface Fixes {
   /** `label:line: old → new` for each text --fix-dry-run would rewrite. */
   readonly changes: string[];
   fixed: number;
-  /** Findings that `--fix` would remove (counted when not fixing), by severity. */
+  /** Findings that `--fix` would act on (counted when not fixing), by severity: see `potentiallyFixable`. */
   readonly fixable: FixableCounts;
 }
 
@@ -91,8 +91,45 @@ export interface FixableCounts {
 }
 
 /**
- * The findings --fix would remove: those whose code the fixed text no
- * longer reports as often (with `quiet`, errors only).
+ * The findings `--fix` would act on, by severity (with `quiet`, errors
+ * only), read off the findings alone, as ESLint counts its "potentially
+ * fixable" problems: no second lint of the fixed text. `raw` are the text's
+ * findings before the run's rules, `reported` those the run shows. It
+ * mirrors `fixedText`'s choice: when every finding carries a safe fix,
+ * every reported one counts; else, when the text uses renamed fields, the
+ * `field-renamed` findings count (their fixes land in any case); else none.
+ *
+ * The count is what `--fix` removes whenever `--fix` rewrites the text to
+ * its fixed form. It can count more in one case: every finding carries a
+ * safe fix but the fixed text would still have findings (a fix that
+ * uncovers a finding without one, or errors left after the rounds), so
+ * `--fix` leaves the text as written (or only renamed). test/property/lint-fixable-count.test.ts
+ * holds it against the findings `--fix` removes.
+ *
+ * @example
+ * potentiallyFixable(raw, reported, options, false); // { error: 0, warning: 1, info: 0 }
+ */
+export function potentiallyFixable(
+  raw: readonly Diagnostic[],
+  reported: readonly Diagnostic[],
+  options: LintTextOptions,
+  quiet: boolean,
+): FixableCounts {
+  const counts: FixableCounts = { error: 0, warning: 0, info: 0 };
+  const allFixable = raw.every((d) => d.fix !== undefined && d.fix.length > 0);
+  const renames = options.previousSchema !== undefined && raw.some((d) => d.code === 'field-renamed');
+  if (!allFixable && !renames) return counts;
+  for (const d of reported) {
+    if (!allFixable && d.code !== 'field-renamed') continue;
+    if (!(quiet && d.severity !== 'error')) counts[d.severity]++;
+  }
+  return counts;
+}
+
+/**
+ * The findings --fix removes, found the long way: those whose code the
+ * fixed text no longer reports as often (with `quiet`, errors only). What
+ * `potentiallyFixable` is held against in the tests.
  *
  * @example
  * fixableBy(before, after, false); // { error: 0, warning: 1, info: 0 }

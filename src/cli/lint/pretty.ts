@@ -1,7 +1,7 @@
 /**
  * `wepql lint`'s pretty output: a code frame per finding (coloured when
  * the terminal takes colour), the summary line, and ESLint's "N problems
- * fixable with `--fix`" line.
+ * potentially fixable with `--fix`" line.
  */
 import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
@@ -67,7 +67,8 @@ export function summaryLine(findings: readonly LintFinding[], fixes: Fixes, inpu
 }
 
 /**
- * `N problems fixable with \`--fix\` (…)`, as ESLint says it, or '' when none are.
+ * `N problems potentially fixable with \`--fix\` (…)`, as ESLint says it
+ * (the count of `potentiallyFixable`), or '' when none are.
  *
  * @example
  * process.stdout.write(fixableLine(fixes));
@@ -77,7 +78,7 @@ export function fixableLine(fixes: Fixes): string {
   const total = error + warning + info;
   if (total === 0) return '';
   const parts = [plural(error, 'error'), plural(warning, 'warning'), ...(info > 0 ? [plural(info, 'info', 'infos')] : [])];
-  return `${plural(total, 'problem')} fixable with \`--fix\` (${parts.join(', ')}); \`--fix-dry-run\` shows the changes.\n`;
+  return `${plural(total, 'problem')} potentially fixable with \`--fix\` (${parts.join(', ')}); \`--fix-dry-run\` shows the changes.\n`;
 }
 
 /**
