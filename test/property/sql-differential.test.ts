@@ -19,6 +19,7 @@ import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server
 import { startMariadb } from '../support/mariadb-engine.js';
 import { mysqlSafe } from '../support/mysql-fold.js';
 import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 300;
@@ -79,7 +80,8 @@ const dialects: readonly SqlDialect[] = mariadb ? ['postgres', 'sqlite', 'mysql'
 describe.each(dialects)('toSql on %s returns what query() returns', (dialect) => {
   let engine: SqlEngine;
   beforeAll(async () => {
-    engine = await starters[dialect]();
+    // One table per test, emptied between cases instead of dropped and created (test/support/sql-reused-tables.ts).
+    engine = await startCaseEngine(starters[dialect]);
   });
   afterAll(async () => {
     await engine?.close();
