@@ -9,7 +9,6 @@
  * index, when an index's expression does not match the query exactly, which
  * is what these tests would catch.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } fr
 import { generatedEmployee, seedGeneratedEmployees } from '../../../src/sample/generate-employees.js';
 import { runCli } from '../../support/cli.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const SORT = 'LastName=Asc';
 const FILTERS = ['LastName.StartsWith(Sm)', 'Gender.Equal(1)', 'BirthOn.GreaterThanOrEqual(1990-01-01);BirthOn.LessThan(1990-03-01)'];
@@ -182,7 +182,7 @@ describe.skipIf(findPostgresBin() === undefined)(
 
 describe('advised indexes on PGlite', () => {
   it('EXPLAIN names the advised index', async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     try {
       const query: SqlRunner = (sql, params) => db.query(sql, params);
       await seedGeneratedEmployees(query, 3000);
