@@ -32,7 +32,7 @@ const CREATE = /^CREATE TABLE (\S+) \(/;
  * await loadTable(engine, schema, rowsA, { table: 'cases' }); // CREATE TABLE
  * await loadTable(engine, schema, rowsB, { table: 'cases' }); // DELETE FROM, then the INSERT
  */
-export function reusingTables<E extends SqlEngine>(engine: E): E {
+function reusingTables<E extends SqlEngine>(engine: E): E {
   /** The CREATE statement that made each table this wrapper knows. */
   const made = new Map<string, string>();
   let pendingDrop: { readonly table: string; readonly sql: string } | undefined;
