@@ -18,7 +18,8 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startPostgresEngine } from '../support/postgres-engine.js';
 import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-server.js';
-import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { ROW_COLUMN, loadTable, selectRows, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startPgliteEngine } from '../support/sql-pglite.js';
 
 const corpus = readCorpusFile<SemanticCorpus>('semantics.json');
 const records = conformanceEmployees();
@@ -46,7 +47,7 @@ interface EngineStart {
 }
 
 const ENGINES: readonly EngineStart[] = [
-  { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
+  { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPgliteEngine() }) },
   { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
   {
     name: 'PostgreSQL 15',

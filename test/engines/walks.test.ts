@@ -15,7 +15,6 @@ import fc from 'fast-check';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
 import type { Schema } from '../../src/index.js';
 import { analyzeFilter, analyzeSort, defineSchema, query } from '../../src/index.js';
 import type { DataQuery, DataSource, KeyedPage } from '../../src/list/index.js';
@@ -34,6 +33,7 @@ import { findMariadb, mariadbUnavailableReason, startMariadbServer, type Mariadb
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { TEST_SCHEMA_DEFINITION, typedFilterText, typedSortText } from '../support/typed-arbitraries.js';
 import { ENGINES_RUNS, ENGINES_SEED, caseArb, valuesOf, type Case } from './cases.js';
+import { createPglite } from '../support/sql-pglite.js';
 
 /** The test schema with the tie-breaker the sources need. */
 const walkSchema: Schema = defineSchema({ fields: { ...TEST_SCHEMA_DEFINITION.fields, Id: { type: 'integer' } } });
@@ -142,7 +142,7 @@ const WALKERS: readonly { name: string; available: boolean; start: () => Promise
     name: 'PGlite',
     available: true,
     start: postgresWalker('PGlite', 'pglite', async () => {
-      const db = await PGlite.create();
+      const db = await createPglite();
       return { query: async (sql, params) => db.query(sql, params), close: async () => db.close() };
     }),
   },

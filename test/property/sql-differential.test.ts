@@ -18,7 +18,9 @@ import { toSql } from '../../src/sql/index.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { mysqlSafe } from '../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { ROW_COLUMN, loadTable, selectRows, selectSql, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startPgliteEngine } from '../support/sql-pglite.js';
+import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 300;
@@ -70,7 +72,7 @@ async function agree(
   }
 }
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
 
 const mariadb = findMariadb() !== undefined;
 if (!mariadb) console.warn(`SKIPPED: toSql differential on MariaDB — ${mariadbUnavailableReason()}`);
@@ -79,7 +81,8 @@ const dialects: readonly SqlDialect[] = mariadb ? ['postgres', 'sqlite', 'mysql'
 describe.each(dialects)('toSql on %s returns what query() returns', (dialect) => {
   let engine: SqlEngine;
   beforeAll(async () => {
-    engine = await starters[dialect]();
+    // One table per test, emptied between cases instead of dropped and created (test/support/sql-reused-tables.ts).
+    engine = await startCaseEngine(starters[dialect]);
   });
   afterAll(async () => {
     await engine?.close();

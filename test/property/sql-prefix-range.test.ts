@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema, query } from '../../src/index.js';
 import { toSql } from '../../src/sql/index.js';
 import { dialectEngines } from '../support/mariadb-engine.js';
+import { startPgliteEngine } from '../support/sql-pglite.js';
 import { mysqlFoldsLikeJs } from '../support/mysql-fold.js';
 import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../support/sql-engines.js';
 
@@ -51,7 +52,10 @@ const prefix = fc.array(fc.constantFrom(...EDGES), { minLength: 1, maxLength: 3 
 
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-const engines = dialectEngines('prefix ranges');
+// PGlite from the run's fresh data directory (test/support/sql-pglite.ts).
+const engines = dialectEngines('prefix ranges').map(
+  ([dialect, start]) => [dialect, dialect === 'postgres' ? startPgliteEngine : start] as const,
+);
 
 describe.each(engines)('StartsWith with its prefix range on %s', (dialect, start) => {
   let engine: SqlEngine;

@@ -17,8 +17,8 @@ import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/sample/employees.js';
 import { run as dbSeed } from '../../../src/cli/commands/db-seed.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
-import { PGlite } from '@electric-sql/pglite';
 import { UsageError } from '../../../src/workspace/usage-error.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const PARTITIONS = 4;
 const SORT = 'LastName=Asc';
@@ -160,7 +160,7 @@ describe.skipIf(findPostgresBin() === undefined)(
 
 describe('createPostgresTable with hash partitions (PGlite)', () => {
   it('creates the parent PARTITION BY HASH and N partitions; the primary key leads with the partition key', async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     try {
       const query: SqlRunner = (sql, params) => db.query(sql, params);
       const table = { query, table: ['public', 'staff'], schema: employeeSchema, primaryKey: 'Id' };
@@ -183,7 +183,8 @@ describe('createPostgresTable with hash partitions (PGlite)', () => {
     } finally {
       await db.close();
     }
-  });
+    // The first PGlite of a run also makes the run's data directory (test/support/sql-pglite.ts).
+  }, 120_000);
 
   it('wepql db-seed refuses a --partitions that is not a whole number from 1 to 1024', async () => {
     for (const bad of ['0', '1025', '2.5', 'x']) {

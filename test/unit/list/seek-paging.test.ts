@@ -3,7 +3,6 @@
  * instead, and what the contract promises when rows are inserted between
  * two pages.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import type { DataSource } from '../../../src/list/index.js';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../../src/sources/index.js';
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { defineSchema } from '../../../src/index.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const schema = defineSchema({ fields: { Id: { type: 'integer' }, Name: { type: 'string', nullable: true } } });
 const route = '/api/things';
@@ -121,7 +121,7 @@ describe('rows inserted between two pages (PGlite)', () => {
   // seen is skipped. TotalRecords and TotalPages stay those of the first page, so rows inserted after
   // the cursor take their place in order and push as many rows past the last page.
   it('neither repeat nor vanish', async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     try {
       const query = (sql: string, params: unknown[]) => db.query(sql, params);
       await createPostgresTable({ query, table: 'things', schema, primaryKey: 'Id' });

@@ -10,6 +10,7 @@ import { analyzeFilter, defineSchema, query, type TypedFilter } from '../../../s
 import { toSql } from '../../../src/sql/index.js';
 import { sqliteLower } from '../../../src/sql/dialects/sqlite/functions.js';
 import { dialectEngines } from '../../support/mariadb-engine.js';
+import { startPgliteEngine } from '../../support/sql-pglite.js';
 import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
@@ -66,7 +67,10 @@ function longListFilter(): TypedFilter {
   return analyzed.value;
 }
 
-const engines = dialectEngines('engine edges');
+// PGlite from the run's fresh data directory (test/support/sql-pglite.ts).
+const engines = dialectEngines('engine edges').map(
+  ([dialect, start]) => [dialect, dialect === 'postgres' ? startPgliteEngine : start] as const,
+);
 
 describe.each(engines)('on %s', (dialect, start) => {
   let engine: SqlEngine;

@@ -7,9 +7,11 @@
  * priced out (`enable_seqscan = off`) so that the small test table cannot
  * make them cheaper; the planner still falls back to one, or to another
  * index, when an index's expression does not match the query exactly, which
- * is what these tests would catch.
+ * is what these tests would catch. The commands run in the test's process
+ * (test/support/cli-in-process.ts): what is tested is what they write to the
+ * database and print; the built program's db-seed and db-index keep spawned
+ * tests in test/cli and test/topology.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +25,9 @@ import { analyzeFilter, analyzeSort } from '../../../src/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { chooseFoldCollation, EMPLOYEE_SCOPE, EMPLOYEE_TABLE, RECORD_COLUMN } from '../../../src/sample/employees.js';
 import { generatedEmployee, seedGeneratedEmployees } from '../../../src/sample/generate-employees.js';
-import { runCli } from '../../support/cli.js';
+import { runCliInProcess } from '../../support/cli-in-process.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const SORT = 'LastName=Asc';
 const FILTERS = ['LastName.StartsWith(Sm)', 'Gender.Equal(1)', 'BirthOn.GreaterThanOrEqual(1990-01-01);BirthOn.LessThan(1990-03-01)'];
@@ -139,12 +142,12 @@ describe.skipIf(findPostgresBin() === undefined)(
     });
 
     it('db-seed fills, db-index creates, and EXPLAIN names the advised index', async () => {
-      const seed = runCli(['db-seed', '--database-url', server!.url, '--rows', '20000']);
+      const seed = await runCliInProcess(['db-seed', '--database-url', server!.url, '--rows', '20000']);
       expect(seed.code, seed.stderr).toBe(0);
       expect(seed.stdout).toMatch(/with 20000 employees/);
       const saved = join(dir, 'saved.txt');
       writeFileSync(saved, `# the list's saved filters\n${FILTERS.join('\n')}\n`);
-      const printed = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
+      const printed = await runCliInProcess(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved]);
       // StartsWith on the sort's first key is served by the sort index (toSql writes it as a range too).
       // The sort's, the default order's (always advised, whatever --sort names), Gender's and BirthOn's.
       expect(printed.stdout.match(/^CREATE INDEX /gm)?.length).toBe(4);
@@ -156,16 +159,16 @@ describe.skipIf(findPostgresBin() === undefined)(
       // What no index serves is said, and --trigram serves it.
       const substrings = join(dir, 'substrings.txt');
       writeFileSync(substrings, 'LastName.Contains(mit)\nGender.NotEqual(1)\n');
-      const unserved = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings]);
+      const unserved = await runCliInProcess(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings]);
       expect(unserved.code, unserved.stderr).toBe(0);
       expect(unserved.stdout).toMatch(/^-- not indexed: LastName\.Contains: a b-tree cannot find a substring; .*--trigram/m);
       expect(unserved.stdout).toMatch(/^-- not indexed: Gender\.NotEqual: /m);
-      const trigram = runCli(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings, '--trigram']);
+      const trigram = await runCliInProcess(['db-index', '--fold-collation', 'wepql_fold', '--filters', substrings, '--trigram']);
       expect(trigram.stdout).toMatch(
         /^CREATE EXTENSION IF NOT EXISTS pg_trgm;\n-- serves LastName\.Contains\nCREATE INDEX IF NOT EXISTS "employees_wepql_[0-9a-f]{8}" ON "employees" USING gin \(lower\("LastName" COLLATE "wepql_fold"\) gin_trgm_ops\);$/m,
       );
       expect(trigram.stdout).not.toMatch(/not indexed: LastName/);
-      const applied = runCli(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved, '--apply']);
+      const applied = await runCliInProcess(['db-index', '--database-url', server!.url, '--sort', SORT, '--filters', saved, '--apply']);
       expect(applied.code, applied.stderr).toBe(0);
       const p = pool!;
       const client = await p.connect();
@@ -182,7 +185,7 @@ describe.skipIf(findPostgresBin() === undefined)(
 
 describe('advised indexes on PGlite', () => {
   it('EXPLAIN names the advised index', async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     try {
       const query: SqlRunner = (sql, params) => db.query(sql, params);
       await seedGeneratedEmployees(query, 3000);
