@@ -18,8 +18,7 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startPostgresEngine } from '../support/postgres-engine.js';
 import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-server.js';
-import { ROW_COLUMN, loadTable, selectRows, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 
 const corpus = readCorpusFile<SemanticCorpus>('semantics.json');
 const records = conformanceEmployees();
@@ -47,7 +46,7 @@ interface EngineStart {
 }
 
 const ENGINES: readonly EngineStart[] = [
-  { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPgliteEngine() }) },
+  { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
   { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
   {
     name: 'PostgreSQL 15',

@@ -27,8 +27,7 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startPostgresEngine } from '../support/postgres-engine.js';
 import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-server.js';
-import { ROW_COLUMN, loadTable, selectRows, selectSql, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { testSchema, typedFilterText, typedSortText } from '../support/typed-arbitraries.js';
 import { EDGE_INSTANTS, EDGE_STRINGS, ENGINES_RUNS as RUNS, ENGINES_SEED as SEED, caseArb, valuesOf, type Case } from './cases.js';
 
@@ -87,7 +86,7 @@ if (!mariadb) console.warn(`SKIPPED: engines differential on MariaDB — ${maria
 
 const STARTERS: readonly { name: string; fold: FoldEngine; available: boolean; start: () => Promise<Omit<EngineRun, 'name' | 'fold'>> }[] =
   [
-    { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPgliteEngine() }) },
+    { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
     { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
     {
       name: 'PostgreSQL 15',

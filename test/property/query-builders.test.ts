@@ -41,8 +41,7 @@ import { query } from '../../src/index.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, type MariadbServer } from '../support/mariadb-server.js';
 import { mysqlSafe } from '../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 80;
@@ -153,7 +152,7 @@ function drizzleRunner(engine: SqlEngine): Runner {
   };
 }
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
 const builders = { kysely: kyselyRunner, drizzle: drizzleRunner } as const;
 // MariaDB when installed (test/property/sql-differential.test.ts reports a skip).
 const dialects: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres', 'sqlite'] : ['postgres', 'sqlite', 'mysql'];

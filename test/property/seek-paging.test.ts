@@ -23,8 +23,7 @@ import { chooseFoldCollation } from '../../src/sample/employees.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb } from '../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { ROW_COLUMN, loadTable, selectSql, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { recordsArb, testSchema, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 60;
@@ -91,7 +90,7 @@ const property = (engine: () => SqlEngine, fold: () => string | undefined) =>
     (records, sort, limit, cs, split) => checkSeekEqualsOffset(engine(), records, sort, limit, cs, fold(), split),
   );
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
 // MariaDB (a real server) when installed; test/property/sql-differential.test.ts reports a skip.
 const dialects: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres', 'sqlite'] : ['postgres', 'sqlite', 'mysql'];
 

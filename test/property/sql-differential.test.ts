@@ -18,8 +18,7 @@ import { toSql } from '../../src/sql/index.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { mysqlSafe } from '../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, selectRows, selectSql, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
@@ -72,7 +71,7 @@ async function agree(
   }
 }
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
 
 const mariadb = findMariadb() !== undefined;
 if (!mariadb) console.warn(`SKIPPED: toSql differential on MariaDB — ${mariadbUnavailableReason()}`);

@@ -25,8 +25,7 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server.js';
 import { startPostgresEngine } from '../support/postgres-engine.js';
 import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-server.js';
-import { startSqlJs, type SqlEngine } from '../support/sql-engines.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
+import { startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { T: { type: 'string' } } });
 
@@ -98,7 +97,7 @@ if (!postgres) console.warn(`SKIPPED: case folding on PostgreSQL 15 — ${postgr
 if (!mariadb) console.warn(`SKIPPED: case folding on MariaDB — ${mariadbUnavailableReason()}`);
 
 const starters: Record<FoldEngine, () => Promise<FoldRun>> = {
-  pglite: async () => ({ engine: await startPgliteEngine() }),
+  pglite: async () => ({ engine: await startPglite() }),
   sqlite: async () => ({ engine: await startSqlJs() }),
   postgres15: async () => {
     const engine = await startPostgresEngine();

@@ -15,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema, query } from '../../src/index.js';
 import { toSql } from '../../src/sql/index.js';
 import { dialectEngines } from '../support/mariadb-engine.js';
-import { startPgliteEngine } from '../support/sql-pglite.js';
 import { mysqlFoldsLikeJs } from '../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../support/sql-engines.js';
+import { ROW_COLUMN, loadTable, selectRows, startPglite, type SqlEngine } from '../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { S: { type: 'string', nullable: true }, T: { type: 'string', nullable: true } } });
 
@@ -53,9 +52,7 @@ const prefix = fc.array(fc.constantFrom(...EDGES), { minLength: 1, maxLength: 3 
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 // PGlite from the run's fresh data directory (test/support/sql-pglite.ts).
-const engines = dialectEngines('prefix ranges').map(
-  ([dialect, start]) => [dialect, dialect === 'postgres' ? startPgliteEngine : start] as const,
-);
+const engines = dialectEngines('prefix ranges').map(([dialect, start]) => [dialect, dialect === 'postgres' ? startPglite : start] as const);
 
 describe.each(engines)('StartsWith with its prefix range on %s', (dialect, start) => {
   let engine: SqlEngine;

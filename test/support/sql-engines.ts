@@ -5,11 +5,11 @@
  * inserts records in order with a `wepql_row` column holding each record's
  * index, and runs a `toSql` fragment, returning the row indexes in order.
  */
-import { PGlite } from '@electric-sql/pglite';
 import initSqlJs from 'sql.js';
 import type { ColumnMap, SqlDialect, SqlFragment } from '../../src/sql/index.js';
 import type { Schema } from '../../src/index.js';
 import { quoteIdentifier, registerSqliteFunctions, sqlColumnType, toStoredValue } from '../../src/sql/index.js';
+import { createPglite } from './sql-pglite.js';
 
 /** The column holding each record's index in the inserted array. */
 export const ROW_COLUMN = 'wepql_row';
@@ -34,7 +34,8 @@ export interface SqlEngine {
  * await pg.rows('SELECT 1 AS x'); // [{ x: 1 }]
  */
 export async function startPglite(): Promise<SqlEngine> {
-  const db = await PGlite.create();
+  // From the run's fresh data directory: PGlite's initdb is paid once per run, not per engine (sql-pglite.ts).
+  const db = await createPglite();
   return {
     dialect: 'postgres',
     native: db,

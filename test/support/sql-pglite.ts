@@ -6,20 +6,19 @@
  * made one or more instances per file, a dozen files each paying the
  * `initdb` again.
  *
- * `startPgliteEngine` is `startPglite` (sql-engines.ts) over a data
- * directory `initdb` made once per test run: the first instance of the run
- * is created as always and its untouched data directory dumped to a file in
- * the run's temporary folder (test/global-setup.ts points `TMPDIR` at it and
- * removes it after the run); every later instance, in any worker, starts
- * from that file. Outside a vitest run (no shared-server coordinator) it
- * caches nothing and is exactly `startPglite`.
+ * `createPglite` (which `startPglite` in sql-engines.ts uses too) starts
+ * PGlite from a data directory `initdb` made once per test run: the first
+ * instance of the run is created as always and its untouched data directory
+ * dumped to a file in the run's temporary folder (test/global-setup.ts
+ * points `TMPDIR` at it and removes it after the run); every later
+ * instance, in any worker, starts from that file. Outside a vitest run (no
+ * shared-server coordinator) it caches nothing and is `PGlite.create()`.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedServersAddress } from './shared-servers.js';
-import type { SqlEngine } from './sql-engines.js';
 
 const DUMP_NAME = 'wepql-pglite-initdb.tar';
 
@@ -53,28 +52,4 @@ export async function createPglite(): Promise<PGlite> {
     }
   }
   return PGlite.create({ loadDataDir: fresh });
-}
-
-/**
- * `startPglite` (sql-engines.ts) on an instance from `createPglite`.
- *
- * @example
- * const pg = await startPgliteEngine();
- * await pg.rows('SELECT 1 AS x'); // [{ x: 1 }]
- */
-export async function startPgliteEngine(): Promise<SqlEngine> {
-  const db = await createPglite();
-  return {
-    dialect: 'postgres',
-    native: db,
-    async run(sql, params = []) {
-      await db.query(sql, [...params]);
-    },
-    async rows(sql, params = []) {
-      return (await db.query<Record<string, unknown>>(sql, [...params])).rows;
-    },
-    async close() {
-      await db.close();
-    },
-  };
 }

@@ -18,8 +18,7 @@ import type { SqlDialect } from '../../../src/sql/index.js';
 import { startMariadb } from '../../support/mariadb-engine.js';
 import { findMariadb } from '../../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
-import { ROW_COLUMN, loadTable, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
-import { startPgliteEngine as startPglite } from '../../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {

@@ -10,8 +10,7 @@ import { analyzeFilter, defineSchema, query, type TypedFilter } from '../../../s
 import { toSql } from '../../../src/sql/index.js';
 import { sqliteLower } from '../../../src/sql/dialects/sqlite/functions.js';
 import { dialectEngines } from '../../support/mariadb-engine.js';
-import { startPgliteEngine } from '../../support/sql-pglite.js';
-import { ROW_COLUMN, loadTable, selectRows, type SqlEngine } from '../../support/sql-engines.js';
+import { ROW_COLUMN, loadTable, selectRows, startPglite, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {
@@ -68,9 +67,7 @@ function longListFilter(): TypedFilter {
 }
 
 // PGlite from the run's fresh data directory (test/support/sql-pglite.ts).
-const engines = dialectEngines('engine edges').map(
-  ([dialect, start]) => [dialect, dialect === 'postgres' ? startPgliteEngine : start] as const,
-);
+const engines = dialectEngines('engine edges').map(([dialect, start]) => [dialect, dialect === 'postgres' ? startPglite : start] as const);
 
 describe.each(engines)('on %s', (dialect, start) => {
   let engine: SqlEngine;

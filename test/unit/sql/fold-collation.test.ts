@@ -8,8 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FOLD_COLLATION, toSql, type ToSqlOptions } from '../../../src/sql/index.js';
 import { WepqlError, defineSchema, query } from '../../../src/index.js';
-import { loadTable, ROW_COLUMN, selectRows, type SqlEngine } from '../../support/sql-engines.js';
-import { startPgliteEngine } from '../../support/sql-pglite.js';
+import { loadTable, ROW_COLUMN, selectRows, startPglite, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({ fields: { Name: { type: 'string', nullable: true } } });
 const records = [{ Name: 'ÄRGER' }, { Name: 'Zoe' }, { Name: 'apple' }, { Name: 'Émile' }, {}, { Name: 'zed' }];
@@ -68,7 +67,7 @@ describe('toSql foldCollation: the SQL text', () => {
 describe('toSql foldCollation on PostgreSQL (PGlite)', () => {
   let pg: SqlEngine;
   beforeAll(async () => {
-    pg = await startPgliteEngine();
+    pg = await startPglite();
     await loadTable(pg, schema, records, { table: 'names' });
     // A name that only works quoted, standing for a collation a PostgreSQL 15–17 user creates.
     await pg.run(`CREATE COLLATION "wepql fold" (provider = builtin, locale = 'C.UTF-8')`);

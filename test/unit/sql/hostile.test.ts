@@ -13,8 +13,7 @@ import { toSql } from '../../../src/sql/index.js';
 import { startMariadb } from '../../support/mariadb-engine.js';
 import { findMariadb } from '../../support/mariadb-server.js';
 import { mysqlFoldsLikeJs } from '../../support/mysql-fold.js';
-import { ROW_COLUMN, loadTable, selectRows, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
-import { startPgliteEngine } from '../../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {
@@ -169,7 +168,7 @@ describe('trees built by code are checked, not trusted', () => {
   });
 });
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
 // MariaDB when installed (test/property/sql-differential.test.ts reports the skip).
 const ENGINE_DIALECTS: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres', 'sqlite'] : ['postgres', 'sqlite', 'mysql'];
 

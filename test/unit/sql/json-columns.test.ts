@@ -9,8 +9,7 @@ import { defineSchema, query } from '../../../src/index.js';
 import { toSql } from '../../../src/sql/index.js';
 import { startMariadb } from '../../support/mariadb-engine.js';
 import { findMariadb } from '../../support/mariadb-server.js';
-import { ROW_COLUMN, loadTable, selectRows, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
-import { startPgliteEngine } from '../../support/sql-pglite.js';
+import { ROW_COLUMN, loadTable, selectRows, startPglite, startSqlJs, type SqlEngine } from '../../support/sql-engines.js';
 
 const schema = defineSchema({
   fields: {
@@ -86,7 +85,7 @@ const FILTERS = [
   'D.GreaterThan(9999-01-01)',
 ];
 
-const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPgliteEngine, sqlite: startSqlJs, mysql: startMariadb };
+const starters: Record<SqlDialect, () => Promise<SqlEngine>> = { postgres: startPglite, sqlite: startSqlJs, mysql: startMariadb };
 // MariaDB when installed (test/property/sql-differential.test.ts reports a skip).
 const DIALECTS: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres', 'sqlite'] : ['postgres', 'sqlite', 'mysql'];
 
