@@ -7,7 +7,10 @@
  * pays for a context, not for a browser: a Chromium start and stop costs
  * ~4.5 CPU-seconds on the 2-core CI machine, and four files started one each.
  */
-import type { BrowserServer } from 'playwright-core';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 
 /** Debian's Chromium (`.ci/run` installs it); the browser tests skip, with a warning, where it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -33,21 +36,47 @@ export const CHROMIUM_ARGS: readonly string[] = [
  * failed start is not retried: every asker sees its error) and answers the
  * same WebSocket address after; `stop()` closes it if it started.
  *
+ * The browser server runs in a Node process of its own, not in the
+ * coordinator's: every message between a file and its pages passes through
+ * that server, and the coordinator's event loop stands still for seconds
+ * while it starts a database (synchronous child processes) — a page load
+ * waiting on it timed out.
+ *
  * @example
  * const host = browserHost(); const ws = await host.endpoint(); … await host.stop();
  */
 export function browserHost(): { endpoint(): Promise<string>; stop(): Promise<void> } {
-  let server: Promise<BrowserServer> | undefined;
+  let started: Promise<{ wsEndpoint: string; child: ChildProcess; exited: Promise<unknown> }> | undefined;
+  const start = async (): Promise<{ wsEndpoint: string; child: ChildProcess; exited: Promise<unknown> }> => {
+    const playwright = pathToFileURL(createRequire(import.meta.url).resolve('playwright-core')).href;
+    const options = { executablePath: CHROMIUM, args: CHROMIUM_ARGS, host: '127.0.0.1' };
+    // Its stdin is the lifeline: closed by stop(), or by the system when the coordinator dies, it closes the browser.
+    // playwright-core is CommonJS: its exports are the default export's properties.
+    const script = `const { chromium } = (await import(${JSON.stringify(playwright)})).default;
+const server = await chromium.launchServer(${JSON.stringify(options)});
+process.stdout.write(server.wsEndpoint() + '\\n');
+process.stdin.resume();
+await new Promise((resolve) => process.stdin.once('end', resolve).once('close', resolve));
+await server.close();
+process.exit(0);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const lines = createInterface({ input: child.stdout! });
+    const wsEndpoint = await new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      void exited.then((code) => reject(new Error(`the browser server exited (${String(code)}) before it listened`)));
+    });
+    return { wsEndpoint, child, exited };
+  };
   return {
-    endpoint: async () => {
-      server ??= import('playwright-core').then(({ chromium }) =>
-        // Loopback only; the endpoint's path is a random token besides.
-        chromium.launchServer({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS], host: '127.0.0.1' }),
-      );
-      return (await server).wsEndpoint();
-    },
+    endpoint: async () => (await (started ??= start())).wsEndpoint,
     stop: async () => {
-      if (server !== undefined) await (await server.catch(() => undefined))?.close();
+      const running = await started?.catch(() => undefined);
+      if (running === undefined) return;
+      running.child.stdin!.end();
+      const timer = setTimeout(() => running.child.kill('SIGKILL'), 30_000);
+      await running.exited;
+      clearTimeout(timer);
     },
   };
 }
