@@ -2,21 +2,21 @@
  * The guides' search in a real browser: the guides built with the docs
  * script's own `buildGuides` into a temporary directory, opened from disk
  * (file://, no server) and served by scripts/serve-docs.mjs, and driven with
- * Debian's Chromium through playwright-core. Skipped, with a warning, where
- * /usr/bin/chromium is not installed (`.ci/run` installs it).
+ * Debian's Chromium (the run's one browser, a context of this file's own:
+ * test/support/browser-shared.ts) through playwright-core. Skipped, with a
+ * warning, where /usr/bin/chromium is not installed (`.ci/run` installs it).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, sharedBrowser } from '../support/browser-shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`\n⚠ docs search e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
 
@@ -31,6 +31,7 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
   let dir: string;
   let server: Server;
   let browser: Browser;
+  let context: BrowserContext;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -46,18 +47,9 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     docs.buildGuides(join(dir, 'hostile'), { docsDir: join(dir, 'hostile-docs') });
     const { serveDirectory } = (await import(pathToFileURL(join(ROOT, 'scripts', 'serve-docs.mjs')).href)) as Serve;
     server = await serveDirectory(join(dir, 'site'), 0);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await sharedBrowser();
+    // One context for the file, a fresh page per test: a context costs Chromium ~1.7 CPU-seconds more than a page.
+    context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   }, 120_000);
 
   afterAll(async () => {
@@ -67,7 +59,7 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
   });
 
   async function open(url: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // No network: every request of the site is a file of the site.
     page.on('request', (r) => {

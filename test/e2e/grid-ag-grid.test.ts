@@ -2,10 +2,10 @@
  * wepql/grid for AG Grid against AG Grid itself: random filter models
  * (text, number and date filters, combined conditions) are applied by a real
  * ag-grid-community client-side row model in Chromium and converted by
- * wepql; both must keep the same rows. Skipped, with a warning, where
- * /usr/bin/chromium is not installed.
+ * wepql; both must keep the same rows. The run's one browser, a context
+ * of this file's own (test/support/browser-shared.ts). Skipped, with a
+ * warning, where /usr/bin/chromium is not installed.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -14,10 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import type { FilterModel } from 'ag-grid-community';
 import { compileFilter, defineSchema } from '../../src/index.js';
 import { fromAgGridFilterModel, fromAgGridSortModel, toAgGridFilterModel, toAgGridSortModel } from '../../src/grid/index.js';
+import { CHROMIUM, hasChromium, sharedBrowser } from '../support/browser-shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`\n⚠ AG Grid differential test SKIPPED: ${CHROMIUM} is not installed\n`);
 
 const schema = defineSchema({
@@ -136,11 +135,7 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
       write: false,
       logLevel: 'error',
     });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await sharedBrowser();
     page = await browser.newPage();
     await page.setContent('<!doctype html><html><body></body></html>');
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });

@@ -1,10 +1,12 @@
 /**
  * The playground in a real browser: built with the docs script's own build
- * function into a temporary directory, served on 127.0.0.1, and driven with
- * Debian's Chromium through playwright-core. Skipped, with a warning, where
+ * function into a temporary directory (once per run, shared with the visual
+ * builder's test: test/support/browser-shared.ts), served on 127.0.0.1, and
+ * driven with Debian's Chromium (the run's one browser, a context of this
+ * file's own) through playwright-core. Skipped, with a warning, where
  * /usr/bin/chromium is not installed (`.ci/run` installs it).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,15 +14,14 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { query } from '../../src/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
+import { CHROMIUM, hasChromium, sharedBrowser, sharedPlayground } from '../support/browser-shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const employees = JSON.parse(readFileSync(join(ROOT, 'examples', 'employees.json'), 'utf8')) as Record<string, unknown>[];
-const hasChromium = existsSync(CHROMIUM);
 
 if (!hasChromium) {
   console.warn(`\n⚠ playground e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
@@ -50,35 +51,24 @@ function serve(dir: string): Promise<Server> {
 
 describe.skipIf(!hasChromium)('playground in Chromium', () => {
   let dir: string;
+  let release = (): void => undefined;
   let server: Server;
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wepql-playground-'));
-    // The same function `npm run docs` uses; the script is plain ESM, so it is loaded by URL.
-    const script: string = pathToFileURL(join(ROOT, 'scripts', 'build-docs.mjs')).href;
-    const { buildPlayground } = (await import(script)) as { buildPlayground(out: string): Promise<{ bytes: number }> };
-    const built = await buildPlayground(dir);
+    // The same function `npm run docs` uses (scripts/build-docs.mjs buildPlayground), run once for the run.
+    const built = await sharedPlayground();
+    ({ dir, release } = built);
     expect(built.bytes).toBeGreaterThan(0);
     server = await serve(dir);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    browser = await sharedBrowser();
+    // One context for the file's pages: a context costs Chromium ~1.7 CPU-seconds more than a page.
+    context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // A failed request (the favicon's 404 was one) is an error in the console too.
     page.on('console', (m) => {
@@ -92,7 +82,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    release();
   });
 
   /** Sets both editors' text through the page's own loader (as the example buttons do). */
@@ -321,7 +311,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   });
 
   it('works when opened from disk (file://)', async () => {
-    const local = await browser.newPage();
+    const local = await context.newPage();
     const errors: string[] = [];
     local.on('pageerror', (e) => errors.push(e.message));
     await local.goto(pathToFileURL(join(dir, 'index.html')).href);
@@ -337,7 +327,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     const bare = mkdtempSync(join(tmpdir(), 'wepql-playground-bare-'));
     try {
       copyFileSync(join(dir, 'index.html'), join(bare, 'index.html'));
-      const local = await browser.newPage();
+      const local = await context.newPage();
       await local.goto(pathToFileURL(join(bare, 'index.html')).href);
       await local.waitForSelector('#load-problem', { state: 'visible', timeout: 10_000 });
       expect(await local.textContent('#load-problem')).toContain('npm run docs:serve');

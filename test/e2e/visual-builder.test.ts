@@ -4,38 +4,30 @@
  * CodeMirror filter box edit one filter. Adding a group and a rule in the
  * builder writes the text; typing text rebuilds the builder; a bad value in
  * the builder shows the box's own diagnostic. Built with the docs script's
- * own function; driven with Debian's Chromium through playwright-core, and
- * skipped with a warning where /usr/bin/chromium is not installed.
+ * own function (once per run, shared with the playground's test); driven
+ * with Debian's Chromium (the run's one browser, a context of this file's
+ * own: test/support/browser-shared.ts) through playwright-core, and skipped
+ * with a warning where /usr/bin/chromium is not installed.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, sharedBrowser, sharedPlayground } from '../support/browser-shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`\n⚠ visual builder e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
 
 describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
   let dir: string;
+  let release = (): void => undefined;
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wepql-visual-builder-'));
-    const script: string = pathToFileURL(join(ROOT, 'scripts', 'build-docs.mjs')).href;
-    const { buildPlayground } = (await import(script)) as { buildPlayground(out: string): Promise<{ bytes: number }> };
-    await buildPlayground(dir);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    ({ dir, release } = await sharedPlayground());
+    browser = await sharedBrowser();
     page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(pathToFileURL(join(dir, 'index.html')).href);
@@ -44,7 +36,7 @@ describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    release();
   });
 
   const filterText = (): Promise<string> => page.$eval('#filter .cm-content', (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));

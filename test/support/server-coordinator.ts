@@ -11,8 +11,11 @@
  * → a `TopologyDatabases` and `/topology/<name>/drop` with `{ database }`
  * (topology-host.ts); `/packed/create` → `{ app }`, the packed package
  * installed into an app folder (packed-install.ts), made on the first
- * request and removed at the end of the run. Errors answer 500 with
- * `{ error }`.
+ * request and removed at the end of the run; `/browser/endpoint` →
+ * `{ wsEndpoint }`, the run's Chromium (browser-host.ts), and
+ * `/web/playground` → `{ dir, bytes }`, the run's playground build
+ * (web-playground.ts), each started on the first request and stopped at the
+ * end of the run. Errors answer 500 with `{ error }`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,11 +23,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { browserHost } from './browser-host.js';
 import { startPrivateMariadbServer, type MariadbServer } from './mariadb-server.js';
 import { installPackedWepql } from './packed-install.js';
 import { startPrivatePostgresServer, type PostgresServer } from './postgres-server.js';
 import type { SharedDatabase, SharedEngine } from './shared-servers.js';
 import { topologyHost, type TopologyName } from './topology-host.js';
+import { playgroundHost } from './web-playground.js';
 
 /**
  * A running coordinator.
@@ -193,8 +198,22 @@ export async function startServerCoordinator(options: { readonly eager?: boolean
   const hosts: Record<SharedEngine, EngineHost> = { postgres: postgresHost(), mariadb: mariadbHost() };
   const topologies = topologyHost(hosts.postgres);
   const packed = packedHost();
+  const browser = browserHost();
+  const playground = playgroundHost();
+  const web: Record<string, () => Promise<unknown>> = {
+    '/browser/endpoint': async () => ({ wsEndpoint: await browser.endpoint() }),
+    '/web/playground': () => playground.built(),
+  };
   const http = createServer((req, res) => {
     const parts = (req.url ?? '').split('/');
+    const webRoute = req.method === 'POST' && Object.hasOwn(web, req.url ?? '') ? web[req.url!] : undefined;
+    if (webRoute !== undefined) {
+      webRoute().then(
+        (result) => answer(res, 200, result),
+        (error: unknown) => answer(res, 500, { error: error instanceof Error ? error.message : String(error) }),
+      );
+      return;
+    }
     if (req.method === 'POST' && req.url === '/packed/create') {
       packed.app().then(
         (app) => answer(res, 200, { app }),
@@ -258,7 +277,7 @@ export async function startServerCoordinator(options: { readonly eager?: boolean
       await new Promise<void>((resolve) => http.close(() => resolve()));
       // The topologies first: pgbouncer and the coordinator's shards lean on the shared PostgreSQL server.
       await topologies.stop().catch(() => {});
-      await Promise.allSettled([hosts.postgres.stop(), hosts.mariadb.stop()]);
+      await Promise.allSettled([hosts.postgres.stop(), hosts.mariadb.stop(), browser.stop(), playground.stop()]);
       packed.stop();
     },
   };
