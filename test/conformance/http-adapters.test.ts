@@ -10,7 +10,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
@@ -32,6 +31,7 @@ import { createMemoryDataSource } from '../../src/sources/memory-source.js';
 import { createMysqlDataSource } from '../../src/sources/mysql-source.js';
 import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb } from '../support/mariadb-server.js';
+import { createPglite } from '../support/sql-pglite.js';
 
 const corpus = readCorpusFile<HttpCorpus>('list-http.json');
 const TOKEN = 'conformance-bearer';
@@ -62,7 +62,7 @@ async function memorySource(): Promise<ServedSource> {
 }
 
 async function pgliteSource(): Promise<ServedSource> {
-  const db = await PGlite.create();
+  const db = await createPglite();
   await db.exec(sqlFile('employees.postgres.sql'));
   const query = (sql: string, params: unknown[]) => db.query(sql, params);
   const { foldCollation } = await chooseFoldCollation(query);

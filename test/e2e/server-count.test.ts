@@ -6,7 +6,7 @@
  * of every page are the same as the exact server's. The SDK walks a list whose estimate is too low
  * or too high to its true end.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../src/list/index.js';
@@ -23,6 +23,7 @@ import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { paginate } from '../../src/sdk/index.js';
 import { get, withQuery, type HttpResult } from '../support/http.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { createPglite } from '../support/sql-pglite.js';
 
 const TOKEN = 'count-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -56,7 +57,7 @@ interface Engine {
 let pglite: Promise<{ db: PGlite; engine: Engine }> | undefined;
 async function pgliteEngine(): Promise<Engine> {
   pglite ??= (async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     const run: SqlRunner = (sql, params) => db.query(sql, params);
     await seedEmployeeTable(run, loadSampleEmployees());
     const { foldCollation } = await chooseFoldCollation(run);

@@ -4,12 +4,13 @@
  * from a bounded, short-lived memory of earlier checks, so a token page is one statement and a first
  * page is its rows and its count, never a `SELECT 1 … LIMIT 1` in front of them.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlRunner } from '../../src/sources/index.js';
 import { createListServer, type ListServer } from '../../src/reference-server/index.js';
 import { employeePostgresSource, loadSampleEmployees, seedEmployeeTable } from '../../src/sample/employees.js';
 import { get } from '../support/http.js';
+import { createPglite } from '../support/sql-pglite.js';
 
 const TOKEN = 'statements-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -29,7 +30,7 @@ async function statementsOf(url: string): Promise<{ readonly status: number; rea
 }
 
 beforeAll(async () => {
-  db = new PGlite();
+  db = await createPglite();
   await seedEmployeeTable((sql, params) => db.query(sql, params), loadSampleEmployees());
 }, 60_000);
 afterAll(async () => {

@@ -1,8 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } from '../../../src/sources/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
 import { describeListContract, employees, SCOPE } from './list-contract.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 /**
  * One PGlite for both contracts, started and seeded on first use: the
@@ -13,7 +14,7 @@ import { describeListContract, employees, SCOPE } from './list-contract.js';
 let database: Promise<PGlite> | undefined;
 function seeded(): Promise<PGlite> {
   database ??= (async () => {
-    const db = new PGlite();
+    const db = await createPglite();
     const query = (sql: string, params: unknown[]) => db.query(sql, params);
     await createPostgresTable({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' });
     await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees);

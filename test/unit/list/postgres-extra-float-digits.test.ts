@@ -6,7 +6,7 @@
  * rebuilt records and `number` seek keys equal `query()` over the same
  * records, on PGlite and on a PostgreSQL server whose role default is set.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema, query as queryRecords } from '../../../src/index.js';
@@ -15,6 +15,7 @@ import { createPostgresDataSource, createPostgresTable, insertPostgresRecords } 
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
 import type { PostgresServer } from '../../support/postgres-server.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const schema = defineSchema({ fields: { Id: { type: 'integer' }, X: { type: 'number', nullable: true } } });
 // Distinct doubles that 15 significant digits write alike, and ones with 17.
@@ -57,7 +58,7 @@ describe('postgres-extra-float-digits', () => {
     // One PGlite for both settings (starting one costs seconds of CPU): each case sets its own and writes its own table.
     let db: PGlite;
     beforeAll(async () => {
-      db = await PGlite.create();
+      db = await createPglite();
     });
     afterAll(async () => {
       await db?.close();

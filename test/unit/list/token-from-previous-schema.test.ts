@@ -5,7 +5,7 @@
  * 500; the handler now answers 400 on `data-token` saying to start again
  * from page one, before any SQL runs.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSchema } from '../../../src/index.js';
 import type { DataSource } from '../../../src/list/index.js';
@@ -17,6 +17,7 @@ import {
 } from '../../../src/sources/index.js';
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import type { Schema } from '../../../src/index.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const asText = defineSchema({ fields: { Id: { type: 'integer' }, Code: { type: 'string' } } });
 const asNumber = defineSchema({ fields: { Id: { type: 'integer' }, Code: { type: 'integer' } } });
@@ -53,7 +54,7 @@ describe('pg-token-from-previous-schema-500', () => {
   const rows = [1, 2, 3, 4, 5].map((Id) => ({ Id, Code: Id }));
 
   beforeAll(async () => {
-    db = new PGlite();
+    db = await createPglite();
     await createPostgresTable({ query: run, table: 'as_text', schema: asText, primaryKey: 'Id' });
     await insertPostgresRecords(
       { query: run, table: 'as_text', schema: asText },

@@ -5,7 +5,7 @@
  * it pages by count for that move, so the SDK's `paginate` walks the whole
  * list, on the memory source and on PostgreSQL (PGlite) alike.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../../src/list/index.js';
 import {
@@ -17,6 +17,7 @@ import {
 import { createTokenCodec, handleListRequest } from '../../../src/list/index.js';
 import { defineSchema } from '../../../src/index.js';
 import { paginate } from '../../../src/sdk/index.js';
+import { createPglite } from '../../support/sql-pglite.js';
 
 const schema = defineSchema({ fields: { Id: { type: 'integer' }, Name: { type: 'string' } } });
 const route = '/api/things';
@@ -74,7 +75,7 @@ describe('walk-fails-midway-on-long-sort-key', () => {
   describe('PostgreSQL (PGlite)', () => {
     let db: PGlite;
     beforeAll(async () => {
-      db = new PGlite();
+      db = await createPglite();
     });
     afterAll(async () => {
       await db.close();
