@@ -4,16 +4,24 @@
  * row estimate (never below threshold + 1), marked estimated; an unfiltered list with a counter table
  * is always exact. The HTTP side (the header, the rows, the SDK) is test/e2e/server-count.test.ts.
  */
+import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFilter } from '../../src/index.js';
 import type { DataQuery, DataSource } from '../../src/list/index.js';
-import { createMysqlDataSource, createPostgresDataSource } from '../../src/sources/index.js';
+import {
+  createMysqlDataSource,
+  createMysqlTable,
+  createPostgresDataSource,
+  createPostgresTable,
+  insertMysqlRecords,
+  insertPostgresRecords,
+} from '../../src/sources/index.js';
 import { adviseIndexes, counterTableOf } from '../../src/sql/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
 import { EMPLOYEE_SCOPE, loadSampleEmployees } from '../../src/sample/employees.js';
-import { openMariadbLoadTable, openPostgresLoadTable } from '../support/load-engines.js';
-import { findMariadb } from '../support/mariadb-server.js';
-import { findPostgresBin } from '../support/postgres-server.js';
+import { findMariadb, startMariadbServer } from '../support/mariadb-server.js';
+import { findPostgresBin, startPostgresServer } from '../support/postgres-server.js';
 
 const records = loadSampleEmployees();
 
@@ -34,13 +42,16 @@ interface Served {
 }
 
 async function postgres(): Promise<Served> {
-  const table = await openPostgresLoadTable({ application: 'wepql-estimate-count', poolSize: 2, records });
-  const { pool } = table;
+  const server = await startPostgresServer();
+  const pool = new pg.Pool({ connectionString: server.url, max: 2 });
   const sent: string[] = [];
   const run = (sql: string, params: unknown[]) => {
     sent.push(sql);
     return pool.query(sql, params);
   };
+  const table = { query: run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' };
+  await createPostgresTable(table, { replace: true });
+  await insertPostgresRecords(table, records);
   const ddl = adviseIndexes(employeeSchema, {
     dialect: 'postgres',
     table: 'employees',
@@ -71,25 +82,35 @@ async function postgres(): Promise<Served> {
     plain: createPostgresDataSource(options),
     counted: createPostgresDataSource({ ...options, counterTable: counterTableOf('employees') }),
     sent,
-    stop: table.close,
+    async stop() {
+      await pool.end();
+      await server.stop();
+    },
   };
 }
 
 async function mariadb(): Promise<Served> {
-  const table = await openMariadbLoadTable({ poolSize: 2, records });
-  const { pool } = table;
+  const server = await startMariadbServer();
+  const config = { host: server.host, port: server.port, user: server.user, database: server.database, charset: 'UTF8MB4_GENERAL_CI' };
+  const pool = mysql.createPool({ ...config, connectionLimit: 2 });
   const sent: string[] = [];
   const run = async (sql: string, params: unknown[]) => {
     sent.push(sql);
     return (params.length === 0 ? await pool.query(sql) : await pool.execute(sql, params as never[]))[0];
   };
+  const table = { run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' };
+  await createMysqlTable(table, { replace: true });
+  await insertMysqlRecords(table, records);
   await pool.query('ANALYZE TABLE employees');
   const options = { run, table: 'employees', schema: employeeSchema, tieBreaker: 'Id', recordColumn: 'Record', ...EMPLOYEE_SCOPE };
   return {
     plain: createMysqlDataSource(options),
     counted: createMysqlDataSource(options),
     sent,
-    stop: table.close,
+    async stop() {
+      await pool.end();
+      await server.stop();
+    },
   };
 }
 

@@ -7,15 +7,23 @@
  * MariaDB. Statements are held by a table lock from another connection.
  */
 import http from 'node:http';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../../src/list/data-source.js';
-import { createMysqlDataSource, createPostgresDataSource } from '../../../src/sources/index.js';
+import {
+  createMysqlDataSource,
+  createMysqlTable,
+  createPostgresDataSource,
+  createPostgresTable,
+  insertMysqlRecords,
+  insertPostgresRecords,
+} from '../../../src/sources/index.js';
 import type { ListServerOptions } from '../../../src/reference-server/index.js';
 import { createListServer } from '../../../src/reference-server/index.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
-import { openMariadbLoadTable, openPostgresLoadTable } from '../../support/load-engines.js';
-import { findMariadb } from '../../support/mariadb-server.js';
-import { findPostgresBin } from '../../support/postgres-server.js';
+import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
+import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
 import { employees, SCOPE } from './list-contract.js';
 
 const ROUTE = '/api/public/clients/1/employees';
@@ -68,14 +76,22 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 }
 
 async function postgresEngine(): Promise<Engine> {
-  const table = await openPostgresLoadTable({ application: 'wepql-load-budget', poolSize: 4, records: employees.slice(0, 400) });
-  const { pool } = table;
+  const server = await startPostgresServer();
+  const app = 'wepql-load-budget';
+  const pool = new pg.Pool({ connectionString: server.url, max: 4, application_name: app });
+  const other = new pg.Pool({ connectionString: server.url, max: 2 });
   const sent: string[] = [];
   // The pool's own clients record what they are sent; the source is given the real pool.
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => (sent.push(String(args[0])), query(...args));
   });
+  const query = (sql: string, params: unknown[]) => other.query(sql, params);
+  await createPostgresTable(
+    { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' },
+    { replace: true },
+  );
+  await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees.slice(0, 400));
   const source = createPostgresDataSource({
     pool,
     table: 'employees',
@@ -85,12 +101,43 @@ async function postgresEngine(): Promise<Engine> {
     foldCollation: 'C',
     ...SCOPE,
   });
-  return { source, take: () => sent.splice(0), lock: table.lock, running: table.running, close: table.close };
+  return {
+    source,
+    take: () => sent.splice(0),
+    lock: async () => {
+      const holder = await other.connect();
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE employees IN ACCESS EXCLUSIVE MODE');
+      return async () => {
+        await holder.query('ROLLBACK');
+        holder.release();
+      };
+    },
+    running: async () => {
+      const { rows } = await other.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%employees%'",
+        [app],
+      );
+      return (rows[0] as { n: number }).n;
+    },
+    close: async () => {
+      await pool.end();
+      await other.end();
+      await server.stop();
+    },
+  };
 }
 
 async function mariadbEngine(): Promise<Engine> {
-  const table = await openMariadbLoadTable({ poolSize: 4, records: employees.slice(0, 400) });
-  const { pool } = table;
+  const server = await startMariadbServer();
+  const config = { host: server.host, port: server.port, user: server.user, database: server.database, charset: 'UTF8MB4_GENERAL_CI' };
+  const pool = mysql.createPool({ ...config, connectionLimit: 4 });
+  const other = await mysql.createConnection(config);
+  const watcher = await mysql.createConnection(config);
+  const run = async (sql: string, params: unknown[]) =>
+    (params.length === 0 ? await other.query(sql) : await other.execute(sql, params as never[]))[0];
+  await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
+  await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees.slice(0, 400));
   // The source gets the real pool's own methods; the pool's connections are the real ones.
   const real = {
     pool: { config: { connectionLimit: 4 } },
@@ -127,9 +174,22 @@ async function mariadbEngine(): Promise<Engine> {
       seen = now;
       return n;
     },
-    lock: table.lock,
-    running: table.running,
-    close: table.close,
+    lock: async () => {
+      await other.query('LOCK TABLES employees WRITE');
+      return async () => void (await other.query('UNLOCK TABLES'));
+    },
+    running: async () => {
+      const [rows] = await watcher.query(
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND INFO LIKE '%FROM `employees`%' AND ID <> CONNECTION_ID()",
+      );
+      return Number((rows as { n: number }[])[0]!.n);
+    },
+    close: async () => {
+      await pool.end();
+      await other.end();
+      await watcher.end();
+      await server.stop();
+    },
   };
 }
 

@@ -8,18 +8,26 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../../src/list/data-source.js';
-import { createMysqlDataSource, createPostgresDataSource } from '../../../src/sources/index.js';
+import {
+  createPostgresDataSource,
+  createPostgresTable,
+  insertPostgresRecords,
+  createMysqlDataSource,
+  createMysqlTable,
+  insertMysqlRecords,
+} from '../../../src/sources/index.js';
 import { createTokenCodec } from '../../../src/list/index.js';
 import type { ListServerOptions } from '../../../src/reference-server/index.js';
 import { createListServer } from '../../../src/reference-server/index.js';
 import { listHandler as expressList } from '../../../src/frameworks/express.js';
 import { listHandler as fastifyList } from '../../../src/frameworks/fastify.js';
 import { employeeSchema } from '../../../src/schema/employee-schema.js';
-import { openMariadbLoadTable, openPostgresLoadTable } from '../../support/load-engines.js';
-import { findMariadb } from '../../support/mariadb-server.js';
-import { findPostgresBin } from '../../support/postgres-server.js';
+import { findMariadb, startMariadbServer } from '../../support/mariadb-server.js';
+import { findPostgresBin, startPostgresServer } from '../../support/postgres-server.js';
 import { employees, SCOPE } from './list-contract.js';
 
 const ROUTE = '/api/public/clients/1/employees';
@@ -86,8 +94,16 @@ function counting<T extends unknown[], R>(run: (sql: string, ...rest: T) => R, t
 }
 
 async function postgresEngine(): Promise<Engine> {
-  const table = await openPostgresLoadTable({ application: 'wepql-load-control', poolSize: 6, records: employees.slice(0, 400) });
-  const { pool } = table;
+  const server = await startPostgresServer();
+  const app = 'wepql-load-control';
+  const pool = new pg.Pool({ connectionString: server.url, max: 6, application_name: app });
+  const other = new pg.Pool({ connectionString: server.url, max: 2 });
+  const query = (sql: string, params: unknown[]) => pool.query(sql, params);
+  await createPostgresTable(
+    { query, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' },
+    { replace: true },
+  );
+  await insertPostgresRecords({ query, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees.slice(0, 400));
   const tally = { pages: 0, counts: 0 };
   // The source sees the pool through a wrapper that counts what it sends (connections pass their statements through too).
   const counted = {
@@ -110,12 +126,47 @@ async function postgresEngine(): Promise<Engine> {
     foldCollation: 'C',
     ...SCOPE,
   });
-  return { source, statements: () => take(tally), lock: table.lock, running: table.running, close: table.close };
+  return {
+    source,
+    statements: () => {
+      const seen = { ...tally };
+      tally.pages = tally.counts = 0;
+      return seen;
+    },
+    lock: async () => {
+      const holder = await other.connect();
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE employees IN ACCESS EXCLUSIVE MODE');
+      return async () => {
+        await holder.query('ROLLBACK');
+        holder.release();
+      };
+    },
+    running: async () => {
+      const { rows } = await other.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%employees%' AND pid <> pg_backend_pid()",
+        [app],
+      );
+      return (rows[0] as { n: number }).n;
+    },
+    close: async () => {
+      await pool.end();
+      await other.end();
+      await server.stop();
+    },
+  };
 }
 
 async function mariadbEngine(): Promise<Engine> {
-  const table = await openMariadbLoadTable({ poolSize: 6, records: employees.slice(0, 400) });
-  const { pool } = table;
+  const server = await startMariadbServer();
+  const config = { host: server.host, port: server.port, user: server.user, database: server.database, charset: 'UTF8MB4_GENERAL_CI' };
+  const pool = mysql.createPool({ ...config, connectionLimit: 6 });
+  const other = await mysql.createConnection(config);
+  const watcher = await mysql.createConnection(config);
+  const run = async (sql: string, params: unknown[]) =>
+    (params.length === 0 ? await pool.query(sql) : await pool.execute(sql, params as never[]))[0];
+  await createMysqlTable({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record', primaryKey: 'Id' }, { replace: true });
+  await insertMysqlRecords({ run, table: 'employees', schema: employeeSchema, recordColumn: 'Record' }, employees.slice(0, 400));
   const tally = { pages: 0, counts: 0 };
   const counted = {
     pool: { config: { connectionLimit: 6 } },
@@ -139,14 +190,30 @@ async function mariadbEngine(): Promise<Engine> {
     recordColumn: 'Record',
     ...SCOPE,
   });
-  return { source, statements: () => take(tally), lock: table.lock, running: table.running, close: table.close };
-}
-
-/** The statements counted since the last call, the tally started again. */
-function take(tally: { pages: number; counts: number }): { pages: number; counts: number } {
-  const seen = { ...tally };
-  tally.pages = tally.counts = 0;
-  return seen;
+  return {
+    source,
+    statements: () => {
+      const seen = { ...tally };
+      tally.pages = tally.counts = 0;
+      return seen;
+    },
+    lock: async () => {
+      await other.query('LOCK TABLES employees WRITE');
+      return async () => void (await other.query('UNLOCK TABLES'));
+    },
+    running: async () => {
+      const [rows] = await watcher.query(
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND INFO LIKE '%FROM `employees`%' AND ID <> CONNECTION_ID()",
+      );
+      return Number((rows as { n: number }[])[0]!.n);
+    },
+    close: async () => {
+      await pool.end();
+      await other.end();
+      await watcher.end();
+      await server.stop();
+    },
+  };
 }
 
 const engines: [string, boolean, () => Promise<Engine>][] = [
