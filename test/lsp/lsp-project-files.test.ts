@@ -9,7 +9,7 @@
  *   `workspace/didChangeWatchedFiles`, which the server registers for), with
  *   every open document relinted against what it read.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ import {
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
+  type ProtocolConnection,
   type PublishDiagnosticsParams,
   type Registration,
   type RegistrationParams,
@@ -37,6 +38,13 @@ beforeAll(assertFreshDist);
 
 const scratch = mkdtempSync(join(tmpdir(), 'wepql-lsp-schema-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Asks the server to shut down and exit, as an editor does; resolves with its exit code. */
+async function shutDown(connection: ProtocolConnection, server: ChildProcess): Promise<number | null> {
+  await connection.sendRequest(ShutdownRequest.type);
+  await connection.sendNotification(ExitNotification.type);
+  return new Promise((resolve) => server.once('exit', resolve));
+}
 
 /** A filter naming a field the employee schema lacks: `unknown-field` only when a schema was read. */
 const PROBE = 'Salary.Equal(1);FirstName.Equal(Ann)';
@@ -72,9 +80,7 @@ describe.skipIf(process.platform === 'win32')('lsp-schema-fifo', () => {
       const { diagnostics } = await published;
       expect(diagnostics.map((d) => d.code)).not.toContain('unknown-field');
       expect(logs.join('\n')).toContain(`cannot read ${join(root, 'schema.json')} (schema): not a regular file`);
-      await connection.sendRequest(ShutdownRequest.type);
-      await connection.sendNotification(ExitNotification.type);
-      expect(await new Promise<number | null>((resolve) => server.once('exit', resolve))).toBe(0);
+      expect(await shutDown(connection, server)).toBe(0);
     } finally {
       connection.dispose();
       server.kill();
@@ -157,9 +163,7 @@ describe('lsp-project-files-reread', () => {
       expect((await cleared).diagnostics).toEqual([]);
       expect(await codesOf(relinted)).toContain('unknown-field');
 
-      await connection.sendRequest(ShutdownRequest.type);
-      await connection.sendNotification(ExitNotification.type);
-      expect(await new Promise<number | null>((resolve) => server.once('exit', resolve))).toBe(0);
+      expect(await shutDown(connection, server)).toBe(0);
     } finally {
       connection.dispose();
       server.kill();

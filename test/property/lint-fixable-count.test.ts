@@ -15,28 +15,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixableBy, fixedText, potentiallyFixable, type LintOf } from '../../src/cli/lint/fixes.js';
-import { defineSchema, lintText, type FieldDefinition, type SchemaDefinition } from '../../src/index.js';
+import { lintText } from '../../src/index.js';
 import type { LintTextOptions } from '../../src/lint/lint-text.js';
 import { reportedFindings, type RuleSettings } from '../../src/workspace/lint-rules.js';
 import type { SavedEntry } from '../../src/workspace/saved-filters.js';
-import { TEST_SCHEMA_DEFINITION, testSchema } from '../support/typed-arbitraries.js';
+import { renamedTestSchema, testSchema } from '../support/typed-arbitraries.js';
 
 /** Age was renamed Years and Name FullName: the test schema is the previous one. */
 const RENAMES: Readonly<Record<string, string>> = { Age: 'Years', Name: 'FullName' };
-const next = (() => {
-  const fields: Record<string, FieldDefinition> = {};
-  for (const [name, def] of Object.entries(TEST_SCHEMA_DEFINITION.fields as Record<string, FieldDefinition>)) {
-    // The test schema has a field named `constructor`: own properties only, on both sides.
-    const to = Object.hasOwn(RENAMES, name) ? RENAMES[name] : undefined;
-    Object.defineProperty(fields, to ?? name, {
-      value: to === undefined ? def : { ...def, renamedFrom: name },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return defineSchema({ fields } as SchemaDefinition);
-})();
+const next = renamedTestSchema(RENAMES);
 
 const POOLS = {
   Age: { values: ['-1', '0', '1', '2'], ops: ['Equal', 'NotEqual', 'LessThan', 'GreaterThanOrEqual', 'InArray', 'NotInArray'] },

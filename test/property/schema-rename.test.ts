@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineSchema, query, type FieldDefinition, type SchemaDefinition, lintText, renameFields } from '../../src/index.js';
+import { query, lintText, renameFields } from '../../src/index.js';
 import {
   recordsArb,
-  TEST_SCHEMA_DEFINITION,
+  renamedTestSchema,
   testSchema,
   typedFilterArb,
   typedFilterText,
@@ -29,21 +29,6 @@ const CANDIDATES: Readonly<Record<string, string>> = {
   constructor: 'Builder',
 };
 
-/** The new schema: each renamed field under its new name with `renamedFrom` the old one. */
-function renamedSchema(renames: Readonly<Record<string, string>>) {
-  const fields: Record<string, FieldDefinition> = {};
-  for (const [name, def] of Object.entries(TEST_SCHEMA_DEFINITION.fields as Record<string, FieldDefinition>)) {
-    const to = Object.hasOwn(renames, name) ? renames[name]! : undefined;
-    Object.defineProperty(fields, to ?? name, {
-      value: to === undefined ? def : { ...def, renamedFrom: name },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return defineSchema({ fields } as SchemaDefinition);
-}
-
 /** A record as the new schema stores it: renamed keys moved, own properties only. */
 function migrate(record: Record<string, unknown>, renames: Readonly<Record<string, string>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -62,7 +47,7 @@ describe('rename fixes keep results', () => {
   it('filter and sort: old text on old records = fixed text on migrated records', () => {
     fc.assert(
       fc.property(renamesArb, typedFilterArb(), typedSortArb(), recordsArb({ maxLength: 20 }), (renames, filter, sort, records) => {
-        const next = renamedSchema(renames);
+        const next = renamedTestSchema(renames);
         const filterText = typedFilterText(filter);
         const sortText = typedSortText(sort);
         const options = { schema: next, previousSchema: testSchema };
@@ -91,6 +76,6 @@ describe('rename fixes keep results', () => {
     ["'a'.ContainsInFields(Name,Nick)", { Name: 'FullName' }, "'a'.ContainsInFields(FullName,Nick)"],
     ['constructor.IsNull()', { constructor: 'Builder' }, 'Builder.IsNull()'],
   ])('%s with %j becomes %s', (text, renames, expected) => {
-    expect(renameFields(text, 'filter', { schema: renamedSchema(renames), previousSchema: testSchema })).toBe(expected);
+    expect(renameFields(text, 'filter', { schema: renamedTestSchema(renames), previousSchema: testSchema })).toBe(expected);
   });
 });

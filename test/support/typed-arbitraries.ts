@@ -45,7 +45,7 @@ import {
   baseOperatorOfInFields,
 } from '../../src/ast/operators.js';
 import { NO_SPAN, defineSchema } from '../../src/index.js';
-import type { FilterOperator, ScalarType, Schema } from '../../src/index.js';
+import type { FieldDefinition, FilterOperator, ScalarType, Schema, SchemaDefinition } from '../../src/index.js';
 
 /** The fields of `testSchema`; every one nullable so that null paths are exercised. */
 export const TEST_SCHEMA_DEFINITION = {
@@ -532,4 +532,26 @@ export function typedFilterText(filter: TypedFilter): string {
  */
 export function typedSortText(sort: TypedSort): string {
   return sort.keys.map((k) => `${k.field.name}=${k.direction}`).join(';');
+}
+
+/**
+ * The test schema after a release that renamed fields: each renamed field
+ * under its new name, with `renamedFrom` the old one (own properties only:
+ * the test schema has a field named `constructor`).
+ *
+ * @example
+ * const next = renamedTestSchema({ Age: 'Years' }); // Years, renamedFrom Age
+ */
+export function renamedTestSchema(renames: Readonly<Record<string, string>>): Schema {
+  const fields: Record<string, FieldDefinition> = {};
+  for (const [name, def] of Object.entries(TEST_SCHEMA_DEFINITION.fields as Record<string, FieldDefinition>)) {
+    const to = Object.hasOwn(renames, name) ? renames[name]! : undefined;
+    Object.defineProperty(fields, to ?? name, {
+      value: to === undefined ? def : { ...def, renamedFrom: name },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return defineSchema({ fields } as SchemaDefinition);
 }
