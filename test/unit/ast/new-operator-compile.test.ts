@@ -28,7 +28,7 @@ function edit(file: string, before: string, after: string): void {
 /** The files `tsc` reports errors in, relative to the copy. */
 function compileErrors(): string[] {
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.check.json')], {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript-7/bin/tsc'), '-p', join(work, 'tsconfig.check.json')], {
       cwd: work,
       encoding: 'utf8',
     });
