@@ -96,7 +96,8 @@ export type TokenVerification =
  * const issued: TokenIssue = codec.tryIssue(payload); if (issued.ok) issued.token;
  */
 export type TokenIssue =
-  { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'oversized'; readonly message: string };
+  | { readonly ok: true; readonly token: string }
+  | { readonly ok: false; readonly reason: 'oversized'; readonly message: string };
 
 /**
  * Options of `createTokenCodec`. Give `secret` (with `previousSecrets`

@@ -123,7 +123,8 @@ interface Expanded {
 
 /** A node with its `$ref`s followed: the target, the refs on the way there, and the refs followed to reach it. */
 type Resolved =
-  { readonly node: unknown; readonly chain: ReadonlySet<string>; readonly refs: readonly string[] } | { readonly cycle?: string };
+  | { readonly node: unknown; readonly chain: ReadonlySet<string>; readonly refs: readonly string[] }
+  | { readonly cycle?: string };
 
 /**
  * Turns a JSON Schema object (an OpenAPI component, say) into a wepql schema
