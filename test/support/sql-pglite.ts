@@ -15,7 +15,7 @@
  * shared-server coordinator) it caches nothing and is `PGlite.create()`.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedServersAddress } from './shared-servers.js';
@@ -52,4 +52,21 @@ export async function createPglite(): Promise<PGlite> {
     }
   }
   return PGlite.create({ loadDataDir: fresh });
+}
+
+/**
+ * The file of the run's fresh data directory (a `dumpDataDir` tarball), made
+ * now if no instance of the run made it yet; `undefined` outside a vitest
+ * run. For a program the test starts that makes its own PGlite: it can
+ * start from a copy of the file (`PGlite.create({ loadDataDir })`) instead
+ * of paying `initdb` again.
+ *
+ * @example
+ * const file = await freshDataDirFile(); // '/tmp/…/wepql-pglite-initdb.tar'
+ */
+export async function freshDataDirFile(): Promise<string | undefined> {
+  if (sharedServersAddress() === undefined) return undefined;
+  const file = join(tmpdir(), DUMP_NAME);
+  if (!existsSync(file)) await (await createPglite()).close();
+  return file;
 }
