@@ -15,7 +15,7 @@
  * shared-server coordinator) it caches nothing and is `PGlite.create()`.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedServersAddress } from './shared-servers.js';
@@ -55,18 +55,16 @@ export async function createPglite(): Promise<PGlite> {
 }
 
 /**
- * The file of the run's fresh data directory (a `dumpDataDir` tarball), made
- * now if no instance of the run made it yet; `undefined` outside a vitest
- * run. For a program the test starts that makes its own PGlite: it can
- * start from a copy of the file (`PGlite.create({ loadDataDir })`) instead
- * of paying `initdb` again.
+ * Where the run's fresh data directory (a `dumpDataDir` tarball) is or will
+ * be, for a program the test starts that makes its own PGlite: it can start
+ * from a copy of the file (`PGlite.create({ loadDataDir })`) instead of
+ * paying `initdb` again, or, first in the run, write it as `createPglite`
+ * does (its untouched data directory, to a part file renamed into place);
+ * `undefined` outside a vitest run.
  *
  * @example
- * const file = await freshDataDirFile(); // '/tmp/…/wepql-pglite-initdb.tar'
+ * const file = freshDataDirFile(); // '/tmp/wepql-run-…/wepql-pglite-initdb.tar'
  */
-export async function freshDataDirFile(): Promise<string | undefined> {
-  if (sharedServersAddress() === undefined) return undefined;
-  const file = join(tmpdir(), DUMP_NAME);
-  if (!existsSync(file)) await (await createPglite()).close();
-  return file;
+export function freshDataDirFile(): string | undefined {
+  return sharedServersAddress() === undefined ? undefined : join(tmpdir(), DUMP_NAME);
 }

@@ -35,15 +35,24 @@ const programs = [
  * Imports each program named on its command line in turn, between markers
  * that carry its exit code and what it threw. With WEPQL_PGLITE_DATA_DIR
  * set, `PGlite.create()` without arguments starts from that dumped data
- * directory. Inside the repository, so that its bare imports resolve here.
+ * directory, or makes it when it is the run's first (freshDataDirFile).
+ * Inside the repository, so that its bare imports resolve here.
  */
-const RUNNER = `import { readFileSync } from 'node:fs';
+const RUNNER = `import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 const dump = process.env.WEPQL_PGLITE_DATA_DIR;
 if (dump) {
   const { PGlite } = await import('@electric-sql/pglite');
   const create = PGlite.create.bind(PGlite);
-  PGlite.create = (...args) => (args.length === 0 ? create({ loadDataDir: new Blob([readFileSync(dump)]) }) : create(...args));
+  PGlite.create = async (...args) => {
+    if (args.length > 0) return create(...args);
+    if (existsSync(dump)) return create({ loadDataDir: new Blob([readFileSync(dump)]) });
+    // First in the run: initdb as always, and its untouched data directory left for the run's later instances.
+    const db = await create();
+    writeFileSync(dump + '.' + process.pid, new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()));
+    renameSync(dump + '.' + process.pid, dump);
+    return db;
+  };
 }
 for (const file of process.argv.slice(2)) {
   process.stdout.write('\\n@@begin@@\\n');
@@ -71,7 +80,7 @@ const work = mkdtempSync(join(root, '.tmp', 'sql-examples-'));
 beforeAll(async () => {
   assertFreshDist();
   const env: NodeJS.ProcessEnv = { ...process.env };
-  const dump = await freshDataDirFile();
+  const dump = freshDataDirFile();
   if (dump !== undefined) env['WEPQL_PGLITE_DATA_DIR'] = dump;
   if (hasMariadb) {
     mariadb = await startMariadbServer();
