@@ -53,3 +53,18 @@ export async function createPglite(): Promise<PGlite> {
   }
   return PGlite.create({ loadDataDir: fresh });
 }
+
+/**
+ * Where the run's fresh data directory (a `dumpDataDir` tarball) is or will
+ * be, for a program the test starts that makes its own PGlite: it can start
+ * from a copy of the file (`PGlite.create({ loadDataDir })`) instead of
+ * paying `initdb` again, or, first in the run, write it as `createPglite`
+ * does (its untouched data directory, to a part file renamed into place);
+ * `undefined` outside a vitest run.
+ *
+ * @example
+ * const file = freshDataDirFile(); // '/tmp/wepql-run-…/wepql-pglite-initdb.tar'
+ */
+export function freshDataDirFile(): string | undefined {
+  return sharedServersAddress() === undefined ? undefined : join(tmpdir(), DUMP_NAME);
+}

@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../../support/cli.js';
+import { CLI } from '../../support/cli.js';
 import { assertFreshDist } from '../../support/dist.js';
 import { COMMAND_LANGUAGES, PROGRAM_LANGUAGES, allDocBlocks, directive, type DocBlock } from '../../support/doc-blocks.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+import { builtCli } from '../../support/srv-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const blocks = allDocBlocks(ROOT).filter((b) => PROGRAM_LANGUAGES.has(b.language) || COMMAND_LANGUAGES.has(b.language));
@@ -55,11 +56,11 @@ function environment(block: DocBlock): NodeJS.ProcessEnv {
   return env;
 }
 
-/** A seeded PostgreSQL database, started on first use. */
+/** A seeded PostgreSQL database, started on first use; seeded by the built `wepql db-seed` in this process (setup, not a block). */
 async function seededDatabase(): Promise<void> {
   if (database !== undefined) return;
   database = await startPostgresServer();
-  const seeded = runCli(['db-seed', '--database-url', database.url]);
+  const seeded = await builtCli(['db-seed', '--database-url', database.url]);
   expect(seeded.code, seeded.stderr).toBe(0);
 }
 

@@ -7,6 +7,11 @@
  * layer, or compares or quotes an engine's name outside the dialect folders
  * fails here. When a figure falls, lower its
  * ceiling with it.
+ *
+ * The layer figure is left out here (`--skip-layers`): it is the count of
+ * dependency-cruiser's violations of .dependency-cruiser.cjs, and `npm test`
+ * runs that same check as `npm run lint`'s `depcruise`, which fails on any
+ * one; counting it again here cost about 5 CPU-seconds of the file's 6.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,15 +26,15 @@ const CEILINGS = {
   kindChainsOutsideFold: 0,
   handWalksOutsideFold: 0,
   functionsOver60Lines: 0,
-  layerViolations: 0,
   engineComparisons: 0,
   dialectNamesOutsideDialects: 0,
 };
 
 describe('npm run counts', () => {
   it('stays at or under its ceilings', { timeout: 120_000 }, () => {
-    const out = execFileSync(process.execPath, ['scripts/house-counts.mjs', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['scripts/house-counts.mjs', '--json', '--skip-layers'], { cwd: ROOT, encoding: 'utf8' });
     const counts = JSON.parse(out) as Record<keyof typeof CEILINGS, number>;
+    expect(counts).not.toHaveProperty('layerViolations');
     for (const [figure, ceiling] of Object.entries(CEILINGS)) {
       expect(counts[figure as keyof typeof CEILINGS], `${figure} (npm run counts -- --list says where)`).toBeLessThanOrEqual(ceiling);
     }
