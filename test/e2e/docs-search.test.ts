@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, sharedBrowser } from '../support/browser-shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
   let dir: string;
   let server: Server;
   let browser: Browser;
-  let context: BrowserContext;
+  let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -48,8 +48,14 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     const { serveDirectory } = (await import(pathToFileURL(join(ROOT, 'scripts', 'serve-docs.mjs')).href)) as Serve;
     server = await serveDirectory(join(dir, 'site'), 0);
     browser = await sharedBrowser();
-    // One context for the file, a fresh page per test: a context costs Chromium ~1.7 CPU-seconds more than a page.
-    context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    // One page for the file, a fresh document per test (each opens its guide with goto): a new page costs
+    // Chromium ~1.2 CPU-seconds (two renderer processes started, the page's session set up), a goto ~0.25.
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    // No network: every request of the site is a file of the site.
+    page.on('request', (r) => {
+      if (!/^(file:|http:\/\/127\.0\.0\.1:)/.test(r.url())) pageErrors.push(`request to ${r.url()}`);
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -58,15 +64,9 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(url: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    // No network: every request of the site is a file of the site.
-    page.on('request', (r) => {
-      if (!/^(file:|http:\/\/127\.0\.0\.1:)/.test(r.url())) pageErrors.push(`request to ${r.url()}`);
-    });
+  /** Opens a guide in the file's page: a new document, nothing of the test before it left. */
+  async function open(url: string): Promise<void> {
     await page.goto(url);
-    return page;
   }
 
   const hits = (page: Page) => page.locator('#search-results li');
@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     ['opened from disk', () => pathToFileURL(join(dir, 'site', 'sdk.html')).href],
     ['served by docs:serve', () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/sdk.html`],
   ])('finds a heading of another guide first and clicking lands on its anchor (%s)', async (_, url) => {
-    const page = await open(url());
+    await open(url());
     await page.fill('#site-search', 'scaling out');
     const first = hits(page).first();
     await expect.poll(() => first.locator('strong').textContent()).toBe('Scaling out');
@@ -87,11 +87,10 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     await page.waitForURL(/server\.html#scaling-out$/);
     expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('scaling-out');
     expect(pageErrors).toEqual([]);
-    await page.close();
   });
 
   it('ranks a heading match above text matches, Enter opens the first hit, Escape clears', async () => {
-    const page = await open(pathToFileURL(join(dir, 'site', 'index.html')).href);
+    await open(pathToFileURL(join(dir, 'site', 'index.html')).href);
     // "data tokens" is a heading of the server guide and words of other guides' text: the heading comes first.
     await page.fill('#site-search', 'data tokens');
     await expect.poll(() => hits(page).count()).toBeGreaterThan(1);
@@ -104,22 +103,20 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     await expect.poll(() => hits(page).count()).toBeGreaterThan(0);
     await page.press('#site-search', 'Enter');
     await page.waitForURL(/server\.html#scaling-out$/);
-    await page.close();
   });
 
   it('says "No results" for a word no guide has', async () => {
-    const page = await open(pathToFileURL(join(dir, 'site', 'sdk.html')).href);
+    await open(pathToFileURL(join(dir, 'site', 'sdk.html')).href);
     await page.fill('#site-search', 'qzxjvw');
     await expect.poll(() => hits(page).first().textContent()).toBe('No results for \u201cqzxjvw\u201d');
     expect(await page.locator('#search-results a').count()).toBe(0);
     // Enter with no hit stays on the page.
     await page.press('#site-search', 'Enter');
     expect(page.url()).toMatch(/sdk\.html$/);
-    await page.close();
   });
 
   it('shows markup in a heading or text as text, never runs it', async () => {
-    const page = await open(pathToFileURL(join(dir, 'hostile', 'index.html')).href);
+    await open(pathToFileURL(join(dir, 'hostile', 'index.html')).href);
     await page.fill('#site-search', 'zebra');
     const first = hits(page).first();
     await expect
@@ -127,6 +124,5 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
       .toBe('Zebra <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script>');
     expect(await page.locator('#search-results img, #search-results script').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-    await page.close();
   });
 });
