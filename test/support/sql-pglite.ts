@@ -46,9 +46,8 @@ export async function createPglite(): Promise<PGlite> {
   if (sharedServersAddress() === undefined) return PGlite.create();
   const file = join(tmpdir(), DUMP_NAME);
   if (fresh === undefined) {
-    const made = await readDump(file);
-    if (made !== undefined) fresh = new Blob([made]);
-    else {
+    fresh = await readDump(file);
+    if (fresh === undefined) {
       // Not made yet in this run, nor being made: make it (the rename keeps the file whole).
       try {
         const db = await PGlite.create();
@@ -81,12 +80,12 @@ function alive(pid: number): boolean {
  * the caller is to make it (it then holds `file`.lock, which it removes
  * when done, whether it wrote the dump or not).
  */
-async function readDump(file: string): Promise<Uint8Array | undefined> {
+async function readDump(file: string): Promise<Blob | undefined> {
   const lock = `${file}.lock`;
   const deadline = Date.now() + 300_000;
   for (;;) {
     try {
-      return readFileSync(file);
+      return new Blob([readFileSync(file)]);
     } catch {
       // Not there yet.
     }
