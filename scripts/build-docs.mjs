@@ -794,9 +794,12 @@ export async function buildApiDocs(outDir) {
  * against 22.5 s on the whole API), which is what lets `npm test` run it
  * (test/unit/docs/api-docs-validation.test.ts) so that a warning that fails
  * `npm run docs` fails the tests too. `entryPoints` and `typedocOptions`
- * replace typedoc.json's for a test's own fixture.
+ * replace typedoc.json's for a test's own fixture, and `compilerOptions`
+ * are laid over the repository's tsconfig.json for it (a one-file fixture
+ * needs neither the DOM library nor Node's types, which are most of what a
+ * program of it would otherwise parse).
  */
-export async function validateApiDocs({ root = ROOT, entryPoints, typedocOptions } = {}) {
+export async function validateApiDocs({ root = ROOT, entryPoints, typedocOptions, compilerOptions = {} } = {}) {
   const { Application, TSConfigReader, LogLevel, ReflectionKind } = await import('typedoc');
   const {
     $schema: _schema,
@@ -816,7 +819,7 @@ export async function validateApiDocs({ root = ROOT, entryPoints, typedocOptions
       tsconfig,
       JSON.stringify({
         extends: join(ROOT, 'tsconfig.json'),
-        compilerOptions: { noEmit: true, typeRoots: [join(ROOT, 'node_modules', '@types')] },
+        compilerOptions: { noEmit: true, typeRoots: [join(ROOT, 'node_modules', '@types')], ...compilerOptions },
         files,
         include: [],
       }),
