@@ -119,7 +119,17 @@ export function writeFoldTable(engine: FoldEngine, table: string): void {
   const text = readFileSync(DOCS, 'utf8');
   const { start, stop } = block(text, engine);
   writeFileSync(DOCS, `${text.slice(0, start)}\n\n${table}\n\n${text.slice(stop)}`);
+  gaps.delete(engine);
 }
+
+/**
+ * Each engine's gap as read from docs/sql.md, once per process: `foldsLikeJs`
+ * runs for every string a differential case generates, and reading and
+ * parsing the docs again each time was most of those files' CPU (MariaDB's
+ * differential: 21 of its 61 profiled seconds). `writeFoldTable` forgets
+ * the engine it rewrites.
+ */
+const gaps = new Map<FoldEngine, ReadonlySet<number>>();
 
 /**
  * The code points of an engine's documented gap.
@@ -128,6 +138,8 @@ export function writeFoldTable(engine: FoldEngine, table: string): void {
  * foldGap('mariadb').has(0x130); // true
  */
 export function foldGap(engine: FoldEngine): ReadonlySet<number> {
+  const known = gaps.get(engine);
+  if (known !== undefined) return known;
   const out = new Set<number>();
   for (const line of documentedFoldTable(engine).split('\n')) {
     const m = /^\| U\+([0-9A-F]+)(?:–U\+([0-9A-F]+))? \|/.exec(line);
@@ -136,6 +148,7 @@ export function foldGap(engine: FoldEngine): ReadonlySet<number> {
     const to = m[2] === undefined ? from : parseInt(m[2], 16);
     for (let cp = from; cp <= to; cp++) out.add(cp);
   }
+  gaps.set(engine, out);
   return out;
 }
 
