@@ -42,6 +42,7 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb, type MariadbServer } from '../support/mariadb-server.js';
 import { mysqlSafe } from '../support/mysql-fold.js';
 import { ROW_COLUMN, loadTable, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { recordsArb, testSchema, typedFilterArb, typedFilterText, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 80;
@@ -160,7 +161,8 @@ const dialects: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres
 describe.each(dialects)('query builders on %s return what query() returns', (dialect) => {
   let engine: SqlEngine;
   beforeAll(async () => {
-    engine = await starters[dialect]();
+    // One table for the file, emptied between cases instead of dropped and created (test/support/sql-reused-tables.ts).
+    engine = await startCaseEngine(starters[dialect]);
   });
   afterAll(async () => {
     await engine?.close();

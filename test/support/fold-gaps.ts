@@ -36,18 +36,28 @@ const hex = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(
  * The code points each engine folds differently, measured: the folded form
  * of `x` + the code point (the `x` makes `Σ` a final sigma, where engines
  * with simple case mapping differ) compared with `toLowerCase`.
+ * `differences` gets every text and, at the same index, its `toLowerCase`,
+ * and answers, by index, the engine's fold of each text whose fold differs:
+ * the engine compares, so only the few hundred differences come back rather
+ * than a million folded texts (sent back as JSON, those were decoded and
+ * parsed for about a fifth of the folding test's CPU).
  *
  * @example
- * const gap = await measureFoldGap((texts) => engineFold(texts)); // Map { 0x130 => 'xi', … }
+ * const gap = await measureFoldGap((texts, lowers) => engineDifferences(texts, lowers)); // Map { 0x130 => 'i̇', … }
  */
-export async function measureFoldGap(fold: (texts: readonly string[]) => Promise<readonly string[]>): Promise<Map<number, string>> {
+export async function measureFoldGap(
+  differences: (texts: readonly string[], lowers: readonly string[]) => Promise<ReadonlyMap<number, string>>,
+): Promise<Map<number, string>> {
   const texts: string[] = [];
   for (let cp = 1; cp <= 0x10ffff; cp++) if (cp < 0xd800 || cp > 0xdfff) texts.push(`x${String.fromCodePoint(cp)}`);
-  const folded = await fold(texts);
+  const lowers = texts.map((t) => t.toLowerCase());
   const gap = new Map<number, string>();
-  texts.forEach((t, i) => {
-    if (folded[i] !== t.toLowerCase()) gap.set(t.codePointAt(1)!, folded[i]!.slice(1));
-  });
+  for (const [i, folded] of await differences(texts, lowers)) {
+    // A difference the engine reports must be one: an equal fold here means its comparison is broken.
+    if (folded === lowers[i])
+      throw new Error(`the engine reported ${hex(texts[i]!.codePointAt(1)!)} as folded differently, but it folds to toLowerCase`);
+    gap.set(texts[i]!.codePointAt(1)!, folded.slice(1));
+  }
   return gap;
 }
 
@@ -119,7 +129,17 @@ export function writeFoldTable(engine: FoldEngine, table: string): void {
   const text = readFileSync(DOCS, 'utf8');
   const { start, stop } = block(text, engine);
   writeFileSync(DOCS, `${text.slice(0, start)}\n\n${table}\n\n${text.slice(stop)}`);
+  gaps.delete(engine);
 }
+
+/**
+ * Each engine's gap as read from docs/sql.md, once per process: `foldsLikeJs`
+ * runs for every string a differential case generates, and reading and
+ * parsing the docs again each time was most of those files' CPU (MariaDB's
+ * differential: 21 of its 61 profiled seconds). `writeFoldTable` forgets
+ * the engine it rewrites.
+ */
+const gaps = new Map<FoldEngine, ReadonlySet<number>>();
 
 /**
  * The code points of an engine's documented gap.
@@ -128,6 +148,8 @@ export function writeFoldTable(engine: FoldEngine, table: string): void {
  * foldGap('mariadb').has(0x130); // true
  */
 export function foldGap(engine: FoldEngine): ReadonlySet<number> {
+  const known = gaps.get(engine);
+  if (known !== undefined) return known;
   const out = new Set<number>();
   for (const line of documentedFoldTable(engine).split('\n')) {
     const m = /^\| U\+([0-9A-F]+)(?:–U\+([0-9A-F]+))? \|/.exec(line);
@@ -136,6 +158,7 @@ export function foldGap(engine: FoldEngine): ReadonlySet<number> {
     const to = m[2] === undefined ? from : parseInt(m[2], 16);
     for (let cp = from; cp <= to; cp++) out.add(cp);
   }
+  gaps.set(engine, out);
   return out;
 }
 
