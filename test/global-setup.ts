@@ -6,7 +6,7 @@
  * starts until a file asks for one, so a run of files that need none pays
  * nothing — except under `npm test` (`WEPQL_TEST_SERVERS_EAGER=1`, set by
  * test/support/run-tests.mjs for the whole suite), where PostgreSQL and
- * MariaDB start at once, while the first files run. The projects of
+ * MariaDB start at once, and the packed install beside them, while the first files run. The projects of
  * vitest.config.ts share ONE coordinator (the first setup starts it, the
  * last teardown stops it and whatever it started), so a run still has one
  * PostgreSQL and one MariaDB.

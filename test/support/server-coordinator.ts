@@ -185,8 +185,8 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
  * Starts the coordinator; no database server runs until a file asks, unless
  * `eager` (the whole suite, where files of both engines come soon): then
  * PostgreSQL starts at once and MariaDB after it (each start waits on
- * synchronous child processes, so two at once would take as long), while
- * the first files run. A failed eager start is not retried: the files that
+ * synchronous child processes, so two at once would take as long), and the
+ * packed install beside them, while the first files run. A failed eager start is not retried: the files that
  * ask see its error, as they would have.
  *
  * @example
@@ -261,6 +261,9 @@ export async function startServerCoordinator(options: { readonly eager?: boolean
     // After this turn of the event loop: the caller learns the address first.
     setImmediate(() => {
       if (closing) return;
+      // The packed install (npm pack, npm install: asynchronous processes) beside them: two files wait for it,
+      // and asked for on their first use, it kept both workers waiting about 10 s with a core idle.
+      void packed.app().catch(() => undefined);
       void hosts.postgres
         .start()
         .catch(() => undefined)
