@@ -328,14 +328,19 @@ for (const [name, available, start] of engines) {
 
     it('single-flight: identical concurrent first pages run one count and one page statement', async () => {
       const app = serve(engine, { deadlineMs: 10_000 });
+      let arrived = 0;
+      app.server.on('request', () => arrived++);
       const { url } = await app.listen();
       const release = await engine.lock();
       engine.statements();
       let answers: Answer[];
       try {
         const same = Array.from({ length: 8 }, () => get(url, 'limit=7&sort=LastName%3DAsc&filter=Gender.Equal(1)', app.authToken));
-        // All eight have arrived and wait behind the lock before it is released.
-        await new Promise((r) => setTimeout(r, 400));
+        // All eight have arrived and wait behind the lock before it is released: counted as the server reads
+        // them, then a moment for their handlers to join the first. A fixed 400 ms from the send was once too
+        // short for the eighth on a loaded machine: it came after the release and ran a page of its own.
+        expect(await until(async () => arrived === 8, 10_000)).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
         await release();
         answers = await Promise.all(same);
       } finally {
