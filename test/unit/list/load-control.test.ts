@@ -93,6 +93,19 @@ interface Tally {
   sent: string[];
 }
 
+/** An engine's `statements()` and `sentPages()` over its tally: what was sent since the last `statements()`. */
+function tallyReaders(tally: Tally): Pick<Engine, 'statements' | 'sentPages'> {
+  return {
+    sentPages: () => [...tally.sent],
+    statements: () => {
+      const seen = { pages: tally.pages, counts: tally.counts };
+      tally.pages = tally.counts = 0;
+      tally.sent = [];
+      return seen;
+    },
+  };
+}
+
 /** Counts the statements a runner sends, by what they read. */
 function counting<T extends unknown[], R>(run: (sql: string, ...rest: T) => R, tally: Tally) {
   return (sql: string, ...rest: T): R => {
@@ -140,13 +153,7 @@ async function postgresEngine(): Promise<Engine> {
   });
   return {
     source,
-    sentPages: () => [...tally.sent],
-    statements: () => {
-      const seen = { pages: tally.pages, counts: tally.counts };
-      tally.pages = tally.counts = 0;
-      tally.sent = [];
-      return seen;
-    },
+    ...tallyReaders(tally),
     lock: async () => {
       const holder = await other.connect();
       await holder.query('BEGIN');
@@ -206,13 +213,7 @@ async function mariadbEngine(): Promise<Engine> {
   });
   return {
     source,
-    sentPages: () => [...tally.sent],
-    statements: () => {
-      const seen = { pages: tally.pages, counts: tally.counts };
-      tally.pages = tally.counts = 0;
-      tally.sent = [];
-      return seen;
-    },
+    ...tallyReaders(tally),
     lock: async () => {
       await other.query('LOCK TABLES employees WRITE');
       return async () => void (await other.query('UNLOCK TABLES'));
