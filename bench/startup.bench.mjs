@@ -120,6 +120,17 @@ async function driveServer(child, answered) {
 }
 
 const cli = (tree) => join(tree.root, 'dist/cli/main.js');
+const cacheFor = (tree, what) => join(scratch, `${what}-${trees.indexOf(tree)}.wepqlcache`);
+let touches = 0;
+/** Gives 10 of the project's files a trailing newline more, or one less: a run with --cache finds them changed. */
+function touchTenFiles() {
+  const grow = touches++ % 2 === 0;
+  for (let f = 0; f < 10; f++) {
+    const file = join(project, 'views', `team-${f % 20}`, `views-${f}.json`);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, grow ? `${text}\n` : text.replace(/\n$/, ''));
+  }
+}
 const subjects = [
   { name: '`wepql --version`', rounds: 15, args: (t) => [cli(t), '--version'], cpuTarget: 1.3 },
   {
@@ -142,6 +153,25 @@ const subjects = [
     args: (t) => [cli(t), 'lint'],
     cwd: project,
     env: { WEPQL_LINT_THREADS: '1' },
+  },
+  {
+    // --cache (new in this tree: a baseline tree is not run): the warm-up run writes the cache, every round reads it.
+    name: '`wepql lint --cache` on the 1,000 files, none changed since the last run',
+    rounds: 7,
+    args: (t) => [cli(t), 'lint', '--cache', '--cache-location', cacheFor(t, 'unchanged')],
+    cwd: project,
+    wallTargetMs: 500,
+    thisTreeOnly: true,
+  },
+  {
+    // Before each run 10 of the files (1%) gain or lose a trailing newline: their 100 filters are linted again and the cache rewritten.
+    name: '`wepql lint --cache` on the 1,000 files, 10 of them changed since the last run',
+    rounds: 7,
+    args: (t) => [cli(t), 'lint', '--cache', '--cache-location', cacheFor(t, 'changed')],
+    before: touchTenFiles,
+    cwd: project,
+    wallTargetMs: 500,
+    thisTreeOnly: true,
   },
   {
     name: '`wepql lsp` to its `initialize` answer',
@@ -167,20 +197,22 @@ if (only !== undefined) subjects.splice(0, subjects.length, ...subjects.filter((
 const reference = { label: '`node -e 0` (reference)', args: ['-e', '0'] };
 const sections = [];
 for (const subject of subjects) {
+  const measured = subject.thisTreeOnly ? trees.filter((t) => t.root === ROOT) : trees;
   // Warm the file cache once for each tree, outside the figures.
-  for (const tree of trees) await runNode(subject.args(tree), { cwd: subject.cwd, env: subject.env, drive: subject.drive });
-  const runs = [reference, ...trees].map(() => []);
+  for (const tree of measured) await runNode(subject.args(tree), { cwd: subject.cwd, env: subject.env, drive: subject.drive });
+  const runs = [reference, ...measured].map(() => []);
   for (let round = 0; round < subject.rounds; round++) {
     const order = [...runs.keys()];
     for (let k = 0; k < round % order.length; k++) order.push(order.shift());
     for (const i of order) {
+      if (i !== 0) subject.before?.();
       runs[i][round] =
         i === 0
           ? await runNode(reference.args)
-          : await runNode(subject.args(trees[i - 1]), { cwd: subject.cwd, env: subject.env, drive: subject.drive });
+          : await runNode(subject.args(measured[i - 1]), { cwd: subject.cwd, env: subject.env, drive: subject.drive });
     }
   }
-  sections.push({ subject, runs });
+  sections.push({ subject, runs, measured });
   console.log(`${subject.name}: done`);
 }
 rmSync(scratch, { recursive: true, force: true });
@@ -200,7 +232,7 @@ const lines = [
   '|---|---|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const verdicts = [];
-for (const { subject, runs } of sections) {
+for (const { subject, runs, measured } of sections) {
   const row = (label, i) => {
     const wall = median(runs[i].map((r) => r.wallMs));
     const cpu = median(runs[i].map((r) => r.cpuMs));
@@ -210,7 +242,7 @@ for (const { subject, runs } of sections) {
     return `| ${i === 0 ? reference.label : subject.name} | ${label} | ${subject.rounds} | ${fmt(wall)} | ${fmt(cpu)} | ${ratios[0]} | ${ratios[1]} | ${answer} | ${fmt(rss, 1)} |`;
   };
   lines.push(row('—', 0));
-  trees.forEach((tree, t) => lines.push(row(tree.label, t + 1)));
+  measured.forEach((tree, t) => lines.push(row(tree.label, t + 1)));
   const current = runs.length - 1;
   if (subject.cpuTarget !== undefined) {
     const r = ratio(runs, current, 'cpuMs');

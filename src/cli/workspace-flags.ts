@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { findConfig, loadConfig, projectTrust, type LintConfig } from '../workspace/config.js';
-import { excludedFiles, findCandidates, loadSources, selectorsOf, type LoadedSources } from '../workspace/sources.js';
+import { excludedFiles, findCandidates, loadSources, selectorsOf, type LoadedSources, type LoadOptions } from '../workspace/sources.js';
 import type { SavedSelectors } from '../workspace/saved-filters.js';
 import { UsageError } from '../workspace/usage-error.js';
 import type { ParsedArgs } from './args.js';
@@ -76,7 +76,12 @@ export function runSelectors(args: ParsedArgs, config: LintConfig): SavedSelecto
 export async function readRunSources(
   args: ParsedArgs,
   config: LintConfig,
-  options: { readonly operands: readonly string[]; readonly alsoExclude: readonly (string | undefined)[] },
+  options: {
+    readonly operands: readonly string[];
+    readonly alsoExclude: readonly (string | undefined)[];
+    /** Entries known from an earlier run (`LoadOptions.reuse`). */
+    readonly reuse?: LoadOptions['reuse'];
+  },
 ): Promise<LoadedSources | undefined> {
   const cwd = process.cwd();
   const ignorePath = args.values.get('--ignore-path');
@@ -93,7 +98,12 @@ export async function readRunSources(
     config,
     options.alsoExclude.map((p) => (p === undefined ? undefined : resolve(cwd, p))),
   );
-  const loaded = await loadSources(candidates, { selectors: runSelectors(args, config), exclude, stdinLabel: STDIN_LABEL });
+  const loaded = await loadSources(candidates, {
+    selectors: runSelectors(args, config),
+    exclude,
+    stdinLabel: STDIN_LABEL,
+    ...(options.reuse === undefined ? {} : { reuse: options.reuse }),
+  });
   if (loaded.files.length === 0 && loaded.notices.length === 0 && loaded.tooLarge.length === 0) {
     const asked = options.operands.length > 0 ? options.operands : (config.paths ?? []);
     return {

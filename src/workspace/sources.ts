@@ -212,6 +212,26 @@ function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): 
 }
 
 /**
+ * How `loadSources` reads.
+ *
+ * @example
+ * const options: LoadOptions = { selectors: {}, exclude: new Set(), reuse: (candidate, source) => known(candidate.abs, source.text) };
+ */
+export interface LoadOptions {
+  readonly selectors: SavedSelectors;
+  readonly exclude: ReadonlySet<string>;
+  readonly stdinLabel?: string;
+  /**
+   * Asked for each file read from disk (never standard input) before it is
+   * parsed: the entries a previous run read from exactly this text, or
+   * undefined to parse it. `wepql lint --cache` answers from its cache;
+   * only files that held entries are ever answered, so the file's place in
+   * the run (read, never a notice) is what parsing would give.
+   */
+  readonly reuse?: (candidate: Candidate, source: SourceText) => Pick<SavedFile, 'format' | 'entries'> | undefined;
+}
+
+/**
  * Reads the candidates: every file that holds saved filters, and a notice
  * for each file asked for that holds none (a walked JSON/YAML file without
  * any `filter`/`sort` string, or a never-read file, is skipped quietly), and
@@ -221,10 +241,7 @@ function noFiltersMessage(selectors: SavedSelectors, hint: string | undefined): 
  * @example
  * const { files, notices } = await loadSources(await findCandidates(request), { selectors: {}, exclude: new Set() });
  */
-export async function loadSources(
-  candidates: readonly Candidate[],
-  options: { readonly selectors: SavedSelectors; readonly exclude: ReadonlySet<string>; readonly stdinLabel?: string },
-): Promise<LoadedSources> {
+export async function loadSources(candidates: readonly Candidate[], options: LoadOptions): Promise<LoadedSources> {
   // Only YAML files and selectors need the YAML reader (JSON and NDJSON are read without it): a JSON-only run starts without loading it.
   if (
     needsYaml(
@@ -248,6 +265,11 @@ export async function loadSources(
     }
     if (candidate.origin !== 'named' && candidate.origin !== 'stdin' && neverSavedFilters(candidate.abs, source.text, options.exclude))
       continue;
+    const known = candidate.origin === 'stdin' ? undefined : options.reuse?.(candidate, source);
+    if (known !== undefined) {
+      files.push({ candidate, label, source, file: { path: candidate.path, content: source.text, ...known } });
+      continue;
+    }
     const result = classify(candidate, label, source, options.selectors);
     if (result === undefined) continue;
     if ('file' in result) files.push(result);

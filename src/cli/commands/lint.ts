@@ -11,6 +11,7 @@
  */
 import { parseArgs } from '../args.js';
 import { specOf, type CommandDefinition } from '../command.js';
+import { saveCache } from '../lint/cache.js';
 import { writeFixes } from '../lint/fixes.js';
 import { readInputs, type Inputs } from '../lint/items.js';
 import { writeMachineReport } from '../lint/machine.js';
@@ -46,6 +47,15 @@ export const definition: CommandDefinition = {
     { flag: '--format', value: 'pretty|json|sarif', description: 'pretty code frames (default), a JSON array of findings, or SARIF 2.1.0' },
     { flag: '--quiet', alias: '-q', description: 'report errors only' },
     { flag: '--max-warnings', value: 'N', description: 'exit 1 when there are more than N warnings (-1: no limit)' },
+    {
+      flag: '--cache',
+      description: 'remember what each file held and its findings; files unchanged since are neither parsed nor linted again',
+    },
+    {
+      flag: '--cache-location',
+      value: 'PATH',
+      description: 'the cache file, or a directory for it (default: .wepqlcache in the working directory)',
+    },
     ...WORKSPACE_OPTIONS,
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
     {
@@ -79,9 +89,23 @@ export async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, specOf(definition));
   const settings = await readSettings(args);
   const inputs = await readInputs(args, settings);
-  const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(inputs.items.length, settings, process.env));
+  const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(toLintCount(inputs), settings, process.env));
   if (!settings.dryRun) await writeFixes(outcome.fixes, settings.database);
+  if (inputs.cache !== undefined) {
+    const problem = saveCache(inputs.cache, inputs.items, outcome.raw);
+    // The findings stand without it: the next run lints again.
+    if (problem !== undefined) process.stderr.write(`wepql lint: the cache was not written (${problem}); the next run lints every file\n`);
+  }
   return report(outcome, inputs, settings);
+}
+
+/** The items whose texts are still to lint: with `--cache`, those of the texts it does not hold (threads are for them). */
+function toLintCount(inputs: Inputs): number {
+  const known = inputs.cache?.findings;
+  if (known === undefined) return inputs.items.length;
+  let count = 0;
+  for (const item of inputs.items) if (!known[item.entry.kind].has(item.entry.text)) count++;
+  return count;
 }
 
 /** Writes the report in the run's format and returns the exit code. */

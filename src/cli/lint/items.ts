@@ -8,6 +8,7 @@ import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { UsageError } from '../../workspace/usage-error.js';
 import type { ParsedArgs } from '../args.js';
 import { readRunSources } from '../workspace-flags.js';
+import { cacheKey, openCache, reuseFrom, type LintCache } from './cache.js';
 import { readRows } from './database.js';
 import type { Settings } from './settings.js';
 
@@ -34,6 +35,8 @@ export interface Inputs {
   readonly items: readonly Item[];
   readonly files: readonly LoadedSource[];
   readonly notices: readonly NoFiltersNotice[];
+  /** `--cache`: what earlier runs left, and where this run leaves what it learns. */
+  readonly cache?: LintCache;
   /** Files too large to read: each an error finding, and the run goes on. */
   readonly tooLarge: readonly NoFiltersNotice[];
   readonly rows: number;
@@ -50,10 +53,12 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
   const { database } = settings;
   const operands = args.positionals;
   const wantFiles = operands.length > 0 || database === undefined;
+  const cache = settings.cacheLocation === undefined ? undefined : openRunCache(args, settings, settings.cacheLocation);
   const sources = wantFiles
     ? await readRunSources(args, settings.config, {
         operands,
-        alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath],
+        alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath, settings.cacheLocation],
+        ...(cache === undefined ? {} : { reuse: reuseFrom(cache) }),
       })
     : undefined;
   if (sources === undefined && database === undefined) {
@@ -64,5 +69,23 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
   const items: Item[] = [];
   for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
   const rows = database === undefined ? 0 : await readRows(database, items);
-  return { items, files: sources?.files ?? [], notices: sources?.notices ?? [], tooLarge: sources?.tooLarge ?? [], rows };
+  return {
+    items,
+    files: sources?.files ?? [],
+    notices: sources?.notices ?? [],
+    tooLarge: sources?.tooLarge ?? [],
+    rows,
+    ...(cache === undefined ? {} : { cache }),
+  };
+}
+
+/** The run's cache: opened under the key of this run's settings (lint/cache.ts). */
+function openRunCache(args: ParsedArgs, settings: Settings, location: string): LintCache {
+  const key = cacheKey(args, settings.config, {
+    schemaPath: settings.schemaPath,
+    previousPath: settings.previousPath,
+    policyPath: settings.policyPath,
+    caseSensitive: settings.options.caseSensitive === true,
+  });
+  return openCache(location, key);
 }

@@ -11,6 +11,7 @@ import { applyRule, fileRules, reportedFindings } from '../../workspace/lint-rul
 import type { SavedEntry } from '../../workspace/saved-filters.js';
 import type { NoFiltersNotice } from '../../workspace/sources.js';
 import { startProgress } from '../progress.js';
+import type { KnownFindings } from './cache.js';
 import { fixedText, newFixes, recordFix, type FixableCounts, type Fixes, type LintOf, potentiallyFixable } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import { frame, noticeLine } from './pretty.js';
@@ -27,6 +28,8 @@ export interface Outcome {
   /** The pretty format's code frames, in order (empty for json and sarif). */
   readonly frames: string[];
   readonly fixes: Fixes;
+  /** With `--cache`: each item's findings before the rules, for its text as written (undefined where `--fix` changed it). */
+  readonly raw: (readonly Diagnostic[] | undefined)[];
 }
 
 /**
@@ -38,7 +41,7 @@ export interface Outcome {
  */
 export function lintItems(inputs: Inputs, settings: Settings): Outcome {
   const outcome = startOutcome(inputs, settings);
-  const lintOne = itemLinter(settings);
+  const lintOne = itemLinter(settings, inputs.cache?.findings);
   const progress = startProgress(inputs.items.length, 'filters and sorts');
   for (const item of inputs.items) {
     addItem(outcome, item, lintOne(toLint(item)));
@@ -89,6 +92,8 @@ export interface ItemResult {
   readonly fixed?: string;
   /** Without them: the findings `--fix` would act on, by severity (`potentiallyFixable`). */
   readonly fixable?: FixableCounts;
+  /** With `--cache`, when the text was not fixed: its findings before the rules, for the cache. */
+  readonly raw?: readonly Diagnostic[];
 }
 
 /**
@@ -98,7 +103,7 @@ export interface ItemResult {
  * const outcome = startOutcome(inputs, settings);
  */
 export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
-  const outcome: Outcome = { findings: [], frames: [], fixes: newFixes() };
+  const outcome: Outcome = { findings: [], frames: [], fixes: newFixes(), raw: [] };
   for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
   for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
   return outcome;
@@ -113,9 +118,11 @@ export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
  * const lintOne = itemLinter(settings);
  * const results = items.map((item) => lintOne(toLint(item)));
  */
-export function itemLinter(settings: Settings): (item: ItemToLint) => ItemResult {
+export function itemLinter(settings: Settings, known?: KnownFindings): (item: ItemToLint) => ItemResult {
   // One map per kind, keyed by the text itself: a key joined from kind and text cost a copy and a hash of every text.
-  const caches = { filter: new Map<string, Diagnostic[]>(), sort: new Map<string, Diagnostic[]>() };
+  // `--cache` starts them from what earlier runs found.
+  const caches: KnownFindings = known ?? { filter: new Map(), sort: new Map() };
+  const keep = settings.cacheLocation !== undefined;
   const lint: LintOf = (text, kind) => {
     const cache = caches[kind];
     let found = cache.get(text);
@@ -137,10 +144,11 @@ export function itemLinter(settings: Settings): (item: ItemToLint) => ItemResult
       findings.push(finding);
       if (settings.format === 'pretty' && !(settings.quiet && d.severity !== 'error')) frames.push(frame(text, d, item, finding));
     }
-    if (fixed !== undefined) return fixed === entry.text ? { findings, frames } : { findings, frames, fixed };
-    if (found.length === 0) return { findings, frames };
+    const kept = keep && text === entry.text ? { raw } : {};
+    if (fixed !== undefined) return fixed === entry.text ? { findings, frames, ...kept } : { findings, frames, fixed };
+    if (found.length === 0) return { findings, frames, ...kept };
     // Read off the findings: linting the fixed text to count exactly cost a third of a run.
-    return { findings, frames, fixable: potentiallyFixable(raw, found, settings.options, settings.quiet) };
+    return { findings, frames, fixable: potentiallyFixable(raw, found, settings.options, settings.quiet), ...kept };
   };
 }
 
@@ -153,6 +161,7 @@ export function itemLinter(settings: Settings): (item: ItemToLint) => ItemResult
 export function addItem(outcome: Outcome, item: Item, result: ItemResult): void {
   for (const finding of result.findings) outcome.findings.push(finding);
   for (const frame of result.frames) outcome.frames.push(frame);
+  outcome.raw.push(result.raw);
   if (result.fixed !== undefined) recordFix(outcome.fixes, item, result.fixed);
   if (result.fixable !== undefined) {
     const { fixable } = outcome.fixes;

@@ -103,7 +103,7 @@ export async function lintItemsOnThreads(
       results[b] = done;
       progress.tick(done.length);
     },
-    lintOne: itemLinter(settings),
+    lintOne: itemLinter(settings, inputs.cache?.findings),
     setup: { wepqlLint: { args, color: colorOn() } },
     threads,
     workersOnly: env.WEPQL_LINT_WORKERS_ONLY === '1',

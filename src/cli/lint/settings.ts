@@ -10,6 +10,7 @@ import { maxWarningsFlag, type ParsedArgs } from '../args.js';
 import { loadSchemaFile } from '../io.js';
 import { loadPolicyFile } from '../policy-file.js';
 import { runConfig } from '../workspace-flags.js';
+import { cacheLocation } from './cache.js';
 import { databaseSource } from './database.js';
 
 /**
@@ -32,6 +33,8 @@ export interface Settings {
   readonly policyPath: string | undefined;
   readonly options: LintTextOptions;
   readonly database: DatabaseSource | undefined;
+  /** `--cache`: the file the run's cache lives in (lint/cache.ts). */
+  readonly cacheLocation: string | undefined;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function readSettings(args: ParsedArgs): Promise<Settings> {
   if (dryRun && args.switches.has('--fix')) throw new UsageError('--fix and --fix-dry-run cannot be combined');
   if (fix && !dryRun && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
   const maxWarnings = maxWarningsFlag(args) ?? config.maxWarnings;
+  if (args.values.has('--cache-location') && !args.switches.has('--cache')) throw new UsageError('--cache-location needs --cache');
   return {
     config,
     format,
@@ -77,5 +81,6 @@ export async function readSettings(args: ParsedArgs): Promise<Settings> {
       caseSensitive: args.switches.has('--case-sensitive') || config.caseSensitive === true,
     },
     database: databaseSource(args, config),
+    cacheLocation: args.switches.has('--cache') ? cacheLocation(args.values.get('--cache-location'), process.cwd()) : undefined,
   };
 }
