@@ -14,6 +14,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,9 +193,16 @@ process.exit(0);
 describe('commands run as printed', () => {
   let cwd = '';
   let bin = '';
+  let closedPort = 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     assertFreshDist();
+    // The conformance command names a server at 127.0.0.1:8080; whatever this machine runs there must not decide the
+    // test, so it reaches a loopback port just seen free instead (refused: the run reports it and ends 1).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
     // A scratch folder that sees the repository's examples and schemas; what a command writes stays there.
     // Outside the repository: a command that looks for a package.json upwards must not find this one.
     cwd = mkdtempSync(join(tmpdir(), 'wepql-docs-cwd-'));
@@ -233,7 +241,8 @@ describe('commands run as printed', () => {
         await seededDatabase();
       }
       const env: NodeJS.ProcessEnv = { ...environment(block), PATH: `${bin}:${process.env['PATH']}` };
-      for (const line of linesOf(block)) {
+      for (const printed of linesOf(block)) {
+        const line = printed.replaceAll('http://127.0.0.1:8080/', `http://127.0.0.1:${closedPort}/`);
         const inProcess = line.startsWith('wepql lsp') ? undefined : redirectedWords(line, env);
         let r: { status: number | null; stderr: string };
         if (inProcess === undefined || inProcess.words[0] !== 'wepql') {
