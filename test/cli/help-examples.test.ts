@@ -23,6 +23,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
+import { redirectedWords, shellWords } from '../support/shell-words.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 /** A loopback port nothing listened on a moment ago. */
@@ -51,47 +52,6 @@ function examplesOf(help: string): string[] {
     .map((l) => l.trim());
 }
 
-/**
- * The words of a command line as sh makes them, for lines of plain words,
- * 'single-quoted' and "double-quoted" text, and $NAME or ${NAME} inside
- * double quotes; undefined for a line that needs more of the shell
- * (redirects, pipes, globs, unquoted variables, escapes).
- */
-function shellWords(line: string, env: NodeJS.ProcessEnv): string[] | undefined {
-  const words: string[] = [];
-  const token = /\s*(?:([^\s'"\\$|&;<>()`*?[\]{}~#]+)|'([^']*)'|"((?:[^"\\`$]|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)*)")/y;
-  let word: string | undefined;
-  let at = 0;
-  while (at < line.length) {
-    if (/\s/.test(line[at]!)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-      at++;
-      continue;
-    }
-    token.lastIndex = at;
-    const m = token.exec(line);
-    if (m === null || m[0].trimStart().length === 0) return undefined;
-    const text = m[1] ?? m[2] ?? m[3]!.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_all, name: string) => env[name] ?? '');
-    word = (word ?? '') + text;
-    at = token.lastIndex;
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
-/**
- * A command line of words (shellWords) and, when it ends in `> FILE` (FILE a
- * plain word), the file sh would redirect its standard output to; undefined
- * for a line that needs more of the shell.
- */
-function redirectedWords(line: string, env: NodeJS.ProcessEnv): { words: string[]; stdout?: string } | undefined {
-  const m = /^(.*\S)\s+>\s*([A-Za-z0-9._/-]+)$/.exec(line);
-  const words = shellWords(m === null ? line : m[1]!, env);
-  if (words === undefined) return undefined;
-  return m === null ? { words } : { words, stdout: m[2]! };
-}
-
 const topics = await helpTopics();
 // Each topic's help, asked once: the tests below and the list of examples read the same text.
 const helps = new Map<string, string>();
@@ -106,6 +66,8 @@ describe('the splitter of examples run in process', () => {
     ['wepql lint *.wepql', undefined],
     ['wepql lint $A', undefined],
     ['wepql fmt "unclosed', undefined],
+    [`wepql parse "A.Equal(1;B.Foo(2)"   # three diagnostics`, ['wepql', 'parse', 'A.Equal(1;B.Foo(2)']],
+    [`wepql fmt a#b`, undefined],
   ])('%s', (line, words) => {
     expect(shellWords(line, { A: 'a' })).toEqual(words);
   });

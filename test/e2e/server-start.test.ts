@@ -20,17 +20,31 @@ const root = new URL('../../', import.meta.url).pathname;
 const main = `${root}dist/reference-server/main.js`;
 const cli = `${root}dist/cli/main.js`;
 const running: ChildProcess[] = [];
+/** The server over the sample file that the cases which only read it share, started on first use. */
+const sharedChildren: ChildProcess[] = [];
+const SAMPLE_TOKEN = 'start-test-token';
+let sample: Promise<{ url: string; output: () => string }> | undefined;
+const sampleServer = () => (sample ??= start({ WEPQL_DEMO_TOKEN: SAMPLE_TOKEN }, sharedChildren));
 
 beforeAll(assertFreshDist);
+
+afterAll(async () => {
+  for (const child of sharedChildren.splice(0)) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
 
 afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
-/** Starts the built server and resolves with its address once it prints it. */
-function start(env: Record<string, string>): Promise<{ url: string; output: () => string }> {
+/** Starts the built server and resolves with its address once it prints it; `children` is who stops it (the case's, by default). */
+function start(env: Record<string, string>, children = running): Promise<{ url: string; output: () => string }> {
   const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
+  children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
@@ -63,10 +77,10 @@ async function stopServers(): Promise<void> {
 
 describe('npm start (dist/reference-server/main.js)', () => {
   it('prints its address, the token and three curl lines, and serves a page', async () => {
-    const { url, output } = await start({ WEPQL_DEMO_TOKEN: 'start-test-token' });
-    expect(output()).toContain('bearer token: start-test-token');
+    const { url, output } = await sampleServer();
+    expect(output()).toContain(`bearer token: ${SAMPLE_TOKEN}`);
     expect(output().match(/^ {2}curl /gm)).toHaveLength(3);
-    const r = await get(`${url}/api/public/clients/2/employees?limit=3`, { authorization: 'Bearer start-test-token' });
+    const r = await get(`${url}/api/public/clients/2/employees?limit=3`, { authorization: `Bearer ${SAMPLE_TOKEN}` });
     expect(r.status).toBe(200);
     expect(r.body.Data).toHaveLength(3);
     expect(r.body.Data.every((e: { ClientId: number }) => e.ClientId === 2)).toBe(true);
@@ -75,7 +89,7 @@ describe('npm start (dist/reference-server/main.js)', () => {
 
   // The curl lines are meant to be pasted into a shell: run each one as printed.
   it.skipIf(spawnSync('curl', ['--version']).status !== 0)('prints curl lines that work when pasted, the third one paging on', async () => {
-    const { output } = await start({ WEPQL_DEMO_TOKEN: 'paste-test-token' });
+    const { output } = await sampleServer();
     const lines = output()
       .split('\n')
       .filter((line) => line.startsWith('  curl '))
@@ -189,10 +203,10 @@ if (findPostgresBin() === undefined) {
         expect(seed.code).toBe(0);
         const fromDb = await start({ WEPQL_DEMO_TOKEN: 'db', DATABASE_URL: pg.url });
         expect(fromDb.output()).toContain('data: PostgreSQL table "employees"');
-        const fromFile = await start({ WEPQL_DEMO_TOKEN: 'db' });
+        const fromFile = await sampleServer();
         const path = '/api/public/clients/1/employees?limit=25&sort=LastName%3DDesc&filter=Or(Gender.Equal(1)%3BLastName.StartsWith(m))';
         const a = await get(fromDb.url + path, { authorization: 'Bearer db' });
-        const b = await get(fromFile.url + path, { authorization: 'Bearer db' });
+        const b = await get(fromFile.url + path, { authorization: `Bearer ${SAMPLE_TOKEN}` });
         expect(a.status).toBe(200);
         expect(a.body.Data.length).toBe(25);
         expect(a.body.Data).toEqual(b.body.Data);

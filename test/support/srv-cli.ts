@@ -17,23 +17,25 @@
  */
 import { pathToFileURL } from 'node:url';
 import { CLI, type CliResult } from './cli.js';
-import { runEntryInProcess, type CommandEntry } from './cli-in-process.js';
+import { runEntryInProcess, type CommandEntry, type InProcessOptions } from './cli-in-process.js';
 import { assertFreshDist } from './dist.js';
 
 let entry: Promise<CommandEntry> | undefined;
 
 /**
  * `wepql ...args` of the built CLI, run in this process with DATABASE_URL
- * unset: the code, the output and the errors a spawn of `wepql` gives.
+ * unset (unless `options.env` sets it), in `options.cwd` (the repository
+ * root by default) with `options.input` as standard input: the code, the
+ * output and the errors a spawn of `wepql` gives.
  *
  * @example
  * const r = await builtCli(['db-seed', '--conformance', '--database-url', url]); // { code: 0, stdout: 'created table …', stderr: '' }
  */
-export function builtCli(args: readonly string[]): Promise<CliResult> {
+export function builtCli(args: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
   entry ??= (async () => {
     assertFreshDist();
     const built = (await import(/* @vite-ignore */ pathToFileURL(CLI).href)) as { runWepql: CommandEntry };
     return built.runWepql;
   })();
-  return entry.then((run) => runEntryInProcess(run, args, { env: { DATABASE_URL: undefined } }));
+  return entry.then((run) => runEntryInProcess(run, args, { ...options, env: { DATABASE_URL: undefined, ...options.env } }));
 }

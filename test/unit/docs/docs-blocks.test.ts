@@ -5,10 +5,16 @@
  * above it, why it cannot (test/support/doc-blocks.ts lists the
  * directives). Programs import `wepql` by its package name, which resolves
  * to dist/ (npm test builds it first); a block that needs a database gets a
- * real PostgreSQL 15 seeded by `wepql db-seed`.
+ * real PostgreSQL 15 seeded by `wepql db-seed`. A command line of plain
+ * `wepql` words (test/support/shell-words.ts: split as sh splits it,
+ * optionally ending in `> FILE`) runs the built CLI in the test's process
+ * (test/support/srv-cli.ts), its output written to FILE as sh's redirect
+ * writes it; any other line, and `wepql lsp` (a server on stdio), runs
+ * through bash against the built binary.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +24,7 @@ import { CLI } from '../../support/cli.js';
 import { assertFreshDist } from '../../support/dist.js';
 import { COMMAND_LANGUAGES, PROGRAM_LANGUAGES, allDocBlocks, directive, type DocBlock } from '../../support/doc-blocks.js';
 import { findPostgresBin, postgresUnavailableReason, startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
+import { redirectedWords } from '../../support/shell-words.js';
 import { builtCli } from '../../support/srv-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -50,8 +57,11 @@ async function moduleFile(block: DocBlock): Promise<string> {
   return file;
 }
 
+/** The variables a block's `env` directive sets. */
+const blockEnv = (block: DocBlock): Record<string, string> => JSON.parse(directive(block, 'env') || '{}') as Record<string, string>;
+
 function environment(block: DocBlock): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(JSON.parse(directive(block, 'env') || '{}') as Record<string, string>) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...blockEnv(block) };
   if (needsDatabase(block)) env['DATABASE_URL'] = database!.url;
   return env;
 }
@@ -183,9 +193,16 @@ process.exit(0);
 describe('commands run as printed', () => {
   let cwd = '';
   let bin = '';
+  let closedPort = 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     assertFreshDist();
+    // The conformance command names a server at 127.0.0.1:8080; whatever this machine runs there must not decide the
+    // test, so it reaches a loopback port just seen free instead (refused: the run reports it and ends 1).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
     // A scratch folder that sees the repository's examples and schemas; what a command writes stays there.
     // Outside the repository: a command that looks for a package.json upwards must not find this one.
     cwd = mkdtempSync(join(tmpdir(), 'wepql-docs-cwd-'));
@@ -223,9 +240,20 @@ describe('commands run as printed', () => {
         if (!hasPostgres) return void console.warn(`SKIPPED ${name(block)}: ${postgresUnavailableReason()}`);
         await seededDatabase();
       }
-      const env = { ...environment(block), PATH: `${bin}:${process.env['PATH']}` };
-      for (const line of linesOf(block)) {
-        const r = spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+      const env: NodeJS.ProcessEnv = { ...environment(block), PATH: `${bin}:${process.env['PATH']}` };
+      for (const printed of linesOf(block)) {
+        const line = printed.replaceAll('http://127.0.0.1:8080/', `http://127.0.0.1:${closedPort}/`);
+        const inProcess = line.startsWith('wepql lsp') ? undefined : redirectedWords(line, env);
+        let r: { status: number | null; stderr: string };
+        if (inProcess === undefined || inProcess.words[0] !== 'wepql') {
+          r = spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+        } else {
+          // bash opens (and empties) the file before the command runs.
+          if (inProcess.stdout !== undefined) writeFileSync(join(cwd, inProcess.stdout), '');
+          const ran = await builtCli(inProcess.words.slice(1), { cwd, env: { DATABASE_URL: env['DATABASE_URL'], ...blockEnv(block) } });
+          if (inProcess.stdout !== undefined) writeFileSync(join(cwd, inProcess.stdout), ran.stdout);
+          r = { status: ran.code, stderr: ran.stderr };
+        }
         // 0, or 1 where the command reports problems in its input (lint does on purpose); never a usage error.
         expect(r.stderr, line).not.toMatch(/usage:|internal error|command not found|No such file/);
         expect([0, 1], `${line}\n${r.stderr}`).toContain(r.status);
