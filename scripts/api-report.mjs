@@ -87,6 +87,9 @@ function builtDeclarations() {
 // A program over the emitted declarations only.
 function declarationProgram(emitted, roots) {
   const host = ts.createCompilerHost({});
+  // The report prints declarations without their comments and reads no JSDoc tag, so the parser skips
+  // JSDoc (most of the text of wepql's declarations, the libraries' and the packages'; a fifth of parsing).
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseNone;
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const directoryExists = host.directoryExists?.bind(host);

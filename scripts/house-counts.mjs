@@ -63,8 +63,16 @@ function sourceFiles(dir) {
   });
 }
 
+// No figure reads a comment (node.getStart() and getText() begin after a node's JSDoc), so the parser skips
+// JSDoc: every export's TSDoc, about a third of parsing src/.
 function parse(path) {
-  return ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    path,
+    readFileSync(path, 'utf8'),
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    true,
+    ts.ScriptKind.TS,
+  );
 }
 
 function walk(node, visit) {

@@ -104,6 +104,9 @@ function createProgram(app: string): ts.Program {
     },
   )!;
   const host = ts.createCompilerHost(config.options);
+  // As `tsc` parses (its host's default since TypeScript 5.3): in .ts and .d.ts files only the JSDoc that
+  // can change a type error (`@see`, `@link`), not every TSDoc comment of the libraries and packages.
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const fromDisk = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     if (!fileName.startsWith(`${LIB_DIR}/`) && !fileName.includes('/node_modules/'))
