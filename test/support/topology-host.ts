@@ -3,7 +3,8 @@
  * by the shared-server coordinator (server-coordinator.ts) for the whole
  * run: each starts the first time a test file asks for it and stops at the
  * end, and every file gets databases of its own on it, as on the shared
- * PostgreSQL server. Starting a cluster costs an `initdb` and a start
+ * PostgreSQL server. Starting a cluster costs a data directory (a copy of
+ * the coordinator's first `initdb`, clusters.mjs `initDataDirectory`) and a start
  * (a second or more of CPU, tens of seconds of wall time on a loaded
  * machine); the topology files used to start nine of them.
  *
