@@ -24,6 +24,7 @@ export function pgbouncerBin(): string | undefined;
 export function hasPostgresFdw(): boolean;
 export function topologyUnavailable(name: 'pgbouncer' | 'replica' | 'shards'): string | undefined;
 export function freePort(): Promise<number>;
+export function initDataDirectory(bin: string, data: string): void;
 export function startCluster(name: string): Promise<Cluster>;
 export function waitForReplay(primary: Query, standby: Query): Promise<void>;
 export function startPrimaryWithStandby(): Promise<PrimaryWithStandby>;

@@ -28,6 +28,7 @@ import { findMariadb, mariadbUnavailableReason } from '../support/mariadb-server
 import { startPostgresEngine } from '../support/postgres-engine.js';
 import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-server.js';
 import { ROW_COLUMN, loadTable, selectRows, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { testSchema, typedFilterText, typedSortText } from '../support/typed-arbitraries.js';
 import { EDGE_INSTANTS, EDGE_STRINGS, ENGINES_RUNS as RUNS, ENGINES_SEED as SEED, caseArb, valuesOf, type Case } from './cases.js';
 
@@ -84,20 +85,22 @@ const mariadb = findMariadb() !== undefined;
 if (!postgres) console.warn(`SKIPPED: engines differential on PostgreSQL 15 — ${postgresUnavailableReason()}`);
 if (!mariadb) console.warn(`SKIPPED: engines differential on MariaDB — ${mariadbUnavailableReason()}`);
 
+// Every case loads its rows into the one "cases" table, emptied between cases rather than dropped and created
+// (startCaseEngine): the DDL was most of a case's work on the servers.
 const STARTERS: readonly { name: string; fold: FoldEngine; available: boolean; start: () => Promise<Omit<EngineRun, 'name' | 'fold'>> }[] =
   [
-    { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startPglite() }) },
-    { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startSqlJs() }) },
+    { name: 'PGlite', fold: 'pglite', available: true, start: async () => ({ engine: await startCaseEngine(startPglite) }) },
+    { name: 'sql.js', fold: 'sqlite', available: true, start: async () => ({ engine: await startCaseEngine(startSqlJs) }) },
     {
       name: 'PostgreSQL 15',
       fold: 'postgres15',
       available: postgres,
       start: async () => {
-        const engine = await startPostgresEngine();
+        const engine = await startCaseEngine(() => startPostgresEngine());
         return { engine, ...(engine.foldCollation === undefined ? {} : { foldCollation: engine.foldCollation }) };
       },
     },
-    { name: 'MariaDB', fold: 'mariadb', available: mariadb, start: async () => ({ engine: await startMariadb() }) },
+    { name: 'MariaDB', fold: 'mariadb', available: mariadb, start: async () => ({ engine: await startCaseEngine(() => startMariadb()) }) },
   ];
 
 const counts: Record<string, Record<Outcome, number>> = {};

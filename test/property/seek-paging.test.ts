@@ -24,6 +24,7 @@ import { startMariadb } from '../support/mariadb-engine.js';
 import { findMariadb } from '../support/mariadb-server.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { ROW_COLUMN, loadTable, selectSql, startPglite, startSqlJs, type SqlEngine } from '../support/sql-engines.js';
+import { startCaseEngine } from '../support/sql-reused-tables.js';
 import { recordsArb, testSchema, typedSortArb, typedSortText } from '../support/typed-arbitraries.js';
 
 const RUNS = 60;
@@ -97,7 +98,8 @@ const dialects: readonly SqlDialect[] = findMariadb() === undefined ? ['postgres
 describe.each(dialects)('seek paging on %s walks the rows of one ORDER BY', (dialect) => {
   let engine: SqlEngine;
   beforeAll(async () => {
-    engine = await starters[dialect]();
+    // Each case loads its own rows into one table, emptied between cases rather than dropped and created.
+    engine = await startCaseEngine(starters[dialect]);
   });
   afterAll(async () => {
     await engine?.close();
@@ -123,12 +125,12 @@ describe.skipIf(findPostgresBin() === undefined)('seek paging on the real Postgr
     pool = new pg.Pool({ connectionString: server.url, max: 2 });
     const p = pool;
     fold = (await chooseFoldCollation((sql, params) => p.query(sql, params))).foldCollation;
-    engine = {
-      dialect: 'postgres',
-      run: async (sql, params = []) => void (await p.query(sql, [...params])),
-      rows: async (sql, params = []) => (await p.query(sql, [...params])).rows as Record<string, unknown>[],
+    engine = await startCaseEngine(async () => ({
+      dialect: 'postgres' as const,
+      run: async (sql: string, params: readonly unknown[] = []) => void (await p.query(sql, [...params])),
+      rows: async (sql: string, params: readonly unknown[] = []) => (await p.query(sql, [...params])).rows as Record<string, unknown>[],
       close: async () => {},
-    };
+    }));
   }, 60_000);
   afterAll(async () => {
     await pool?.end();

@@ -1,7 +1,8 @@
 /**
  * Starts a throw-away PostgreSQL server from the Debian `postgresql`
- * package for the data-source contract tests: `initdb` into a temporary
- * directory, `pg_ctl start` on a free loopback port, `pg_ctl stop` and
+ * package for the data-source contract tests: a data directory from
+ * `initdb` (a copy of the process's first one, `initDataDirectory` of
+ * scripts/topology/clusters.mjs) in a temporary directory, `pg_ctl start` on a free loopback port, `pg_ctl stop` and
  * delete afterwards. PostgreSQL refuses to run as root, so when the tests
  * run as root the directory is given to the `postgres` user and every
  * command runs through `runuser -u postgres --`.
@@ -16,6 +17,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { initDataDirectory } from '../../scripts/topology/clusters.mjs';
 import { createSharedDatabase, dropSharedDatabase, sharedServersAddress } from './shared-servers.js';
 
 /**
@@ -110,8 +112,9 @@ export async function startPrivatePostgresServer(): Promise<PostgresServer> {
       throw new Error(`${tool} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
     }
   };
-  // C.UTF-8 so that lower() folds non-ASCII letters, as the in-memory evaluator does.
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  // A copy of the process's first initdb (C.UTF-8, so that lower() folds non-ASCII letters, as the in-memory
+  // evaluator does): the coordinator starts this server and the topologies' clusters, each paid an initdb.
+  initDataDirectory(bin, data);
   const port = await freePort();
   // Many test files hold pools on a shared server at once: room for them.
   const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;

@@ -107,11 +107,32 @@ const startPgliteEngine = async (): Promise<Engine> => {
 
 const hasPostgres = findPostgresBin() !== undefined;
 const hasMariadb = findMariadb() !== undefined;
+
+/**
+ * One engine of each kind for the whole file, started on first use and closed when the file ends: the describe
+ * blocks below use tables of distinct names, and each start cost seconds of CPU (a PGlite instance about 3 s), a
+ * database created and a pool or a connection opened.
+ */
+const started = new Map<string, Promise<Engine>>();
+const shared =
+  (key: string, start: () => Promise<Engine>): (() => Promise<Engine>) =>
+  () => {
+    let engine = started.get(key);
+    if (engine === undefined) started.set(key, (engine = start()));
+    return engine;
+  };
+afterAll(async () => {
+  for (const engine of started.values()) await (await engine.catch(() => undefined))?.engine.close();
+});
+const pgliteShared = shared('PGlite', startPgliteEngine);
+const postgresShared = shared('PostgreSQL', startRealPostgres);
+const mariadbShared = shared('MariaDB', async () => ({ engine: await startMariadb() }));
+
 const starters: Record<string, () => Promise<Engine>> = {
-  PGlite: startPgliteEngine,
+  PGlite: pgliteShared,
   'sql.js': async () => ({ engine: await startSqlJs() }),
-  ...(hasPostgres ? { 'PostgreSQL 15 (pg driver)': startRealPostgres } : {}),
-  ...(hasMariadb ? { MariaDB: async () => ({ engine: await startMariadb() }) } : {}),
+  ...(hasPostgres ? { 'PostgreSQL 15 (pg driver)': postgresShared } : {}),
+  ...(hasMariadb ? { MariaDB: mariadbShared } : {}),
 };
 if (!hasPostgres) console.warn('SKIPPED: SQL data source findings on a real PostgreSQL server (not installed)');
 if (!hasMariadb) console.warn('SKIPPED: SQL data source findings on a real MariaDB server (not installed)');
@@ -124,7 +145,8 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
     e = await starters[name]!();
   }, 120_000);
   afterAll(async () => {
-    await e?.engine.close();
+    // The shared engines close when the file ends.
+    if (name === 'sql.js') await e?.engine.close();
   });
 
   it('PGlite ancient dates: years 0001, 0099, 0100 and 9999 page Asc and Desc with limit=1, rebuilt rows keep them', async () => {
@@ -252,8 +274,8 @@ describe.each(Object.keys(starters))('the SQL data source on %s', (name) => {
 });
 
 const postgresStarters: Record<string, () => Promise<Engine>> = {
-  PGlite: startPgliteEngine,
-  ...(hasPostgres ? { 'the real PostgreSQL 15 server': startRealPostgres } : {}),
+  PGlite: pgliteShared,
+  ...(hasPostgres ? { 'the real PostgreSQL 15 server': postgresShared } : {}),
 };
 
 describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-precision seek keys', (name) => {
@@ -261,9 +283,6 @@ describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-pr
   beforeAll(async () => {
     pgEngine = await postgresStarters[name]!();
   }, 120_000);
-  afterAll(async () => {
-    await pgEngine?.engine.close();
-  });
 
   it('PostgreSQL timestamps with microseconds: a walk never repeats a row', async () => {
     await loadTable(
@@ -320,11 +339,8 @@ describe.each(Object.keys(postgresStarters))('the SQL data source on %s: full-pr
 describe.skipIf(!hasMariadb)('the SQL data source on the real MariaDB server: ORDER BY compares what the seek compares', () => {
   let e: Engine;
   beforeAll(async () => {
-    e = { engine: await startMariadb() };
+    e = await mariadbShared();
   }, 120_000);
-  afterAll(async () => {
-    await e?.engine.close();
-  });
 
   it('MariaDB max_sort_length: three keys sharing a 1,100-byte prefix walk [1,2,3]', async () => {
     const prefix = 'a'.repeat(1100);
