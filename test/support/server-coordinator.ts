@@ -28,7 +28,7 @@ import { startPrivateMariadbServer, type MariadbServer } from './mariadb-server.
 import { installPackedWepql } from './packed-install.js';
 import { startPrivatePostgresServer, type PostgresServer } from './postgres-server.js';
 import type { SharedDatabase, SharedEngine } from './shared-servers.js';
-import { createPostgresDatabase, topologyHost, type TopologyName } from './topology-host.js';
+import { topologyHost, type TopologyName } from './topology-host.js';
 import { playgroundHost } from './web-playground.js';
 
 /**
@@ -98,7 +98,7 @@ function postgresHost(): EngineHost {
     create: () =>
       queue(async () => {
         const database = names.next();
-        await admin((c) => createPostgresDatabase(c, database));
+        await admin((c) => c.query(`CREATE DATABASE "${database}"`));
         const running = await server!;
         return { engine: 'postgres', host: '127.0.0.1', port: running.port, user: 'postgres', database };
       }),

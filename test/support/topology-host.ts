@@ -74,22 +74,6 @@ async function onServer<T>(port: number, work: (client: pg.Client) => Promise<T>
 }
 
 /**
- * `CREATE DATABASE` by a copy of the template's files (`STRATEGY FILE_COPY`, PostgreSQL 15 and later)
- * rather than the default since 15, which writes every block of the template to the WAL: about 0.14 CPU-s
- * less per database here (20 created, filled and dropped on a test server: 15.2 and 13.9 CPU-s with the
- * default, 12.3 and 11.4 with the copy), and a run creates one or more for every file that asks. `name`
- * is one the caller made, never text a request sent.
- *
- * @example
- * await createPostgresDatabase(client, 'wepql_7_3');
- */
-export async function createPostgresDatabase(client: pg.Client, name: string): Promise<void> {
-  const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
-  const copy = Number(rows[0]!.server_version_num) >= 150000 ? ' STRATEGY FILE_COPY' : '';
-  await client.query(`CREATE DATABASE "${name}"${copy}`);
-}
-
-/**
  * The topologies of a run, over its shared PostgreSQL server.
  *
  * @example
@@ -116,7 +100,7 @@ export function topologyHost(postgres: SharedPostgres): TopologyHost {
       if (topology === 'replica') {
         const running = await (pair ??= startPrimaryWithStandby());
         const database = `wepql_replica_${process.pid}_${++counter}`;
-        await onServer(running.primary.port, (c) => createPostgresDatabase(c, database));
+        await onServer(running.primary.port, (c) => c.query(`CREATE DATABASE "${database}"`));
         replicaDatabases.add(database);
         await onServer(running.primary.port, (p) =>
           onServer(running.standby.port, (s) =>
@@ -130,7 +114,7 @@ export function topologyHost(postgres: SharedPostgres): TopologyHost {
       }
       const clusters = await (shards ??= Promise.all([startCluster('shard0'), startCluster('shard1')]));
       const db = await postgres.create();
-      for (const c of clusters) await onServer(c.port, (client) => createPostgresDatabase(client, db.database));
+      for (const c of clusters) await onServer(c.port, (client) => client.query(`CREATE DATABASE "${db.database}"`));
       shardDatabases.add(db.database);
       return { topology, database: db.database, ports: { coordinator: db.port, shard0: clusters[0]!.port, shard1: clusters[1]!.port } };
     },
