@@ -12,7 +12,7 @@
  * Files named for reading (inputs, schemas, configs) must be regular files:
  * a device or FIFO (`/dev/zero`, a named pipe) would never end.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { constants as bufferConstants, isUtf8 } from 'node:buffer';
 import { UsageError } from './usage-error.js';
 
@@ -103,6 +103,12 @@ export function encodeSource(source: SourceText, text: string, path = 'the file'
   return source.bom ? Buffer.concat([BOM, body]) : body;
 }
 
+/** Refuses a directory, a device, a FIFO or a socket. */
+function checkRegular(stat: Stats, refuse: (why: string) => never): void {
+  if (stat.isDirectory()) refuse('is a directory');
+  if (!stat.isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
+}
+
 /**
  * Reads a regular file's bytes. Throws `UsageError` naming `what` (an input
  * file, a schema, a config) for a missing or unreadable file, a directory,
@@ -118,13 +124,12 @@ export function readRegularFile(path: string, what = 'file'): Buffer {
   };
   let fd: number | undefined;
   try {
-    // Checked before opening, and opened non-blocking: opening a FIFO for reading waits for a writer.
-    const before = statSync(path);
-    if (before.isDirectory()) refuse('is a directory');
-    if (!before.isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
+    // Opened non-blocking, since opening a FIFO for reading waits for a writer; where there is no
+    // non-blocking open (Windows), checked before opening. What was opened is checked either way.
+    if (constants.O_NONBLOCK === undefined) checkRegular(statSync(path), refuse);
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const stat = fstatSync(fd);
-    if (!stat.isFile()) refuse('not a regular file (a device, FIFO or socket); name a file');
+    checkRegular(stat, refuse);
     if (stat.size > MAX_SOURCE_BYTES) throw new FileTooLargeError(path, stat.size);
     return readFileSync(fd);
   } catch (e) {
