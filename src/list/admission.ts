@@ -388,17 +388,22 @@ function startFlight<T>(
   work: (ticket: RequestTicket) => Promise<T>,
 ): Flight {
   const controller = new AbortController();
-  const own: RequestTicket = { signal: controller.signal, deadline: ticket.deadline, close: () => {} };
+  const close = () => void (controller.signal.aborted || controller.abort(ANSWERED));
+  const own: RequestTicket = { signal: controller.signal, deadline: ticket.deadline, close };
   // The shared work keeps its first request's budget: cut, it answers every caller busy.
   const budgetEnd = cuttable.get(ticket)?.budgetEnd;
   if (budgetEnd !== undefined) cuttable.set(own, { budgetEnd, cut: (reason) => controller.abort(reason) });
   const result = work(own);
   const flight: Flight = { result, controller, callers: 0 };
-  if (flights !== undefined) {
-    flights.set(key, flight);
-    const done = () => void (flights.get(key) === flight && flights.delete(key));
-    result.then(done, done);
-  }
+  // Settled, the work is answered, as a request's ticket is closed once answered: a part of it still waiting
+  // for a slot or running (the rows of a first page whose count was refused) is refused or stopped, not left
+  // to take a slot and send its statement after every caller has had its answer.
+  const done = () => {
+    close();
+    if (flights !== undefined && flights.get(key) === flight) flights.delete(key);
+  };
+  result.then(done, done);
+  if (flights !== undefined) flights.set(key, flight);
   return flight;
 }
 

@@ -107,6 +107,40 @@ describe('createAdmission: the budget', () => {
     for (const t of [a, b, waiter]) t.close();
   });
 
+  it('shared work that has settled leaves nothing behind: a part still waiting for a slot is refused, a running one is aborted', async () => {
+    // A first page reads its count and its rows at once; when one is refused, the answer is busy at once, and the other
+    // part must not go on to take a slot and send its statement after the request was answered (seen in load-control:
+    // a page statement of a request answered 503 sent during a later case).
+    const admission = createAdmission({ concurrency: 1, maxWaitMs: 5_000, deadlineMs: 10_000 });
+    const holder = admission.ticket();
+    const releaseHolder = await admission.acquire('count', holder);
+    let ran = false;
+    let straggler: Promise<unknown> = Promise.resolve();
+    let running: Promise<{ reason: unknown }> = Promise.resolve({ reason: undefined });
+    const request = admission.ticket();
+    const answer = admission
+      .shared('k', request, async (own) => {
+        straggler = admission.acquire('rows', own).then(
+          (release) => ((ran = true), release()),
+          (e: unknown) => e,
+        );
+        running = holdUntilAborted(own);
+        await sleep(10);
+        throw new BusyError('the count queue is full', 1);
+      })
+      .catch((e: unknown) => e);
+    expect(await answer).toBeInstanceOf(BusyError);
+    request.close();
+    // Settled: the waiting part left the queue and the shared work's ticket is aborted, before any slot frees.
+    expect(admission.stats().waiting.rows).toBe(0);
+    expect((await running).reason).toBeDefined();
+    releaseHolder();
+    holder.close();
+    await straggler;
+    expect(ran).toBe(false);
+    expect(admission.stats().running).toBe(0);
+  });
+
   it('rejects a budget that is not a positive number', () => {
     expect(() => createAdmission({ budgetMs: 0 })).toThrow(/budgetMs must be a number above 0/);
   });
