@@ -162,14 +162,33 @@ describe('wepql lint --cache', () => {
       expect(r.stderr).toBe(plain.stderr);
       expect(() => cacheOf(at)).not.toThrow();
     }
-    // Entries of the right key but the wrong shape are read as misses, one by one.
-    const cache = cacheOf(at);
+    // Entries of the right key but the wrong shape are read as misses, one by one: never trusted, never a crash.
+    await lint(dir, '--cache', '--format', 'json');
+    const good = readFileSync(at, 'utf8');
     const abs = join(dir, 'views/a.json');
-    (cache.files as Record<string, unknown>)[abs] = { ...cache.files[abs], found: 'nope' };
-    (cache.files as Record<string, unknown>)['__proto__'] = { polluted: true };
-    writeFileSync(at, JSON.stringify(cache));
-    const r = await lint(dir, '--cache', '--format', 'json');
-    expect(r.stdout).toBe(plain.stdout);
+    type Entry = { found: unknown[]; entries: Record<string, unknown>[] };
+    const damage: ((file: Entry) => void)[] = [
+      (f) => void (f.found = 'nope' as never),
+      (f) => void (f.found[0] = [42]),
+      (f) => void (f.found[0] = ['x']),
+      (f) => void (f.found[0] = [{ code: 'no-such-code', severity: 'warning', message: 'PLANTED', start: 0, end: 1 }]),
+      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'fatal', message: 'PLANTED', start: 0, end: 1 }]),
+      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'warning', message: 'PLANTED', start: -1, end: 1 }]),
+      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'warning', message: 'PLANTED', start: 0, end: 1, fix: [{}] }]),
+      (f) => void (f.entries[0] = { ...f.entries[0], line: 'one' }),
+      (f) => void (f.entries[0] = { ...f.entries[0], range: null }),
+      (f) => void (f.entries[0] = { ...f.entries[0], encoding: 'rot13' }),
+      (f) => void (f.entries[0] = { ...f.entries[0], disable: [1] }),
+    ];
+    for (const [i, hurt] of damage.entries()) {
+      const cache = JSON.parse(good) as { files: Record<string, Entry> };
+      hurt(cache.files[abs]!);
+      (cache.files as Record<string, unknown>)['__proto__'] = { polluted: true };
+      writeFileSync(at, JSON.stringify(cache));
+      const r = await lint(dir, '--cache', '--format', 'json');
+      expect(r.stdout, `damage ${i}`).toBe(plain.stdout);
+      expect(r.stderr, `damage ${i}`).toBe(plain.stderr);
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // A cache that cannot be written: the findings and exit code stand, and standard error says why.
     const blocked = await lint(dir, '--cache', '--cache-location', 'views/d.wepql/cache', '--format', 'json');

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIAGNOSTIC_CODES } from '../../diagnostics/codes.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { SavedEntry, SavedFile } from '../../workspace/saved-filters.js';
 import type { LoadedSource, LoadOptions } from '../../workspace/sources.js';
@@ -119,18 +120,60 @@ export function cacheKey(
 
 /** A cached file as read back, or undefined when it is not one (a damaged or hand-edited cache is ignored, never trusted). */
 function cachedFile(value: unknown): CachedFile | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const { hash, path, format, entries, found } = v;
-  if (typeof hash !== 'string' || typeof path !== 'string' || !['txt', 'json', 'ndjson', 'yaml'].includes(format as string))
-    return undefined;
+  if (!isRecord(value)) return undefined;
+  const { hash, path, format, entries, found } = value;
+  if (typeof hash !== 'string' || typeof path !== 'string' || !FORMATS.has(format)) return undefined;
   if (!Array.isArray(entries) || !Array.isArray(found) || entries.length !== found.length || entries.length === 0) return undefined;
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i] as Record<string, unknown> | null;
-    if (typeof e !== 'object' || e === null || typeof e.text !== 'string' || (e.kind !== 'filter' && e.kind !== 'sort')) return undefined;
-    if (!Array.isArray(found[i])) return undefined;
+    const diagnostics: unknown = found[i];
+    if (!isEntry(entries[i]) || !Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
   }
-  return value as CachedFile;
+  return value as unknown as CachedFile;
+}
+
+const FORMATS: ReadonlySet<unknown> = new Set(['txt', 'json', 'ndjson', 'yaml']);
+const ENCODINGS: ReadonlySet<unknown> = new Set(['raw', 'json-string', 'yaml-plain', 'yaml-single']);
+const SEVERITIES: ReadonlySet<unknown> = new Set(['error', 'warning', 'info']);
+const CODES: ReadonlySet<unknown> = new Set(Object.keys(DIAGNOSTIC_CODES));
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isOffset = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** A saved entry as `readSavedFilters` makes one: every field a run reads of it has its type. */
+function isEntry(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { kind, text, line, column, name, range, encoding, disable } = value;
+  return (
+    (kind === 'filter' || kind === 'sort') &&
+    typeof text === 'string' &&
+    isOffset(line) &&
+    isOffset(column) &&
+    (name === undefined || typeof name === 'string') &&
+    isRecord(range) &&
+    isOffset(range.start) &&
+    isOffset(range.end) &&
+    ENCODINGS.has(encoding) &&
+    (disable === undefined || (Array.isArray(disable) && disable.every((c) => typeof c === 'string')))
+  );
+}
+
+/** A diagnostic of a known code, with offsets, and edits that are edits. */
+function isDiagnostic(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { code, severity, message, start, end, suggestion, fix } = value;
+  return (
+    CODES.has(code) &&
+    SEVERITIES.has(severity) &&
+    typeof message === 'string' &&
+    isOffset(start) &&
+    isOffset(end) &&
+    (suggestion === undefined || typeof suggestion === 'string') &&
+    (fix === undefined ||
+      (Array.isArray(fix) && fix.every((e) => isRecord(e) && isOffset(e.start) && isOffset(e.end) && typeof e.newText === 'string')))
+  );
 }
 
 /**
