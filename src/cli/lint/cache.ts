@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIAGNOSTIC_CODES } from '../../diagnostics/codes.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import type { SavedEntry, SavedFile } from '../../workspace/saved-filters.js';
 import type { LoadedSource, LoadOptions } from '../../workspace/sources.js';
 import { UsageError } from '../../workspace/usage-error.js';
@@ -24,7 +24,7 @@ import { runSelectors } from '../workspace-flags.js';
 import type { LintConfig } from '../../workspace/config.js';
 
 /** The cache file's name when `--cache-location` names a directory or is not given (as ESLint's `.eslintcache`). */
-export const DEFAULT_CACHE_NAME = '.wepqlcache';
+const DEFAULT_CACHE_NAME = '.wepqlcache';
 /** Bumped whenever the file's layout changes: a cache of another layout is ignored. */
 const LAYOUT = 1;
 
@@ -131,10 +131,15 @@ function cachedFile(value: unknown): CachedFile | undefined {
   return value as unknown as CachedFile;
 }
 
-const FORMATS: ReadonlySet<unknown> = new Set(['txt', 'json', 'ndjson', 'yaml']);
-const ENCODINGS: ReadonlySet<unknown> = new Set(['raw', 'json-string', 'yaml-plain', 'yaml-single']);
-const SEVERITIES: ReadonlySet<unknown> = new Set(['error', 'warning', 'info']);
+// The values each field may hold, as records over the types' unions: a value the types gain and these lack fails the type check.
+const FORMATS = namesOf<SavedFile['format']>({ txt: true, json: true, ndjson: true, yaml: true });
+const ENCODINGS = namesOf<SavedEntry['encoding']>({ raw: true, 'json-string': true, 'yaml-plain': true, 'yaml-single': true });
+const SEVERITIES = namesOf<Severity>({ error: true, warning: true, info: true });
 const CODES: ReadonlySet<unknown> = new Set(Object.keys(DIAGNOSTIC_CODES));
+
+function namesOf<T extends string>(all: Record<T, true>): ReadonlySet<unknown> {
+  return new Set(Object.keys(all));
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
