@@ -79,8 +79,9 @@ export async function readRunSources(
   options: {
     readonly operands: readonly string[];
     readonly alsoExclude: readonly (string | undefined)[];
-    /** Entries known from an earlier run (`LoadOptions.reuse`). */
+    /** Entries known from an earlier run (`LoadOptions.reuse`, `LoadOptions.trust`). */
     readonly reuse?: LoadOptions['reuse'];
+    readonly trust?: LoadOptions['trust'];
   },
 ): Promise<LoadedSources | undefined> {
   const cwd = process.cwd();
@@ -103,6 +104,7 @@ export async function readRunSources(
     exclude,
     stdinLabel: STDIN_LABEL,
     ...(options.reuse === undefined ? {} : { reuse: options.reuse }),
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
   });
   if (loaded.files.length === 0 && loaded.notices.length === 0 && loaded.tooLarge.length === 0) {
     const asked = options.operands.length > 0 ? options.operands : (config.paths ?? []);

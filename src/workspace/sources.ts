@@ -152,9 +152,13 @@ const NEVER_NAMES = new Set([
  * neverSavedFilters('/repo/package.json', '{}', new Set()); // true
  */
 export function neverSavedFilters(abs: string, text: string, exclude: ReadonlySet<string>): boolean {
+  return neverSavedFiltersByName(abs, exclude) || /^\s*\{\s*"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(text);
+}
+
+/** The part of `neverSavedFilters` told by the path alone. */
+function neverSavedFiltersByName(abs: string, exclude: ReadonlySet<string>): boolean {
   const name = basename(abs).toLowerCase();
-  if (exclude.has(abs) || NEVER_NAMES.has(name) || /^tsconfig.*\.json$/.test(name) || name.endsWith('.schema.json')) return true;
-  return /^\s*\{\s*"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(text);
+  return exclude.has(abs) || NEVER_NAMES.has(name) || /^tsconfig.*\.json$/.test(name) || name.endsWith('.schema.json');
 }
 
 async function readCandidate(candidate: Candidate, label: string): Promise<SourceText> {
@@ -229,6 +233,13 @@ export interface LoadOptions {
    * the run (read, never a notice) is what parsing would give.
    */
   readonly reuse?: (candidate: Candidate, source: SourceText) => Pick<SavedFile, 'format' | 'entries'> | undefined;
+  /**
+   * Asked for each file on disk before it is read: the entries a previous
+   * run read from it when it is known not to have changed since (`wepql
+   * lint --cache` answers from the file's status), or undefined to read
+   * it. A file so answered is not read unless its text is asked for.
+   */
+  readonly trust?: (candidate: Candidate) => Pick<SavedFile, 'format' | 'entries'> | undefined;
 }
 
 /**
@@ -255,6 +266,16 @@ export async function loadSources(candidates: readonly Candidate[], options: Loa
   const tooLarge: NoFiltersNotice[] = [];
   for (const candidate of candidates) {
     const label = candidate.origin === 'stdin' ? (options.stdinLabel ?? '<stdin>') : candidate.path;
+    const skipped = candidate.origin === 'walk' || candidate.origin === 'glob';
+    // A walked file the path rules now leave out (the cache itself, a schema) is left out before it is trusted.
+    const trusted =
+      candidate.origin === 'stdin' || (skipped && neverSavedFiltersByName(candidate.abs, options.exclude))
+        ? undefined
+        : options.trust?.(candidate);
+    if (trusted !== undefined) {
+      files.push(trustedSource(candidate, label, trusted));
+      continue;
+    }
     let source: SourceText;
     try {
       source = await readCandidate(candidate, label);
@@ -276,4 +297,34 @@ export async function loadSources(candidates: readonly Candidate[], options: Loa
     else notices.push(result);
   }
   return { files, notices, tooLarge };
+}
+
+/** A file answered by `trust`: its text is read only if something asks for it (`--fix` does; a trusting run does not). */
+function trustedSource(candidate: Candidate, label: string, known: Pick<SavedFile, 'format' | 'entries'>): LoadedSource {
+  let read: SourceText | undefined;
+  const text = (): SourceText => (read ??= decodeSource(readRegularFile(candidate.abs, 'file')));
+  const source: SourceText = {
+    get text() {
+      return text().text;
+    },
+    get encoding() {
+      return text().encoding;
+    },
+    get bom() {
+      return text().bom;
+    },
+  };
+  return {
+    candidate,
+    label,
+    source,
+    file: {
+      path: candidate.path,
+      format: known.format,
+      entries: known.entries,
+      get content() {
+        return source.text;
+      },
+    },
+  };
 }

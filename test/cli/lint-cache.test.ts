@@ -1,10 +1,12 @@
 /**
  * `wepql lint --cache`: a cached run reports byte for byte what an uncached
  * one does, takes an unchanged file's findings from the cache (a planted
- * finding shows it was not linted again), lints a changed file again, and
- * sets the cache aside when the schema, the selectors or the build's
- * settings change. Cases run in the test's process; one spawns the built
- * binary on two threads, whose workers hand their findings back for the cache.
+ * finding shows it was not linted again) or its report part (a planted
+ * frame shows it was replayed), lints a changed file again, trusts a file's
+ * status only once it has settled, and sets the cache aside when the
+ * schema, the selectors or the build's settings change. Cases run in the
+ * test's process; one spawns the built binary on two threads, whose workers
+ * hand their findings back for the cache.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -52,18 +54,70 @@ function project(extra: Record<string, string | object> = {}): string {
 
 const lint = (cwd: string, ...args: string[]) => runCliInProcess(['lint', ...args], { cwd });
 
-/** The cache file, parsed. */
-function cacheOf(path: string): { key: string; files: Record<string, { path: string; found: { code: string; message: string }[][] }> } {
-  return JSON.parse(readFileSync(path, 'utf8')) as ReturnType<typeof cacheOf>;
+/** A file of the cache, read back: its first-line row, its details (entries and findings) and its report part's frames. */
+interface CachedFileView {
+  row: unknown[];
+  details: [unknown[][], unknown[][][]];
+  frames?: string;
 }
 
-/** Rewrites the cache so that `file`'s first entry holds one planted finding: it shows whether that file was linted again. */
+/** The cache file (layout 2), read back region by region. */
+function cacheOf(path: string): { layout: number; key: string; files: Map<string, CachedFileView> } {
+  const bytes = readFileSync(path);
+  const newline = bytes.indexOf(10);
+  const head = JSON.parse(bytes.toString('utf8', 0, newline)) as { layout: number; key: string; files: Record<string, unknown[]> };
+  const region = (at: number, length: number) => bytes.toString('utf8', newline + 1 + at, newline + 1 + at + length);
+  const files = new Map<string, CachedFileView>();
+  for (const [abs, row] of Object.entries(head.files)) {
+    const replay = row[6] as unknown[] | null;
+    files.set(abs, {
+      row,
+      details: JSON.parse(region(row[4] as number, row[5] as number)) as CachedFileView['details'],
+      ...(replay === null ? {} : { frames: region(replay[1] as number, replay[2] as number) }),
+    });
+  }
+  return { layout: head.layout, key: head.key, files };
+}
+
+/** Writes a cache read by `cacheOf` back, with its regions laid out again. */
+function writeCache(path: string, cache: ReturnType<typeof cacheOf>): void {
+  const regions: string[] = [];
+  let offset = 0;
+  const region = (text: string): [number, number] => {
+    const at = offset;
+    regions.push(text, '\n');
+    offset += Buffer.byteLength(text) + 1;
+    return [at, Buffer.byteLength(text)];
+  };
+  const rows: Record<string, unknown[]> = Object.create(null) as Record<string, unknown[]>;
+  for (const [abs, file] of cache.files) {
+    const row = [...file.row];
+    [row[4], row[5]] = region(JSON.stringify(file.details));
+    if (Array.isArray(row[6])) {
+      const replay = [...(row[6] as unknown[])];
+      [replay[1], replay[2]] = region(file.frames!);
+      row[6] = replay;
+    }
+    rows[abs] = row;
+  }
+  writeFileSync(path, JSON.stringify({ layout: cache.layout, key: cache.key, files: rows }) + '\n' + regions.join(''));
+}
+
+/** Rewrites the cache so that `file`'s first entry holds one planted finding (and its report part is dropped): it shows whether that file was linted again. */
 function plant(dir: string, file: string): void {
   const at = join(dir, '.wepqlcache');
   const cache = cacheOf(at);
-  const entry = cache.files[join(dir, file)]!;
-  entry.found[0] = [{ code: 'contradiction', severity: 'warning', message: 'PLANTED', start: 0, end: 1 } as never];
-  writeFileSync(at, JSON.stringify(cache));
+  const entry = cache.files.get(join(dir, file))!;
+  entry.details[1][0] = [['contradiction', 'warning', 'PLANTED', 0, 1, null, null]];
+  entry.row[6] = null;
+  delete entry.frames;
+  writeCache(at, cache);
+}
+
+/** A project whose files last changed long enough ago for their status to be trusted (`wepql lint --cache` waits 2 seconds). */
+async function settled(dir: string): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  return dir;
 }
 
 describe('wepql lint --cache', () => {
@@ -80,18 +134,19 @@ describe('wepql lint --cache', () => {
         expect(r.stderr).toBe(plain.stderr);
       }
     }
-    expect(Object.keys(cacheOf(join(dir, '.wepqlcache')).files).sort()).toEqual(
+    expect([...cacheOf(join(dir, '.wepqlcache')).files.keys()].sort()).toEqual(
       ['views/a.json', 'views/b.yaml', 'views/c.ndjson', 'views/d.wepql', 'views/quiet/e.json'].map((f) => join(dir, f)),
     );
   });
 
   it("takes an unchanged file's findings from the cache, lints a changed one again, and writes nothing when nothing changed", async () => {
     const dir = project();
-    await lint(dir, '--cache', '--format', 'json');
+    // The content strategy hashes every file and learns no status: whether this run comes 2 seconds after the files changed or not, it learns nothing.
+    await lint(dir, '--cache', '--cache-strategy', 'content', '--format', 'json');
     plant(dir, 'views/a.json');
     plant(dir, 'views/d.wepql');
     const before = statSync(join(dir, '.wepqlcache')).mtimeMs;
-    const cached = await lint(dir, '--cache', '--format', 'json');
+    const cached = await lint(dir, '--cache', '--cache-strategy', 'content', '--format', 'json');
     const messages = (r: { stdout: string }) =>
       (JSON.parse(r.stdout) as { file: string; message: string }[]).map((f) => `${f.file} ${f.message}`);
     expect(messages(cached)).toContain('views/a.json PLANTED');
@@ -104,7 +159,7 @@ describe('wepql lint --cache', () => {
     expect(messages(changed)).toContain('views/a.json PLANTED');
     expect(messages(changed).filter((m) => m.startsWith('views/d.wepql'))).not.toContain('views/d.wepql PLANTED');
     expect(messages(changed).some((m) => m.startsWith('views/d.wepql') && m.includes('contradicts'))).toBe(true);
-    expect(JSON.stringify(cacheOf(join(dir, '.wepqlcache')).files[join(dir, 'views/d.wepql')])).not.toContain('PLANTED');
+    expect(JSON.stringify(cacheOf(join(dir, '.wepqlcache')).files.get(join(dir, 'views/d.wepql'))!.details)).not.toContain('PLANTED');
   });
 
   it('sets the whole cache aside when the schema, the selectors or --case-sensitive change', async () => {
@@ -154,6 +209,7 @@ describe('wepql lint --cache', () => {
       '[]',
       'null',
       JSON.stringify({ layout: 1, key: 'another run', files: {} }),
+      '{"layout":2,"key":"x","files":{"__proto__":["h",null,"p","json",0,2,null]}}\n[]\n',
       '{"layout":1,"key":"x","files":{"__proto__":{"hash":1}}}',
     ]) {
       writeFileSync(at, damaged);
@@ -164,30 +220,64 @@ describe('wepql lint --cache', () => {
     }
     // Entries of the right key but the wrong shape are read as misses, one by one: never trusted, never a crash.
     await lint(dir, '--cache', '--format', 'json');
-    const good = readFileSync(at, 'utf8');
     const abs = join(dir, 'views/a.json');
-    type Entry = { found: unknown[]; entries: Record<string, unknown>[] };
-    const damage: ((file: Entry) => void)[] = [
-      (f) => void (f.found = 'nope' as never),
-      (f) => void (f.found[0] = [42]),
-      (f) => void (f.found[0] = ['x']),
-      (f) => void (f.found[0] = [{ code: 'no-such-code', severity: 'warning', message: 'PLANTED', start: 0, end: 1 }]),
-      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'fatal', message: 'PLANTED', start: 0, end: 1 }]),
-      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'warning', message: 'PLANTED', start: -1, end: 1 }]),
-      (f) => void (f.found[0] = [{ code: 'contradiction', severity: 'warning', message: 'PLANTED', start: 0, end: 1, fix: [{}] }]),
-      (f) => void (f.entries[0] = { ...f.entries[0], line: 'one' }),
-      (f) => void (f.entries[0] = { ...f.entries[0], range: null }),
-      (f) => void (f.entries[0] = { ...f.entries[0], encoding: 'rot13' }),
-      (f) => void (f.entries[0] = { ...f.entries[0], disable: [1] }),
+    const finding = (...fields: unknown[]) => [
+      ['contradiction', 'warning', 'PLANTED', 0, 1, null, null].map((f, i) => (i < fields.length ? fields[i] : f)),
+    ];
+    const damage: ((file: CachedFileView) => void)[] = [
+      (f) => void (f.details[1] = 'nope' as never),
+      (f) => void (f.details[1][0] = [42 as never]),
+      (f) => void (f.details[1][0] = ['x' as never]),
+      (f) => void (f.details[1][0] = finding('no-such-code')),
+      (f) => void (f.details[1][0] = finding('contradiction', 'fatal')),
+      (f) => void (f.details[1][0] = finding('contradiction', 'warning', 'PLANTED', -1)),
+      (f) => void (f.details[1][0] = finding('contradiction', 'warning', 'PLANTED', 0, 1, null, [[0, 1]])),
+      (f) => void (f.details[1][0] = [['contradiction', 'warning', 'PLANTED', 0, 1, null]]),
+      (f) => void (f.details[0][0]![2] = 'one'),
+      (f) => void (f.details[0][0]![4] = null),
+      (f) => void (f.details[0][0]![6] = 'rot13'),
+      (f) => void (f.details[0][0]![8] = [1]),
+      (f) => void (f.details[0][0] = ['query', ...f.details[0][0]!.slice(1)]),
     ];
     for (const [i, hurt] of damage.entries()) {
-      const cache = JSON.parse(good) as { files: Record<string, Entry> };
-      hurt(cache.files[abs]!);
-      (cache.files as Record<string, unknown>)['__proto__'] = { polluted: true };
-      writeFileSync(at, JSON.stringify(cache));
+      const cache = cacheOf(at);
+      hurt(cache.files.get(abs)!);
+      cache.files.set('__proto__', cache.files.get(abs)!);
+      writeCache(at, cache);
       const r = await lint(dir, '--cache', '--format', 'json');
       expect(r.stdout, `damage ${i}`).toBe(plain.stdout);
       expect(r.stderr, `damage ${i}`).toBe(plain.stderr);
+      await lint(dir, '--cache', '--format', 'json');
+    }
+    // The first line's rows, and the regions they point at: a row that does not fit is a miss, in the pretty format too.
+    const pretty = await lint(dir);
+    await settled(dir);
+    await lint(dir, '--cache');
+    await lint(dir, '--cache');
+    const good = readFileSync(at);
+    const newline = good.indexOf(10);
+    const head = JSON.parse(good.toString('utf8', 0, newline)) as { files: Record<string, unknown[]> };
+    expect(head.files[abs]![1]).toEqual(expect.any(String));
+    expect(head.files[abs]![6]).toEqual(expect.any(Array));
+    const rowDamage: ((row: unknown[]) => void)[] = [
+      (row) => void (row[4] = 1e9),
+      (row) => void (row[5] = (row[5] as number) - 1),
+      (row) => void (row[5] = -1),
+      (row) => void (row[1] = 7),
+      (row) => void (row[3] = 'xml'),
+      (row) => void (row.length = 6),
+      (row) => void ((row[6] as unknown[])[2] = ((row[6] as unknown[])[2] as number) + 1),
+      (row) => void ((row[6] as unknown[])[3] = -2),
+      (row) => void ((row[6] as unknown[])[0] = null),
+      (row) => void (row[6] = 'frames'),
+    ];
+    for (const [i, hurt] of rowDamage.entries()) {
+      const damaged = structuredClone(head);
+      hurt(damaged.files[abs]!);
+      writeFileSync(at, Buffer.concat([Buffer.from(JSON.stringify(damaged)), good.subarray(newline)]));
+      const r = await lint(dir, '--cache');
+      expect(r.stdout, `row damage ${i}`).toBe(pretty.stdout);
+      expect(r.stderr, `row damage ${i}`).toBe(pretty.stderr);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // A cache that cannot be written: the findings and exit code stand, and standard error says why.
@@ -220,14 +310,77 @@ describe('wepql lint --cache', () => {
     expect(fromStdin.stderr).toContain('--cache needs the schema, previous schema and policy as files');
   });
 
+  it("trusts a settled file's status without reading it, replays its report part under the same rules and view, and hashes a file changed since", async () => {
+    const dir = project();
+    const at = join(dir, '.wepqlcache');
+    const plain = await lint(dir);
+    // Just written: too recent to trust by status; the cache is written without one, and hashes next time
+    // (checked when the run took under 2 seconds from the write: on a machine slower than that, the file had settled).
+    const written = Date.now();
+    writeFileSync(join(dir, 'views/a.json'), readFileSync(join(dir, 'views/a.json')));
+    await lint(dir, '--cache');
+    if (Date.now() - written < 1900) expect(cacheOf(at).files.get(join(dir, 'views/a.json'))!.row[1]).toBeNull();
+    await settled(dir);
+    const learning = await lint(dir, '--cache');
+    expect(learning.stdout).toBe(plain.stdout);
+    const learned = cacheOf(at);
+    expect(learned.files.get(join(dir, 'views/a.json'))!.row[1]).toMatch(/^\d+:\d+:\d+:\d+:\d+$/);
+    // Each file's report part is its frames as the report writes them.
+    const parts = [...learned.files.values()].map((f) => f.frames ?? '').filter((f) => f !== '');
+    expect(plain.stdout.startsWith(parts.join('\n\n'))).toBe(true);
+    // A planted frame is reported as it stands: the file's part was replayed, nothing of it read or linted.
+    const replayed = cacheOf(at);
+    const a = replayed.files.get(join(dir, 'views/a.json'))!;
+    a.frames = a.frames!.replace('Surname', 'PLANTED');
+    writeCache(at, replayed);
+    const before = statSync(at).mtimeMs;
+    const fromParts = await lint(dir, '--cache');
+    expect(fromParts.stdout).toBe(plain.stdout.replace('Surname', 'PLANTED'));
+    expect(fromParts.code).toBe(plain.code);
+    expect(statSync(at).mtimeMs).toBe(before);
+    // Another view (--quiet) is not replayed: the entries are read back, the findings worked out, the part written anew.
+    const quiet = await lint(dir, '-q');
+    expect((await lint(dir, '--cache', '-q')).stdout).toBe(quiet.stdout);
+    expect((await lint(dir, '--cache', '-q')).stdout).toBe(quiet.stdout);
+    // A rule's change is another view for the files it reaches.
+    const config = JSON.parse(readFileSync(join(dir, 'wepql.config.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      join(dir, 'wepql.config.json'),
+      JSON.stringify({ ...config, rules: { 'implicit-direction': 'off', 'field-renamed': 'error' } }),
+    );
+    const ruled = await lint(dir);
+    expect(ruled.stdout).toContain('error field-renamed');
+    expect((await lint(dir, '--cache')).stdout).toBe(ruled.stdout);
+    expect((await lint(dir, '--cache')).stdout).toBe(ruled.stdout);
+    // A file changed since, to the same size: its status differs (its change time at least), so it is read and linted again.
+    const d = join(dir, 'views/d.wepql');
+    writeFileSync(d, readFileSync(d, 'utf8').replace('LessThan(3)', 'LessThan(4)'));
+    const changed = await lint(dir, '--cache');
+    expect(changed.stdout).toBe((await lint(dir)).stdout);
+    expect(changed.stdout).toContain('LessThan(4)');
+    // The content strategy reads every file, trusting no status: a planted finding in a hashed file shows the text was read.
+    plant(dir, 'views/c.ndjson');
+    expect((await lint(dir, '--cache', '--cache-strategy', 'content')).stdout).toContain('PLANTED');
+  });
+
+  it('--cache-strategy takes metadata or content, and needs --cache', async () => {
+    const dir = project();
+    const bad = await lint(dir, '--cache', '--cache-strategy', 'mtime');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--cache-strategy must be metadata or content, got "mtime"');
+    const alone = await lint(dir, '--cache-strategy', 'content');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--cache-strategy needs --cache');
+  });
+
   it('with --fix, caches the files it leaves as they are and lints the rewritten ones again', async () => {
     const dir = project();
     const fixed = await lint(dir, '--cache', '--fix', '--format', 'json');
     expect(readFileSync(join(dir, 'views/a.json'), 'utf8')).toContain('LastName.StartsWith(Sm)');
     const files = cacheOf(join(dir, '.wepqlcache')).files;
     // a.json was rewritten: left out; d.wepql has no safe fix: cached.
-    expect(files[join(dir, 'views/a.json')]).toBeUndefined();
-    expect(files[join(dir, 'views/d.wepql')]).toBeDefined();
+    expect(files.get(join(dir, 'views/a.json'))).toBeUndefined();
+    expect(files.get(join(dir, 'views/d.wepql'))).toBeDefined();
     const plain = await lint(dir, '--format', 'json');
     const cached = await lint(dir, '--cache', '--format', 'json');
     expect(cached.stdout).toBe(plain.stdout);
@@ -250,8 +403,8 @@ describe('wepql lint --cache', () => {
     expect(first.stderr).toMatch(/on 1 workers/);
     expect(first.stdout).toBe(plain.stdout);
     const files = cacheOf(join(dir, '.wepqlcache')).files;
-    expect(Object.keys(files)).toHaveLength(35);
-    expect(files[join(dir, 'views/many/v29.json')]!.found).toHaveLength(10);
+    expect(files.size).toBe(35);
+    expect(files.get(join(dir, 'views/many/v29.json'))!.details[1]).toHaveLength(10);
     const second = runCli(['lint', '--cache', '--format', 'json'], { cwd: dir, env });
     expect(second.stdout).toBe(plain.stdout);
     expect(second.code).toBe(plain.code);

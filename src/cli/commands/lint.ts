@@ -15,7 +15,7 @@ import { saveCache } from '../lint/cache.js';
 import { writeFixes } from '../lint/fixes.js';
 import { readInputs, type Inputs } from '../lint/items.js';
 import { writeMachineReport } from '../lint/machine.js';
-import type { Outcome } from '../lint/outcome.js';
+import { partsOf, severityTotals, type Outcome } from '../lint/outcome.js';
 import { lintItemsOnThreads, threadsFor } from '../lint/parallel.js';
 import { fixableLine, summaryLine, writePretty } from '../lint/pretty.js';
 import { readSettings, type Settings } from '../lint/settings.js';
@@ -56,6 +56,11 @@ export const definition: CommandDefinition = {
       value: 'PATH',
       description: 'the cache file, or a directory for it (default: .wepqlcache in the working directory)',
     },
+    {
+      flag: '--cache-strategy',
+      value: 'metadata|content',
+      description: "how an unchanged file is told: by its status, else its text's hash (metadata, default), or by the hash alone",
+    },
     ...WORKSPACE_OPTIONS,
     { flag: '--database-url', value: 'URL', description: 'lint saved filters stored in PostgreSQL (default: DATABASE_URL); needs --table' },
     {
@@ -92,7 +97,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(toLintCount(inputs), settings, process.env));
   if (!settings.dryRun) await writeFixes(outcome.fixes, settings.database);
   if (inputs.cache !== undefined) {
-    const problem = saveCache(inputs.cache, inputs.items, outcome.raw);
+    const problem = saveCache(inputs.cache, inputs.items, outcome.raw, partsOf(outcome, inputs.viewOf));
     // The findings stand without it: the next run lints again.
     if (problem !== undefined) process.stderr.write(`wepql lint: the cache was not written (${problem}); the next run lints every file\n`);
   }
@@ -111,9 +116,10 @@ function toLintCount(inputs: Inputs): number {
 /** Writes the report in the run's format and returns the exit code. */
 function report(outcome: Outcome, inputs: Inputs, settings: Settings): number {
   const { findings, fixes } = outcome;
-  const errors = findings.filter((f) => f.severity === 'error').length;
-  const warnings = findings.filter((f) => f.severity === 'warning').length;
-  const summary = summaryLine(findings, fixes, inputs, settings);
+  const totals = severityTotals(outcome);
+  const errors = totals.error;
+  const warnings = totals.warning;
+  const summary = summaryLine(totals, fixes, inputs, settings);
   if (settings.format === 'pretty') writePretty(outcome.frames, fixes, summary, { errors, warnings }, settings);
   else {
     const shown = settings.quiet ? findings.filter((f) => f.severity === 'error') : findings;

@@ -8,7 +8,9 @@ import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { UsageError } from '../../workspace/usage-error.js';
 import type { ParsedArgs } from '../args.js';
 import { readRunSources } from '../workspace-flags.js';
-import { cacheKey, openCache, reuseFrom, type LintCache } from './cache.js';
+import { fileRules } from '../../workspace/lint-rules.js';
+import { colorOn } from '../color.js';
+import { cacheKey, openCache, reuseFrom, trustFrom, viewKey, type LintCache, type Replay } from './cache.js';
 import { readRows } from './database.js';
 import type { Settings } from './settings.js';
 
@@ -40,6 +42,10 @@ export interface Inputs {
   /** Files too large to read: each an error finding, and the run goes on. */
   readonly tooLarge: readonly NoFiltersNotice[];
   readonly rows: number;
+  /** Files reported from their cached report parts (none of their entries is an item), each before the item of index `before`. */
+  readonly replays: readonly { readonly before: number; readonly replay: Replay }[];
+  /** The view each file's report part is written under, or undefined where none is kept (`viewKey`). */
+  readonly viewOf: (abs: string) => string | undefined;
 }
 
 /**
@@ -54,11 +60,13 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
   const operands = args.positionals;
   const wantFiles = operands.length > 0 || database === undefined;
   const cache = settings.cacheLocation === undefined ? undefined : openRunCache(args, settings, settings.cacheLocation);
+  const viewOf = viewsOf(settings);
   const sources = wantFiles
     ? await readRunSources(args, settings.config, {
         operands,
         alsoExclude: [settings.schemaPath, settings.previousPath, settings.policyPath, settings.cacheLocation],
-        ...(cache === undefined ? {} : { reuse: reuseFrom(cache) }),
+        // --fix needs every file's text: nothing is trusted unread then.
+        ...(cache === undefined ? {} : { reuse: reuseFrom(cache), trust: trustFrom(cache, !settings.fix, viewOf) }),
       })
     : undefined;
   if (sources === undefined && database === undefined) {
@@ -67,7 +75,12 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
     );
   }
   const items: Item[] = [];
-  for (const file of sources?.files ?? []) for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
+  const replays: { before: number; replay: Replay }[] = [];
+  for (const file of sources?.files ?? []) {
+    const replay = cache?.replayed.get(file.candidate.abs);
+    if (replay !== undefined) replays.push({ before: items.length, replay });
+    else for (const entry of file.file.entries) items.push({ label: file.label, entry, file });
+  }
   const rows = database === undefined ? 0 : await readRows(database, items);
   return {
     items,
@@ -75,7 +88,24 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
     notices: sources?.notices ?? [],
     tooLarge: sources?.tooLarge ?? [],
     rows,
+    replays,
+    viewOf,
     ...(cache === undefined ? {} : { cache }),
+  };
+}
+
+/** The views report parts are kept under: the pretty format's, when nothing is fixed; else none. */
+function viewsOf(settings: Settings): (abs: string) => string | undefined {
+  if (settings.cacheLocation === undefined || settings.format !== 'pretty' || settings.fix) return () => undefined;
+  const rulesOf = fileRules(settings.config);
+  const color = colorOn();
+  // Files share their rules object unless an override picks them out: one key per rules object.
+  const keys = new Map<object | undefined, string>();
+  return (abs) => {
+    const rules = rulesOf(abs);
+    let key = keys.get(rules);
+    if (key === undefined) keys.set(rules, (key = viewKey(rules, settings.quiet, color)));
+    return key;
   };
 }
 
@@ -87,5 +117,5 @@ function openRunCache(args: ParsedArgs, settings: Settings, location: string): L
     policyPath: settings.policyPath,
     caseSensitive: settings.options.caseSensitive === true,
   });
-  return openCache(location, key);
+  return openCache(location, key, settings.cacheStrategy);
 }

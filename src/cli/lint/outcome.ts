@@ -9,9 +9,9 @@ import { lintText } from '../../lint/lint-text.js';
 import type { LintFinding } from '../../lint/report.js';
 import { applyRule, fileRules, reportedFindings } from '../../workspace/lint-rules.js';
 import type { SavedEntry } from '../../workspace/saved-filters.js';
-import type { NoFiltersNotice } from '../../workspace/sources.js';
+import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { startProgress } from '../progress.js';
-import type { KnownFindings } from './cache.js';
+import type { KnownFindings, Replay } from './cache.js';
 import { fixedText, newFixes, recordFix, type FixableCounts, type Fixes, type LintOf, potentiallyFixable } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import { frame, noticeLine } from './pretty.js';
@@ -30,6 +30,19 @@ export interface Outcome {
   readonly fixes: Fixes;
   /** With `--cache`: each item's findings before the rules, for its text as written (undefined where `--fix` changed it). */
   readonly raw: (readonly Diagnostic[] | undefined)[];
+  /** The findings of the files reported from their cached report parts, by severity (they are in no `findings`). */
+  readonly replayed: FixableCounts;
+  /** With `--cache` and the pretty format: each linted file's report part, for the cache (`partsOf`). */
+  readonly parts: Map<LoadedSource, PartInProgress> | undefined;
+}
+
+/** A file's report part as its items are added. */
+interface PartInProgress {
+  readonly frames: string[];
+  readonly counts: FixableCounts;
+  readonly fixable: FixableCounts;
+  filters: number;
+  sorts: number;
 }
 
 /**
@@ -43,12 +56,44 @@ export function lintItems(inputs: Inputs, settings: Settings): Outcome {
   const outcome = startOutcome(inputs, settings);
   const lintOne = itemLinter(settings, inputs.cache?.findings);
   const progress = startProgress(inputs.items.length, 'filters and sorts');
-  for (const item of inputs.items) {
-    addItem(outcome, item, lintOne(toLint(item)));
+  addInOrder(outcome, inputs, (item) => {
+    const result = lintOne(toLint(item));
     progress.tick(1);
-  }
+    return result;
+  });
   progress.done();
   return outcome;
+}
+
+/**
+ * Records every item's result, and the report part of each file replayed
+ * from the cache, in the files' order: a run reports its files in the same
+ * order whichever came from the cache.
+ *
+ * @example
+ * addInOrder(outcome, inputs, (item, i) => results[i]);
+ */
+export function addInOrder(outcome: Outcome, inputs: Inputs, resultOf: (item: Item, index: number) => ItemResult): void {
+  const { items, replays } = inputs;
+  let r = 0;
+  for (let i = 0; i < items.length; i++) {
+    for (; r < replays.length && replays[r]!.before === i; r++) addReplay(outcome, replays[r]!.replay);
+    addItem(outcome, items[i]!, resultOf(items[i]!, i));
+  }
+  for (; r < replays.length; r++) addReplay(outcome, replays[r]!.replay);
+}
+
+/** A file's cached report part, in place of its items. */
+function addReplay(outcome: Outcome, replay: Replay): void {
+  if (replay.frames !== '') outcome.frames.push(replay.frames);
+  addCounts(outcome.replayed, replay.counts);
+  addCounts(outcome.fixes.fixable, replay.fixable);
+}
+
+function addCounts(to: FixableCounts, from: FixableCounts): void {
+  to.error += from.error;
+  to.warning += from.warning;
+  to.info += from.info;
 }
 
 /**
@@ -103,7 +148,16 @@ export interface ItemResult {
  * const outcome = startOutcome(inputs, settings);
  */
 export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
-  const outcome: Outcome = { findings: [], frames: [], fixes: newFixes(), raw: [] };
+  // Report parts are kept for the pretty format, as it is written when nothing is fixed.
+  const keepParts = inputs.cache !== undefined && settings.format === 'pretty' && !settings.fix;
+  const outcome: Outcome = {
+    findings: [],
+    frames: [],
+    fixes: newFixes(),
+    raw: [],
+    replayed: { error: 0, warning: 0, info: 0 },
+    parts: keepParts ? new Map() : undefined,
+  };
   for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
   for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
   return outcome;
@@ -163,12 +217,57 @@ export function addItem(outcome: Outcome, item: Item, result: ItemResult): void 
   for (const frame of result.frames) outcome.frames.push(frame);
   outcome.raw.push(result.raw);
   if (result.fixed !== undefined) recordFix(outcome.fixes, item, result.fixed);
-  if (result.fixable !== undefined) {
-    const { fixable } = outcome.fixes;
-    fixable.error += result.fixable.error;
-    fixable.warning += result.fixable.warning;
-    fixable.info += result.fixable.info;
+  if (result.fixable !== undefined) addCounts(outcome.fixes.fixable, result.fixable);
+  if (outcome.parts !== undefined && item.file !== undefined) addToPart(outcome.parts, item.file, item, result);
+}
+
+function addToPart(parts: Map<LoadedSource, PartInProgress>, file: LoadedSource, item: Item, result: ItemResult): void {
+  let part = parts.get(file);
+  if (part === undefined) {
+    part = { frames: [], counts: { error: 0, warning: 0, info: 0 }, fixable: { error: 0, warning: 0, info: 0 }, filters: 0, sorts: 0 };
+    parts.set(file, part);
   }
+  for (const frame of result.frames) part.frames.push(frame);
+  for (const finding of result.findings) part.counts[finding.severity]++;
+  if (result.fixable !== undefined) addCounts(part.fixable, result.fixable);
+  if (item.entry.kind === 'filter') part.filters++;
+  else part.sorts++;
+}
+
+/**
+ * Each linted file's report part under `view` (the cache keeps them): its
+ * frames joined as the report joins them, and its counts.
+ *
+ * @example
+ * const parts = partsOf(outcome, (abs) => viewKey(rulesOf(abs), settings.quiet, colorOn()));
+ */
+export function partsOf(outcome: Outcome, view: (abs: string) => string | undefined): Map<LoadedSource, Replay> {
+  const out = new Map<LoadedSource, Replay>();
+  for (const [file, part] of outcome.parts ?? []) {
+    const key = view(file.candidate.abs);
+    if (key === undefined) continue;
+    out.set(file, {
+      view: key,
+      frames: part.frames.join('\n\n'),
+      counts: part.counts,
+      fixable: part.fixable,
+      filters: part.filters,
+      sorts: part.sorts,
+    });
+  }
+  return out;
+}
+
+/**
+ * The run's findings by severity: those linted and those of the replayed files.
+ *
+ * @example
+ * const { error, warning } = severityTotals(outcome);
+ */
+export function severityTotals(outcome: Outcome): FixableCounts {
+  const totals = { ...outcome.replayed };
+  for (const f of outcome.findings) totals[f.severity]++;
+  return totals;
 }
 
 /**

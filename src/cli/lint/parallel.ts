@@ -2,7 +2,7 @@
  * Linting a large run on several cores: the items go out in batches to worker
  * threads, each running this same module (the file of the `lint` command in
  * the built CLI) under the run's settings, while this thread lints batches
- * too. The results are recorded in the items' order (outcome.ts `addItem`),
+ * too. The results are recorded in the items' order (outcome.ts `addInOrder`),
  * so the report, the fixes and the exit code are those of a run on one
  * thread, byte for byte. A worker that fails hands its batch back to this
  * thread: the run never depends on threads starting.
@@ -14,7 +14,7 @@ import type { ParsedArgs } from '../args.js';
 import { colorOn, setColor } from '../color.js';
 import { startProgress } from '../progress.js';
 import type { Inputs } from './items.js';
-import { addItem, itemLinter, lintItems, startOutcome, toLint, type ItemResult, type ItemToLint, type Outcome } from './outcome.js';
+import { addInOrder, itemLinter, lintItems, startOutcome, toLint, type ItemResult, type ItemToLint, type Outcome } from './outcome.js';
 import { readSettings, type Settings } from './settings.js';
 
 /**
@@ -114,7 +114,7 @@ export async function lintItemsOnThreads(
       `wepql lint: ${items.length} items in ${batches.length} batches: ${share.byThisThread} on this thread, ${share.byWorkers} on ${threads - 1} workers\n`,
     );
   const outcome = startOutcome(inputs, settings);
-  items.forEach((item, i) => addItem(outcome, item, results[Math.floor(i / BATCH)]![i % BATCH]!));
+  addInOrder(outcome, inputs, (_item, i) => results[Math.floor(i / BATCH)]![i % BATCH]!);
   return outcome;
 }
 

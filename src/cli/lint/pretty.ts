@@ -7,7 +7,7 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import type { LintFinding } from '../../lint/report.js';
 import { paint, plural, severityLabel } from '../color.js';
-import type { Fixes } from './fixes.js';
+import type { FixableCounts, Fixes } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import type { Settings } from './settings.js';
 
@@ -46,12 +46,19 @@ export function noticeLine(label: string, severity: Severity, code: string, mess
  * `N files, M filters checked: E errors, W warnings…`.
  *
  * @example
- * summaryLine(findings, fixes, inputs, settings); // '1 file, 1 filter checked: 0 errors, 0 warnings'
+ * summaryLine(severityTotals(outcome), fixes, inputs, settings); // '1 file, 1 filter checked: 0 errors, 0 warnings'
  */
-export function summaryLine(findings: readonly LintFinding[], fixes: Fixes, inputs: Inputs, settings: Settings): string {
-  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  const filters = inputs.items.filter((i) => i.entry.kind === 'filter').length;
-  const sorts = inputs.items.length - filters;
+export function summaryLine(totals: FixableCounts, fixes: Fixes, inputs: Inputs, settings: Settings): string {
+  const count = (s: Severity) => totals[s];
+  let filters = 0;
+  let sorts = 0;
+  for (const item of inputs.items)
+    if (item.entry.kind === 'filter') filters++;
+    else sorts++;
+  for (const { replay } of inputs.replays) {
+    filters += replay.filters;
+    sorts += replay.sorts;
+  }
   const where = [
     ...(inputs.files.length > 0 || settings.database === undefined ? [plural(inputs.files.length, 'file')] : []),
     ...(settings.database === undefined ? [] : [plural(inputs.rows, 'row')]),

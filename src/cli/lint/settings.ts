@@ -10,7 +10,7 @@ import { maxWarningsFlag, type ParsedArgs } from '../args.js';
 import { loadSchemaFile } from '../io.js';
 import { loadPolicyFile } from '../policy-file.js';
 import { runConfig } from '../workspace-flags.js';
-import { cacheLocation } from './cache.js';
+import { cacheLocation, type CacheStrategy } from './cache.js';
 import { databaseSource } from './database.js';
 
 /**
@@ -35,6 +35,8 @@ export interface Settings {
   readonly database: DatabaseSource | undefined;
   /** `--cache`: the file the run's cache lives in (lint/cache.ts). */
   readonly cacheLocation: string | undefined;
+  /** `--cache-strategy`: how the cache tells an unchanged file (default `metadata`). */
+  readonly cacheStrategy: CacheStrategy;
 }
 
 /**
@@ -62,7 +64,11 @@ export async function readSettings(args: ParsedArgs): Promise<Settings> {
   if (dryRun && args.switches.has('--fix')) throw new UsageError('--fix and --fix-dry-run cannot be combined');
   if (fix && !dryRun && args.positionals.includes('-')) throw new UsageError('--fix cannot rewrite standard input; name files');
   const maxWarnings = maxWarningsFlag(args) ?? config.maxWarnings;
-  if (args.values.has('--cache-location') && !args.switches.has('--cache')) throw new UsageError('--cache-location needs --cache');
+  for (const flag of ['--cache-location', '--cache-strategy'])
+    if (args.values.has(flag) && !args.switches.has('--cache')) throw new UsageError(`${flag} needs --cache`);
+  const cacheStrategy = args.values.get('--cache-strategy') ?? 'metadata';
+  if (cacheStrategy !== 'metadata' && cacheStrategy !== 'content')
+    throw new UsageError(`--cache-strategy must be metadata or content, got ${JSON.stringify(cacheStrategy)}`);
   return {
     config,
     format,
@@ -82,5 +88,6 @@ export async function readSettings(args: ParsedArgs): Promise<Settings> {
     },
     database: databaseSource(args, config),
     cacheLocation: args.switches.has('--cache') ? cacheLocation(args.values.get('--cache-location'), process.cwd()) : undefined,
+    cacheStrategy,
   };
 }
