@@ -33,31 +33,55 @@ const end = (engine: FoldEngine): string => `<!-- /fold-gap:${engine} -->`;
 const hex = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
- * The code points each engine folds differently, measured: the folded form
+ * How many code points the scan folds: every Unicode scalar value but
+ * U+0000 (which a PostgreSQL text cannot hold), U+0001–U+10FFFF without the
+ * surrogates U+D800–U+DFFF.
+ */
+export const SCANNED_CODE_POINTS = 0x10ffff - 0x800;
+
+/**
+ * `toLowerCase` of `x` + each code point whose text it changes (a couple of
+ * thousand of the 1.1 million scalar values), computed over all of them once
+ * per process: every other text folds to itself in JavaScript.
+ */
+let jsChanges: ReadonlyMap<number, string> | undefined;
+
+function jsChanged(): ReadonlyMap<number, string> {
+  if (jsChanges !== undefined) return jsChanges;
+  const out = new Map<number, string>();
+  for (let cp = 1; cp <= 0x10ffff; cp++) {
+    if (cp === 0xd800) cp = 0xe000;
+    const text = `x${String.fromCodePoint(cp)}`;
+    const lower = text.toLowerCase();
+    if (lower !== text) out.set(cp, lower);
+  }
+  return (jsChanges = out);
+}
+
+/**
+ * The code points an engine folds differently, measured: the folded form
  * of `x` + the code point (the `x` makes `Σ` a final sigma, where engines
  * with simple case mapping differ) compared with `toLowerCase`.
- * `differences` gets every text and, at the same index, its `toLowerCase`,
- * and answers, by index, the engine's fold of each text whose fold differs:
- * the engine compares, so only the few hundred differences come back rather
- * than a million folded texts (sent back as JSON, those were decoded and
- * parsed for about a fifth of the folding test's CPU).
+ * `engineChanges` holds, by code point, the engine's fold of `x` + each
+ * code point whose text its fold changes (compared as bytes), over every
+ * scalar value: the engine makes the texts, folds and compares, so only a
+ * few thousand folds come back rather than a million texts sent and read
+ * back. A code point it leaves out folds to itself there, and differs
+ * exactly when `toLowerCase` changes it.
  *
  * @example
- * const gap = await measureFoldGap((texts, lowers) => engineDifferences(texts, lowers)); // Map { 0x130 => 'i̇', … }
+ * const gap = measureFoldGap(await engineChanges()); // Map { 0x130 => 'i', … } on an engine that folds İ to i
  */
-export async function measureFoldGap(
-  differences: (texts: readonly string[], lowers: readonly string[]) => Promise<ReadonlyMap<number, string>>,
-): Promise<Map<number, string>> {
-  const texts: string[] = [];
-  for (let cp = 1; cp <= 0x10ffff; cp++) if (cp < 0xd800 || cp > 0xdfff) texts.push(`x${String.fromCodePoint(cp)}`);
-  const lowers = texts.map((t) => t.toLowerCase());
+export function measureFoldGap(engineChanges: ReadonlyMap<number, string>): Map<number, string> {
+  const js = jsChanged();
   const gap = new Map<number, string>();
-  for (const [i, folded] of await differences(texts, lowers)) {
-    // A difference the engine reports must be one: an equal fold here means its comparison is broken.
-    if (folded === lowers[i])
-      throw new Error(`the engine reported ${hex(texts[i]!.codePointAt(1)!)} as folded differently, but it folds to toLowerCase`);
-    gap.set(texts[i]!.codePointAt(1)!, folded.slice(1));
+  for (const [cp, folded] of engineChanges) {
+    const text = `x${String.fromCodePoint(cp)}`;
+    // A change the engine reports must be one: an equal text here means its comparison is broken.
+    if (folded === text) throw new Error(`the engine reported ${hex(cp)} as changed by its fold, but it folds to itself`);
+    if (folded !== (js.get(cp) ?? text)) gap.set(cp, folded.slice(1));
   }
+  for (const cp of js.keys()) if (!engineChanges.has(cp)) gap.set(cp, String.fromCodePoint(cp));
   return gap;
 }
 
