@@ -60,6 +60,8 @@ export interface Replay {
   readonly view: string;
   /** The file's code frames, joined as the report joins frames ('' when none is shown). */
   readonly frames: string;
+  /** The frames as a cache file holds them, when read from one: written into the next as they are. */
+  readonly framesBytes?: Buffer;
   /** Its findings by severity, shown or not (the summary counts them all). */
   readonly counts: FixableCounts;
   /** Its findings `--fix` would act on, by severity (`potentiallyFixable`). */
@@ -83,8 +85,8 @@ interface CachedFile {
   /** The path the run named it by (entries, labels and rules depend on it). */
   readonly path: string;
   readonly format: SavedFile['format'];
-  /** The details as the cache's file holds them (JSON text), decoded only when asked for, and carried into the next cache unparsed. */
-  readonly detailsText: () => string;
+  /** The details as the cache's file holds them (JSON text as bytes), decoded only when asked for, and carried into the next cache as they are. */
+  readonly detailsBytes: () => Buffer;
   /** The details, read from `detailsText` on the first call (undefined when damaged: the file is then a miss). */
   readonly details: () => Details | undefined;
   readonly replay: Replay | undefined;
@@ -203,13 +205,13 @@ export function cacheKey(
 }
 
 /** A file of the first line read back, or undefined when it is not one (a damaged or hand-edited cache is ignored, never trusted). */
-function cachedFile(value: unknown, regionOf: (offset: unknown, length: unknown) => (() => string) | undefined): CachedFile | undefined {
+function cachedFile(value: unknown, regionOf: (offset: unknown, length: unknown) => (() => Buffer) | undefined): CachedFile | undefined {
   if (!Array.isArray(value) || value.length !== 7) return undefined;
   const [hash, signature, path, format, offset, length, replayRow] = value as unknown[];
   if (typeof hash !== 'string' || (signature !== null && typeof signature !== 'string') || typeof path !== 'string') return undefined;
   if (!FORMATS.has(format)) return undefined;
-  const detailsText = regionOf(offset, length);
-  if (detailsText === undefined) return undefined;
+  const detailsBytes = regionOf(offset, length);
+  if (detailsBytes === undefined) return undefined;
   const replay = replayRow === null ? undefined : replayOf(replayRow, regionOf);
   if (replayRow !== null && replay === undefined) return undefined;
   let details: Details | undefined | null = null;
@@ -218,8 +220,8 @@ function cachedFile(value: unknown, regionOf: (offset: unknown, length: unknown)
     signature: signature ?? undefined,
     path,
     format: format as SavedFile['format'],
-    detailsText,
-    details: () => (details === null ? (details = detailsFrom(detailsText())) : details),
+    detailsBytes,
+    details: () => (details === null ? (details = detailsFrom(detailsBytes().toString('utf8'))) : details),
     replay,
   };
 }
@@ -255,7 +257,7 @@ function detailsFrom(text: string): Details | undefined {
 }
 
 /** A report part read back, or undefined when a field has not its type. */
-function replayOf(row: unknown, regionOf: (offset: unknown, length: unknown) => (() => string) | undefined): Replay | undefined {
+function replayOf(row: unknown, regionOf: (offset: unknown, length: unknown) => (() => Buffer) | undefined): Replay | undefined {
   if (!Array.isArray(row) || row.length !== 11) return undefined;
   const [view, offset, length, ...numbers] = row as unknown[];
   const frames = regionOf(offset, length);
@@ -263,7 +265,8 @@ function replayOf(row: unknown, regionOf: (offset: unknown, length: unknown) => 
   const [error, warning, info, fixableError, fixableWarning, fixableInfo, filters, sorts] = numbers as number[];
   return {
     view,
-    frames: frames(),
+    frames: frames().toString('utf8'),
+    framesBytes: frames(),
     counts: { error: error!, warning: warning!, info: info! },
     fixable: { error: fixableError!, warning: fixableWarning!, info: fixableInfo! },
     filters: filters!,
@@ -400,7 +403,7 @@ export function openCache(location: string, key: string, strategy: CacheStrategy
   const regionOf = (offset: unknown, length: unknown) => {
     if (!isOffset(offset) || !isOffset(length)) return undefined;
     const end = body + offset + length;
-    return end < bytes.length && bytes[end] === 10 ? () => bytes.toString('utf8', body + offset, end) : undefined;
+    return end < bytes.length && bytes[end] === 10 ? () => bytes.subarray(body + offset, end) : undefined;
   };
   // Object.entries reads own members only: a "__proto__" path is a path like any other.
   for (const [abs, value] of Object.entries(top.files)) {
@@ -527,7 +530,7 @@ interface FileToWrite {
   readonly signature: string | undefined;
   readonly path: string;
   readonly format: SavedFile['format'];
-  readonly detailsText: () => string;
+  readonly detailsBytes: () => Buffer;
   readonly replay: Replay | undefined;
 }
 
@@ -564,36 +567,37 @@ export function saveCache(
   // Files new to the cache change it too; a run that learned nothing leaves the file as it is.
   for (const abs of files.keys()) unchanged &&= cache.known.has(abs);
   if (unchanged && cache.loaded) return undefined;
-  return writeAtomically(cache.location, cacheText(cache.key, files));
+  return writeAtomically(cache.location, cacheBytes(cache.key, files));
 }
 
 function sameFile(a: FileToWrite, b: FileToWrite): boolean {
   return a.hash === b.hash && a.path === b.path && a.signature === b.signature && a.replay?.view === b.replay?.view;
 }
 
-/** The cache's text: the first line, then each file's details on a line of its own, at the offset the first line gives. */
-function cacheText(key: string, files: ReadonlyMap<string, FileToWrite>): string {
+/** The cache's bytes: the first line, then each file's regions, at the offsets the first line gives (carried regions are copied as bytes, never decoded). */
+function cacheBytes(key: string, files: ReadonlyMap<string, FileToWrite>): Buffer {
   const rows: Record<string, FileRow> = Object.create(null) as Record<string, FileRow>;
-  const regions: string[] = [];
+  const regions: Buffer[] = [];
   let offset = 0;
-  const region = (text: string): [number, number] => {
+  const region = (bytes: Buffer): [number, number] => {
     const at = offset;
-    const length = Buffer.byteLength(text);
-    regions.push(text, '\n');
-    offset += length + 1;
-    return [at, length];
+    regions.push(bytes, NEWLINE);
+    offset += bytes.length + 1;
+    return [at, bytes.length];
   };
   for (const [abs, file] of files) {
-    const [at, length] = region(file.detailsText());
+    const [at, length] = region(file.detailsBytes());
     rows[abs] = [file.hash, file.signature ?? null, file.path, file.format, at, length, replayRow(file.replay, region)];
   }
-  return JSON.stringify({ layout: LAYOUT, key, files: rows }) + '\n' + regions.join('');
+  return Buffer.concat([Buffer.from(JSON.stringify({ layout: LAYOUT, key, files: rows })), NEWLINE, ...regions]);
 }
 
-function replayRow(replay: Replay | undefined, region: (text: string) => [number, number]): ReplayRow | null {
+const NEWLINE = Buffer.from('\n');
+
+function replayRow(replay: Replay | undefined, region: (bytes: Buffer) => [number, number]): ReplayRow | null {
   if (replay === undefined) return null;
   const { view, frames, counts, fixable, filters, sorts } = replay;
-  const [at, length] = region(frames);
+  const [at, length] = region(replay.framesBytes ?? Buffer.from(frames));
   return [view, at, length, counts.error, counts.warning, counts.info, fixable.error, fixable.warning, fixable.info, filters, sorts];
 }
 
@@ -627,21 +631,23 @@ function filesOfRun(
     // The same text under the same key has the same details: a line read back whole is kept as it was.
     const before = cache.known.get(abs);
     const same = before !== undefined && before.hash === hash && before.path === path && cache.readBack.has(before);
-    const detailsText = same ? before.detailsText : () => JSON.stringify([entries.map(entryRow), found.map((ds) => ds.map(findingRow))]);
+    const detailsBytes = same
+      ? before.detailsBytes
+      : () => Buffer.from(JSON.stringify([entries.map(entryRow), found.map((ds) => ds.map(findingRow))]));
     const replay = parts.get(source) ?? (same ? before.replay : undefined);
     // A status recorded with this very text still tells it: any change since would have changed the status.
     const signature = cache.signatures.get(abs) ?? (same ? before.signature : undefined);
-    files.set(abs, { hash, signature, path, format, detailsText, replay });
+    files.set(abs, { hash, signature, path, format, detailsBytes, replay });
   }
   return { files, seen };
 }
 
-/** Writes `text` to a temporary file beside `location` and renames it into place; the error's text when that failed. */
-function writeAtomically(location: string, text: string): string | undefined {
+/** Writes `bytes` to a temporary file beside `location` and renames it into place; the error's text when that failed. */
+function writeAtomically(location: string, bytes: Buffer): string | undefined {
   const temporary = `${location}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(location), { recursive: true });
-    writeFileSync(temporary, text);
+    writeFileSync(temporary, bytes);
     renameSync(temporary, location);
     return undefined;
   } catch (e) {
