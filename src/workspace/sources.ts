@@ -266,10 +266,10 @@ export async function loadSources(candidates: readonly Candidate[], options: Loa
   const tooLarge: NoFiltersNotice[] = [];
   for (const candidate of candidates) {
     const label = candidate.origin === 'stdin' ? (options.stdinLabel ?? '<stdin>') : candidate.path;
-    const skipped = candidate.origin === 'walk' || candidate.origin === 'glob';
+    const walkedOrGlobbed = candidate.origin === 'walk' || candidate.origin === 'glob';
     // A walked file the path rules now leave out (the cache itself, a schema) is left out before it is trusted.
     const trusted =
-      candidate.origin === 'stdin' || (skipped && neverSavedFiltersByName(candidate.abs, options.exclude))
+      candidate.origin === 'stdin' || (walkedOrGlobbed && neverSavedFiltersByName(candidate.abs, options.exclude))
         ? undefined
         : options.trust?.(candidate);
     if (trusted !== undefined) {

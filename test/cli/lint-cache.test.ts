@@ -408,5 +408,17 @@ describe('wepql lint --cache', () => {
     const second = runCli(['lint', '--cache', '--format', 'json'], { cwd: dir, env });
     expect(second.stdout).toBe(plain.stdout);
     expect(second.code).toBe(plain.code);
+    // Replayed report parts and linted items, spread over the threads, are reported in the files' order:
+    // once settled, every file's part is kept; then one file in the middle changes and is linted again among the replayed.
+    const pretty = await lint(dir);
+    await settled(dir);
+    expect(runCli(['lint', '--cache'], { cwd: dir, env }).stdout).toBe(pretty.stdout);
+    writeFileSync(
+      join(dir, 'views/many/v15.json'),
+      JSON.stringify([{ filter: 'Gender.Equal(1);Gender.Equal(2)' }, { filter: 'Surname.Equal(x)' }]),
+    );
+    const mixed = runCli(['lint', '--cache'], { cwd: dir, env });
+    expect(mixed.stdout).toBe((await lint(dir)).stdout);
+    expect(mixed.stdout).toContain('views/many/v15.json:1:');
   });
 });
