@@ -2,7 +2,7 @@
  * The guides' search in a real browser: the guides built with the docs
  * script's own `buildGuides` into a temporary directory, opened from disk
  * (file://, no server) and served by scripts/serve-docs.mjs, and driven with
- * Debian's Chromium (the run's one browser, a context of this file's own:
+ * Debian's Chromium (the run's one browser, a page lent to this file:
  * test/support/browser-shared.ts) through playwright-core. Skipped, with a
  * warning, where /usr/bin/chromium is not installed (`.ci/run` installs it).
  */
@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, hasChromium, sharedBrowser } from '../support/browser-shared.js';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, sharedPage } from '../support/browser-shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 if (!hasChromium)
@@ -30,7 +30,7 @@ interface Serve {
 describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
   let dir: string;
   let server: Server;
-  let browser: Browser;
+  let releasePage = (): Promise<void> => Promise.resolve();
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -47,10 +47,9 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
     docs.buildGuides(join(dir, 'hostile'), { docsDir: join(dir, 'hostile-docs') });
     const { serveDirectory } = (await import(pathToFileURL(join(ROOT, 'scripts', 'serve-docs.mjs')).href)) as Serve;
     server = await serveDirectory(join(dir, 'site'), 0);
-    browser = await sharedBrowser();
-    // One page for the file, a fresh document per test (each opens its guide with goto): a new page costs
-    // Chromium ~1.2 CPU-seconds (two renderer processes started, the page's session set up), a goto ~0.25.
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // One page for the file (the worker's kept one), a fresh document per test (each opens its guide with goto): a
+    // new page costs Chromium ~1.2 CPU-seconds (two renderer processes started, the page's session set up), a goto ~0.25.
+    ({ page, release: releasePage } = await sharedPage({ width: 1200, height: 900 }));
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // No network: every request of the site is a file of the site.
     page.on('request', (r) => {
@@ -59,7 +58,7 @@ describe.skipIf(!hasChromium)('docs-guide-search in Chromium', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releasePage();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     rmSync(dir, { recursive: true, force: true });
   });

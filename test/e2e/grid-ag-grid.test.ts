@@ -2,19 +2,19 @@
  * wepql/grid for AG Grid against AG Grid itself: random filter models
  * (text, number and date filters, combined conditions) are applied by a real
  * ag-grid-community client-side row model in Chromium and converted by
- * wepql; both must keep the same rows. The run's one browser, a context
- * of this file's own (test/support/browser-shared.ts). Skipped, with a
+ * wepql; both must keep the same rows. The run's one browser, a page lent
+ * to this file (test/support/browser-shared.ts). Skipped, with a
  * warning, where /usr/bin/chromium is not installed.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { FilterModel } from 'ag-grid-community';
 import { compileFilter, defineSchema } from '../../src/index.js';
 import { fromAgGridFilterModel, fromAgGridSortModel, toAgGridFilterModel, toAgGridSortModel } from '../../src/grid/index.js';
-import { CHROMIUM, hasChromium, sharedBrowser } from '../support/browser-shared.js';
+import { CHROMIUM, hasChromium, sharedPage } from '../support/browser-shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 if (!hasChromium) console.warn(`\n⚠ AG Grid differential test SKIPPED: ${CHROMIUM} is not installed\n`);
@@ -123,7 +123,7 @@ const modelArb: fc.Arbitrary<FilterModel> = fc.record(
 );
 
 describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid in Chromium', () => {
-  let browser: Browser;
+  let releasePage = (): Promise<void> => Promise.resolve();
   let page: Page;
 
   beforeAll(async () => {
@@ -138,14 +138,14 @@ describe.skipIf(!hasChromium)('wepql/grid: AG Grid filter models against AG Grid
       // where it took ~3.4 (addScriptTag, measured alone). The grid and its filters run the same code.
       minify: true,
     });
-    browser = await sharedBrowser();
-    page = await browser.newPage();
+    // Playwright's default viewport, which this page always had.
+    ({ page, release: releasePage } = await sharedPage({ width: 1280, height: 720 }));
     await page.setContent('<!doctype html><html><body></body></html>');
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await releasePage();
   });
 
   it('wepql keeps the rows the grid keeps', async () => {

@@ -2,8 +2,8 @@
  * The playground in a real browser: built with the docs script's own build
  * function into a temporary directory (once per run, shared with the visual
  * builder's test: test/support/browser-shared.ts), served on 127.0.0.1, and
- * driven with Debian's Chromium (the run's one browser, a context of this
- * file's own) through playwright-core. Skipped, with a warning, where
+ * driven with Debian's Chromium (the run's one browser, a page lent to
+ * this file) through playwright-core. Skipped, with a warning, where
  * /usr/bin/chromium is not installed (`.ci/run` installs it).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { query } from '../../src/index.js';
 import { employeeSchema } from '../../src/schema/employee-schema.js';
-import { CHROMIUM, hasChromium, sharedBrowser, sharedPlayground } from '../support/browser-shared.js';
+import { CHROMIUM, hasChromium, sharedPage, sharedPlayground } from '../support/browser-shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   let dir: string;
   let release = (): void => undefined;
   let server: Server;
-  let browser: Browser;
+  let releasePage = (): Promise<void> => Promise.resolve();
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
@@ -65,10 +65,8 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     ({ dir, release } = built);
     expect(built.bytes).toBeGreaterThan(0);
     server = await serve(dir);
-    browser = await sharedBrowser();
-    // One context for the file's pages: a context costs Chromium ~1.7 CPU-seconds more than a page.
-    context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
-    page = await context.newPage();
+    // The worker's kept page of the run's browser: a new context and page cost Chromium ~2.5 CPU-seconds.
+    ({ page, context, release: releasePage } = await sharedPage({ width: 1200, height: 1000 }));
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // A failed request (the favicon's 404 was one) is an error in the console too.
     page.on('console', (m) => {
@@ -80,7 +78,8 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    // Closes the file:// page too (a page of the lent page's context).
+    await releasePage();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     release();
   });
@@ -326,6 +325,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   async function openFromDisk(url: string): Promise<Page> {
     if (fromDisk === undefined) {
       fromDisk = await context.newPage();
+      await fromDisk.setViewportSize({ width: 1200, height: 1000 });
       fromDisk.on('pageerror', (e) => fromDiskErrors.push(e.message));
     }
     fromDiskErrors.length = 0;

@@ -5,15 +5,15 @@
  * builder writes the text; typing text rebuilds the builder; a bad value in
  * the builder shows the box's own diagnostic. Built with the docs script's
  * own function (once per run, shared with the playground's test); driven
- * with Debian's Chromium (the run's one browser, a context of this file's
- * own: test/support/browser-shared.ts) through playwright-core, and skipped
+ * with Debian's Chromium (the run's one browser, a page lent to this file:
+ * test/support/browser-shared.ts) through playwright-core, and skipped
  * with a warning where /usr/bin/chromium is not installed.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, hasChromium, sharedBrowser, sharedPlayground } from '../support/browser-shared.js';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, sharedPage, sharedPlayground } from '../support/browser-shared.js';
 
 if (!hasChromium)
   console.warn(`\n⚠ visual builder e2e test SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium, or run .ci/run)\n`);
@@ -21,21 +21,20 @@ if (!hasChromium)
 describe.skipIf(!hasChromium)('visual builder in Chromium (file://)', () => {
   let dir: string;
   let release = (): void => undefined;
-  let browser: Browser;
+  let releasePage = (): Promise<void> => Promise.resolve();
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     ({ dir, release } = await sharedPlayground());
-    browser = await sharedBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    ({ page, release: releasePage } = await sharedPage({ width: 1200, height: 1000 }));
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(pathToFileURL(join(dir, 'index.html')).href);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await releasePage();
     release();
   });
 
