@@ -363,6 +363,23 @@ describe('wepql lint --cache', () => {
     expect((await lint(dir, '--cache', '--cache-strategy', 'content')).stdout).toContain('PLANTED');
   });
 
+  it('writes a cache of more pieces than one gathered write takes, every region where its row says', async () => {
+    // 600 files, each a details region and a frames region with their newlines: 2,400 pieces, three writes of at most 1,024.
+    const many = Object.fromEntries(
+      Array.from({ length: 600 }, (_, i) => [`views/many/f${String(i).padStart(3, '0')}.wepql`, `Gender.Equal(${i});Gender.Equal(${i})\n`]),
+    );
+    const dir = project(many);
+    const plain = await lint(dir);
+    expect((await lint(dir, '--cache')).stdout).toBe(plain.stdout);
+    const cache = cacheOf(join(dir, '.wepqlcache'));
+    expect(cache.files.size).toBe(605);
+    for (let i = 0; i < 600; i++) {
+      const file = cache.files.get(join(dir, `views/many/f${String(i).padStart(3, '0')}.wepql`))!;
+      expect(file.details[0][0]![1]).toBe(`Gender.Equal(${i});Gender.Equal(${i})`);
+      expect(file.frames).toContain(`f${String(i).padStart(3, '0')}.wepql:1:`);
+    }
+  });
+
   it('--cache-strategy takes metadata or content, and needs --cache', async () => {
     const dir = project();
     const bad = await lint(dir, '--cache', '--cache-strategy', 'mtime');

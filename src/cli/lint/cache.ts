@@ -17,7 +17,18 @@
  * content` hashes every file's text.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writevSync,
+  type BigIntStats,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIAGNOSTIC_CODES } from '../../diagnostics/codes.js';
@@ -574,8 +585,13 @@ function sameFile(a: FileToWrite, b: FileToWrite): boolean {
   return a.hash === b.hash && a.path === b.path && a.signature === b.signature && a.replay?.view === b.replay?.view;
 }
 
-/** The cache's bytes: the first line, then each file's regions, at the offsets the first line gives (carried regions are copied as bytes, never decoded). */
-function cacheBytes(key: string, files: ReadonlyMap<string, FileToWrite>): Buffer {
+/**
+ * The cache's bytes, in pieces to write one after another: the first line,
+ * then each file's regions at the offsets the first line gives (carried
+ * regions are the bytes read, never decoded, and never copied into one
+ * buffer: on this scale a copy of the file costs as much as writing it).
+ */
+function cacheBytes(key: string, files: ReadonlyMap<string, FileToWrite>): Buffer[] {
   const rows: Record<string, FileRow> = Object.create(null) as Record<string, FileRow>;
   const regions: Buffer[] = [];
   let offset = 0;
@@ -589,7 +605,7 @@ function cacheBytes(key: string, files: ReadonlyMap<string, FileToWrite>): Buffe
     const [at, length] = region(file.detailsBytes());
     rows[abs] = [file.hash, file.signature ?? null, file.path, file.format, at, length, replayRow(file.replay, region)];
   }
-  return Buffer.concat([Buffer.from(JSON.stringify({ layout: LAYOUT, key, files: rows })), NEWLINE, ...regions]);
+  return [Buffer.from(JSON.stringify({ layout: LAYOUT, key, files: rows })), NEWLINE, ...regions];
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -642,12 +658,30 @@ function filesOfRun(
   return { files, seen };
 }
 
-/** Writes `bytes` to a temporary file beside `location` and renames it into place; the error's text when that failed. */
-function writeAtomically(location: string, bytes: Buffer): string | undefined {
+/** Writes every piece, in order, however many a gathered write takes and wherever one stops short. */
+function writeAll(fd: number, pieces: readonly Buffer[]): void {
+  // A gathered write takes at most 1,024 pieces (IOV_MAX); what one leaves is written by the next.
+  let rest = pieces.filter((piece) => piece.length > 0);
+  while (rest.length > 0) {
+    let written = writevSync(fd, rest.slice(0, 1024));
+    if (written === 0) throw new Error('the disk took no byte of the cache');
+    let i = 0;
+    while (i < rest.length && written >= rest[i]!.length) written -= rest[i++]!.length;
+    rest = i < rest.length && written > 0 ? [rest[i]!.subarray(written), ...rest.slice(i + 1)] : rest.slice(i);
+  }
+}
+
+/** Writes the pieces to a temporary file beside `location` and renames it into place; the error's text when that failed. */
+function writeAtomically(location: string, pieces: readonly Buffer[]): string | undefined {
   const temporary = `${location}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(location), { recursive: true });
-    writeFileSync(temporary, bytes);
+    const fd = openSync(temporary, 'w');
+    try {
+      writeAll(fd, pieces);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, location);
     return undefined;
   } catch (e) {
