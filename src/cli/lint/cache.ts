@@ -87,8 +87,8 @@ interface Details {
   readonly found: readonly (readonly Diagnostic[])[];
 }
 
-/** What the cache keeps of one file. */
-interface CachedFile {
+/** A file as a cache holds it, read back or to be written. */
+interface FileToWrite {
   /** SHA-1 of the file's text. */
   readonly hash: string;
   /** The file's status when its text was read (`signatureOf`), or undefined when it had changed too recently to be trusted. */
@@ -98,9 +98,13 @@ interface CachedFile {
   readonly format: SavedFile['format'];
   /** The details as the cache's file holds them (JSON text as bytes), decoded only when asked for, and carried into the next cache as they are. */
   readonly detailsBytes: () => Buffer;
-  /** The details, read from `detailsText` on the first call (undefined when damaged: the file is then a miss). */
-  readonly details: () => Details | undefined;
   readonly replay: Replay | undefined;
+}
+
+/** What the cache keeps of one file, as read back. */
+interface CachedFile extends FileToWrite {
+  /** The details, read from `detailsBytes` on the first call (undefined when damaged: the file is then a miss). */
+  readonly details: () => Details | undefined;
 }
 
 // The file's layout: a first line (JSON) that says which files are known and where in the rest of the
@@ -533,16 +537,6 @@ export function viewKey(rules: RuleSettings, quiet: boolean, color: boolean): st
 export interface KnownFindings {
   readonly filter: Map<string, readonly Diagnostic[]>;
   readonly sort: Map<string, readonly Diagnostic[]>;
-}
-
-/** A file as the next cache will hold it. */
-interface FileToWrite {
-  readonly hash: string;
-  readonly signature: string | undefined;
-  readonly path: string;
-  readonly format: SavedFile['format'];
-  readonly detailsBytes: () => Buffer;
-  readonly replay: Replay | undefined;
 }
 
 /**
