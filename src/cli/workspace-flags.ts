@@ -76,12 +76,10 @@ export function runSelectors(args: ParsedArgs, config: LintConfig): SavedSelecto
 export async function readRunSources(
   args: ParsedArgs,
   config: LintConfig,
-  options: {
+  // `reuse` and `trust`: entries known from an earlier run.
+  options: Pick<LoadOptions, 'reuse' | 'trust'> & {
     readonly operands: readonly string[];
     readonly alsoExclude: readonly (string | undefined)[];
-    /** Entries known from an earlier run (`LoadOptions.reuse`, `LoadOptions.trust`). */
-    readonly reuse?: LoadOptions['reuse'];
-    readonly trust?: LoadOptions['trust'];
   },
 ): Promise<LoadedSources | undefined> {
   const cwd = process.cwd();

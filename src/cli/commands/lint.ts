@@ -97,7 +97,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const outcome = await lintItemsOnThreads(inputs, settings, args, threadsFor(toLintCount(inputs), settings, process.env));
   if (!settings.dryRun) await writeFixes(outcome.fixes, settings.database);
   if (inputs.cache !== undefined) {
-    const problem = saveCache(inputs.cache, inputs.items, outcome.raw, partsOf(outcome, inputs.viewOf));
+    const problem = saveCache(inputs.cache, inputs.items, outcome.raw, partsOf(outcome, inputs));
     // The findings stand without it: the next run lints again.
     if (problem !== undefined) process.stderr.write(`wepql lint: the cache was not written (${problem}); the next run lints every file\n`);
   }

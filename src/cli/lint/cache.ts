@@ -277,11 +277,12 @@ function replayOf(row: unknown, regionOf: (offset: unknown, length: unknown) => 
   const [view, offset, length, ...numbers] = row as unknown[];
   const frames = regionOf(offset, length);
   if (typeof view !== 'string' || frames === undefined || !numbers.every(isOffset)) return undefined;
+  const framesBytes = frames();
   const [error, warning, info, fixableError, fixableWarning, fixableInfo, filters, sorts] = numbers as number[];
   return {
     view,
-    frames: frames().toString('utf8'),
-    framesBytes: frames(),
+    frames: framesBytes.toString('utf8'),
+    framesBytes,
     counts: { error: error!, warning: warning!, info: info! },
     fixable: { error: fixableError!, warning: fixableWarning!, info: fixableInfo! },
     filters: filters!,
@@ -485,7 +486,7 @@ function signatureOf(stat: BigIntStats, settledBefore: bigint): string | undefin
 export function trustFrom(
   cache: LintCache,
   mayTrust: boolean,
-  viewOf: (abs: string) => string | undefined,
+  viewOf: ((abs: string) => string) | undefined,
 ): NonNullable<LoadOptions['trust']> {
   return (candidate: Candidate) => {
     // `content` neither trusts a status nor learns one: every file is read and hashed.
@@ -504,7 +505,7 @@ export function trustFrom(
     if (!mayTrust || file === undefined) return undefined;
     if (file.signature !== signature || file.path !== candidate.path) return undefined;
     cache.hashes.set(candidate.abs, file.hash);
-    if (file.replay !== undefined && file.replay.view === viewOf(candidate.abs)) {
+    if (file.replay !== undefined && file.replay.view === viewOf?.(candidate.abs)) {
       cache.replayed.set(candidate.abs, file.replay);
       // No entry is read back: the file's report is its report part (lint/items.ts).
       return { format: file.format, entries: [] };
@@ -550,7 +551,7 @@ export interface KnownFindings {
  * old cache whole. Returns the error's text when it could not be written.
  *
  * @example
- * const problem = saveCache(cache, inputs.items, outcome.raw, partsOf(outcome, inputs.viewOf));
+ * const problem = saveCache(cache, inputs.items, outcome.raw, partsOf(outcome, inputs));
  */
 export function saveCache(
   cache: LintCache,

@@ -44,8 +44,8 @@ export interface Inputs {
   readonly rows: number;
   /** Files reported from their cached report parts (none of their entries is an item), each before the item of index `before`. */
   readonly replays: readonly { readonly before: number; readonly replay: Replay }[];
-  /** The view each file's report part is written under, or undefined where none is kept (`viewKey`). */
-  readonly viewOf: (abs: string) => string | undefined;
+  /** The view each file's report part is written under (`viewKey`); undefined when the run keeps none. */
+  readonly viewOf: ((abs: string) => string) | undefined;
 }
 
 /**
@@ -94,9 +94,9 @@ export async function readInputs(args: ParsedArgs, settings: Settings): Promise<
   };
 }
 
-/** The views report parts are kept under: the pretty format's, when nothing is fixed; else none. */
-function viewsOf(settings: Settings): (abs: string) => string | undefined {
-  if (settings.cacheLocation === undefined || settings.format !== 'pretty' || settings.fix) return () => undefined;
+/** The views report parts are kept under: with `--cache`, the pretty format's when nothing is fixed; else none (undefined). */
+function viewsOf(settings: Settings): ((abs: string) => string) | undefined {
+  if (settings.cacheLocation === undefined || settings.format !== 'pretty' || settings.fix) return undefined;
   const rulesOf = fileRules(settings.config);
   const color = colorOn();
   // Files share their rules object unless an override picks them out: one key per rules object.

@@ -148,15 +148,14 @@ export interface ItemResult {
  * const outcome = startOutcome(inputs, settings);
  */
 export function startOutcome(inputs: Inputs, settings: Settings): Outcome {
-  // Report parts are kept for the pretty format, as it is written when nothing is fixed.
-  const keepParts = inputs.cache !== undefined && settings.format === 'pretty' && !settings.fix;
   const outcome: Outcome = {
     findings: [],
     frames: [],
     fixes: newFixes(),
     raw: [],
     replayed: { error: 0, warning: 0, info: 0 },
-    parts: keepParts ? new Map() : undefined,
+    // Report parts are gathered when the run keeps them (a view to keep them under: items.ts).
+    parts: inputs.viewOf === undefined ? undefined : new Map(),
   };
   for (const notice of inputs.tooLarge) addNotice(outcome, notice, 'file-too-large', settings);
   for (const notice of inputs.notices) addNotice(outcome, notice, 'no-filters-found', settings);
@@ -235,19 +234,20 @@ function addToPart(parts: Map<LoadedSource, PartInProgress>, file: LoadedSource,
 }
 
 /**
- * Each linted file's report part under `view` (the cache keeps them): its
- * frames joined as the report joins them, and its counts.
+ * Each linted file's report part under the run's view (`inputs.viewOf`;
+ * the cache keeps them): its frames joined as the report joins them, and
+ * its counts. Empty when the run keeps none.
  *
  * @example
- * const parts = partsOf(outcome, (abs) => viewKey(rulesOf(abs), settings.quiet, colorOn()));
+ * const parts = partsOf(outcome, inputs);
  */
-export function partsOf(outcome: Outcome, view: (abs: string) => string | undefined): Map<LoadedSource, Replay> {
+export function partsOf(outcome: Outcome, inputs: Pick<Inputs, 'viewOf'>): Map<LoadedSource, Replay> {
   const out = new Map<LoadedSource, Replay>();
+  const { viewOf } = inputs;
+  if (viewOf === undefined) return out;
   for (const [file, part] of outcome.parts ?? []) {
-    const key = view(file.candidate.abs);
-    if (key === undefined) continue;
     out.set(file, {
-      view: key,
+      view: viewOf(file.candidate.abs),
       frames: part.frames.join('\n\n'),
       counts: part.counts,
       fixable: part.fixable,
