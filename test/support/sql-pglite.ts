@@ -14,6 +14,15 @@
  * instance, in any worker, starts from that file. Outside a vitest run (no
  * shared-server coordinator) it caches nothing and is `PGlite.create()`.
  *
+ * Within a run, an instance a file closes is not closed but put back, reset
+ * (no transaction, no session state, an empty `public` schema), and lent to
+ * the next file of the same worker that asks: 23 test files make one, each
+ * start costing ~2.4 CPU-seconds even from the fresh data directory (a
+ * 40 MB tarball untarred into PGlite's in-memory filesystem, PostgreSQL's
+ * start). One that a file changed beyond what the reset undoes (a role, a
+ * setting of the database) is closed for real, as is one whose memory grew
+ * large; test/engines/pglite-reuse.test.ts holds both promises.
+ *
  * The first instance is made by one worker only: the workers of a run start
  * their first files together, and two files that each found no file yet
  * both paid the `initdb` (two engine files run side by side: 8.2 and 6.1
@@ -44,6 +53,8 @@ let fresh: Blob | undefined;
  */
 export async function createPglite(): Promise<PGlite> {
   if (sharedServersAddress() === undefined) return PGlite.create();
+  const reused = idle.pop();
+  if (reused !== undefined) return lend(reused);
   const file = join(tmpdir(), DUMP_NAME);
   if (fresh === undefined) {
     fresh = await readDump(file);
@@ -56,13 +67,98 @@ export async function createPglite(): Promise<PGlite> {
         writeFileSync(part, bytes);
         renameSync(part, file);
         fresh = new Blob([bytes]);
-        return db;
+        return lend(db);
       } finally {
         rmSync(`${file}.lock`, { force: true });
       }
     }
   }
-  return PGlite.create({ loadDataDir: fresh });
+  return lend(await PGlite.create({ loadDataDir: fresh }));
+}
+
+/**
+ * Instances files of this worker closed, put back as fresh, for the next
+ * file that asks (vitest's shared project runs the files of a worker in one
+ * process, one after another). PGlite's start from the fresh data directory
+ * costs ~2.4 CPU-seconds (the data directory untarred into its in-memory
+ * filesystem, PostgreSQL's start in WebAssembly); putting one back costs a
+ * few milliseconds.
+ */
+const idle: PGlite[] = [];
+
+/** At most this many instances wait in `idle`: a file rarely holds more than two at once. */
+const IDLE_MAX = 2;
+
+/**
+ * An instance whose WebAssembly memory grew past this is closed, not kept:
+ * the memory never shrinks, and a worker should not carry one file's
+ * million rows to the end of the run.
+ */
+const KEEP_MEMORY_MAX = 512 * 1024 * 1024;
+
+/**
+ * What a file could leave behind that `reset` does not undo and a later
+ * file would see: the schemas (temporary ones aside, which `DISCARD ALL`
+ * empties), the count of objects in the catalogs a test can add to, and
+ * every setting not at its default. An instance is kept only if its print
+ * after `reset` is the print it had when it was made.
+ */
+const PRINT_SQL = `SELECT concat_ws(' | ',
+  (SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_temp\\_%' AND nspname NOT LIKE 'pg\\_toast\\_temp\\_%'),
+  (SELECT count(*) FROM pg_class), (SELECT count(*) FROM pg_proc), (SELECT count(*) FROM pg_type),
+  (SELECT count(*) FROM pg_collation), (SELECT count(*) FROM pg_extension), (SELECT count(*) FROM pg_authid),
+  (SELECT count(*) FROM pg_db_role_setting), (SELECT count(*) FROM pg_database), (SELECT count(*) FROM pg_operator),
+  (SELECT count(*) FROM pg_cast), (SELECT count(*) FROM pg_ts_config), (SELECT count(*) FROM pg_event_trigger),
+  (SELECT count(*) FROM pg_foreign_server), (SELECT count(*) FROM pg_publication),
+  (SELECT string_agg(name || '=' || setting || '@' || source, ',' ORDER BY name) FROM pg_settings WHERE source <> 'default')) AS print`;
+
+/** Each lent instance's print when it was made, and its own `close` (the lent one puts it back). */
+const made = new WeakMap<PGlite, { readonly print: string; readonly close: () => Promise<void> }>();
+
+/** Hands `db` to a file, its `close` replaced by one that puts it back in `idle` when it is still as it was made. */
+async function lend(db: PGlite): Promise<PGlite> {
+  if (!made.has(db)) {
+    const close = db.close.bind(db);
+    made.set(db, { print: await printOf(db), close });
+    Object.defineProperty(db, 'close', { configurable: true, writable: true, value: () => putBack(db) });
+  }
+  return db;
+}
+
+async function printOf(db: PGlite): Promise<string> {
+  return (await db.query<{ print: string }>(PRINT_SQL)).rows[0]!.print;
+}
+
+/**
+ * Resets `db` to a fresh instance's state (no transaction, no session
+ * state, an empty `public` schema) and keeps it when its print says
+ * nothing else is left; closes it otherwise.
+ */
+async function putBack(db: PGlite): Promise<void> {
+  const own = made.get(db)!;
+  let keep = false;
+  try {
+    if (idle.length < IDLE_MAX && memoryOf(db) <= KEEP_MEMORY_MAX) {
+      // One statement per call: several in one simple query are one implicit transaction, in which DISCARD ALL
+      // cannot run; ROLLBACK first ends a transaction the file left open.
+      await db.exec('ROLLBACK');
+      await db.exec('DISCARD ALL');
+      await db.exec(
+        'DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION pg_database_owner; GRANT USAGE ON SCHEMA public TO PUBLIC',
+      );
+      keep = (await printOf(db)) === own.print;
+    }
+  } catch {
+    keep = false;
+  }
+  if (keep) idle.push(db);
+  else await own.close();
+}
+
+/** The bytes of `db`'s WebAssembly memory (0 where PGlite does not show it). */
+function memoryOf(db: PGlite): number {
+  const module = (db as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
+  return module?.HEAPU8?.byteLength ?? 0;
 }
 
 /**
