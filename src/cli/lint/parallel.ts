@@ -36,8 +36,8 @@ const DEFAULT_BATCH = 250;
 /** More threads than this stop paying (each warms up the linter on its own, and V8 compiles on the cores left). */
 const MAX_THREADS = 4;
 
-/** What a worker is started with. */
-interface WorkerSetup {
+/** What a worker is started with: the run's arguments (it reads the settings again) and whether to colour. */
+export interface WorkerSetup {
   readonly wepqlLint: { readonly args: ParsedArgs; readonly color: boolean };
 }
 
@@ -119,7 +119,7 @@ export async function lintItemsOnThreads(
 }
 
 /** What `shareBatches` needs: the batches to lint, how to lint them here, and how to start the workers. */
-interface BatchWork {
+export interface BatchWork {
   /** Batch numbers not yet handed out, first to last. */
   readonly queue: number[];
   readonly items: (batch: number) => ItemToLint[];
@@ -128,10 +128,25 @@ interface BatchWork {
   readonly setup: WorkerSetup;
   readonly threads: number;
   readonly workersOnly: boolean;
+  /**
+   * The module each worker runs: this one (the `lint` command's file in the
+   * built CLI) unless a test names another, to see a worker lost.
+   */
+  readonly workerFile?: string;
 }
 
-/** Lints the queued batches on this thread and on `threads - 1` workers; says how many each side linted. */
-async function shareBatches(work: BatchWork): Promise<{ byThisThread: number; byWorkers: number }> {
+/**
+ * Lints the queued batches on this thread and on `threads - 1` workers;
+ * says how many each side linted. Every batch is finished exactly once: a
+ * worker that fails to start, throws or exits mid-batch hands its batch back
+ * (to an idle worker, else to this thread), and when no worker is left this
+ * thread lints what remains, `workersOnly` or not.
+ *
+ * @example
+ * const share = await shareBatches({ queue: [0, 1], items, finished, lintOne, setup, threads: 2, workersOnly: false });
+ * share.byThisThread + share.byWorkers; // 2
+ */
+export async function shareBatches(work: BatchWork): Promise<{ byThisThread: number; byWorkers: number }> {
   const { queue } = work;
   let byThisThread = 0;
   let byWorkers = 0;
@@ -195,7 +210,7 @@ function startWorkers(work: BatchWork, done: (batch: number, results: ItemResult
     lost();
   };
   for (let i = 1; i < work.threads; i++) {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: work.setup, stdout: true, stderr: true });
+    const worker = new Worker(work.workerFile ?? fileURLToPath(import.meta.url), { workerData: work.setup, stdout: true, stderr: true });
     workers.push(worker);
     worker.on('message', (message: FromWorker) => {
       if ('batch' in message) {
