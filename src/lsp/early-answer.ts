@@ -153,3 +153,19 @@ export async function openEarlyStreams(
   stdout.write(framed({ jsonrpc: '2.0', id, result: JSON.parse(early) as unknown }));
   return { input, output: withoutSecondAnswer(stdout, id, early, stderr) };
 }
+
+/** The process's early streams, once asked for (`earlyStreams`). */
+let early: Promise<{ input: Readable; output: Writable }> | undefined;
+
+/**
+ * `openEarlyStreams` on the process's stdin, stdout and stderr, opened once
+ * per process: the CLI's entry asks first, before the language server's
+ * module loads, and the server gets the same streams when it starts.
+ *
+ * @example
+ * const { input, output } = await earlyStreams(initializeResult);
+ */
+export function earlyStreams(answer: () => unknown): Promise<{ input: Readable; output: Writable }> {
+  early ??= openEarlyStreams(process.stdin, process.stdout, process.stderr, answer);
+  return early;
+}

@@ -6,18 +6,12 @@
  * behind that answer, and every request or change that comes before it is
  * served once it is in, in the order it came.
  */
-import type {
-  Connection,
-  DidChangeWatchedFilesNotification,
-  InitializeParams,
-  InitializeResult,
-  TextDocuments,
-} from 'vscode-languageserver/node';
+import type { Connection, DidChangeWatchedFilesNotification, InitializeParams, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRequire } from 'node:module';
-import { openEarlyStreams } from './early-answer.js';
+import { initializeResult } from './capabilities.js';
+import { earlyStreams } from './early-answer.js';
 import type { Language } from './server.js';
-import { SEMANTIC_TOKEN_TYPES } from './token-legend.js';
 
 /**
  * How the server is set up: from `wepql lsp --schema FILE`, or the client's
@@ -33,28 +27,6 @@ export interface LspOptions {
 }
 
 /**
- * What the server can do, as `initialize` answers it. Written with the
- * protocol's values, not the library's enums (`TextDocumentSyncKind.Incremental`
- * is 2, `CodeActionKind.QuickFix` is 'quickfix'): this answer goes out before
- * the library loads; the library's own answer is compared with it
- * (early-answer.ts).
- */
-function initializeResult(): InitializeResult {
-  return {
-    capabilities: {
-      textDocumentSync: 2,
-      completionProvider: { triggerCharacters: ['.', '(', ';', ',', '='] },
-      hoverProvider: true,
-      documentFormattingProvider: true,
-      codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
-      definitionProvider: true,
-      semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }, full: true },
-    },
-    serverInfo: { name: 'wepql', version: '0.1.0' },
-  };
-}
-
-/**
  * Starts the server on stdin/stdout and resolves when the client has sent `exit`.
  *
  * @example
@@ -62,7 +34,8 @@ function initializeResult(): InitializeResult {
  */
 export async function startLanguageServer(options: LspOptions = {}): Promise<void> {
   // Answer the editor's `initialize` first; the protocol library loads behind that answer.
-  const { input, output } = await openEarlyStreams(process.stdin, process.stdout, process.stderr, initializeResult);
+  // The same streams when the CLI's entry already answered (src/cli/main.ts), before this module loaded.
+  const { input, output } = await earlyStreams(initializeResult);
   // Required, not imported: the library is CommonJS, and Node's ESM import of it does not see every named export.
   const require = createRequire(import.meta.url);
   const protocol = require('vscode-languageserver/node') as typeof import('vscode-languageserver/node');

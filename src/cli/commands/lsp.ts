@@ -9,26 +9,10 @@
 import { startLanguageServer } from '../../lsp/start.js';
 import { parseArgs } from '../args.js';
 import { UsageError } from '../../workspace/usage-error.js';
-import { specOf, type CommandDefinition } from '../command.js';
+import { specOf } from '../command.js';
+import { definition } from './lsp-definition.js';
 
-/** `wepql lsp`: options and examples, the source of its help. */
-export const definition: CommandDefinition = {
-  name: 'lsp',
-  summary: 'run the language server for editors over standard input and output (.wepql files of saved filters, JSON/NDJSON too)',
-  details: [
-    'Editors start it; see docs/editors.md for VS Code, Neovim and others. Exit 0 after the client ends the session, 2 for a usage error.',
-  ],
-  options: [
-    {
-      flag: '--schema',
-      value: 'FILE',
-      description: 'check, complete and explain against this schema file (else initializationOptions.schema)',
-    },
-    { flag: '--case-sensitive', description: 'the lint rules compare strings case-sensitively' },
-    { flag: '--stdio', description: 'accepted because editors pass it; stdio is the only transport' },
-  ],
-  examples: ['wepql lsp --schema schemas/employee.json'],
-};
+export { definition };
 
 /**
  * Runs `wepql lsp` until the client ends the session.
