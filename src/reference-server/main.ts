@@ -16,16 +16,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from '../list/data-source.js';
-import { createListServer } from './server.js';
 import type { ListServerOptions } from './server.js';
-import {
-  chooseFoldCollation,
-  employeePostgresSource,
-  findEmployeeCounter,
-  findEmployeeFoldedColumns,
-  findEmployeePartitions,
-  loadSampleEmployees,
-} from '../sample/employees.js';
+
+// The server and the sample's sources (the parser, the SQL compiler and the
+// rest of the bundle) are imported once the settings are read: a setting it
+// cannot use is answered by this file alone, before any of that loads.
 
 function fail(message: string): never {
   process.stderr.write(`wepql server: ${message}\n`);
@@ -86,6 +81,14 @@ interface ServedData {
 /** The employees to serve: PostgreSQL when `DATABASE_URL` is set, else the sample file. */
 async function openData(log: (line: string) => void): Promise<ServedData> {
   const databaseUrl = process.env.DATABASE_URL;
+  const {
+    chooseFoldCollation,
+    employeePostgresSource,
+    findEmployeeCounter,
+    findEmployeeFoldedColumns,
+    findEmployeePartitions,
+    loadSampleEmployees,
+  } = await import('../sample/employees.js');
   if (databaseUrl) {
     const pg = (await import('pg')).default as unknown as typeof import('pg');
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
@@ -145,6 +148,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const served = await openData(log);
   const { authToken, secret, ttlSeconds, port } = settings;
+  const { createListServer } = await import('./server.js');
   const app = createListServer({ ...served.data, authToken, secret, ttlSeconds, port, host: '127.0.0.1', log });
   const { url } = await app.listen().catch(async (error: unknown) => {
     await served.close();
