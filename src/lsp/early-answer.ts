@@ -25,6 +25,17 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_FIRST_MESSAGE_BYTES = 4 * 1024 * 1024;
 const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
 
+/**
+ * What the protocol library reads and writes once the early answer is out.
+ *
+ * @example
+ * const { input, output }: EarlyStreams = await earlyStreams(initializeResult);
+ */
+export interface EarlyStreams {
+  readonly input: Readable;
+  readonly output: Writable;
+}
+
 /** One framed message found at the start of a buffer. */
 interface Frame {
   /** The bytes of the whole frame, headers included. */
@@ -134,12 +145,7 @@ function withoutSecondAnswer(out: Writable, id: string | number, early: string, 
  * @example
  * const { input, output } = await openEarlyStreams(process.stdin, process.stdout, process.stderr, () => ({ capabilities: {} }));
  */
-export async function openEarlyStreams(
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
-  answer: () => unknown,
-): Promise<{ input: Readable; output: Writable }> {
+export async function openEarlyStreams(stdin: Readable, stdout: Writable, stderr: Writable, answer: () => unknown): Promise<EarlyStreams> {
   const { bytes, frame } = await readFirstMessage(stdin);
   const input = new PassThrough();
   input.write(bytes);
@@ -155,7 +161,7 @@ export async function openEarlyStreams(
 }
 
 /** The process's early streams, once asked for (`earlyStreams`). */
-let early: Promise<{ input: Readable; output: Writable }> | undefined;
+let early: Promise<EarlyStreams> | undefined;
 
 /**
  * `openEarlyStreams` on the process's stdin, stdout and stderr, opened once
@@ -165,7 +171,7 @@ let early: Promise<{ input: Readable; output: Writable }> | undefined;
  * @example
  * const { input, output } = await earlyStreams(initializeResult);
  */
-export function earlyStreams(answer: () => unknown): Promise<{ input: Readable; output: Writable }> {
+export function earlyStreams(answer: () => unknown): Promise<EarlyStreams> {
   early ??= openEarlyStreams(process.stdin, process.stdout, process.stderr, answer);
   return early;
 }
