@@ -102,6 +102,8 @@ class Lane {
       job = { work, resolve: resolve as (v: unknown) => void, reject, owner, queued: false, dropped: false };
     });
     if (signal?.aborted === true) {
+      // Dropped before its first slice: ended all the same, as the interface promises.
+      work.return?.();
       job.reject(signal.reason);
       return { result, promote: () => {} };
     }

@@ -43,6 +43,23 @@ function asJson(entries: readonly { name?: string; filter: string }[], how: { in
   return how.crlf ? text.replace(/\n/g, '\r\n') : text;
 }
 
+type YamlStyle = 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE';
+
+/** Writes `entries` as YAML in one style and checks each entry's range and line/column against what was written. */
+function checkYamlPositions(entries: readonly { name?: string; filter: string }[], style: YamlStyle, flow: boolean, crlf: boolean): void {
+  let content = toYaml(entries, { defaultStringType: style, collectionStyle: flow ? 'flow' : 'block', lineWidth: 0 });
+  if (crlf) content = content.replace(/\n/g, '\r\n');
+  const read = readSavedFilters('views.yaml', content).entries;
+  expect(read.map((e) => e.text)).toEqual(entries.map((e) => e.filter));
+  for (const e of read) {
+    const written = content.slice(e.range.start, e.range.end);
+    // Read back where it was written, as a mapping's value: alone, a plain `...` or `--- A` would be a document marker.
+    const inPlace = flow ? `{ filter: ${written} }` : `filter: ${written}`;
+    expect((parseYaml(inPlace.replace(/\r\n/g, '\n')) as { filter: unknown }).filter).toBe(e.text);
+    expect(offsetOf(content, e.line, e.column)).toBe(textStart(content, e));
+  }
+}
+
 describe('positions of saved filters point at their text', () => {
   it('JSON: line and column are the first character after the opening quote, and the range reads back as the filter', () => {
     fc.assert(
@@ -79,22 +96,26 @@ describe('positions of saved filters point at their text', () => {
     fc.assert(
       fc.property(
         fc.array(savedEntry, { minLength: 1, maxLength: 6 }),
-        fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE') as fc.Arbitrary<'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE'>,
+        fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE') as fc.Arbitrary<YamlStyle>,
         fc.boolean(),
         fc.boolean(),
-        (entries, style, flow, crlf) => {
-          let content = toYaml(entries, { defaultStringType: style, collectionStyle: flow ? 'flow' : 'block', lineWidth: 0 });
-          if (crlf) content = content.replace(/\n/g, '\r\n');
-          const read = readSavedFilters('views.yaml', content).entries;
-          expect(read.map((e) => e.text)).toEqual(entries.map((e) => e.filter));
-          for (const e of read) {
-            const written = content.slice(e.range.start, e.range.end);
-            expect(parseYaml(written.replace(/\r\n/g, '\n'))).toBe(e.text);
-            expect(offsetOf(content, e.line, e.column)).toBe(textStart(content, e));
-          }
-        },
+        checkYamlPositions,
       ),
     );
+  });
+
+  // Shrunk from a run of the property above: a plain `...` (or `---`) is a document marker only at a line's start.
+  it.each(['...', '--- A', '... A'])('YAML: a plain %j written as a value reads back as itself', (filter) => {
+    checkYamlPositions(
+      [
+        { name: undefined, filter },
+        { name: undefined, filter: 'A' },
+      ],
+      'PLAIN',
+      false,
+      false,
+    );
+    checkYamlPositions([{ name: undefined, filter }], 'PLAIN', true, true);
   });
 });
 

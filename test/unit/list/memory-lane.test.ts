@@ -54,4 +54,38 @@ describe('createWorkLane', () => {
     await expect(failing.result).rejects.toThrow('boom');
     await expect(ok.result).resolves.toBe('ok');
   });
+
+  it('drops aborted work before its next slice and ends it (return), whether it was running, queued or never queued', async () => {
+    const lane = createWorkLane({ sliceMs: 0 });
+    const ended: string[] = [];
+    const log: string[] = [];
+    /** Endless work whose iterator records being ended (`return`), started or not. */
+    function endable(name: string): Iterator<void, string> {
+      return {
+        next: () => {
+          log.push(name);
+          return { done: false, value: undefined };
+        },
+        return: () => {
+          ended.push(name);
+          return { done: true, value: name };
+        },
+      };
+    }
+    const running = new AbortController();
+    const runningTask = lane.run('a', endable('running'), running.signal);
+    const queued = new AbortController();
+    const queuedTask = lane.run('a', endable('queued'), queued.signal);
+    await expect.poll(() => log.length, { interval: 1 }).toBeGreaterThan(2);
+    running.abort(new Error('gone'));
+    queued.abort(new Error('gone too'));
+    await expect(runningTask.result).rejects.toThrow('gone');
+    await expect(queuedTask.result).rejects.toThrow('gone too');
+    const before = new AbortController();
+    before.abort(new Error('gone before'));
+    await expect(lane.run('a', endable('never'), before.signal).result).rejects.toThrow('gone before');
+    // The queued and running work are ended at their next turn.
+    await expect.poll(() => [...ended].sort()).toEqual(['never', 'queued', 'running']);
+    expect(log.filter((n) => n !== 'running')).toEqual([]);
+  });
 });
