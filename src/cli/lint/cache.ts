@@ -69,10 +69,12 @@ const SETTLE_NS = 2_000_000_000n;
 export interface Replay {
   /** `viewKey` of the rules, `--quiet` and colour the frames were written under. */
   readonly view: string;
-  /** The file's code frames, joined as the report joins frames ('' when none is shown). */
-  readonly frames: string;
-  /** The frames as a cache file holds them, when read from one: written into the next as they are. */
-  readonly framesBytes?: Buffer;
+  /**
+   * The file's code frames, joined as the report joins frames (empty when
+   * none is shown). Read from a cache file they stay its bytes: written to
+   * the report and into the next cache as they are, never decoded.
+   */
+  readonly frames: string | Buffer;
   /** Its findings by severity, shown or not (the summary counts them all). */
   readonly counts: FixableCounts;
   /** Its findings `--fix` would act on, by severity (`potentiallyFixable`). */
@@ -277,12 +279,10 @@ function replayOf(row: unknown, regionOf: (offset: unknown, length: unknown) => 
   const [view, offset, length, ...numbers] = row as unknown[];
   const frames = regionOf(offset, length);
   if (typeof view !== 'string' || frames === undefined || !numbers.every(isOffset)) return undefined;
-  const framesBytes = frames();
   const [error, warning, info, fixableError, fixableWarning, fixableInfo, filters, sorts] = numbers as number[];
   return {
     view,
-    frames: framesBytes.toString('utf8'),
-    framesBytes,
+    frames: frames(),
     counts: { error: error!, warning: warning!, info: info! },
     fixable: { error: fixableError!, warning: fixableWarning!, info: fixableInfo! },
     filters: filters!,
@@ -608,7 +608,7 @@ const NEWLINE = Buffer.from('\n');
 function replayRow(replay: Replay | undefined, region: (bytes: Buffer) => [number, number]): ReplayRow | null {
   if (replay === undefined) return null;
   const { view, frames, counts, fixable, filters, sorts } = replay;
-  const [at, length] = region(replay.framesBytes ?? Buffer.from(frames));
+  const [at, length] = region(typeof frames === 'string' ? Buffer.from(frames) : frames);
   return [view, at, length, counts.error, counts.warning, counts.info, fixable.error, fixable.warning, fixable.info, filters, sorts];
 }
 

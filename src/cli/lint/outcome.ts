@@ -25,8 +25,8 @@ import type { Settings } from './settings.js';
  */
 export interface Outcome {
   readonly findings: LintFinding[];
-  /** The pretty format's code frames, in order (empty for json and sarif). */
-  readonly frames: string[];
+  /** The pretty format's code frames, in order (empty for json and sarif); a replayed file's as the bytes its cache held. */
+  readonly frames: (string | Buffer)[];
   readonly fixes: Fixes;
   /** With `--cache`: each item's findings before the rules, for its text as written (undefined where `--fix` changed it). */
   readonly raw: (readonly Diagnostic[] | undefined)[];
@@ -85,7 +85,7 @@ export function addInOrder(outcome: Outcome, inputs: Inputs, resultOf: (item: It
 
 /** A file's cached report part, in place of its items. */
 function addReplay(outcome: Outcome, replay: Replay): void {
-  if (replay.frames !== '') outcome.frames.push(replay.frames);
+  if (replay.frames.length > 0) outcome.frames.push(replay.frames);
   addCounts(outcome.replayed, replay.counts);
   addCounts(outcome.fixes.fixable, replay.fixable);
 }
