@@ -2,7 +2,8 @@
  * `wepql lint --cache`: a cached run reports byte for byte what an uncached
  * one does, takes an unchanged file's findings from the cache (a planted
  * finding shows it was not linted again) or its report part (a planted
- * frame shows it was replayed), lints a changed file again, trusts a file's
+ * frame shows it was replayed), lints a changed file again (its texts that
+ * did not change keep their cached findings), trusts a file's
  * status only once it has settled, and sets the cache aside when the
  * schema, the selectors or the build's settings change. Cases run in the
  * test's process; one spawns the built binary on two threads, whose workers
@@ -165,6 +166,25 @@ describe('wepql lint --cache', () => {
     expect(messages(changed).filter((m) => m.startsWith('views/d.wepql'))).not.toContain('views/d.wepql PLANTED');
     expect(messages(changed).some((m) => m.startsWith('views/d.wepql') && m.includes('contradicts'))).toBe(true);
     expect(JSON.stringify(cacheOf(join(dir, '.wepqlcache')).files.get(join(dir, 'views/d.wepql'))!.details)).not.toContain('PLANTED');
+  });
+
+  it("keeps the cached findings of a changed file's texts that did not change: only its edited text is linted again", async () => {
+    const dir = project();
+    await lint(dir, '--cache', '--cache-strategy', 'content', '--format', 'json');
+    plant(dir, 'views/a.json');
+    // The first filter's text stays; the second is mended.
+    const views = JSON.parse(readFileSync(join(dir, 'views/a.json'), 'utf8')) as { filter: string }[];
+    views[1]!.filter = 'Gender.Equal(2)';
+    writeFileSync(join(dir, 'views/a.json'), JSON.stringify(views, null, 4));
+    const r = await lint(dir, '--cache', '--cache-strategy', 'content', '--format', 'json');
+    const found = (JSON.parse(r.stdout) as { file: string; line: number; code: string; message: string }[]).filter(
+      (f) => f.file === 'views/a.json',
+    );
+    // The planted finding comes from the cache: that text was not linted again.
+    expect(found.map((f) => f.message)).toContain('PLANTED');
+    // The mended text was: its syntax error is gone, and the file's lines are where the new layout puts them.
+    expect(found.map((f) => f.code)).not.toContain('missing-close-paren');
+    expect(found.find((f) => f.message === 'PLANTED')!.line).toBe(4);
   });
 
   it('sets the whole cache aside when the schema, the selectors or --case-sensitive change', async () => {

@@ -433,14 +433,17 @@ export function openCache(location: string, key: string, strategy: CacheStrategy
 function entriesOf(cache: LintCache, file: CachedFile): readonly SavedEntry[] | undefined {
   const details = file.details();
   if (details === undefined) return undefined;
-  details.entries.forEach((entry, i) => cache.findings[entry.kind].set(entry.text, details.found[i]!));
+  knowFindingsOf(cache, file);
   cache.readBack.add(file);
   return details.entries;
 }
 
 /**
  * The `reuse` answer of `loadSources` for this cache: a file whose path and
- * text hash are as cached gets its cached entries.
+ * text hash are as cached gets its cached entries. A file whose text
+ * changed is read again, but the findings its texts had are made known to
+ * the run's linter: a text's findings depend on the text and the run's key
+ * only, so an edit re-lints the texts it changed, not the file's others.
  *
  * @example
  * await readRunSources(args, config, { operands, alsoExclude, reuse: reuseFrom(cache) });
@@ -450,10 +453,20 @@ export function reuseFrom(cache: LintCache): NonNullable<LoadOptions['reuse']> {
     const hash = sha1(source.text);
     cache.hashes.set(candidate.abs, hash);
     const file = cache.known.get(candidate.abs);
-    if (file === undefined || file.path !== candidate.path || file.hash !== hash) return undefined;
+    if (file === undefined) return undefined;
+    if (file.path !== candidate.path || file.hash !== hash) {
+      knowFindingsOf(cache, file);
+      return undefined;
+    }
     const entries = entriesOf(cache, file);
     return entries === undefined ? undefined : { format: file.format, entries };
   };
+}
+
+/** Makes the findings a cached file's texts had known to the run's linter, without taking its entries. */
+function knowFindingsOf(cache: LintCache, file: CachedFile): void {
+  const details = file.details();
+  details?.entries.forEach((entry, i) => cache.findings[entry.kind].set(entry.text, details.found[i]!));
 }
 
 /**
