@@ -6,11 +6,11 @@
  * 16 MB a half on 64-bit) each time a scavenge finds most of it still alive,
  * as a lint run's findings and frames are. Every page it grows into is
  * fresh memory the process faults in, and every object still alive is
- * copied across the larger space. Held at its starting 1 MB a half, a cold
- * `wepql lint` of 1,000 files scavenges more often but each scavenge is
- * small: about 13% less wall time and 30 MB less resident memory on the
- * 2-core machine of `bench/results/startup.md` (a page fault costs about
- * 16 µs there).
+ * copied across the larger space. Held at 1 MB a half, a cold `wepql lint`
+ * of 1,000 files scavenges more often but each scavenge is small: about 10%
+ * less wall time and CPU, and 30 MiB less resident memory, on the 2-core
+ * machine of `bench/results/startup.md` (a page fault costs about 16 µs
+ * there).
  */
 import { setFlagsFromString } from 'node:v8';
 
