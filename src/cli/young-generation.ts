@@ -26,11 +26,14 @@ export const HOLD_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
 /**
  * Holds the young generation at its present size for the rest of the
- * process (worker threads started later included).
+ * process (worker threads started later included). Only under V8 11 (Node
+ * 20), where the flag is tested: V8 writes an error to standard error for a
+ * flag it does not know, so under another V8 the young generation is left
+ * to grow as V8 decides.
  *
  * @example
  * holdYoungGeneration(); // before linting many files
  */
 export function holdYoungGeneration(): void {
-  setFlagsFromString(HOLD_YOUNG_GENERATION);
+  if (process.versions.v8.startsWith('11.')) setFlagsFromString(HOLD_YOUNG_GENERATION);
 }

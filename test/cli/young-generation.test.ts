@@ -44,6 +44,7 @@ describe('the young generation of a batch command', () => {
     const r = runCli(args, { cwd: project, env: probed });
     expect(r.code, r.stderr).toBe(1); // the project holds errors, and files fmt would rewrite
     const { start, exit } = probeOf(r.stderr);
+    expect(r.stderr).not.toMatch(/unrecognized flag/);
     expect(start).toBeGreaterThan(0);
     // Loading the command's modules may grow it once before the command holds it; a lint that grew it is at 8 times or more.
     expect(exit).toBeLessThanOrEqual(2 * start);
