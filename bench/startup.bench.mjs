@@ -131,6 +131,21 @@ function touchTenFiles() {
     writeFileSync(file, grow ? `${text}\n` : text.replace(/\n$/, ''));
   }
 }
+let edits = 0;
+/**
+ * Edits one filter in each of 10 of the project's files: its first filter gains a condition that is new on
+ * every run (a run with --cache lints those 10 texts; the files' other texts keep their cached findings).
+ */
+function editTenFilters() {
+  const round = edits++;
+  for (let f = 10; f < 20; f++) {
+    const file = join(project, 'views', `team-${f % 20}`, `views-${f}.json`);
+    const views = JSON.parse(readFileSync(file, 'utf8'));
+    const first = views[0].filter.replace(/;Id\.NotEqual\(\d+\)$/, '');
+    views[0].filter = `${first};Id.NotEqual(${round})`;
+    writeFileSync(file, JSON.stringify(views, null, 2) + '\n');
+  }
+}
 const subjects = [
   { name: '`wepql --version`', rounds: 15, args: (t) => [cli(t), '--version'], cpuTarget: 1.3 },
   {
@@ -169,6 +184,16 @@ const subjects = [
     rounds: 7,
     args: (t) => [cli(t), 'lint', '--cache', '--cache-location', cacheFor(t, 'changed')],
     before: touchTenFiles,
+    cwd: project,
+    wallTargetMs: 500,
+    thisTreeOnly: true,
+  },
+  {
+    // Before each run one filter of each of 10 other files is edited: those 10 texts are linted, the rest come from the cache.
+    name: '`wepql lint --cache` on the 1,000 files, one filter edited in 10 of them since the last run',
+    rounds: 7,
+    args: (t) => [cli(t), 'lint', '--cache', '--cache-location', cacheFor(t, 'edited')],
+    before: editTenFilters,
     cwd: project,
     wallTargetMs: 500,
     thisTreeOnly: true,
