@@ -14,15 +14,9 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-/**
- * The V8 flag that stops the young generation's growth: V8 reads it each
- * time it would grow the space, so setting it while running takes effect
- * from the next scavenge on.
- *
- * @example
- * node --semi-space-growth-factor=1 app.js // the same, from the command line
- */
-export const HOLD_YOUNG_GENERATION = '--semi-space-growth-factor=1';
+// The V8 flag that stops the young generation's growth: V8 reads it each time it would grow the space, so
+// setting it while running takes effect from the next scavenge on (`node --semi-space-growth-factor=1` is the same).
+const HOLD_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
 /**
  * Holds the young generation at its present size for the rest of the
