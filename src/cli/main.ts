@@ -12,6 +12,7 @@ import { initializeResult } from '../lsp/capabilities.js';
 import { earlyStreams } from '../lsp/early-answer.js';
 import type { CommandDefinition } from './command.js';
 import { definition as lspDefinition } from './commands/lsp-definition.js';
+import { allowYoungGenerationHold } from './young-generation.js';
 
 // Of the package, only what `wepql lsp` needs to answer the editor's
 // `initialize` is imported above (its capabilities, the early answer and its
@@ -37,22 +38,12 @@ interface CommandEntry {
   /** Usage line for a command module that declares no `definition`. */
   readonly usage?: string;
   readonly load: () => Promise<CommandModule>;
-  /** Reads and checks many files in one go: when this process is `wepql`, V8's young generation is held at its size (young-generation.ts). */
-  readonly batch?: true;
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   parse: { summary: 'print the syntax tree of a filter (or sort) as JSON', load: () => import('./commands/parse.js') },
-  fmt: {
-    summary: 'print the canonical form, or check or rewrite files of saved filters',
-    load: () => import('./commands/fmt.js'),
-    batch: true,
-  },
-  lint: {
-    summary: 'check saved filters and sorts against a schema (and the schema before it)',
-    load: () => import('./commands/lint.js'),
-    batch: true,
-  },
+  fmt: { summary: 'print the canonical form, or check or rewrite files of saved filters', load: () => import('./commands/fmt.js') },
+  lint: { summary: 'check saved filters and sorts against a schema (and the schema before it)', load: () => import('./commands/lint.js') },
   query: { summary: 'run a filter and sort over a JSON or NDJSON file of records', load: () => import('./commands/query.js') },
   explain: { summary: 'say what a filter (or sort) means in plain English', load: () => import('./commands/explain.js') },
   schema: {
@@ -157,8 +148,6 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (name === 'lsp') answerInitializeEarly(rest);
-  // Process-wide: not for a command run inside another program (runWepql from the test suite).
-  if (entry.batch === true && startedAsProgram) (await import('./young-generation.js')).holdYoungGeneration();
   const command = await entry.load();
   try {
     return await command.run(rest);
@@ -251,11 +240,9 @@ function isProgram(): boolean {
   }
 }
 
-/** Set when this file is the program Node started, before its command runs. */
-let startedAsProgram = false;
-
 if (isProgram()) {
-  startedAsProgram = true;
+  // Process-wide settings are the program's to make, never a command's run inside another program (runWepql imported).
+  allowYoungGenerationHold();
   // A reader that stops early (`wepql query … | head`) closes the pipe: that is
   // not a failure of the command, so end quietly with success.
   for (const stream of [process.stdout, process.stderr]) {
