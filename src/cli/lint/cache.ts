@@ -431,9 +431,8 @@ export function openCache(location: string, key: string, strategy: CacheStrategy
 
 /** A cached file's entries, with their findings made known to the run's linter; undefined when its details are damaged. */
 function entriesOf(cache: LintCache, file: CachedFile): readonly SavedEntry[] | undefined {
-  const details = file.details();
+  const details = knowFindingsOf(cache, file);
   if (details === undefined) return undefined;
-  knowFindingsOf(cache, file);
   cache.readBack.add(file);
   return details.entries;
 }
@@ -463,10 +462,11 @@ export function reuseFrom(cache: LintCache): NonNullable<LoadOptions['reuse']> {
   };
 }
 
-/** Makes the findings a cached file's texts had known to the run's linter, without taking its entries. */
-function knowFindingsOf(cache: LintCache, file: CachedFile): void {
+/** Makes the findings a cached file's texts had known to the run's linter; returns its details (undefined when damaged). */
+function knowFindingsOf(cache: LintCache, file: CachedFile): Details | undefined {
   const details = file.details();
   details?.entries.forEach((entry, i) => cache.findings[entry.kind].set(entry.text, details.found[i]!));
+  return details;
 }
 
 /**
