@@ -11,11 +11,11 @@
  * Where the logic cannot decide, it answers "satisfiable", so the rules
  * never report a contradiction that is not one.
  */
-import { matchFilterNode } from '../ast/fold.js';
+import { matchFilterNodeWith, type MatchWithHandlers } from '../ast/fold.js';
 import type { TextPosition } from '../ast/operators.js';
 import { operatorFacts, passesTest, type PositiveRelation, type ValueTest } from '../ast/operator-facts.js';
 import { comparableValue, type ScalarType } from '../schema/values.js';
-import type { TypedComparison, TypedList, TypedNullCheck, TypedScalar } from '../ast/typed-tree.js';
+import type { TypedComparison, TypedFilterNode, TypedList, TypedNullCheck, TypedScalar } from '../ast/typed-tree.js';
 
 /** A normalized non-null value: folded strings, epoch-ms datetimes. */
 export type AtomValue = string | number | boolean;
@@ -73,18 +73,40 @@ export function normalizeValue(value: TypedScalar, type: ScalarType, caseSensiti
  */
 export function toAtom(node: SingleFieldCondition, caseSensitive: boolean): Atom {
   const facts = operatorFacts(node.operator);
-  const normalize = (v: TypedScalar): AtomValue => normalizeValue(v, node.field.type, caseSensitive);
-  const operands = matchFilterNode<SingleFieldCondition, Pick<AtomTest, 'value' | 'values'>>(node, {
-    comparison: (c) => ({ value: normalize(c.value), values: [] }),
-    list: (l) => ({ values: l.values.map(normalize) }),
-    'null-check': () => ({ values: [] }),
-  });
   return {
     field: node.field.name,
     type: node.field.type,
     nullOk: facts.nullMatches,
-    test: { test: facts.test, negated: facts.negated, ...operands },
+    test: matchFilterNodeWith<TypedFilterNode, AtomContext, AtomTest>(node, ATOM_TESTS, { facts, caseSensitive }, notSingleField),
   };
+}
+
+/** What `ATOM_TESTS` needs beside the node. */
+interface AtomContext {
+  readonly facts: ReturnType<typeof operatorFacts>;
+  readonly caseSensitive: boolean;
+}
+
+/** Each kind's test with its normalized operands; a table made once, the condition's facts passed in. */
+const ATOM_TESTS: MatchWithHandlers<TypedFilterNode, AtomContext, AtomTest> = {
+  comparison: (c, { facts, caseSensitive }) => ({
+    test: facts.test,
+    negated: facts.negated,
+    value: normalizeValue(c.value, c.field.type, caseSensitive),
+    values: [],
+  }),
+  list: (l, { facts, caseSensitive }) => ({
+    test: facts.test,
+    negated: facts.negated,
+    values: l.values.map((v) => normalizeValue(v, l.field.type, caseSensitive)),
+  }),
+  'null-check': (_n, { facts }) => ({ test: facts.test, negated: facts.negated, values: [] }),
+  group: (g) => notSingleField(g),
+  'in-fields': (f) => notSingleField(f),
+};
+
+function notSingleField(node: TypedFilterNode): never {
+  throw new TypeError(`toAtom: not a single-field condition: ${String((node as { kind?: unknown }).kind)}`);
 }
 
 /** The test that holds on exactly the non-null values where `test` fails. */
@@ -110,21 +132,38 @@ function passesNone(t: AtomTest): boolean {
 
 /** Whether some non-null value of the type passes every test. */
 function nonNullSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boolean {
-  if (tests.some(passesNone)) return false;
-  const finite = finiteCandidates(type, tests);
-  if (finite !== undefined) return finite.some((v) => tests.every((t) => passes(t, v)));
+  // Loops, not some/every with arrow functions: the lint of a large run calls this for every condition
+  // before V8 has optimized it, where each arrow is an allocation (bench/results/startup.md).
+  for (const t of tests) if (passesNone(t)) return false;
+  const pinned = pinningTest(tests);
+  if (pinned !== undefined) {
+    if (pinned.test.kind !== 'member') return passesAll(tests, pinned.value!);
+    for (const v of pinned.values) if (passesAll(tests, v)) return true;
+    return false;
+  }
+  if (type === 'boolean') return passesAll(tests, false) || passesAll(tests, true);
   if (type === 'string') return stringsSatisfiable(tests);
   return orderedSatisfiable(type, tests);
 }
 
-/** The values a conjunction can take when some test pins them to a finite set. */
-function finiteCandidates(type: ScalarType, tests: readonly AtomTest[]): readonly AtomValue[] | undefined {
+/** Whether the value passes every test. */
+function passesAll(tests: readonly AtomTest[], v: AtomValue): boolean {
+  for (const t of tests) if (!passes(t, v)) return false;
+  return true;
+}
+
+/**
+ * The first test that pins the values of a conjunction to a finite set (a
+ * positive equality: its value; a positive membership: its values), or
+ * undefined. Boolean domains are finite too: `nonNullSatisfiable` tries both.
+ */
+function pinningTest(tests: readonly AtomTest[]): AtomTest | undefined {
   for (const t of tests) {
     if (t.negated) continue;
-    if (t.test.kind === 'compare' && t.test.relation === '=') return [t.value!];
-    if (t.test.kind === 'member') return t.values;
+    if (t.test.kind === 'compare' && t.test.relation === '=') return t;
+    if (t.test.kind === 'member') return t;
   }
-  return type === 'boolean' ? [false, true] : undefined;
+  return undefined;
 }
 
 /**
@@ -207,9 +246,32 @@ function continuousNonEmpty({ lo, loOpen, hi, hiOpen, excluded }: Interval): boo
   return !loOpen && !hiOpen && !excluded.has(lo);
 }
 
-/** The values of the text tests at one position, required (`negated` false) or forbidden. */
-function textValues(tests: readonly AtomTest[], position: TextPosition, negated: boolean): string[] {
-  return tests.filter((t) => t.test.kind === 'text' && t.test.position === position && t.negated === negated).map((t) => String(t.value));
+/** The values of the text tests by position, required and forbidden (`not…`), in the tests' order; a list made only when it has one. */
+interface TextValues {
+  starts?: string[];
+  ends?: string[];
+  contains?: string[];
+  notStarts?: string[];
+  notEnds?: string[];
+  notContains?: string[];
+}
+
+const NOTHING: readonly string[] = [];
+
+const TEXT_LISTS: Readonly<Record<TextPosition, readonly [keyof TextValues, keyof TextValues]>> = {
+  starts: ['starts', 'notStarts'],
+  ends: ['ends', 'notEnds'],
+  contains: ['contains', 'notContains'],
+};
+
+function textValues(tests: readonly AtomTest[]): TextValues {
+  const out: TextValues = {};
+  for (const t of tests) {
+    if (t.test.kind !== 'text') continue;
+    const name = TEXT_LISTS[t.test.position][t.negated ? 1 : 0];
+    (out[name] ??= []).push(String(t.value));
+  }
+  return out;
 }
 
 /** Whether every two of the parts can be the start (or, `prefix` false, the end) of one string. */
@@ -221,19 +283,17 @@ function pairwiseCompatible(parts: readonly string[], prefix: boolean): boolean 
 
 /** Strings without a finite set: prefix, suffix and substring reasoning. */
 function stringsSatisfiable(tests: readonly AtomTest[]): boolean {
-  const starts = textValues(tests, 'starts', false);
-  const ends = textValues(tests, 'ends', false);
-  const contains = textValues(tests, 'contains', false);
-  const notContains = textValues(tests, 'contains', true);
-  const notStarts = textValues(tests, 'starts', true);
-  const notEnds = textValues(tests, 'ends', true);
+  const values = textValues(tests);
+  const { starts = NOTHING, ends = NOTHING, contains = NOTHING, notContains = NOTHING, notStarts = NOTHING, notEnds = NOTHING } = values;
   // Every string contains, starts and ends with the empty string.
-  if ([...notContains, ...notStarts, ...notEnds].includes('')) return false;
+  if (notContains.includes('') || notStarts.includes('') || notEnds.includes('')) return false;
   if (!pairwiseCompatible(starts, true) || !pairwiseCompatible(ends, false)) return false;
   // A required part that contains a forbidden substring.
-  for (const req of [...starts, ...ends, ...contains]) if (notContains.some((n) => req.includes(n))) return false;
-  for (const s of starts) if (notStarts.some((n) => s.startsWith(n))) return false;
-  for (const e of ends) if (notEnds.some((n) => e.endsWith(n))) return false;
+  if (notContains.length > 0)
+    for (const required of [starts, ends, contains])
+      for (const req of required) for (const n of notContains) if (req.includes(n)) return false;
+  for (const s of starts) for (const n of notStarts) if (s.startsWith(n)) return false;
+  for (const e of ends) for (const n of notEnds) if (e.endsWith(n)) return false;
   return true;
 }
 
@@ -245,11 +305,12 @@ function stringsSatisfiable(tests: readonly AtomTest[]): boolean {
  */
 export function satisfiable(atoms: readonly Atom[]): boolean {
   if (atoms.length === 0) return true;
-  if (atoms.every((a) => a.nullOk)) return true;
-  return nonNullSatisfiable(
-    atoms[0]!.type,
-    atoms.map((a) => a.test),
-  );
+  let allNullOk = true;
+  for (const a of atoms) allNullOk &&= a.nullOk;
+  if (allNullOk) return true;
+  const tests: AtomTest[] = [];
+  for (const a of atoms) tests.push(a.test);
+  return nonNullSatisfiable(atoms[0]!.type, tests);
 }
 
 /**

@@ -4,7 +4,15 @@
  * values and filters that can match nothing. They run on the validated tree
  * and report warnings; a filter with such findings still runs.
  */
-import { foldFilter, foldFilterWith, matchFilterNode, skipChildren, type FoldHandlers, type MatchHandlers } from '../ast/fold.js';
+import {
+  foldFilterWith,
+  matchFilterNode,
+  matchFilterNodeWith,
+  skipChildren,
+  type FoldWithHandlers,
+  type MatchHandlers,
+  type MatchWithHandlers,
+} from '../ast/fold.js';
 import type { Span } from '../ast/nodes.js';
 import { operatorFacts } from '../ast/operator-facts.js';
 import type { ScalarType } from '../ast/operators.js';
@@ -26,12 +34,33 @@ export interface LintOptions {
   readonly caseSensitive?: boolean;
 }
 
+/**
+ * One `lintFilter` call's state. The rules are tables made once at module
+ * level and this is passed to them, not captured: a closure per node was
+ * a large share of a cold `wepql lint` run (bench/results/startup.md). A node's structural key
+ * and atom are asked for by several rules (the duplicates of its level, the
+ * redundant branches of its `Or`, the contradictions of its level and of
+ * its branch), so each is made once per call.
+ */
 interface Context {
-  /** The direct branches of Or groups: a suggestion replacing one must be a single clause. */
-  readonly orBranches: ReadonlySet<TypedFilterNode>;
   readonly text: string | undefined;
   readonly caseSensitive: boolean;
   readonly out: Diagnostic[];
+  /**
+   * Whether the nodes walked under this context are the direct branches of
+   * an Or group: a suggestion replacing one must be a single clause.
+   */
+  readonly orBranch: boolean;
+  /** Shared by every context of one call. */
+  readonly memo: Memo;
+}
+
+/** What one call works out once: keys, atoms, and the contexts of Or branches and of And levels. */
+interface Memo {
+  keys?: Map<TypedFilterNode, string>;
+  atoms?: Map<SingleFieldCondition, Atom>;
+  branches?: Context;
+  level?: Context;
 }
 
 type NodeSpan = Span;
@@ -55,29 +84,104 @@ const QUOTE_WITHOUT_TEXT: MatchHandlers<TypedFilterNode, string> = {
   'null-check': fieldCondition,
 };
 
-const SINGLE_FIELD: MatchHandlers<TypedFilterNode, boolean> = {
-  comparison: () => true,
-  list: () => true,
-  'null-check': () => true,
-  group: () => false,
-  'in-fields': () => false,
+const yes = (): boolean => true;
+const no = (): boolean => false;
+const SINGLE_FIELD: MatchWithHandlers<TypedFilterNode, undefined, boolean> = {
+  comparison: yes,
+  list: yes,
+  'null-check': yes,
+  group: no,
+  'in-fields': no,
 };
 
 function isSingleField(node: TypedFilterNode): node is SingleFieldCondition {
-  return matchFilterNode(node, SINGLE_FIELD);
+  return matchFilterNodeWith(node, SINGLE_FIELD, undefined, no);
+}
+
+/** The JSON of a normalized value: a key part that no other value (of any type) spells. */
+function valueKey(v: Parameters<typeof normalizeValue>[0], type: ScalarType, ctx: Context): string {
+  return JSON.stringify(normalizeValue(v, type, ctx.caseSensitive));
+}
+
+/** The key of each kind of condition (a group's spells out its children's: `KEY_STEPS`). */
+const LEAF_KEYS: MatchWithHandlers<TypedFilterNode, Context, string> = {
+  comparison: (c, ctx) => `c|${c.field.name}|${c.operator}|${valueKey(c.value, c.field.type, ctx)}`,
+  'null-check': (n) => `n|${n.field.name}|${n.operator}`,
+  list: (l, ctx) => `l|${l.field.name}|${l.operator}|${listKey(l, ctx)}`,
+  'in-fields': (f, ctx) =>
+    `f|${f.operator}|${f.fields.map((field, i) => `${field.name}=${valueKey(f.values[i]!, field.type, ctx)}`).join(',')}`,
+  group: (g) => {
+    throw new TypeError(`LEAF_KEYS: a group (${g.operator}) is keyed by KEY_STEPS`);
+  },
+};
+
+const leafKey = (node: TypedFilterNode, ctx: Context): string =>
+  remember(ctx, node, matchFilterNodeWith(node, LEAF_KEYS, ctx, unknownKind));
+
+function unknownKind(node: TypedFilterNode): never {
+  throw new TypeError(`lintFilter: a node of unknown kind ${String((node as { kind?: unknown }).kind)}`);
+}
+
+/** Keys of a group's subtree; a group already keyed (by the duplicates of a level below) is not walked again. */
+const KEY_STEPS: FoldWithHandlers<TypedFilterNode, Context, string> = {
+  comparison: leafKey,
+  'null-check': leafKey,
+  list: leafKey,
+  'in-fields': leafKey,
+  group: {
+    enter: (g, ctx) => {
+      const known = ctx.memo.keys?.get(g);
+      return known === undefined ? ctx : skipChildren(known);
+    },
+    leave: (g, children, ctx) => remember(ctx, g, `g|${g.operator}(${children.join(';')})`),
+  },
+};
+
+/** A list's values as a set: sorted, each once. */
+function listKey(l: Extract<TypedFilterNode, { kind: 'list' }>, ctx: Context): string {
+  return [...new Set(l.values.map((v) => valueKey(v, l.field.type, ctx)))].sort().join(',');
+}
+
+function remember(ctx: Context, node: TypedFilterNode, key: string): string {
+  (ctx.memo.keys ??= new Map()).set(node, key);
+  return key;
 }
 
 /** A structural key: equal keys mean equivalent conditions. */
-function conditionKey(node: TypedFilterNode, caseSensitive: boolean): string {
-  const norm = (v: Parameters<typeof normalizeValue>[0], type: ScalarType): string =>
-    JSON.stringify(normalizeValue(v, type, caseSensitive));
-  return foldFilter<TypedFilterNode, string>(node, {
-    comparison: (c) => `c|${c.field.name}|${c.operator}|${norm(c.value, c.field.type)}`,
-    'null-check': (n) => `n|${n.field.name}|${n.operator}`,
-    list: (l) => `l|${l.field.name}|${l.operator}|${[...new Set(l.values.map((v) => norm(v, l.field.type)))].sort().join(',')}`,
-    'in-fields': (f) => `f|${f.operator}|${f.fields.map((field, i) => `${field.name}=${norm(f.values[i]!, field.type)}`).join(',')}`,
-    group: (g, children) => `g|${g.operator}(${children.join(';')})`,
-  });
+function conditionKey(node: TypedFilterNode, ctx: Context): string {
+  const known = ctx.memo.keys?.get(node);
+  if (known !== undefined) return known;
+  return node.kind === 'group' ? foldFilterWith([node], KEY_STEPS, ctx)[0]! : leafKey(node, ctx);
+}
+
+/**
+ * Whether some two siblings could have equal keys: a key spells its node's
+ * kind and, for a condition on one field, the field (`LEAF_KEYS`), so
+ * siblings of different kinds or fields never repeat one another. Checked
+ * pair by pair, so only for a short list: a longer one goes straight to the
+ * keys.
+ */
+function mayRepeat(siblings: readonly TypedFilterNode[]): boolean {
+  if (siblings.length > SHORT_LEVEL) return true;
+  for (let j = 1; j < siblings.length; j++) {
+    const b = siblings[j]!;
+    for (let i = 0; i < j; i++) {
+      const a = siblings[i]!;
+      if (a.kind === b.kind && (!isSingleField(a) || a.field.name === (b as SingleFieldCondition).field.name)) return true;
+    }
+  }
+  return false;
+}
+
+/** The most siblings (or conditions of one level) compared pair by pair before a map is made. */
+const SHORT_LEVEL = 16;
+
+/** The node's atom, made once per call. */
+function atomOf(ctx: Context, node: SingleFieldCondition): Atom {
+  const atoms = (ctx.memo.atoms ??= new Map());
+  let atom = atoms.get(node);
+  if (atom === undefined) atoms.set(node, (atom = toAtom(node, ctx.caseSensitive)));
+  return atom;
 }
 
 /**
@@ -92,45 +196,47 @@ function removeClauseEdit(ctx: Context, siblings: readonly TypedFilterNode[], in
   return undefined;
 }
 
-/** The clauses ANDed at one level: nested `And` groups are looked through (through the fold, so no nesting exhausts the call stack). */
-function andLevel(clauses: readonly TypedFilterNode[]): TypedFilterNode[] {
-  const out: TypedFilterNode[] = [];
-  const take = (node: TypedFilterNode): void => {
-    out.push(node);
-  };
-  foldFilterWith<TypedFilterNode, undefined, void>(
-    clauses,
-    {
-      group: {
-        // An Or group is one clause of this level; an And group's children are.
-        enter: (group) => {
-          if (group.operator === 'And') return undefined;
-          take(group);
-          return skipChildren(undefined);
-        },
-        leave: () => undefined,
-      },
-      comparison: take,
-      'null-check': take,
-      list: take,
-      'in-fields': take,
+/** Takes each node of an AND level: an Or group is one clause of it, an And group's children are. */
+const AND_LEVEL: FoldWithHandlers<TypedFilterNode, TypedFilterNode[], void> = {
+  group: {
+    enter: (group, out) => {
+      if (group.operator === 'And') return out;
+      out.push(group);
+      return skipChildren(undefined);
     },
-    undefined,
-  );
+    leave: () => undefined,
+  },
+  comparison: (node, out) => void out.push(node),
+  'null-check': (node, out) => void out.push(node),
+  list: (node, out) => void out.push(node),
+  'in-fields': (node, out) => void out.push(node),
+};
+
+/** The clauses ANDed at one level: nested `And` groups are looked through (through the fold, so no nesting exhausts the call stack). */
+function andLevel(clauses: readonly TypedFilterNode[]): readonly TypedFilterNode[] {
+  // Without an And group among them, the clauses are the level.
+  if (!clauses.some(isAndGroup)) return clauses;
+  const out: TypedFilterNode[] = [];
+  foldFilterWith(clauses, AND_LEVEL, out);
   return out;
+}
+
+function isAndGroup(node: TypedFilterNode): boolean {
+  return node.kind === 'group' && node.operator === 'And';
 }
 
 /** Duplicate conditions among direct siblings (same level, same group). */
 function checkDuplicates(ctx: Context, siblings: readonly TypedFilterNode[]): void {
   // One clause repeats nothing: no key to build (a group's key spells out its whole subtree).
-  if (siblings.length < 2) return;
+  if (siblings.length < 2 || !mayRepeat(siblings)) return;
   const seen = new Map<string, TypedFilterNode>();
-  siblings.forEach((node, i) => {
-    const key = conditionKey(node, ctx.caseSensitive);
+  for (let i = 0; i < siblings.length; i++) {
+    const node = siblings[i]!;
+    const key = conditionKey(node, ctx);
     const first = seen.get(key);
     if (first === undefined) {
       seen.set(key, node);
-      return;
+      continue;
     }
     const fix = removeClauseEdit(ctx, siblings, i);
     ctx.out.push({
@@ -144,7 +250,7 @@ function checkDuplicates(ctx: Context, siblings: readonly TypedFilterNode[]): vo
       end: spanOf(node).end,
       ...(fix === undefined ? {} : { fix }),
     });
-  });
+  }
 }
 
 /** Repeated values inside one list operator. */
@@ -152,7 +258,7 @@ function checkListValues(ctx: Context, node: TypedFilterNode): void {
   if (node.kind !== 'list') return;
   const seen = new Set<string>();
   node.values.forEach((v, i) => {
-    const key = JSON.stringify(normalizeValue(v, node.field.type, ctx.caseSensitive));
+    const key = valueKey(v, node.field.type, ctx);
     if (!seen.has(key)) {
       seen.add(key);
       return;
@@ -207,7 +313,7 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
     field.name,
     values.map((v) => v.value),
     negate,
-    ctx.orBranches.has(node),
+    ctx.orBranch,
   );
   if (said === undefined) return;
   const s = values.length > 1 ? 's' : '';
@@ -228,10 +334,11 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
  */
 function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): boolean {
   let ok = true;
-  const byField = new Map<string, { node: SingleFieldCondition; atom: Atom }[]>();
+  // The conditions on one field each that can hold alone, in order; grouped by field only when a field repeats.
+  const kept: SingleFieldCondition[] = [];
   for (const node of level) {
     if (!isSingleField(node)) continue;
-    const atom = toAtom(node, ctx.caseSensitive);
+    const atom = atomOf(ctx, node);
     if (!satisfiable([atom])) {
       ok = false;
       ctx.out.push({
@@ -243,6 +350,12 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): b
       });
       continue;
     }
+    kept.push(node);
+  }
+  if (!fieldRepeats(kept)) return ok;
+  const byField = new Map<string, { node: SingleFieldCondition; atom: Atom }[]>();
+  for (const node of kept) {
+    const atom = atomOf(ctx, node);
     const list = byField.get(atom.field) ?? [];
     list.push({ node, atom });
     byField.set(atom.field, list);
@@ -279,26 +392,34 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): b
   return ok;
 }
 
+/** Whether two of the conditions are on one field (true for a long list, which the map groups instead). */
+function fieldRepeats(conditions: readonly SingleFieldCondition[]): boolean {
+  if (conditions.length > SHORT_LEVEL) return true;
+  for (let j = 1; j < conditions.length; j++)
+    for (let i = 0; i < j; i++) if (conditions[i]!.field.name === conditions[j]!.field.name) return true;
+  return false;
+}
+
 /** Whether branch `a` implies condition `b`: `a` is `b`-implying, or an And containing such a child. */
-function branchImplies(a: TypedFilterNode, b: Atom, caseSensitive: boolean): boolean {
-  if (isSingleField(a)) return implies(toAtom(a, caseSensitive), b);
-  if (a.kind === 'group' && a.operator === 'And') return andLevel(a.children).some((c) => branchImplies(c, b, caseSensitive));
+function branchImplies(ctx: Context, a: TypedFilterNode, b: Atom): boolean {
+  if (isSingleField(a)) return implies(atomOf(ctx, a), b);
+  if (a.kind === 'group' && a.operator === 'And') return andLevel(a.children).some((c) => branchImplies(ctx, c, b));
   return false;
 }
 
 /** `Or` branches made redundant by a more general sibling condition. */
 function checkRedundantBranches(ctx: Context, group: TypedGroup): void {
   const children = group.children;
-  const keys = children.map((c) => conditionKey(c, ctx.caseSensitive));
+  const keys = children.map((c) => conditionKey(c, ctx));
   children.forEach((branch, i) => {
     for (let j = 0; j < children.length; j++) {
       if (i === j || keys[i] === keys[j]) continue; // exact duplicates are duplicate-condition
       const other = children[j]!;
       if (!isSingleField(other)) continue;
-      const atom = toAtom(other, ctx.caseSensitive);
-      if (!branchImplies(branch, atom, ctx.caseSensitive)) continue;
+      const atom = atomOf(ctx, other);
+      if (!branchImplies(ctx, branch, atom)) continue;
       // When two branches imply each other, report only the later one.
-      if (isSingleField(branch) && implies(atom, toAtom(branch, ctx.caseSensitive)) && i < j) continue;
+      if (isSingleField(branch) && implies(atom, atomOf(ctx, branch)) && i < j) continue;
       const fix = removeClauseEdit(ctx, children, i);
       ctx.out.push({
         code: 'redundant-or-branch',
@@ -327,74 +448,67 @@ interface NodeFindings {
 
 const NONE: readonly Diagnostic[] = [];
 
+/** What a condition gives its parent: it can match, and has no contradictions of a level to pass up. */
+const CONDITION: NodeFindings = { satisfiable: true, contradictions: NONE };
+
+/** The rules of one condition: repeated list values and date-only equality. */
+function conditionFindings(node: TypedFilterNode, ctx: Context): NodeFindings {
+  checkListValues(ctx, node);
+  checkDateOnly(ctx, node);
+  return CONDITION;
+}
+
+/** The rules of one group, its children's findings in hand: duplicates among its children, then its level's contradictions (And) or its branches' (Or). */
+function groupFindings(group: TypedGroup, children: readonly NodeFindings[], ctx: Context): NodeFindings {
+  checkDuplicates(ctx, group.children);
+  if (group.operator === 'And') {
+    const level: Context = { ...ctx, out: [] };
+    const satisfiable = checkContradictions(level, andLevel(group.children));
+    return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions: level.out };
+  }
+  checkRedundantBranches(ctx, group);
+  // Each branch is a level of its own: an And branch's contradictions are reported, a condition is checked alone.
+  let any = false;
+  for (let k = 0; k < group.children.length; k++) {
+    const branch = group.children[k]!;
+    const found = children[k]!;
+    for (const d of found.contradictions) ctx.out.push(d);
+    const alone = branch.kind === 'group' || checkContradictions(ctx, [branch]);
+    any = (alone && found.satisfiable) || any;
+  }
+  return { satisfiable: any, contradictions: NONE };
+}
+
 /**
  * The rules of every node, bottom-up through the fold (which walks with its
  * own stack, so a tree as deep as the nesting limit, or deeper, is linted
  * whole): list values and date-only checks on each condition, duplicates
  * among each group's children, redundant branches of each `Or`.
  */
-function walkHandlers(ctx: Context): FoldHandlers<TypedFilterNode, NodeFindings> {
-  const leaf = (node: TypedFilterNode): NodeFindings => {
-    checkListValues(ctx, node);
-    checkDateOnly(ctx, node);
-    return { satisfiable: true, contradictions: NONE };
-  };
-  return {
-    comparison: leaf,
-    'null-check': leaf,
-    list: leaf,
-    'in-fields': leaf,
-    group: (group, children) => {
-      checkDuplicates(ctx, group.children);
-      if (group.operator === 'And') {
-        const level: Context = { ...ctx, out: [] };
-        const satisfiable = checkContradictions(level, andLevel(group.children));
-        return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions: level.out };
-      }
-      checkRedundantBranches(ctx, group);
-      // Each branch is a level of its own: an And branch's contradictions are reported, a condition is checked alone.
-      let any = false;
-      group.children.forEach((branch, k) => {
-        const found = children[k]!;
-        for (const d of found.contradictions) ctx.out.push(d);
-        const alone = branch.kind === 'group' || checkContradictions(ctx, [branch]);
-        any = (alone && found.satisfiable) || any;
-      });
-      return { satisfiable: any, contradictions: NONE };
-    },
-  };
+const WALK: FoldWithHandlers<TypedFilterNode, Context, NodeFindings> = {
+  comparison: conditionFindings,
+  'null-check': conditionFindings,
+  list: conditionFindings,
+  'in-fields': conditionFindings,
+  group: { enter: (group, ctx) => (group.operator === 'Or' ? branchesOf(ctx) : levelOf(ctx)), leave: groupFindings },
+};
+
+/** The context of an Or group's children (made once per call). */
+function branchesOf(ctx: Context): Context {
+  return ctx.orBranch ? ctx : (ctx.memo.branches ??= { ...ctx, orBranch: true });
+}
+
+/** The context of an And group's children (made once per call). */
+function levelOf(ctx: Context): Context {
+  return ctx.orBranch ? (ctx.memo.level ??= { ...ctx, orBranch: false }) : ctx;
 }
 
 /** Lints the top-level clauses (one AND level); returns whether they can be satisfied. */
 function walkTopLevel(ctx: Context, clauses: readonly TypedFilterNode[]): boolean {
-  const handlers = walkHandlers(ctx);
-  const found = clauses.map((clause) => foldFilter(clause, handlers));
+  const found = foldFilterWith(clauses, WALK, ctx);
   checkDuplicates(ctx, clauses);
   const ok = checkContradictions(ctx, andLevel(clauses));
   return ok && found.every((f) => f.satisfiable);
-}
-
-function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
-  const out = new Set<TypedFilterNode>();
-  const none = (): void => undefined;
-  foldFilterWith<TypedFilterNode, undefined, void>(
-    clauses,
-    {
-      group: {
-        enter: (group) => {
-          if (group.operator === 'Or') for (const branch of group.children) out.add(branch);
-          return undefined;
-        },
-        leave: none,
-      },
-      comparison: none,
-      'null-check': none,
-      list: none,
-      'in-fields': none,
-    },
-    undefined,
-  );
-  return out;
 }
 
 /**
@@ -411,10 +525,11 @@ function orBranches(clauses: readonly TypedFilterNode[]): Set<TypedFilterNode> {
  */
 export function lintFilter(filter: TypedFilter, options: LintOptions = {}): Diagnostic[] {
   const ctx: Context = {
-    orBranches: orBranches(filter.clauses),
     text: options.text,
     caseSensitive: options.caseSensitive === true,
     out: [],
+    orBranch: false,
+    memo: {},
   };
   const ok = filter.clauses.length === 0 || walkTopLevel(ctx, filter.clauses);
   if (!ok) {

@@ -133,7 +133,14 @@ export function* jsonMembers(node: JsonNode): Generator<readonly [string, JsonNo
  * jsonMember(tree, 'filter')?.offset; // where the filter's string literal starts
  */
 export function jsonMember(node: JsonNode, key: string): JsonNode | undefined {
-  let found: JsonNode | undefined;
-  for (const [k, value] of jsonMembers(node)) if (k === key) found = value;
-  return found;
+  if (node.type !== 'object' || node.children === undefined) return undefined;
+  // The members as `jsonMembers` reads them, without its tuples: a saved-filter file asks each of its objects for four members.
+  const properties = node.children;
+  for (let i = properties.length - 1; i >= 0; i--) {
+    const pair = properties[i]!.children;
+    if (pair === undefined || pair.length < 2) continue;
+    const k = pair[0]!;
+    if (k.value === key) return pair[1];
+  }
+  return undefined;
 }

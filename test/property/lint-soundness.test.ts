@@ -218,6 +218,57 @@ describe('semantic lint rules agree with evaluation', () => {
     );
   });
 
+  // The rules skip the keys of a level whose clauses differ in kind or field, and group a level's conditions by field
+  // only when a field repeats (semantic-rules.ts, mayRepeat and fieldRepeats): these two hold them to what a full
+  // comparison finds, on levels shorter and longer than the 16 compared pair by pair.
+  it('a repeated clause is reported at every level length, top level or in a group', () => {
+    const levelArb = fc.array(denseConditionArb, { minLength: 1, maxLength: 20 });
+    fc.assert(
+      fc.property(levelArb, fc.nat(), fc.nat(), fc.constantFrom('', 'And', 'Or'), (clauses, pick, at, group) => {
+        const repeated = clauses[pick % clauses.length]!;
+        const place = Math.min(at % (clauses.length + 1), clauses.length);
+        // The copy goes after the original, so it is the one reported.
+        const after = Math.max(place, clauses.indexOf(repeated) + 1);
+        const level = [...clauses.slice(0, after), repeated, ...clauses.slice(after)];
+        const body = level.join(';');
+        const text = group === '' ? body : `${group}(${body})`;
+        const offset = group === '' ? 0 : group.length + 1;
+        const start = offset + level.slice(0, after).join(';').length + (after > 0 ? 1 : 0);
+        const findings = lintText(text, 'filter', { schema: testSchema });
+        if (!findings.some((d) => d.code === 'duplicate-condition' && d.start === start && d.end === start + repeated.length)) {
+          throw new Error(
+            `${text}: the repeat of ${repeated} at ${start} is not reported (${findings.map((d) => `${d.code}@${d.start}`).join(', ')})`,
+          );
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('a one-field contradiction is reported whatever other fields share its level', () => {
+    const othersArb = fc.array(
+      fc.constantFrom('Name.StartsWith(a)', 'Active.Equal(true)', 'Score.GreaterThan(0)', 'Nick.IsNull()', 'Age.IsNotNull()'),
+      { maxLength: 18 },
+    );
+    let tried = 0;
+    fc.assert(
+      fc.property(sameFieldConjunctionArb, othersArb, fc.array(fc.nat(), { maxLength: 3 }), (conjunction, others, places) => {
+        const alone = lintText(conjunction, 'filter', { schema: testSchema }).some((d) => d.code === 'contradiction');
+        if (!alone) return;
+        tried++;
+        const field = conjunction.slice(0, conjunction.indexOf('.'));
+        const level = others.filter((o) => !o.startsWith(`${field}.`));
+        conjunction.split(';').forEach((c, k) => level.splice(Math.min((places[k] ?? 0) % (level.length + 1), level.length), 0, c));
+        const text = level.join(';');
+        if (!lintText(text, 'filter', { schema: testSchema }).some((d) => d.code === 'contradiction')) {
+          throw new Error(`${conjunction} contradicts itself alone but not in ${text}`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(tried).toBeGreaterThan(100);
+  });
+
   it.each([
     // Shrunk counterexamples and boundary cases, kept as regular cases.
     ['Age.GreaterThanOrEqual(1);Age.LessThanOrEqual(1)', [{ Age: 1 }], [0]],
