@@ -257,7 +257,7 @@ describe('semantic lint rules agree with evaluation', () => {
         if (!alone) return;
         tried++;
         const field = conjunction.slice(0, conjunction.indexOf('.'));
-        const level = others.filter((o) => !o.startsWith(`${field}.`));
+        const level: string[] = others.filter((o) => !o.startsWith(`${field}.`));
         conjunction.split(';').forEach((c, k) => level.splice(Math.min((places[k] ?? 0) % (level.length + 1), level.length), 0, c));
         const text = level.join(';');
         if (!lintText(text, 'filter', { schema: testSchema }).some((d) => d.code === 'contradiction')) {

@@ -6,7 +6,7 @@
 import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import type { LintFinding } from '../../lint/report.js';
-import { paint, plural, severityLabel } from '../color.js';
+import { colorOn, paint, plural, severityLabel } from '../color.js';
 import type { FixableCounts, Fixes } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import type { Settings } from './settings.js';
@@ -19,10 +19,13 @@ import type { Settings } from './settings.js';
  */
 export function frame(text: string, d: Diagnostic, item: Pick<Item, 'label' | 'entry'>, finding: LintFinding): string {
   const { entry } = item;
-  let out = renderCodeFrame(text, d, { location: item.label, lineOffset: entry.line - 1 });
   // The frame counts columns in the filter text; a JSON entry starts further right in its file line.
-  if (entry.column !== 1)
-    out = out.replace(/^([^\n]*?):(\d+):(\d+):/, (_m, loc: string, line: string) => `${loc}:${line}:${finding.column}:`);
+  const out = renderCodeFrame(text, d, {
+    location: item.label,
+    lineOffset: entry.line - 1,
+    ...(entry.column === 1 ? {} : { column: finding.column }),
+  });
+  if (!colorOn()) return out;
   const newline = out.indexOf('\n');
   const head = newline < 0 ? out : out.slice(0, newline);
   const marker = `: ${d.severity} ${d.code}: `;
