@@ -9,7 +9,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ParsedArgs } from '../args.js';
 import { colorOn, setColor } from '../color.js';
 import { startProgress } from '../progress.js';
@@ -35,6 +36,17 @@ const MIN_CORES_FOR_THREADS = 4;
 const DEFAULT_BATCH = 250;
 /** More threads than this stop paying (each warms up the linter on its own, and V8 compiles on the cores left). */
 const MAX_THREADS = 4;
+
+/**
+ * Marks a worker's `process.argv`: `node:worker_threads` is loaded only by
+ * a run that starts threads, and by this module in a worker so marked (the
+ * module costs every other run about 2 ms to load).
+ */
+const WORKER_FLAG = '--wepql-lint-worker';
+
+function workerThreads(): typeof import('node:worker_threads') {
+  return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+}
 
 /** What a worker is started with: the run's arguments (it reads the settings again) and whether to colour. */
 export interface WorkerSetup {
@@ -209,8 +221,14 @@ function startWorkers(work: BatchWork, done: (batch: number, results: ItemResult
     }
     lost();
   };
+  const { Worker } = workerThreads();
   for (let i = 1; i < work.threads; i++) {
-    const worker = new Worker(work.workerFile ?? fileURLToPath(import.meta.url), { workerData: work.setup, stdout: true, stderr: true });
+    const worker = new Worker(work.workerFile ?? fileURLToPath(import.meta.url), {
+      workerData: work.setup,
+      argv: [WORKER_FLAG],
+      stdout: true,
+      stderr: true,
+    });
     workers.push(worker);
     worker.on('message', (message: FromWorker) => {
       if ('batch' in message) {
@@ -235,7 +253,7 @@ function startWorkers(work: BatchWork, done: (batch: number, results: ItemResult
 }
 
 /** A worker's life: the run's settings read again from its arguments, then batches linted until the run ends. */
-async function serveBatches(port: NonNullable<typeof parentPort>, setup: WorkerSetup['wepqlLint']): Promise<void> {
+async function serveBatches(port: MessagePort, setup: WorkerSetup['wepqlLint']): Promise<void> {
   setColor(setup.color);
   const lintOne = itemLinter(await readSettings(setup.args));
   port.on('message', (message: ToWorker) => {
@@ -245,6 +263,8 @@ async function serveBatches(port: NonNullable<typeof parentPort>, setup: WorkerS
   port.postMessage({ ready: true } satisfies FromWorker);
 }
 
-if (!isMainThread && parentPort !== null && (workerData as Partial<WorkerSetup> | null)?.wepqlLint !== undefined) {
-  void serveBatches(parentPort, (workerData as WorkerSetup).wepqlLint);
+if (process.argv.includes(WORKER_FLAG)) {
+  const { isMainThread, parentPort, workerData } = workerThreads();
+  if (!isMainThread && parentPort !== null && (workerData as Partial<WorkerSetup> | null)?.wepqlLint !== undefined)
+    void serveBatches(parentPort, (workerData as WorkerSetup).wepqlLint);
 }
