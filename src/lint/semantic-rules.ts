@@ -36,11 +36,12 @@ export interface LintOptions {
 
 /**
  * One `lintFilter` call's state. The rules are tables made once at module
- * level and this is passed to them, not captured: a closure per node was
- * a large share of a cold `wepql lint` run (bench/results/startup.md). A node's structural key
- * and atom are asked for by several rules (the duplicates of its level, the
+ * level and this is passed to them, not captured: the closures made per
+ * call and per node were a large share of a cold `wepql lint` run of
+ * 10,000 filters (bench/results/startup.md). A node's structural key and
+ * atom are asked for by several rules (the duplicates of its level, the
  * redundant branches of its `Or`, the contradictions of its level and of
- * its branch), so each is made once per call.
+ * its branch), so each is made once per call, and only when asked.
  */
 interface Context {
   readonly text: string | undefined;
@@ -330,9 +331,11 @@ function checkDateOnly(ctx: Context, node: TypedFilterNode): void {
 /**
  * Contradictions at one AND level: per field, whether the single-field
  * conditions can hold together. Reports the smallest conflicting pair when
- * there is one. Returns whether the level is satisfiable by this test.
+ * there is one, in `out` (the call's findings, or an And group's, which its
+ * parent reports or drops). Returns whether the level is satisfiable by
+ * this test.
  */
-function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): boolean {
+function checkContradictions(ctx: Context, level: readonly TypedFilterNode[], out: Diagnostic[] = ctx.out): boolean {
   let ok = true;
   // The conditions on one field each that can hold alone, in order; grouped by field only when a field repeats.
   const kept: SingleFieldCondition[] = [];
@@ -341,7 +344,7 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): b
     const atom = atomOf(ctx, node);
     if (!satisfiable([atom])) {
       ok = false;
-      ctx.out.push({
+      out.push({
         code: 'contradiction',
         severity: 'warning',
         message: `${quote(ctx, node)} can never be true: every string contains, starts and ends with the empty string.`,
@@ -369,7 +372,7 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): b
         if (satisfiable([entries[i]!.atom, entries[j]!.atom])) continue;
         reported = true;
         const later = entries[j]!.node;
-        ctx.out.push({
+        out.push({
           code: 'contradiction',
           severity: 'warning',
           message: `${quote(ctx, later)} contradicts ${quote(ctx, entries[i]!.node)}: no value of ${field} satisfies both.`,
@@ -380,7 +383,7 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[]): b
     }
     if (!reported) {
       const last = entries[entries.length - 1]!.node;
-      ctx.out.push({
+      out.push({
         code: 'contradiction',
         severity: 'warning',
         message: `The conditions on ${field} (${entries.map((e) => quote(ctx, e.node)).join(', ')}) cannot all be true together.`,
@@ -410,14 +413,15 @@ function branchImplies(ctx: Context, a: TypedFilterNode, b: Atom): boolean {
 /** `Or` branches made redundant by a more general sibling condition. */
 function checkRedundantBranches(ctx: Context, group: TypedGroup): void {
   const children = group.children;
-  const keys = children.map((c) => conditionKey(c, ctx));
   children.forEach((branch, i) => {
     for (let j = 0; j < children.length; j++) {
-      if (i === j || keys[i] === keys[j]) continue; // exact duplicates are duplicate-condition
+      if (i === j) continue;
       const other = children[j]!;
       if (!isSingleField(other)) continue;
       const atom = atomOf(ctx, other);
       if (!branchImplies(ctx, branch, atom)) continue;
+      // Exact duplicates are duplicate-condition. Asked last: most branches imply no other, and need no key.
+      if (conditionKey(branch, ctx) === conditionKey(other, ctx)) continue;
       // When two branches imply each other, report only the later one.
       if (isSingleField(branch) && implies(atom, atomOf(ctx, branch)) && i < j) continue;
       const fix = removeClauseEdit(ctx, children, i);
@@ -462,9 +466,9 @@ function conditionFindings(node: TypedFilterNode, ctx: Context): NodeFindings {
 function groupFindings(group: TypedGroup, children: readonly NodeFindings[], ctx: Context): NodeFindings {
   checkDuplicates(ctx, group.children);
   if (group.operator === 'And') {
-    const level: Context = { ...ctx, out: [] };
-    const satisfiable = checkContradictions(level, andLevel(group.children));
-    return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions: level.out };
+    const contradictions: Diagnostic[] = [];
+    const satisfiable = checkContradictions(ctx, andLevel(group.children), contradictions);
+    return { satisfiable: satisfiable && children.every((c) => c.satisfiable), contradictions };
   }
   checkRedundantBranches(ctx, group);
   // Each branch is a level of its own: an And branch's contradictions are reported, a condition is checked alone.
