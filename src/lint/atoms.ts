@@ -132,13 +132,15 @@ function passesNone(t: AtomTest): boolean {
 
 /** Whether some non-null value of the type passes every test. */
 function nonNullSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boolean {
-  // Loops, not some/every with arrow functions: the lint of a large run calls this for every condition
-  // before V8 has optimized it, where each arrow is an allocation (bench/results/startup.md).
-  for (const t of tests) if (passesNone(t)) return false;
+  // Counted loops, not some/every with arrow functions nor for-of: the lint of a large run calls this for every
+  // condition before V8 has optimized it, where each arrow, and each step of an iterator, is an allocation
+  // (bench/results/startup.md).
+  for (let i = 0; i < tests.length; i++) if (passesNone(tests[i]!)) return false;
   const pinned = pinningTest(tests);
   if (pinned !== undefined) {
     if (pinned.test.kind !== 'member') return passesAll(tests, pinned.value!);
-    for (const v of pinned.values) if (passesAll(tests, v)) return true;
+    const values = pinned.values;
+    for (let i = 0; i < values.length; i++) if (passesAll(tests, values[i]!)) return true;
     return false;
   }
   if (type === 'boolean') return passesAll(tests, false) || passesAll(tests, true);
@@ -148,7 +150,7 @@ function nonNullSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boole
 
 /** Whether the value passes every test. */
 function passesAll(tests: readonly AtomTest[], v: AtomValue): boolean {
-  for (const t of tests) if (!passes(t, v)) return false;
+  for (let i = 0; i < tests.length; i++) if (!passes(tests[i]!, v)) return false;
   return true;
 }
 
@@ -158,7 +160,8 @@ function passesAll(tests: readonly AtomTest[], v: AtomValue): boolean {
  * undefined. Boolean domains are finite too: `nonNullSatisfiable` tries both.
  */
 function pinningTest(tests: readonly AtomTest[]): AtomTest | undefined {
-  for (const t of tests) {
+  for (let i = 0; i < tests.length; i++) {
+    const t = tests[i]!;
     if (t.negated) continue;
     if (t.test.kind === 'compare' && t.test.relation === '=') return t;
     if (t.test.kind === 'member') return t;
@@ -224,7 +227,7 @@ function narrow(interval: Interval, t: AtomTest): boolean {
  */
 function orderedSatisfiable(type: ScalarType, tests: readonly AtomTest[]): boolean {
   const interval: Interval = { lo: -Infinity, loOpen: true, hi: Infinity, hiOpen: true, excluded: new Set<number>() };
-  for (const t of tests) if (!narrow(interval, t)) return true;
+  for (let i = 0; i < tests.length; i++) if (!narrow(interval, tests[i]!)) return true;
   return type === 'integer' || type === 'datetime' ? discreteNonEmpty(interval) : continuousNonEmpty(interval);
 }
 
@@ -266,7 +269,8 @@ const TEXT_LISTS: Readonly<Record<TextPosition, readonly [keyof TextValues, keyo
 
 function textValues(tests: readonly AtomTest[]): TextValues {
   const out: TextValues = {};
-  for (const t of tests) {
+  for (let i = 0; i < tests.length; i++) {
+    const t = tests[i]!;
     if (t.test.kind !== 'text') continue;
     const name = TEXT_LISTS[t.test.position][t.negated ? 1 : 0];
     (out[name] ??= []).push(String(t.value));
@@ -306,10 +310,10 @@ function stringsSatisfiable(tests: readonly AtomTest[]): boolean {
 export function satisfiable(atoms: readonly Atom[]): boolean {
   if (atoms.length === 0) return true;
   let allNullOk = true;
-  for (const a of atoms) allNullOk &&= a.nullOk;
+  for (let i = 0; i < atoms.length; i++) allNullOk &&= atoms[i]!.nullOk;
   if (allNullOk) return true;
-  const tests: AtomTest[] = [];
-  for (const a of atoms) tests.push(a.test);
+  const tests: AtomTest[] = new Array<AtomTest>(atoms.length);
+  for (let i = 0; i < atoms.length; i++) tests[i] = atoms[i]!.test;
   return nonNullSatisfiable(atoms[0]!.type, tests);
 }
 
