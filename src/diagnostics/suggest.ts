@@ -57,6 +57,29 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   return best;
 }
 
+/** The most names one `nearestNameIn` remembers: text of endless new names costs only the search. */
+const REMEMBERED_NAMES = 1000;
+
+/**
+ * `nearestName` over candidates that do not change, remembering the answer
+ * for each name asked (up to 1,000 names): a lint of thousands of saved
+ * filters meets the same misspelled field or operator again and again, and
+ * each answer compares the name with every candidate.
+ *
+ * @example
+ * const nearestOperator = nearestNameIn(['Equal', 'NotEqual']);
+ * nearestOperator('Equals'); // 'Equal'
+ */
+export function nearestNameIn(candidates: readonly string[]): (name: string) => string | undefined {
+  const answers = new Map<string, string | undefined>();
+  return (name) => {
+    if (answers.has(name)) return answers.get(name);
+    const answer = nearestName(name, candidates);
+    if (answers.size < REMEMBERED_NAMES) answers.set(name, answer);
+    return answer;
+  };
+}
+
 /** Edit distance counting a swap of neighbours as one edit (typing slips like "wirte"). */
 function swapDistance(a: string, b: string): number {
   if (a.length > 64 || b.length > 64) return Infinity;

@@ -368,33 +368,44 @@ function checkContradictions(ctx: Context, level: readonly TypedFilterNode[], ou
   for (const [field, entries] of byField) {
     if (entries.length < 2 || satisfiable(entries.map((e) => e.atom))) continue;
     ok = false;
-    let reported = false;
-    for (let j = 1; j < entries.length && !reported; j++) {
-      for (let i = 0; i < j && !reported; i++) {
-        if (satisfiable([entries[i]!.atom, entries[j]!.atom])) continue;
-        reported = true;
-        const later = entries[j]!.node;
-        out.push({
-          code: 'contradiction',
-          severity: 'warning',
-          message: `${quote(ctx, later)} contradicts ${quote(ctx, entries[i]!.node)}: no value of ${field} satisfies both.`,
-          start: spanOf(later).start,
-          end: spanOf(later).end,
-        });
-      }
-    }
-    if (!reported) {
-      const last = entries[entries.length - 1]!.node;
+    reportFieldConflict(ctx, field, entries, out);
+  }
+  return ok;
+}
+
+/**
+ * The contradiction among the conditions on one field that cannot hold
+ * together: the first pair that cannot, at its later condition, or, when
+ * every pair can, all of them.
+ */
+function reportFieldConflict(
+  ctx: Context,
+  field: string,
+  entries: readonly { node: SingleFieldCondition; atom: Atom }[],
+  out: Diagnostic[],
+): void {
+  for (let j = 1; j < entries.length; j++) {
+    for (let i = 0; i < j; i++) {
+      if (satisfiable([entries[i]!.atom, entries[j]!.atom])) continue;
+      const later = entries[j]!.node;
       out.push({
         code: 'contradiction',
         severity: 'warning',
-        message: `The conditions on ${field} (${entries.map((e) => quote(ctx, e.node)).join(', ')}) cannot all be true together.`,
-        start: spanOf(entries[0]!.node).start,
-        end: spanOf(last).end,
+        message: `${quote(ctx, later)} contradicts ${quote(ctx, entries[i]!.node)}: no value of ${field} satisfies both.`,
+        start: spanOf(later).start,
+        end: spanOf(later).end,
       });
+      return;
     }
   }
-  return ok;
+  const last = entries[entries.length - 1]!.node;
+  out.push({
+    code: 'contradiction',
+    severity: 'warning',
+    message: `The conditions on ${field} (${entries.map((e) => quote(ctx, e.node)).join(', ')}) cannot all be true together.`,
+    start: spanOf(entries[0]!.node).start,
+    end: spanOf(last).end,
+  });
 }
 
 /** Whether two of the conditions are on one field (true for a long list, which the map groups instead). */

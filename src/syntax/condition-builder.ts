@@ -17,13 +17,16 @@ import {
   type SingleValueOperator,
 } from '../ast/operators.js';
 import { DEFAULT_LIMITS, LIMIT_CODES, limitMessage, type Limits } from '../diagnostics/limits.js';
-import { nearestName } from '../diagnostics/suggest.js';
+import { nearestNameIn } from '../diagnostics/suggest.js';
 import { DiagnosticSink } from './diagnostic-sink.js';
 import { Dot, Unterminated } from './filter-lexer.js';
 import { reportMissingClose } from './filter-recovery.js';
 import { excerpt } from './text-checks.js';
 import { describeToken, endOf, isNameToken, operatorNamed } from './token-facts.js';
 import { readField, readHeadValue, readValue, type ReadContext } from './value-reader.js';
+
+/** The operator nearest to a misspelled one, each misspelling worked out once per process. */
+const nearestOperator = nearestNameIn(FILTER_OPERATORS);
 
 /**
  * One comma-separated slot of an argument list, built fresh for each slot.
@@ -208,7 +211,7 @@ export class ConditionBuilder implements ReadContext {
       );
       return null;
     }
-    const suggestion = nearestName(opName, FILTER_OPERATORS);
+    const suggestion = nearestOperator(opName);
     sink.add(
       'unknown-operator',
       suggestion === undefined

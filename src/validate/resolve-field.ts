@@ -4,7 +4,7 @@
  * that differs in case, and fields the schema keeps out of filters or sorts.
  */
 import type { FieldNode } from '../ast/nodes.js';
-import { nearestName } from '../diagnostics/suggest.js';
+import { nearestNameIn } from '../diagnostics/suggest.js';
 import type { ResolvedField, Schema } from '../schema/schema.js';
 import type { Reporter } from './report.js';
 import { quoteText, replaceSpan } from './report.js';
@@ -17,6 +17,15 @@ import { quoteText, replaceSpan } from './report.js';
  */
 export type FieldUse = 'filter' | 'sort';
 
+const nearestFields = new WeakMap<Schema, Partial<Record<FieldUse, (name: string) => string | undefined>>>();
+
+/** The usable field nearest to an unknown name, per schema object and use (its fields are frozen), each name worked out once. */
+function nearestField(schema: Schema, use: FieldUse): (name: string) => string | undefined {
+  let bySchema = nearestFields.get(schema);
+  if (bySchema === undefined) nearestFields.set(schema, (bySchema = {}));
+  return (bySchema[use] ??= nearestNameIn(schema.fields.filter((f) => (use === 'filter' ? f.filterable : f.sortable)).map((f) => f.name)));
+}
+
 /**
  * The schema's field for a field node, or undefined after reporting why
  * there is none. A field the schema marks not filterable/sortable is
@@ -28,8 +37,7 @@ export type FieldUse = 'filter' | 'sort';
 export function resolveField(node: FieldNode, schema: Schema, use: FieldUse, reporter: Reporter): ResolvedField | undefined {
   const found = schema.lookup(node.name);
   if (found.found === 'none') {
-    const usable = schema.fields.filter((f) => (use === 'filter' ? f.filterable : f.sortable)).map((f) => f.name);
-    const suggestion = nearestName(node.name, usable);
+    const suggestion = nearestField(schema, use)(node.name);
     if (suggestion === undefined) {
       reporter.report('unknown-field', node.span, `unknown field ${quoteText(node.name)}; it is not in the schema`);
     } else {
