@@ -44,7 +44,7 @@ import { packageVersion } from '../package-info.js';
 import { runSelectors } from '../workspace-flags.js';
 import type { LintConfig } from '../../workspace/config.js';
 import type { RuleSettings } from '../../workspace/lint-rules.js';
-import type { FixableCounts } from './fixes.js';
+import type { SeverityCounts } from './fixes.js';
 
 /** The cache file's name when `--cache-location` names a directory or is not given (as ESLint's `.eslintcache`). */
 const DEFAULT_CACHE_NAME = '.wepqlcache';
@@ -77,9 +77,9 @@ export interface Replay {
    */
   readonly frames: string | Buffer;
   /** Its findings by severity, shown or not (the summary counts them all). */
-  readonly counts: FixableCounts;
+  readonly counts: SeverityCounts;
   /** Its findings `--fix` would act on, by severity (`potentiallyFixable`). */
-  readonly fixable: FixableCounts;
+  readonly fixable: SeverityCounts;
   readonly filters: number;
   readonly sorts: number;
 }

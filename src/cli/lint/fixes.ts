@@ -25,7 +25,7 @@ export interface Fixes {
   readonly changes: string[];
   fixed: number;
   /** Findings that `--fix` would act on (counted when not fixing), by severity: see `potentiallyFixable`. */
-  readonly fixable: FixableCounts;
+  readonly fixable: SeverityCounts;
 }
 
 /**
@@ -82,9 +82,9 @@ export function recordFix(fixes: Fixes, item: Item, fixed: string): void {
  * Findings counted by severity.
  *
  * @example
- * const counts: FixableCounts = { error: 0, warning: 2, info: 0 };
+ * const counts: SeverityCounts = { error: 0, warning: 2, info: 0 };
  */
-export interface FixableCounts {
+export interface SeverityCounts {
   error: number;
   warning: number;
   info: number;
@@ -114,8 +114,8 @@ export function potentiallyFixable(
   reported: readonly Diagnostic[],
   options: LintTextOptions,
   quiet: boolean,
-): FixableCounts {
-  const counts: FixableCounts = { error: 0, warning: 0, info: 0 };
+): SeverityCounts {
+  const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
   const allFixable = raw.every((d) => d.fix !== undefined && d.fix.length > 0);
   const renames = options.previousSchema !== undefined && raw.some((d) => d.code === 'field-renamed');
   if (!allFixable && !renames) return counts;
@@ -134,8 +134,8 @@ export function potentiallyFixable(
  * @example
  * fixableBy(before, after, false); // { error: 0, warning: 1, info: 0 }
  */
-export function fixableBy(before: readonly Diagnostic[], after: readonly Diagnostic[], quiet: boolean): FixableCounts {
-  const counts: FixableCounts = { error: 0, warning: 0, info: 0 };
+export function fixableBy(before: readonly Diagnostic[], after: readonly Diagnostic[], quiet: boolean): SeverityCounts {
+  const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
   const left = new Map<string, number>();
   for (const d of after) left.set(d.code, (left.get(d.code) ?? 0) + 1);
   for (const d of before) {

@@ -12,7 +12,7 @@ import type { SavedEntry } from '../../workspace/saved-filters.js';
 import type { LoadedSource, NoFiltersNotice } from '../../workspace/sources.js';
 import { startProgress } from '../progress.js';
 import type { KnownFindings, Replay } from './cache.js';
-import { fixedText, newFixes, recordFix, type FixableCounts, type Fixes, type LintOf, potentiallyFixable } from './fixes.js';
+import { fixedText, newFixes, recordFix, type SeverityCounts, type Fixes, type LintOf, potentiallyFixable } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import { frame, noticeLine } from './pretty.js';
 import type { Settings } from './settings.js';
@@ -31,7 +31,7 @@ export interface Outcome {
   /** With `--cache`: each item's findings before the rules, for its text as written (undefined where `--fix` changed it). */
   readonly raw: (readonly Diagnostic[] | undefined)[];
   /** The findings of the files reported from their cached report parts, by severity (they are in no `findings`). */
-  readonly replayed: FixableCounts;
+  readonly replayed: SeverityCounts;
   /** With `--cache` and the pretty format: each linted file's report part, for the cache (`partsOf`). */
   readonly parts: Map<LoadedSource, PartInProgress> | undefined;
 }
@@ -39,8 +39,8 @@ export interface Outcome {
 /** A file's report part as its items are added. */
 interface PartInProgress {
   readonly frames: string[];
-  readonly counts: FixableCounts;
-  readonly fixable: FixableCounts;
+  readonly counts: SeverityCounts;
+  readonly fixable: SeverityCounts;
   filters: number;
   sorts: number;
 }
@@ -90,7 +90,7 @@ function addReplay(outcome: Outcome, replay: Replay): void {
   addCounts(outcome.fixes.fixable, replay.fixable);
 }
 
-function addCounts(to: FixableCounts, from: FixableCounts): void {
+function addCounts(to: SeverityCounts, from: SeverityCounts): void {
   to.error += from.error;
   to.warning += from.warning;
   to.info += from.info;
@@ -136,7 +136,7 @@ export interface ItemResult {
   /** With --fix or --fix-dry-run: the text the item becomes, when it changes. */
   readonly fixed?: string;
   /** Without them: the findings `--fix` would act on, by severity (`potentiallyFixable`). */
-  readonly fixable?: FixableCounts;
+  readonly fixable?: SeverityCounts;
   /** With `--cache`, when the text was not fixed: its findings before the rules, for the cache. */
   readonly raw?: readonly Diagnostic[];
 }
@@ -264,7 +264,7 @@ export function partsOf(outcome: Outcome, inputs: Pick<Inputs, 'viewOf'>): Map<L
  * @example
  * const { error, warning } = severityTotals(outcome);
  */
-export function severityTotals(outcome: Outcome): FixableCounts {
+export function severityTotals(outcome: Outcome): SeverityCounts {
   const totals = { ...outcome.replayed };
   for (const f of outcome.findings) totals[f.severity]++;
   return totals;

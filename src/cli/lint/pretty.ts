@@ -7,7 +7,7 @@ import { renderCodeFrame } from '../../diagnostics/code-frame.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 import type { LintFinding } from '../../lint/report.js';
 import { colorOn, paint, plural, severityLabel } from '../color.js';
-import type { FixableCounts, Fixes } from './fixes.js';
+import type { SeverityCounts, Fixes } from './fixes.js';
 import type { Inputs, Item } from './items.js';
 import type { Settings } from './settings.js';
 
@@ -51,7 +51,7 @@ export function noticeLine(label: string, severity: Severity, code: string, mess
  * @example
  * summaryLine(severityTotals(outcome), fixes, inputs, settings); // '1 file, 1 filter checked: 0 errors, 0 warnings'
  */
-export function summaryLine(totals: FixableCounts, fixes: Fixes, inputs: Inputs, settings: Settings): string {
+export function summaryLine(totals: SeverityCounts, fixes: Fixes, inputs: Inputs, settings: Settings): string {
   const count = (s: Severity) => totals[s];
   let filters = 0;
   let sorts = 0;
