@@ -15,7 +15,6 @@
  * before the files are read (reading 1,000 files alone grows it to 8 MB a
  * half).
  */
-import { createRequire } from 'node:module';
 
 // The V8 flag that stops the young generation's growth: V8 reads it each time it would grow the space, so
 // setting it while running takes effect from the next scavenge on (`node --semi-space-growth-factor=1` is the same).
@@ -62,6 +61,5 @@ export function holdsYoungGeneration(run: { readonly program: boolean; readonly 
 export function holdYoungGenerationFor(files: number): void {
   if (!holdsYoungGeneration({ program, files, v8: process.versions.v8 })) return;
   // Loaded here, not at the top: only a run that holds pays for the module.
-  const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
-  v8.setFlagsFromString(HOLD_YOUNG_GENERATION);
+  process.getBuiltinModule('node:v8').setFlagsFromString(HOLD_YOUNG_GENERATION);
 }

@@ -5,6 +5,7 @@
  * and report warnings; a filter with such findings still runs.
  */
 import {
+  assertNever,
   foldFilterWith,
   matchFilterNode,
   matchFilterNodeWith,
@@ -119,9 +120,7 @@ const LEAF_KEYS: MatchWithHandlers<TypedFilterNode, Context, string> = {
 const leafKey = (node: TypedFilterNode, ctx: Context): string =>
   remember(ctx, node, matchFilterNodeWith(node, LEAF_KEYS, ctx, unknownKind));
 
-function unknownKind(node: TypedFilterNode): never {
-  throw new TypeError(`lintFilter: a node of unknown kind ${String((node as { kind?: unknown }).kind)}`);
-}
+const unknownKind = (node: TypedFilterNode): never => assertNever(node as never, 'lintFilter');
 
 /** Keys of a group's subtree; a group already keyed (by the duplicates of a level below) is not walked again. */
 const KEY_STEPS: FoldWithHandlers<TypedFilterNode, Context, string> = {

@@ -29,7 +29,6 @@ import {
   type BigIntStats,
 } from 'node:fs';
 import type { Hash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIAGNOSTIC_CODES } from '../../diagnostics/codes.js';
@@ -184,11 +183,8 @@ export function cacheLocation(flag: string | undefined, cwd: string): string {
  * main thread and more CPU beside it, when only `--cache` hashes anything.
  */
 function createHash(algorithm: 'sha1'): Hash {
-  hashModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  return hashModule.createHash(algorithm);
+  return process.getBuiltinModule('node:crypto').createHash(algorithm);
 }
-
-let hashModule: typeof import('node:crypto') | undefined;
 
 function sha1(text: string | Buffer): string {
   return createHash('sha1').update(text).digest('base64');

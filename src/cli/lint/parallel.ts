@@ -9,7 +9,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ParsedArgs } from '../args.js';
 import { colorOn, setColor } from '../color.js';
@@ -43,10 +42,6 @@ const MAX_THREADS = 4;
  * module costs every other run about 2 ms to load).
  */
 const WORKER_FLAG = '--wepql-lint-worker';
-
-function workerThreads(): typeof import('node:worker_threads') {
-  return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-}
 
 /** What a worker is started with: the run's arguments (it reads the settings again) and whether to colour. */
 export interface WorkerSetup {
@@ -221,7 +216,7 @@ function startWorkers(work: BatchWork, done: (batch: number, results: ItemResult
     }
     lost();
   };
-  const { Worker } = workerThreads();
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   for (let i = 1; i < work.threads; i++) {
     const worker = new Worker(work.workerFile ?? fileURLToPath(import.meta.url), {
       workerData: work.setup,
@@ -264,7 +259,7 @@ async function serveBatches(port: MessagePort, setup: WorkerSetup['wepqlLint']):
 }
 
 if (process.argv.includes(WORKER_FLAG)) {
-  const { isMainThread, parentPort, workerData } = workerThreads();
+  const { isMainThread, parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   if (!isMainThread && parentPort !== null && (workerData as Partial<WorkerSetup> | null)?.wepqlLint !== undefined)
     void serveBatches(parentPort, (workerData as WorkerSetup).wepqlLint);
 }
