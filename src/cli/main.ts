@@ -12,7 +12,7 @@ import { initializeResult } from '../lsp/capabilities.js';
 import { earlyStreams } from '../lsp/early-answer.js';
 import type { CommandDefinition } from './command.js';
 import { definition as lspDefinition } from './commands/lsp-definition.js';
-import { allowYoungGenerationHold } from './young-generation.js';
+import { allowBatchV8Settings } from './batch-v8-settings.js';
 
 // Of the package, only what `wepql lsp` needs to answer the editor's
 // `initialize` is imported above (its capabilities, the early answer and its
@@ -242,7 +242,7 @@ function isProgram(): boolean {
 
 if (isProgram()) {
   // Process-wide settings are the program's to make, never a command's run inside another program (runWepql imported).
-  allowYoungGenerationHold();
+  allowBatchV8Settings();
   // A reader that stops early (`wepql query … | head`) closes the pipe: that is
   // not a failure of the command, so end quietly with success.
   for (const stream of [process.stdout, process.stderr]) {
