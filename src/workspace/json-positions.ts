@@ -6,6 +6,7 @@
  * never come from two readings of the text.
  */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { readStrictJsonTree } from './strict-json-tree.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';
 
@@ -52,6 +53,9 @@ export interface JsonProblem {
  * readJsonTree('{"filter": "A.Equal(1)"}', 'json').tree?.type; // 'object'
  */
 export function readJsonTree(text: string, dialect: JsonDialect): JsonRead {
+  // Plain JSON is read quickly into the same tree (and is the same in either dialect); anything else by jsonc-parser.
+  const strict = readStrictJsonTree(text);
+  if (strict !== undefined) return { tree: strict };
   const errors: ParseError[] = [];
   let tree: JsonNode | undefined;
   try {
