@@ -137,6 +137,9 @@ export class SchemaDefinitionError extends Error {
   }
 }
 
+/** What `lookup` answers for a name that is no field or object (one object: a lint asks thousands of times). */
+const NO_FIELD: FieldLookup = Object.freeze({ found: 'none' });
+
 /**
  * Checks a schema definition and builds its lookup tables. Throws
  * `SchemaDefinitionError` naming the offending path for a definition that is
@@ -165,11 +168,7 @@ export function defineSchema<const D extends SchemaDefinition>(definition: D): S
     definition,
     fields: Object.freeze(tables.fields),
     lookup(name: string): FieldLookup {
-      const hit = exact.get(name);
-      if (hit !== undefined) return hit;
-      const ci = folded.get(name.toLowerCase());
-      if (ci === undefined || ci.found === 'none') return { found: 'none' };
-      return { ...ci, exactCase: false };
+      return exact.get(name) ?? folded.get(name.toLowerCase()) ?? NO_FIELD;
     },
   });
 }
@@ -190,6 +189,7 @@ interface FieldsMap {
 class SchemaTables {
   readonly fields: ResolvedField[] = [];
   readonly exact = new Map<string, FieldLookup>();
+  /** Lower-case name to the answer for the name written in another case (`exactCase` false), made once. */
   readonly folded = new Map<string, FieldLookup>();
   /** Earlier name (lower case) to the field that now has it. */
   readonly #earlierOwner = new Map<string, string>();
@@ -233,13 +233,13 @@ class SchemaTables {
     this.#add(name, { found: 'field', field, exactCase: true }, at);
   }
 
-  #add(name: string, entry: FieldLookup, where: string): void {
+  #add(name: string, entry: Exclude<FieldLookup, { readonly found: 'none' }>, where: string): void {
     const key = name.toLowerCase();
     if (this.folded.has(key)) {
       throw new SchemaDefinitionError(where, `field "${name}" differs only in case from another field`);
     }
     this.exact.set(name, entry);
-    this.folded.set(key, entry);
+    this.folded.set(key, { ...entry, exactCase: false });
   }
 
   /** Records `name` as the owner of its earlier paths; two fields may not claim one. */
