@@ -1,9 +1,11 @@
 /**
  * The one reader of JSON where positions matter: saved-filter files, the
- * config file and the language server's schema files are read through
+ * config file and the language server's schema files are read into
  * `jsonc-parser`'s syntax tree, whose every node carries its offset and
- * length. Values are built from the same tree, so a value and its position
- * never come from two readings of the text.
+ * length (plain JSON by a quicker reader of the same tree,
+ * strict-json-tree.ts; anything else by `jsonc-parser` itself). Values are
+ * built from the same tree, so a value and its position never come from two
+ * readings of the text.
  */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { readStrictJsonTree } from './strict-json-tree.js';
