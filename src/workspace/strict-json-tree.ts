@@ -96,36 +96,27 @@ class StrictReader {
   value(parent: JsonNode | undefined, depth: number): JsonNode {
     const c = this.text.charCodeAt(this.at);
     if (c === QUOTE) return this.string(parent);
-    if (c === OPEN_BRACE) return this.object(parent, depth + 1);
-    if (c === OPEN_BRACKET) return this.array(parent, depth + 1);
+    if (c === OPEN_BRACE) return this.container('object', parent, depth + 1);
+    if (c === OPEN_BRACKET) return this.container('array', parent, depth + 1);
     if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number(parent);
     return this.word(parent);
   }
 
-  object(parent: JsonNode | undefined, depth: number): JsonNode {
+  /** An object or an array: its members (or items) between the brackets, separated by commas. */
+  container(type: 'object' | 'array', parent: JsonNode | undefined, depth: number): JsonNode {
     if (depth > MAX_DEPTH) throw NOT_STRICT;
     const { text } = this;
-    const node: NodeBeingRead = { type: 'object', offset: this.at, length: -1, parent, children: [] };
+    const close = type === 'object' ? CLOSE_BRACE : CLOSE_BRACKET;
+    const node: NodeBeingRead = { type, offset: this.at, length: -1, parent, children: [] };
     const children = node.children!;
     this.at++;
     this.skipSpace();
-    if (text.charCodeAt(this.at) !== CLOSE_BRACE) {
+    if (text.charCodeAt(this.at) !== close) {
       for (;;) {
-        if (text.charCodeAt(this.at) !== QUOTE) throw NOT_STRICT;
-        const property: NodeBeingRead = { type: 'property', offset: this.at, length: -1, parent: node, children: [] };
-        property.children!.push(this.string(property));
-        this.skipSpace();
-        if (text.charCodeAt(this.at) !== COLON) throw NOT_STRICT;
-        property.colonOffset = this.at;
-        this.at++;
-        this.skipSpace();
-        const value = this.value(property, depth);
-        property.children!.push(value);
-        property.length = value.offset + value.length - property.offset;
-        children.push(property);
+        children.push(type === 'object' ? this.property(node, depth) : this.value(node, depth));
         this.skipSpace();
         const next = text.charCodeAt(this.at);
-        if (next === CLOSE_BRACE) break;
+        if (next === close) break;
         if (next !== COMMA) throw NOT_STRICT;
         this.at++;
         this.skipSpace();
@@ -136,27 +127,21 @@ class StrictReader {
     return node;
   }
 
-  array(parent: JsonNode | undefined, depth: number): JsonNode {
-    if (depth > MAX_DEPTH) throw NOT_STRICT;
+  /** One member of an object: a property node holding the key's string node and the value's node. */
+  property(object: JsonNode, depth: number): JsonNode {
     const { text } = this;
-    const node: NodeBeingRead = { type: 'array', offset: this.at, length: -1, parent, children: [] };
-    const children = node.children!;
+    if (text.charCodeAt(this.at) !== QUOTE) throw NOT_STRICT;
+    const property: NodeBeingRead = { type: 'property', offset: this.at, length: -1, parent: object, children: [] };
+    property.children!.push(this.string(property));
+    this.skipSpace();
+    if (text.charCodeAt(this.at) !== COLON) throw NOT_STRICT;
+    property.colonOffset = this.at;
     this.at++;
     this.skipSpace();
-    if (text.charCodeAt(this.at) !== CLOSE_BRACKET) {
-      for (;;) {
-        children.push(this.value(node, depth));
-        this.skipSpace();
-        const next = text.charCodeAt(this.at);
-        if (next === CLOSE_BRACKET) break;
-        if (next !== COMMA) throw NOT_STRICT;
-        this.at++;
-        this.skipSpace();
-      }
-    }
-    this.at++;
-    node.length = this.at - node.offset;
-    return node;
+    const value = this.value(property, depth);
+    property.children!.push(value);
+    property.length = value.offset + value.length - property.offset;
+    return property;
   }
 
   string(parent: JsonNode | undefined): JsonNode {
