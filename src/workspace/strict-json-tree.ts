@@ -52,6 +52,7 @@ const ESCAPED: Readonly<Record<number, string>> = {
 // a loop by character code runs through in V8's interpreter for most of a cold run.
 const SPACE_RUN = /[ \t\r\n]*/y;
 const PLAIN_STRING_RUN = /[^"\\\u0000-\u001f]*/y;
+const HEX4 = /[0-9a-fA-F]{4}/y;
 
 /** Thrown inside the reading when the text is not one this module is sure of; never leaves it. */
 class NotStrict {}
@@ -198,7 +199,7 @@ class StrictReader {
       if (end === at) throw NOT_STRICT;
       at = end;
     }
-    // A digit or letter straight after is jsonc-parser's to report.
+    // A digit, letter, `_`, `$` or `.` straight after is jsonc-parser's to report.
     if (isWordCharacter(text.charCodeAt(at))) throw NOT_STRICT;
     this.at = at;
     return { type: 'number', offset, length: at - offset, parent, value: Number(text.slice(offset, at)) };
@@ -210,12 +211,12 @@ class StrictReader {
     let end = offset;
     while (isWordCharacter(text.charCodeAt(end))) end++;
     const word = text.slice(offset, end);
-    let node: JsonNode;
-    if (word === 'true' || word === 'false') node = { type: 'boolean', offset, length: end - offset, parent, value: word === 'true' };
-    else if (word === 'null') node = { type: 'null', offset, length: 4, parent, value: null };
-    else throw NOT_STRICT;
+    if (word !== 'true' && word !== 'false' && word !== 'null') throw NOT_STRICT;
     this.at = end;
-    return node;
+    const length = end - offset;
+    return word === 'null'
+      ? { type: 'null', offset, length, parent, value: null }
+      : { type: 'boolean', offset, length, parent, value: word === 'true' };
   }
 }
 
@@ -231,12 +232,7 @@ function isWordCharacter(c: number): boolean {
 
 /** The four hexadecimal digits at `at`, as a code unit. */
 function hex4(text: string, at: number): number {
-  let unit = 0;
-  for (let i = at; i < at + 4; i++) {
-    const c = text.charCodeAt(i);
-    const digit = c >= ZERO && c <= NINE ? c - ZERO : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
-    if (digit < 0) throw NOT_STRICT;
-    unit = unit * 16 + digit;
-  }
-  return unit;
+  HEX4.lastIndex = at;
+  if (!HEX4.test(text)) throw NOT_STRICT;
+  return Number.parseInt(text.slice(at, at + 4), 16);
 }
